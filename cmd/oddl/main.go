@@ -1,0 +1,126 @@
+// Command oddl trains, evaluates and benchmarks online discriminative
+// dictionary learning models.
+//
+// Usage:
+//
+//	oddl <command> [flags]
+//
+// Run "oddl help" for the list of commands.
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"sort"
+)
+
+// command is one subcommand of the CLI. Each lives in its own file and
+// registers itself from an init function.
+type command struct {
+	name  string
+	short string
+	// run parses args (the arguments after the command name) and does the
+	// work. Output for the user goes to stdout, diagnostics to stderr.
+	run func(args []string, stdout, stderr io.Writer) error
+}
+
+var commands = map[string]*command{}
+
+func register(c *command) {
+	if _, dup := commands[c.name]; dup {
+		panic("oddl: command registered twice: " + c.name)
+	}
+	commands[c.name] = c
+}
+
+// usageError marks an error in the command line; it exits with status 2.
+type usageError struct{ err error }
+
+func (e usageError) Error() string { return e.err.Error() }
+func (e usageError) Unwrap() error { return e.err }
+
+func usage(w io.Writer) {
+	fmt.Fprintln(w, "usage: oddl <command> [flags]")
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, "commands:")
+	names := make([]string, 0, len(commands))
+	for n := range commands {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		fmt.Fprintf(w, "  %-10s %s\n", n, commands[n].short)
+	}
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, `Run "oddl <command> -h" for the flags of a command.`)
+}
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+}
+
+// run executes the command line and returns the exit status.
+func run(args []string, stdout, stderr io.Writer) (status int) {
+	if len(args) == 0 {
+		usage(stderr)
+		return 2
+	}
+	name := args[0]
+	if name == "help" || name == "-h" || name == "-help" || name == "--help" {
+		usage(stdout)
+		return 0
+	}
+	c, ok := commands[name]
+	if !ok {
+		fmt.Fprintf(stderr, "oddl: unknown command %q\n", name)
+		usage(stderr)
+		return 2
+	}
+	defer func() {
+		// A panic is a bug in oddl; still, the user gets one line and a
+		// non-zero status rather than a stack dump.
+		if r := recover(); r != nil {
+			fmt.Fprintf(stderr, "oddl %s: internal error: %v\n", name, r)
+			status = 3
+		}
+	}()
+	err := c.run(args[1:], stdout, stderr)
+	switch {
+	case err == nil:
+		return 0
+	case errors.Is(err, flag.ErrHelp):
+		return 0
+	}
+	fmt.Fprintf(stderr, "oddl %s: %v\n", name, err)
+	var ue usageError
+	if errors.As(err, &ue) {
+		return 2
+	}
+	return 1
+}
+
+// newFlagSet returns a flag set that reports errors as usageError instead of
+// exiting, so run decides the exit status.
+func newFlagSet(name string, stderr io.Writer) *flag.FlagSet {
+	fs := flag.NewFlagSet("oddl "+name, flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	return fs
+}
+
+// parseFlags parses args into fs and wraps a failure as a usage error.
+// Positional arguments left over are an error too.
+func parseFlags(fs *flag.FlagSet, args []string) error {
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return err
+		}
+		return usageError{err}
+	}
+	if fs.NArg() > 0 {
+		return usageError{fmt.Errorf("unexpected argument %q", fs.Arg(0))}
+	}
+	return nil
+}
