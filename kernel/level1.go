@@ -1,0 +1,151 @@
+package kernel
+
+import "math"
+
+// DotUnitary returns the dot product of x and y:
+//
+//	for i, v := range x {
+//		sum += v * y[i]
+//	}
+//	return sum
+//
+// len(y) must be at least len(x).
+func DotUnitary(x, y []float64) float64 {
+	return dotRef(x, y)
+}
+
+// DotInc returns the dot product of n strided elements of x and y:
+//
+//	for i := 0; i < n; i++ {
+//		sum += x[ix] * y[iy]
+//		ix += incX
+//		iy += incY
+//	}
+//	return sum
+//
+// incX and incY must be positive.
+func DotInc(x, y []float64, n, incX, incY, ix, iy int) float64 {
+	return dotIncRef(x, y, n, incX, incY, ix, iy)
+}
+
+// AxpyUnitary adds alpha*x to y:
+//
+//	for i, v := range x {
+//		y[i] += alpha * v
+//	}
+//
+// len(y) must be at least len(x).
+func AxpyUnitary(alpha float64, x, y []float64) {
+	axpyRef(alpha, x, y)
+}
+
+// AxpyInc adds alpha times n strided elements of x to y:
+//
+//	for i := 0; i < n; i++ {
+//		y[iy] += alpha * x[ix]
+//		ix += incX
+//		iy += incY
+//	}
+//
+// incX and incY must be positive.
+func AxpyInc(alpha float64, x, y []float64, n, incX, incY, ix, iy int) {
+	axpyIncRef(alpha, x, y, n, incX, incY, ix, iy)
+}
+
+// ScalUnitary multiplies x by alpha:
+//
+//	for i := range x {
+//		x[i] *= alpha
+//	}
+func ScalUnitary(alpha float64, x []float64) {
+	scalRef(alpha, x)
+}
+
+// ScalInc multiplies n strided elements of x by alpha:
+//
+//	for i := 0; i < n; i++ {
+//		x[i*incX] *= alpha
+//	}
+//
+// incX must be positive.
+func ScalInc(alpha float64, x []float64, n, incX int) {
+	scalIncRef(alpha, x, n, incX)
+}
+
+// SumSqUnitary returns the sum of squares of x:
+//
+//	for _, v := range x {
+//		sum += v * v
+//	}
+//	return sum
+//
+// It is the plain sum: it overflows to +Inf and underflows to 0 like any
+// sum. Use Nrm2Unitary for a norm that does neither.
+func SumSqUnitary(x []float64) float64 {
+	return sumSqRef(x)
+}
+
+// Nrm2Unitary returns the Euclidean norm of x, sqrt(Σ x[i]²), without
+// overflow or underflow for huge or tiny elements. A NaN in x gives NaN, and
+// otherwise an infinity gives +Inf.
+//
+// The sum of squares is taken unscaled and fast; only when it comes out
+// infinite, NaN or too small to hold full precision is the norm recomputed
+// by the scaled loop of the reference BLAS (nrm2Ref).
+func Nrm2Unitary(x []float64) float64 {
+	if s := SumSqUnitary(x); nrm2SumOK(s) {
+		return math.Sqrt(s)
+	}
+	return nrm2Ref(x)
+}
+
+// Nrm2Inc returns the Euclidean norm of n strided elements of x,
+// x[i*incX] for i < n, without overflow or underflow. incX must be positive.
+func Nrm2Inc(x []float64, n, incX int) float64 {
+	if incX == 1 {
+		return Nrm2Unitary(x[:n])
+	}
+	var s float64
+	for i, ix := 0, 0; i < n; i, ix = i+1, ix+incX {
+		s += x[ix] * x[ix]
+	}
+	if nrm2SumOK(s) {
+		return math.Sqrt(s)
+	}
+	return nrm2IncRef(x, n, incX)
+}
+
+// nrm2Small is the least unscaled sum of squares that Nrm2 trusts. Below it
+// the squares of tiny elements may have lost bits in the subnormal range:
+// each square is off by at most 2⁻¹⁰⁷⁵ there, so a sum of n ≤ 2⁶⁴ of them at
+// or above 2⁻⁹⁰⁰ is still correct to well under an ulp.
+const nrm2Small = 0x1p-900
+
+// nrm2SumOK reports whether an unscaled sum of squares s can be used as is:
+// it is finite (so no partial sum overflowed and no element was Inf or NaN)
+// and far enough above the subnormal range.
+func nrm2SumOK(s float64) bool {
+	return s >= nrm2Small && s <= math.MaxFloat64
+}
+
+// IamaxUnitary returns the index of the first element of x with the largest
+// absolute value, or -1 if x is empty. NaNs follow gonum's Idamax:
+//
+//	idx, max := 0, math.Abs(x[0])
+//	for i, v := range x {
+//		if a := math.Abs(v); a > max {
+//			idx, max = i, a
+//		}
+//	}
+//	return idx
+//
+// so a NaN in x[0] gives 0 and a NaN anywhere else is passed over.
+func IamaxUnitary(x []float64) int {
+	return iamaxRef(x)
+}
+
+// IamaxInc is IamaxUnitary over n strided elements x[i*incX], i < n; it
+// returns i, not i*incX. incX must be positive.
+func IamaxInc(x []float64, n, incX int) int {
+	return iamaxIncRef(x, n, incX)
+}
