@@ -1,0 +1,414 @@
+package dataset
+
+import (
+	"bufio"
+	"compress/gzip"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"math/bits"
+	"os"
+	"slices"
+)
+
+// IDX element types (the third magic byte).
+const (
+	typeUbyte  = 0x08
+	typeSbyte  = 0x09
+	typeShort  = 0x0B
+	typeInt    = 0x0C
+	typeFloat  = 0x0D
+	typeDouble = 0x0E
+)
+
+// elemSize returns the size in bytes of one element of type t, 0 if t is not
+// an IDX type.
+func elemSize(t byte) int {
+	switch t {
+	case typeUbyte, typeSbyte:
+		return 1
+	case typeShort:
+		return 2
+	case typeInt, typeFloat:
+		return 4
+	case typeDouble:
+		return 8
+	}
+	return 0
+}
+
+func typeName(t byte) string {
+	switch t {
+	case typeUbyte:
+		return "unsigned byte"
+	case typeSbyte:
+		return "signed byte"
+	case typeShort:
+		return "int16"
+	case typeInt:
+		return "int32"
+	case typeFloat:
+		return "float32"
+	case typeDouble:
+		return "float64"
+	}
+	return fmt.Sprintf("unknown type 0x%02x", t)
+}
+
+const (
+	ioBufSize  = 1 << 16 // bufio size over the file
+	chunkBytes = 1 << 16 // payload bytes decoded per step
+	// growElems is the first allocation, in elements, when the header's size
+	// cannot be checked against the file before reading (gzip without a
+	// matching trailer): memory then grows only as data really arrives.
+	growElems = 1 << 16
+)
+
+// idxFile is an open IDX file positioned after its header.
+type idxFile struct {
+	path    string
+	f       *os.File
+	size    int64 // file size, -1 if not a regular file
+	fbuf    *bufio.Reader
+	gz      *gzip.Reader // nil for a plain file
+	r       io.Reader    // decoded bytes: fbuf or gz
+	typ     byte
+	esz     int
+	dims    []int64
+	hdrLen  int64
+	isize   uint32 // gzip trailer: uncompressed size mod 2³²
+	hasSize bool   // isize was read
+	read    int64  // payload bytes consumed
+	scratch []byte
+}
+
+// openIDX opens path (plain or gzip, told apart by the magic bytes 1f 8b) and
+// parses the IDX header. want names the kind for messages ("images", "labels").
+func openIDX(path, want string) (*idxFile, error) {
+	st, err := os.Stat(path)
+	if err != nil {
+		return nil, fmt.Errorf("dataset: %s file: %w", want, err)
+	}
+	if st.IsDir() {
+		return nil, fileErr(path, ErrFormat, nil, "is a directory, expected an IDX %s file", want)
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("dataset: %s file: %w", want, err)
+	}
+	x := &idxFile{path: path, f: f, size: -1}
+	if st.Mode().IsRegular() {
+		x.size = st.Size()
+	}
+	if err := x.start(); err != nil {
+		f.Close()
+		return nil, err
+	}
+	return x, nil
+}
+
+func (x *idxFile) Close() error { return x.f.Close() }
+
+// start reads the header from the beginning of the file.
+func (x *idxFile) start() error {
+	if x.fbuf == nil {
+		x.fbuf = bufio.NewReaderSize(x.f, ioBufSize)
+	} else {
+		x.fbuf.Reset(x.f)
+	}
+	x.r = x.fbuf
+	x.read = 0
+	head, err := x.fbuf.Peek(2)
+	if len(head) == 0 {
+		if err == io.EOF || err == nil {
+			return fileErr(x.path, ErrTruncated, nil, "empty file")
+		}
+		return fileErr(x.path, ErrFormat, err, "read failed")
+	}
+	if len(head) == 2 && head[0] == 0x1f && head[1] == 0x8b {
+		if x.gz == nil {
+			x.gz, err = gzip.NewReader(x.fbuf)
+		} else {
+			err = x.gz.Reset(x.fbuf)
+		}
+		if err != nil {
+			return x.readErr(err, "gzip header")
+		}
+		x.r = x.gz
+		if x.size >= 18 && !x.hasSize {
+			var t [4]byte
+			if _, err := x.f.ReadAt(t[:], x.size-4); err == nil {
+				x.isize, x.hasSize = binary.LittleEndian.Uint32(t[:]), true
+			}
+		}
+	}
+	var m [4]byte
+	if _, err := io.ReadFull(x.r, m[:]); err != nil {
+		return x.readErr(err, "magic number")
+	}
+	if m[0] != 0 || m[1] != 0 {
+		return fileErr(x.path, ErrFormat, nil, "not an IDX file (magic 0x%08x; an IDX file starts with 00 00, its type byte and its number of dimensions)", binary.BigEndian.Uint32(m[:]))
+	}
+	x.typ = m[2]
+	x.esz = elemSize(x.typ)
+	if x.esz == 0 {
+		return fileErr(x.path, ErrFormat, nil, "unknown element type 0x%02x in magic 0x%08x (want 08 ubyte, 09 sbyte, 0B int16, 0C int32, 0D float32 or 0E float64)", x.typ, binary.BigEndian.Uint32(m[:]))
+	}
+	nd := int(m[3])
+	if nd == 0 {
+		return fileErr(x.path, ErrFormat, nil, "header declares 0 dimensions")
+	}
+	var d [4 * 255]byte
+	if _, err := io.ReadFull(x.r, d[:4*nd]); err != nil {
+		return x.readErr(err, fmt.Sprintf("header (%d dimension sizes)", nd))
+	}
+	x.dims = x.dims[:0]
+	for i := range nd {
+		x.dims = append(x.dims, int64(binary.BigEndian.Uint32(d[4*i:])))
+	}
+	x.hdrLen = 4 + 4*int64(nd)
+	return nil
+}
+
+// readErr turns an error from reading the file into a FileError.
+func (x *idxFile) readErr(err error, what string) error {
+	switch {
+	case err == io.EOF || err == io.ErrUnexpectedEOF:
+		return fileErr(x.path, ErrTruncated, err, "file ends inside the %s", what)
+	case errors.Is(err, gzip.ErrHeader) || errors.Is(err, gzip.ErrChecksum):
+		return fileErr(x.path, ErrFormat, err, "corrupt gzip data in the %s", what)
+	case x.gz != nil:
+		// compress/flate reports corrupt input with its own error types.
+		return fileErr(x.path, ErrFormat, err, "corrupt gzip data in the %s", what)
+	}
+	return fileErr(x.path, ErrFormat, err, "cannot read the %s", what)
+}
+
+func dimsString(d []int64) string {
+	s := ""
+	for i, v := range d {
+		if i > 0 {
+			s += "×"
+		}
+		s += fmt.Sprint(v)
+	}
+	return s
+}
+
+// imageShape checks that the header describes images (N×rows×cols, or N×n
+// taken as rows=1, cols=n) and returns the sizes.
+func (x *idxFile) imageShape() (n, rows, cols int64, err error) {
+	switch len(x.dims) {
+	case 3:
+		n, rows, cols = x.dims[0], x.dims[1], x.dims[2]
+	case 2:
+		n, rows, cols = x.dims[0], 1, x.dims[1]
+	default:
+		hint := ""
+		if len(x.dims) == 1 {
+			hint = " (is this a labels file?)"
+		}
+		return 0, 0, 0, fileErr(x.path, ErrFormat, nil, "header declares %d dimensions (%s), images need 3 (N×rows×cols) or 2 (N×n)%s", len(x.dims), dimsString(x.dims), hint)
+	}
+	if n == 0 {
+		return 0, 0, 0, fileErr(x.path, ErrFormat, nil, "header declares no samples (%s)", dimsString(x.dims))
+	}
+	if rows == 0 || cols == 0 {
+		return 0, 0, 0, fileErr(x.path, ErrFormat, nil, "header declares an empty image size (%s)", dimsString(x.dims))
+	}
+	return n, rows, cols, nil
+}
+
+// labelShape checks that the header describes labels (N integers).
+func (x *idxFile) labelShape() (n int64, err error) {
+	if len(x.dims) != 1 {
+		hint := ""
+		if len(x.dims) >= 2 {
+			hint = " (is this an images file?)"
+		}
+		return 0, fileErr(x.path, ErrFormat, nil, "header declares %d dimensions (%s), labels need 1%s", len(x.dims), dimsString(x.dims), hint)
+	}
+	if x.typ == typeFloat || x.typ == typeDouble {
+		return 0, fileErr(x.path, ErrFormat, nil, "labels must be integers, the file holds %s", typeName(x.typ))
+	}
+	if x.dims[0] == 0 {
+		return 0, fileErr(x.path, ErrFormat, nil, "header declares no labels")
+	}
+	return x.dims[0], nil
+}
+
+// checkSize checks that total elements fit the limit (when capped) and, for a
+// plain regular file, that the file holds exactly the header and the data.
+// desc describes the content for messages.
+func (x *idxFile) checkSize(n, per int64, limit int64, capped bool, desc string) error {
+	hi, total := bits.Mul64(uint64(n), uint64(per))
+	if capped && (hi != 0 || total > uint64(limit)) {
+		return fileErr(x.path, ErrTooLarge, nil, "header declares %s = %s elements, above the limit of %d (see SetMaxElements)", desc, bigProduct(n, per), limit)
+	}
+	hi2, nbytes := bits.Mul64(total, uint64(x.esz))
+	if hi != 0 || hi2 != 0 || nbytes > 1<<62 {
+		return fileErr(x.path, ErrTooLarge, nil, "header declares %s elements of %d bytes, more than any file can hold", desc, x.esz)
+	}
+	want := x.hdrLen + int64(nbytes)
+	if x.gz == nil && x.size >= 0 {
+		if x.size < want {
+			return fileErr(x.path, ErrTruncated, nil, "file has %d bytes, its header declares %s %s = %d bytes with the header", x.size, desc, typeName(x.typ), want)
+		}
+		if x.size > want {
+			return fileErr(x.path, ErrFormat, nil, "file has %d bytes after the %d its header declares (%s %s)", x.size-want, want, desc, typeName(x.typ))
+		}
+	}
+	return nil
+}
+
+func bigProduct(a, b int64) string {
+	hi, lo := bits.Mul64(uint64(a), uint64(b))
+	if hi != 0 {
+		return fmt.Sprintf("%.3g", float64(a)*float64(b))
+	}
+	return fmt.Sprint(lo)
+}
+
+// trusted reports whether an allocation of total elements may be made up
+// front: the size was checked against a plain file, or the gzip trailer
+// agrees with the header.
+func (x *idxFile) trusted(total int64) bool {
+	if x.gz == nil {
+		return x.size >= 0
+	}
+	return x.hasSize && x.isize == uint32(x.hdrLen+total*int64(x.esz))
+}
+
+// readValues decodes len(dst) elements into dst. what describes the content
+// for messages, total the number of elements the header declares.
+func (x *idxFile) readValues(dst []float64, what string, total int64) error {
+	if x.scratch == nil {
+		x.scratch = make([]byte, chunkBytes)
+	}
+	per := len(x.scratch) / x.esz
+	for len(dst) > 0 {
+		k := min(per, len(dst))
+		buf := x.scratch[:k*x.esz]
+		got, err := io.ReadFull(x.r, buf)
+		x.read += int64(got)
+		if err != nil {
+			if err == io.EOF || err == io.ErrUnexpectedEOF {
+				return fileErr(x.path, ErrTruncated, err, "data ends after %d of the %d bytes its header declares (%s)", x.read, total*int64(x.esz), what)
+			}
+			return x.readErr(err, "data")
+		}
+		decode(dst[:k], buf, x.typ)
+		if x.typ == typeFloat || x.typ == typeDouble {
+			for i, v := range dst[:k] {
+				if math.IsNaN(v) || math.IsInf(v, 0) {
+					el := x.read/int64(x.esz) - int64(k) + int64(i)
+					return fileErr(x.path, ErrValue, nil, "element %d of the data is %v", el, v)
+				}
+			}
+		}
+		dst = dst[k:]
+	}
+	return nil
+}
+
+// finish checks that nothing follows the data; for gzip this also verifies
+// the checksum.
+func (x *idxFile) finish(what string) error {
+	var one [1]byte
+	n, err := io.ReadFull(x.r, one[:])
+	if n > 0 {
+		return fileErr(x.path, ErrFormat, nil, "bytes follow the data its header declares (%s)", what)
+	}
+	if err != io.EOF {
+		return x.readErr(err, "end of the data")
+	}
+	return nil
+}
+
+// rewind positions the file after its header again.
+func (x *idxFile) rewind() error {
+	if x.gz == nil {
+		if _, err := x.f.Seek(x.hdrLen, io.SeekStart); err != nil {
+			return fileErr(x.path, ErrFormat, err, "cannot rewind")
+		}
+		x.fbuf.Reset(x.f)
+		x.read = 0
+		return nil
+	}
+	if _, err := x.f.Seek(0, io.SeekStart); err != nil {
+		return fileErr(x.path, ErrFormat, err, "cannot rewind")
+	}
+	typ, dims := x.typ, slices.Clone(x.dims)
+	if err := x.start(); err != nil {
+		return err
+	}
+	if x.typ != typ || !slices.Equal(x.dims, dims) {
+		return fileErr(x.path, ErrFormat, nil, "header changed while the file was open")
+	}
+	return nil
+}
+
+// decode converts big-endian IDX elements of type typ from src into dst.
+func decode(dst []float64, src []byte, typ byte) {
+	switch typ {
+	case typeUbyte:
+		src = src[:len(dst)]
+		for i, b := range src {
+			dst[i] = float64(b)
+		}
+	case typeSbyte:
+		src = src[:len(dst)]
+		for i, b := range src {
+			dst[i] = float64(int8(b))
+		}
+	case typeShort:
+		for i := range dst {
+			dst[i] = float64(int16(binary.BigEndian.Uint16(src[2*i:])))
+		}
+	case typeInt:
+		for i := range dst {
+			dst[i] = float64(int32(binary.BigEndian.Uint32(src[4*i:])))
+		}
+	case typeFloat:
+		for i := range dst {
+			dst[i] = float64(math.Float32frombits(binary.BigEndian.Uint32(src[4*i:])))
+		}
+	case typeDouble:
+		for i := range dst {
+			dst[i] = math.Float64frombits(binary.BigEndian.Uint64(src[8*i:]))
+		}
+	default:
+		panic("dataset: decode of unknown IDX type")
+	}
+}
+
+// readAll decodes total elements, allocating them up front when the size is
+// trusted and growing with the data otherwise.
+func (x *idxFile) readAll(total int64, what string) ([]float64, error) {
+	var data []float64
+	if x.trusted(total) {
+		data = make([]float64, total)
+		if err := x.readValues(data, what, total); err != nil {
+			return nil, err
+		}
+	} else {
+		data = make([]float64, 0, min(total, growElems))
+		step := int64(growElems)
+		for int64(len(data)) < total {
+			k := int(min(total-int64(len(data)), step))
+			data = slices.Grow(data, k)
+			seg := data[len(data) : len(data)+k]
+			if err := x.readValues(seg, what, total); err != nil {
+				return nil, err
+			}
+			data = data[:len(data)+k]
+			step *= 2
+		}
+	}
+	if err := x.finish(what); err != nil {
+		return nil, err
+	}
+	return data, nil
+}

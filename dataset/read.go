@@ -1,0 +1,227 @@
+package dataset
+
+import (
+	"bufio"
+	"compress/gzip"
+	"encoding/binary"
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"gonum.org/v1/gonum/mat"
+)
+
+// ReadImages reads an IDX images file, gzip-compressed or plain: an idx3 file
+// (N×rows×cols) or an idx2 file (N×n, returned as rows = 1, cols = n). Each
+// sample becomes one row of X, pixels in row-major order, converted to float64
+// without scaling (0..255 for unsigned bytes). All IDX element types are
+// accepted; float data must be finite.
+func ReadImages(path string) (X *mat.Dense, rows, cols int, err error) {
+	f, err := openIDX(path, "images")
+	if err != nil {
+		return nil, 0, 0, err
+	}
+	defer f.Close()
+	n, r, c, err := f.imageShape()
+	if err != nil {
+		return nil, 0, 0, err
+	}
+	if err := f.checkSize(n, r*c, MaxElements(), true, fmt.Sprintf("%d samples of %d×%d", n, r, c)); err != nil {
+		return nil, 0, 0, err
+	}
+	data, err := f.readAll(n*r*c, fmt.Sprintf("%d samples of %d×%d %s", n, r, c, typeName(f.typ)))
+	if err != nil {
+		return nil, 0, 0, err
+	}
+	return mat.NewDense(int(n), int(r*c), data), int(r), int(c), nil
+}
+
+// ReadLabels reads an IDX labels file (idx1, gzip or plain) of integers in
+// 0..255.
+func ReadLabels(path string) ([]int, error) {
+	f, err := openIDX(path, "labels")
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return readLabels(f)
+}
+
+func readLabels(f *idxFile) ([]int, error) {
+	n, err := f.labelShape()
+	if err != nil {
+		return nil, err
+	}
+	if err := f.checkSize(n, 1, MaxElements(), true, fmt.Sprintf("%d labels", n)); err != nil {
+		return nil, err
+	}
+	v, err := f.readAll(n, fmt.Sprintf("%d labels", n))
+	if err != nil {
+		return nil, err
+	}
+	labels := make([]int, len(v))
+	for i, y := range v {
+		if y < 0 || y > 255 {
+			return nil, fileErr(f.path, ErrValue, nil, "label %d of sample %d is outside 0..255", int64(y), i)
+		}
+		labels[i] = int(y)
+	}
+	return labels, nil
+}
+
+// ReadIDX reads a pair of IDX files, images and labels, into a Set. The
+// headers are compared before the data is read: both must declare the same
+// number of samples. Classes is the largest label + 1.
+func ReadIDX(imagesPath, labelsPath string) (*Set, error) {
+	img, err := openIDX(imagesPath, "images")
+	if err != nil {
+		return nil, err
+	}
+	defer img.Close()
+	lab, err := openIDX(labelsPath, "labels")
+	if err != nil {
+		return nil, err
+	}
+	defer lab.Close()
+	n, r, c, err := img.imageShape()
+	if err != nil {
+		return nil, err
+	}
+	nl, err := lab.labelShape()
+	if err != nil {
+		return nil, err
+	}
+	if n != nl {
+		return nil, fileErr(imagesPath, ErrMismatch, nil, "holds %d samples but labels file %s holds %d labels", n, labelsPath, nl)
+	}
+	if err := img.checkSize(n, r*c, MaxElements(), true, fmt.Sprintf("%d samples of %d×%d", n, r, c)); err != nil {
+		return nil, err
+	}
+	labels, err := readLabels(lab)
+	if err != nil {
+		return nil, err
+	}
+	data, err := img.readAll(n*r*c, fmt.Sprintf("%d samples of %d×%d %s", n, r, c, typeName(img.typ)))
+	if err != nil {
+		return nil, err
+	}
+	return &Set{
+		Name:    setName(imagesPath),
+		X:       mat.NewDense(int(n), int(r*c), data),
+		Labels:  labels,
+		Classes: maxLabel(labels) + 1,
+		Rows:    int(r),
+		Cols:    int(c),
+	}, nil
+}
+
+func maxLabel(labels []int) int {
+	m := -1
+	for _, y := range labels {
+		m = max(m, y)
+	}
+	return m
+}
+
+// setName derives a short name from an images file name:
+// "usps-train-images-idx3-ubyte.gz" gives "usps-train".
+func setName(path string) string {
+	s := filepath.Base(path)
+	s = strings.TrimSuffix(s, ".gz")
+	for _, suf := range []string{"-images-idx3-ubyte", ".images-idx3-ubyte", "-images.idx3-ubyte", "-images-idx2-ubyte", "-images"} {
+		if t, ok := strings.CutSuffix(s, suf); ok && t != "" {
+			return t
+		}
+	}
+	return s
+}
+
+// WriteIDX writes X (N×rows·cols, one image a row) as an unsigned-byte idx3
+// images file and labels as an idx1 labels file, gzip-compressed when gzip is
+// true (with no name and modification time, so the bytes are reproducible).
+// Pixel values are rounded to the nearest integer and clamped to 0..255;
+// labels must lie in 0..255. labelsPath "" writes the images only.
+func WriteIDX(imagesPath, labelsPath string, X *mat.Dense, rows, cols int, labels []int, gzip bool) error {
+	n, d := X.Dims()
+	if rows <= 0 || cols <= 0 || rows*cols != d {
+		return fmt.Errorf("dataset: write %s: image size %d×%d does not match %d pixels a sample", imagesPath, rows, cols, d)
+	}
+	if labelsPath != "" && len(labels) != n {
+		return fmt.Errorf("dataset: write %s: %d labels for %d samples", labelsPath, len(labels), n)
+	}
+	for i, y := range labels {
+		if y < 0 || y > 255 {
+			return fmt.Errorf("dataset: write %s: label %d of sample %d is outside 0..255", labelsPath, y, i)
+		}
+	}
+	for i := range n {
+		for j, v := range X.RawRowView(i) {
+			if math.IsNaN(v) {
+				return fmt.Errorf("dataset: write %s: sample %d pixel %d is NaN", imagesPath, i, j)
+			}
+		}
+	}
+	err := writeIDXFile(imagesPath, gzip, []uint32{uint32(n), uint32(rows), uint32(cols)}, func(w *bufio.Writer) error {
+		row := make([]byte, d)
+		for i := range n {
+			for j, v := range X.RawRowView(i) {
+				row[j] = byte(math.Round(math.Max(0, math.Min(255, v))))
+			}
+			if _, err := w.Write(row); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil || labelsPath == "" {
+		return err
+	}
+	return writeIDXFile(labelsPath, gzip, []uint32{uint32(n)}, func(w *bufio.Writer) error {
+		for _, y := range labels {
+			if err := w.WriteByte(byte(y)); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
+func writeIDXFile(path string, gz bool, dims []uint32, body func(*bufio.Writer) error) (err error) {
+	f, err := os.Create(path)
+	if err != nil {
+		return fmt.Errorf("dataset: %w", err)
+	}
+	defer func() {
+		if cerr := f.Close(); err == nil && cerr != nil {
+			err = fmt.Errorf("dataset: write %s: %w", path, cerr)
+		}
+	}()
+	var zw *gzip.Writer
+	w := bufio.NewWriterSize(f, ioBufSize)
+	if gz {
+		zw = gzip.NewWriter(f)
+		w = bufio.NewWriterSize(zw, ioBufSize)
+	}
+	hdr := make([]byte, 4+4*len(dims))
+	hdr[2], hdr[3] = typeUbyte, byte(len(dims))
+	for i, v := range dims {
+		binary.BigEndian.PutUint32(hdr[4+4*i:], v)
+	}
+	if _, err := w.Write(hdr); err != nil {
+		return fmt.Errorf("dataset: write %s: %w", path, err)
+	}
+	if err := body(w); err != nil {
+		return fmt.Errorf("dataset: write %s: %w", path, err)
+	}
+	if err := w.Flush(); err != nil {
+		return fmt.Errorf("dataset: write %s: %w", path, err)
+	}
+	if zw != nil {
+		if err := zw.Close(); err != nil {
+			return fmt.Errorf("dataset: write %s: %w", path, err)
+		}
+	}
+	return nil
+}

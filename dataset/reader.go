@@ -1,0 +1,197 @@
+package dataset
+
+import (
+	"fmt"
+	"io"
+)
+
+// Reader streams an IDX images+labels pair in chunks, for data that does not
+// fit in memory. Memory use does not depend on the number of samples. A Reader
+// is not safe for concurrent use.
+//
+//	r, err := dataset.OpenIDX(images, labels)
+//	...
+//	defer r.Close()
+//	x, y := make([]float64, 256*r.Dim()), make([]int, 256)
+//	for {
+//		n, err := r.Next(x, y)
+//		if err == io.EOF {
+//			break
+//		}
+//		if err != nil {
+//			return err
+//		}
+//		use(x[:n*r.Dim()], y[:n])
+//	}
+type Reader struct {
+	img, lab   *idxFile
+	n          int
+	rows, cols int
+	classes    int
+	pos        int
+	done       bool
+	lbuf       []float64
+}
+
+// OpenIDX opens an images and a labels file (each gzip or plain) for
+// streaming. It validates both headers, that they declare the same number of
+// samples, that a sample's size is within the limit of SetMaxElements and, for
+// plain files, that the file sizes match the headers. It reads the labels file
+// once through to check every label (0..255) and to find Classes, then
+// rewinds it; truncated gzip image data is reported by Next when reached.
+func OpenIDX(imagesPath, labelsPath string) (r *Reader, err error) {
+	img, err := openIDX(imagesPath, "images")
+	if err != nil {
+		return nil, err
+	}
+	defer func() {
+		if err != nil {
+			img.Close()
+		}
+	}()
+	lab, err := openIDX(labelsPath, "labels")
+	if err != nil {
+		return nil, err
+	}
+	defer func() {
+		if err != nil {
+			lab.Close()
+		}
+	}()
+	n, rows, cols, err := img.imageShape()
+	if err != nil {
+		return nil, err
+	}
+	nl, err := lab.labelShape()
+	if err != nil {
+		return nil, err
+	}
+	if n != nl {
+		return nil, fileErr(imagesPath, ErrMismatch, nil, "holds %d samples but labels file %s holds %d labels", n, labelsPath, nl)
+	}
+	if lim := MaxElements(); rows*cols > lim {
+		return nil, fileErr(imagesPath, ErrTooLarge, nil, "header declares images of %d×%d = %s pixels, above the limit of %d (see SetMaxElements)", rows, cols, bigProduct(rows, cols), lim)
+	}
+	if err := img.checkSize(n, rows*cols, 0, false, fmt.Sprintf("%d samples of %d×%d", n, rows, cols)); err != nil {
+		return nil, err
+	}
+	if err := lab.checkSize(n, 1, 0, false, fmt.Sprintf("%d labels", n)); err != nil {
+		return nil, err
+	}
+	r = &Reader{img: img, lab: lab, n: int(n), rows: int(rows), cols: int(cols)}
+	// One pass over the labels: values and count.
+	buf := make([]float64, 1<<13)
+	maxY := -1
+	for done := int64(0); done < n; {
+		k := int(min(n-done, int64(len(buf))))
+		if err := r.readLabels(buf[:k], nil, done); err != nil {
+			return nil, err
+		}
+		for _, y := range buf[:k] {
+			maxY = max(maxY, int(y))
+		}
+		done += int64(k)
+	}
+	if err := lab.finish(fmt.Sprintf("%d labels", n)); err != nil {
+		return nil, err
+	}
+	if err := lab.rewind(); err != nil {
+		return nil, err
+	}
+	r.classes = maxY + 1
+	return r, nil
+}
+
+// readLabels decodes len(v) labels into v (and into out if not nil), checking
+// their range. first is the index of the first one, for messages.
+func (r *Reader) readLabels(v []float64, out []int, first int64) error {
+	if err := r.lab.readValues(v, fmt.Sprintf("%d labels", r.n), int64(r.n)); err != nil {
+		return err
+	}
+	for i, y := range v {
+		if y < 0 || y > 255 {
+			return fileErr(r.lab.path, ErrValue, nil, "label %d of sample %d is outside 0..255", int64(y), first+int64(i))
+		}
+		if out != nil {
+			out[i] = int(y)
+		}
+	}
+	return nil
+}
+
+// Len returns the number of samples the files declare.
+func (r *Reader) Len() int { return r.n }
+
+// Dim returns the number of values in a sample (Rows·Cols).
+func (r *Reader) Dim() int { return r.rows * r.cols }
+
+// Rows returns the image height (1 for an idx2 file).
+func (r *Reader) Rows() int { return r.rows }
+
+// Cols returns the image width.
+func (r *Reader) Cols() int { return r.cols }
+
+// Classes returns the largest label in the labels file + 1 (found when the
+// Reader was opened).
+func (r *Reader) Classes() int { return r.classes }
+
+// Next reads up to len(labels) samples: their pixels into x (row-major, one
+// sample after the other, Dim values each) and their labels into labels. It
+// returns the number n > 0 of samples read and a nil error while samples
+// remain, then 0 and io.EOF at the end (after checking that nothing follows
+// the data). It panics if len(x) < len(labels)·Dim().
+func (r *Reader) Next(x []float64, labels []int) (n int, err error) {
+	d := r.Dim()
+	if len(x) < len(labels)*d {
+		panic(fmt.Sprintf("dataset: Reader.Next buffer of %d values for %d samples of %d", len(x), len(labels), d))
+	}
+	if r.pos == r.n {
+		if !r.done {
+			if err := r.img.finish(fmt.Sprintf("%d samples", r.n)); err != nil {
+				return 0, err
+			}
+			if err := r.lab.finish(fmt.Sprintf("%d labels", r.n)); err != nil {
+				return 0, err
+			}
+			r.done = true
+		}
+		return 0, io.EOF
+	}
+	n = min(len(labels), r.n-r.pos)
+	if n == 0 {
+		return 0, nil
+	}
+	total := int64(r.n) * int64(d)
+	if err := r.img.readValues(x[:n*d], fmt.Sprintf("%d samples of %d×%d", r.n, r.rows, r.cols), total); err != nil {
+		return 0, err
+	}
+	if cap(r.lbuf) < n {
+		r.lbuf = make([]float64, n)
+	}
+	if err := r.readLabels(r.lbuf[:n], labels[:n], int64(r.pos)); err != nil {
+		return 0, err
+	}
+	r.pos += n
+	return n, nil
+}
+
+// Reset rewinds both files to the first sample, for the next epoch.
+func (r *Reader) Reset() error {
+	if err := r.img.rewind(); err != nil {
+		return err
+	}
+	if err := r.lab.rewind(); err != nil {
+		return err
+	}
+	r.pos, r.done = 0, false
+	return nil
+}
+
+// Close closes both files.
+func (r *Reader) Close() error {
+	err := r.img.Close()
+	if err2 := r.lab.Close(); err == nil {
+		err = err2
+	}
+	return err
+}
