@@ -1,0 +1,157 @@
+package bench
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"runtime"
+	"time"
+
+	gblas "gonum.org/v1/gonum/blas"
+
+	"github.com/oddl-go/oddl/blas"
+)
+
+// GemmShape is one matrix product C = op(A)·op(B), C m×n, of inner
+// dimension k, with row-major operands as ODDL stores them.
+type GemmShape struct {
+	Name   string `json:"name"`
+	What   string `json:"what"` // the product in ODDL's terms
+	TransA bool   `json:"trans_a"`
+	TransB bool   `json:"trans_b"`
+	M      int    `json:"m"`
+	N      int    `json:"n"`
+	K      int    `json:"k"`
+}
+
+// Flops returns 2·m·n·k, the floating-point operations of the product.
+func (s GemmShape) Flops() float64 { return 2 * float64(s.M) * float64(s.N) * float64(s.K) }
+
+// String returns the shape as "name (m×k·k×n)".
+func (s GemmShape) String() string {
+	return fmt.Sprintf("%s (%d×%d·%d×%d)", s.Name, s.M, s.K, s.K, s.N)
+}
+
+// GemmShapes returns the products that dominate ODDL on samples of dimension
+// n with K atoms and q classes, coding mini-batches of each size in batches:
+//
+//	A0-<b>  A0 = X·Dᵀ, the correlations of b samples with the atoms (Batch-OMP)
+//	Gram    G = D·Dᵀ, once per dictionary (Batch-OMP)
+//	BCD-P   P = D~ᵀ·M, the (n+q)×K start of a blocked dictionary sweep
+func GemmShapes(n, K, q int, batches ...int) []GemmShape {
+	var out []GemmShape
+	for _, b := range batches {
+		out = append(out, GemmShape{
+			Name: fmt.Sprintf("A0-%d", b), What: "A0 = X·Dᵀ",
+			TransB: true, M: b, N: K, K: n,
+		})
+	}
+	return append(out,
+		GemmShape{Name: "Gram", What: "G = D·Dᵀ", TransB: true, M: K, N: K, K: n},
+		GemmShape{Name: "BCD-P", What: "P = D~ᵀ·M", TransA: true, M: n + q, N: K, K: K},
+	)
+}
+
+// MNISTGemmShapes returns GemmShapes for MNIST with the paper's K = 960:
+// n = 784, q = 10, batches of 256 and 1024 samples.
+func MNISTGemmShapes() []GemmShape { return GemmShapes(784, 960, 10, 256, 1024) }
+
+// GemmCase holds the operands of one GemmShape, filled with seeded uniform
+// values in [-1, 1).
+type GemmCase struct {
+	Shape         GemmShape
+	a, b, c       []float64
+	lda, ldb, ldc int
+}
+
+// NewGemmCase allocates and fills the operands of s.
+func NewGemmCase(s GemmShape, seed uint64) *GemmCase {
+	rng := rand.New(rand.NewPCG(seed, 0x6e6d))
+	fill := func(n int) []float64 {
+		x := make([]float64, n)
+		for i := range x {
+			x[i] = 2*rng.Float64() - 1
+		}
+		return x
+	}
+	g := &GemmCase{Shape: s, lda: s.K, ldb: s.N, ldc: s.N}
+	if s.TransA {
+		g.lda = s.M // A is stored k×m
+	}
+	if s.TransB {
+		g.ldb = s.K // B is stored n×k
+	}
+	g.a = fill(s.M * s.K)
+	g.b = fill(s.K * s.N)
+	g.c = fill(s.M * s.N)
+	return g
+}
+
+// Run computes C = op(A)·op(B) with impl.
+func (g *GemmCase) Run(impl gblas.Float64) {
+	s := g.Shape
+	impl.Dgemm(trans(s.TransA), trans(s.TransB), s.M, s.N, s.K,
+		1, g.a, g.lda, g.b, g.ldb, 0, g.c, g.ldc)
+}
+
+func trans(t bool) gblas.Transpose {
+	if t {
+		return gblas.Trans
+	}
+	return gblas.NoTrans
+}
+
+// GemmResult is the measured speed of one product on one backend.
+type GemmResult struct {
+	Backend string    `json:"backend"`
+	Shape   GemmShape `json:"shape"`
+	Threads int       `json:"threads"`
+	Timing
+	GFLOPS float64 `json:"gflops"`   // Flops / Best
+	PctPeak float64 `json:"pct_peak"` // 100·GFLOPS / Machine.Peak(Threads)
+}
+
+// MeasureGemm times the product s on the named backend running threads
+// threads (see WithThreads) for about minTime, and relates the rate to the
+// machine's peak for that many cores.
+func MeasureGemm(m *Machine, backend string, s GemmShape, threads int, minTime time.Duration) (GemmResult, error) {
+	impl, err := blas.Lookup(backend)
+	if err != nil {
+		return GemmResult{}, err
+	}
+	g := NewGemmCase(s, 1)
+	r := GemmResult{Backend: backend, Shape: s, Threads: threads}
+	err = WithThreads(backend, threads, func() {
+		r.Timing = Measure(minTime, 3, 0, func() { g.Run(impl) })
+	})
+	if err != nil {
+		return GemmResult{}, err
+	}
+	r.GFLOPS = s.Flops() / r.Best / 1e9
+	if p := m.Peak(threads); p > 0 {
+		r.PctPeak = 100 * r.GFLOPS / p
+	}
+	return r, nil
+}
+
+// WithThreads runs f with the named backend set to n threads and restores
+// the previous count afterwards. For gonum, whose GEMM always splits its
+// work over GOMAXPROCS goroutines, it sets GOMAXPROCS itself for the
+// duration of f, so nothing else should run meanwhile.
+func WithThreads(backend string, n int, f func()) error {
+	if n < 1 {
+		return fmt.Errorf("bench: %d threads: need at least 1", n)
+	}
+	if backend == blas.GonumName {
+		prev := runtime.GOMAXPROCS(n)
+		defer runtime.GOMAXPROCS(prev)
+		f()
+		return nil
+	}
+	prev := blas.Threads(backend)
+	if err := blas.SetThreads(backend, n); err != nil {
+		return err
+	}
+	defer blas.SetThreads(backend, prev)
+	f()
+	return nil
+}

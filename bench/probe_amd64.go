@@ -1,0 +1,40 @@
+//go:build amd64 && !purego
+
+package bench
+
+import "github.com/klauspost/cpuid/v2"
+
+// probesCompiled is true when the assembly probes of the clock and of the
+// FMA throughput are part of this binary.
+const probesCompiled = true
+
+// fmaProbeOK reports whether the CPU can run fmaChain: 256-bit FMA needs
+// both AVX and FMA3.
+var fmaProbeOK = cpuid.CPU.Supports(cpuid.AVX, cpuid.FMA3)
+
+// fma512ProbeOK reports whether the CPU (and the operating system) can run
+// fmaChain512.
+var fma512ProbeOK = cpuid.CPU.Supports(cpuid.AVX512F)
+
+// addChain runs n iterations of a chain of 16 integer additions, each
+// depending on the one before, and returns the sum (n·16·step) so the work
+// cannot be skipped. An addition has a latency of one cycle on every x86-64
+// core, so the chain takes 16·n cycles whatever the width of the core.
+//
+//go:noescape
+func addChain(n, step uint64) uint64
+
+// fmaChain runs n iterations of 12 independent 4-wide double-precision
+// fused multiply-adds on registers (96 flop an iteration): enough
+// independent accumulators to keep two FMA pipes with a four-cycle latency
+// busy, and no memory traffic at all.
+//
+//go:noescape
+func fmaChain(n uint64)
+
+// fmaChain512 is fmaChain on 8-wide (512-bit) registers: 192 flop an
+// iteration. Some cores run these at twice the flops of 256-bit ones, others
+// split them in two halves and gain nothing.
+//
+//go:noescape
+func fmaChain512(n uint64)
