@@ -81,6 +81,7 @@ type idxFile struct {
 	isize   uint32 // gzip trailer: uncompressed size mod 2³²
 	hasSize bool   // isize was read
 	read    int64  // payload bytes consumed
+	total   int64  // elements the header declares (set by checkSize)
 	scratch []byte
 }
 
@@ -210,7 +211,7 @@ func (x *idxFile) imageShape() (n, rows, cols int64, err error) {
 		if len(x.dims) == 1 {
 			hint = " (is this a labels file?)"
 		}
-		return 0, 0, 0, fileErr(x.path, ErrFormat, nil, "header declares %d dimensions (%s), images need 3 (N×rows×cols) or 2 (N×n)%s", len(x.dims), dimsString(x.dims), hint)
+		return 0, 0, 0, fileErr(x.path, ErrFormat, nil, "header declares %s (%s), images need 3 (N×rows×cols) or 2 (N×n)%s", plural(len(x.dims), "dimension"), dimsString(x.dims), hint)
 	}
 	if n == 0 {
 		return 0, 0, 0, fileErr(x.path, ErrFormat, nil, "header declares no samples (%s)", dimsString(x.dims))
@@ -228,7 +229,7 @@ func (x *idxFile) labelShape() (n int64, err error) {
 		if len(x.dims) >= 2 {
 			hint = " (is this an images file?)"
 		}
-		return 0, fileErr(x.path, ErrFormat, nil, "header declares %d dimensions (%s), labels need 1%s", len(x.dims), dimsString(x.dims), hint)
+		return 0, fileErr(x.path, ErrFormat, nil, "header declares %s (%s), labels need 1%s", plural(len(x.dims), "dimension"), dimsString(x.dims), hint)
 	}
 	if x.typ == typeFloat || x.typ == typeDouble {
 		return 0, fileErr(x.path, ErrFormat, nil, "labels must be integers, the file holds %s", typeName(x.typ))
@@ -239,36 +240,71 @@ func (x *idxFile) labelShape() (n int64, err error) {
 	return x.dims[0], nil
 }
 
-// checkSize checks that total elements fit the limit (when capped) and, for a
-// plain regular file, that the file holds exactly the header and the data.
-// desc describes the content for messages.
-func (x *idxFile) checkSize(n, per int64, limit int64, capped bool, desc string) error {
-	hi, total := bits.Mul64(uint64(n), uint64(per))
-	if capped && (hi != 0 || total > uint64(limit)) {
-		return fileErr(x.path, ErrTooLarge, nil, "header declares %s = %s elements, above the limit of %d (see SetMaxElements)", desc, bigProduct(n, per), limit)
-	}
-	hi2, nbytes := bits.Mul64(total, uint64(x.esz))
-	if hi != 0 || hi2 != 0 || nbytes > 1<<62 {
-		return fileErr(x.path, ErrTooLarge, nil, "header declares %s elements of %d bytes, more than any file can hold", desc, x.esz)
-	}
-	want := x.hdrLen + int64(nbytes)
-	if x.gz == nil && x.size >= 0 {
-		if x.size < want {
-			return fileErr(x.path, ErrTruncated, nil, "file has %d bytes, its header declares %s %s = %d bytes with the header", x.size, desc, typeName(x.typ), want)
+// product multiplies the factors, reporting overflow of 62 bits.
+func product(f ...int64) (p int64, ok bool) {
+	u := uint64(1)
+	for _, v := range f {
+		hi, lo := bits.Mul64(u, uint64(v))
+		if hi != 0 || lo > 1<<62 {
+			return 0, false
 		}
-		if x.size > want {
-			return fileErr(x.path, ErrFormat, nil, "file has %d bytes after the %d its header declares (%s %s)", x.size-want, want, desc, typeName(x.typ))
-		}
+		u = lo
 	}
-	return nil
+	return int64(u), true
 }
 
-func bigProduct(a, b int64) string {
-	hi, lo := bits.Mul64(uint64(a), uint64(b))
-	if hi != 0 {
-		return fmt.Sprintf("%.3g", float64(a)*float64(b))
+// productString writes a product that may overflow int64.
+func productString(f ...int64) string {
+	p, ok := product(f...)
+	if ok {
+		return fmt.Sprint(p)
 	}
-	return fmt.Sprint(lo)
+	x := 1.0
+	for _, v := range f {
+		x *= float64(v)
+	}
+	return fmt.Sprintf("%.3g", x)
+}
+
+// describe says what the header declares, for messages: "3 samples of 2×2
+// in unsigned bytes" or "3 labels in unsigned bytes".
+func (x *idxFile) describe() string {
+	if len(x.dims) == 1 {
+		return fmt.Sprintf("%d labels in %ss", x.dims[0], typeName(x.typ))
+	}
+	n, r, c := x.dims[0], int64(1), x.dims[len(x.dims)-1]
+	if len(x.dims) == 3 {
+		r = x.dims[1]
+	}
+	return fmt.Sprintf("%d samples of %d×%d in %ss", n, r, c, typeName(x.typ))
+}
+
+// checkSize checks that the product of factors (the elements to allocate) is
+// within limit when capped and, for a plain regular file, that the file holds
+// exactly the header and the data of all the dims. It returns the number of
+// elements in the file.
+func (x *idxFile) checkSize(limit int64, capped bool, factors ...int64) (int64, error) {
+	if capped {
+		if p, ok := product(factors...); !ok || p > limit {
+			return 0, fileErr(x.path, ErrTooLarge, nil, "header declares %s = %s elements, above the limit of %d (see SetMaxElements)", x.describe(), productString(factors...), limit)
+		}
+	}
+	total, ok := product(x.dims...)
+	nbytes, ok2 := product(total, int64(x.esz))
+	if !ok || !ok2 {
+		return 0, fileErr(x.path, ErrTooLarge, nil, "header declares %s, more than any file can hold", x.describe())
+	}
+	x.total = total
+	want := x.hdrLen + nbytes
+	if x.gz == nil && x.size >= 0 {
+		if x.size < want {
+			return 0, fileErr(x.path, ErrTruncated, nil, "file has %d bytes, its header declares %s: %d bytes with the header", x.size, x.describe(), want)
+		}
+		if x.size > want {
+			return 0, fileErr(x.path, ErrFormat, nil, "file has %d bytes more than the %d its header declares (%s)", x.size-want, want, x.describe())
+		}
+	}
+	return total, nil
 }
 
 // trusted reports whether an allocation of total elements may be made up
@@ -281,9 +317,8 @@ func (x *idxFile) trusted(total int64) bool {
 	return x.hasSize && x.isize == uint32(x.hdrLen+total*int64(x.esz))
 }
 
-// readValues decodes len(dst) elements into dst. what describes the content
-// for messages, total the number of elements the header declares.
-func (x *idxFile) readValues(dst []float64, what string, total int64) error {
+// readValues decodes the next len(dst) elements into dst.
+func (x *idxFile) readValues(dst []float64) error {
 	if x.scratch == nil {
 		x.scratch = make([]byte, chunkBytes)
 	}
@@ -295,7 +330,7 @@ func (x *idxFile) readValues(dst []float64, what string, total int64) error {
 		x.read += int64(got)
 		if err != nil {
 			if err == io.EOF || err == io.ErrUnexpectedEOF {
-				return fileErr(x.path, ErrTruncated, err, "data ends after %d of the %d bytes its header declares (%s)", x.read, total*int64(x.esz), what)
+				return fileErr(x.path, ErrTruncated, err, "data ends after %d of the %d bytes its header declares (%s)", x.read, x.total*int64(x.esz), x.describe())
 			}
 			return x.readErr(err, "data")
 		}
@@ -315,11 +350,11 @@ func (x *idxFile) readValues(dst []float64, what string, total int64) error {
 
 // finish checks that nothing follows the data; for gzip this also verifies
 // the checksum.
-func (x *idxFile) finish(what string) error {
+func (x *idxFile) finish() error {
 	var one [1]byte
 	n, err := io.ReadFull(x.r, one[:])
 	if n > 0 {
-		return fileErr(x.path, ErrFormat, nil, "bytes follow the data its header declares (%s)", what)
+		return fileErr(x.path, ErrFormat, nil, "bytes follow the data its header declares (%s)", x.describe())
 	}
 	if err != io.EOF {
 		return x.readErr(err, "end of the data")
@@ -386,11 +421,11 @@ func decode(dst []float64, src []byte, typ byte) {
 
 // readAll decodes total elements, allocating them up front when the size is
 // trusted and growing with the data otherwise.
-func (x *idxFile) readAll(total int64, what string) ([]float64, error) {
+func (x *idxFile) readAll(total int64) ([]float64, error) {
 	var data []float64
 	if x.trusted(total) {
 		data = make([]float64, total)
-		if err := x.readValues(data, what, total); err != nil {
+		if err := x.readValues(data); err != nil {
 			return nil, err
 		}
 	} else {
@@ -400,15 +435,22 @@ func (x *idxFile) readAll(total int64, what string) ([]float64, error) {
 			k := int(min(total-int64(len(data)), step))
 			data = slices.Grow(data, k)
 			seg := data[len(data) : len(data)+k]
-			if err := x.readValues(seg, what, total); err != nil {
+			if err := x.readValues(seg); err != nil {
 				return nil, err
 			}
 			data = data[:len(data)+k]
 			step *= 2
 		}
 	}
-	if err := x.finish(what); err != nil {
+	if err := x.finish(); err != nil {
 		return nil, err
 	}
 	return data, nil
+}
+
+func plural(n int, what string) string {
+	if n == 1 {
+		return "1 " + what
+	}
+	return fmt.Sprintf("%d %ss", n, what)
 }

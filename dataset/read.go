@@ -28,10 +28,11 @@ func ReadImages(path string) (X *mat.Dense, rows, cols int, err error) {
 	if err != nil {
 		return nil, 0, 0, err
 	}
-	if err := f.checkSize(n, r*c, MaxElements(), true, fmt.Sprintf("%d samples of %d×%d", n, r, c)); err != nil {
+	total, err := f.checkSize(MaxElements(), true, n, r, c)
+	if err != nil {
 		return nil, 0, 0, err
 	}
-	data, err := f.readAll(n*r*c, fmt.Sprintf("%d samples of %d×%d %s", n, r, c, typeName(f.typ)))
+	data, err := f.readAll(total)
 	if err != nil {
 		return nil, 0, 0, err
 	}
@@ -54,10 +55,10 @@ func readLabels(f *idxFile) ([]int, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := f.checkSize(n, 1, MaxElements(), true, fmt.Sprintf("%d labels", n)); err != nil {
+	if _, err := f.checkSize(MaxElements(), true, n); err != nil {
 		return nil, err
 	}
-	v, err := f.readAll(n, fmt.Sprintf("%d labels", n))
+	v, err := f.readAll(n)
 	if err != nil {
 		return nil, err
 	}
@@ -96,14 +97,15 @@ func ReadIDX(imagesPath, labelsPath string) (*Set, error) {
 	if n != nl {
 		return nil, fileErr(imagesPath, ErrMismatch, nil, "holds %d samples but labels file %s holds %d labels", n, labelsPath, nl)
 	}
-	if err := img.checkSize(n, r*c, MaxElements(), true, fmt.Sprintf("%d samples of %d×%d", n, r, c)); err != nil {
+	total, err := img.checkSize(MaxElements(), true, n, r, c)
+	if err != nil {
 		return nil, err
 	}
 	labels, err := readLabels(lab)
 	if err != nil {
 		return nil, err
 	}
-	data, err := img.readAll(n*r*c, fmt.Sprintf("%d samples of %d×%d %s", n, r, c, typeName(img.typ)))
+	data, err := img.readAll(total)
 	if err != nil {
 		return nil, err
 	}

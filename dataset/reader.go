@@ -69,13 +69,11 @@ func OpenIDX(imagesPath, labelsPath string) (r *Reader, err error) {
 	if n != nl {
 		return nil, fileErr(imagesPath, ErrMismatch, nil, "holds %d samples but labels file %s holds %d labels", n, labelsPath, nl)
 	}
-	if lim := MaxElements(); rows*cols > lim {
-		return nil, fileErr(imagesPath, ErrTooLarge, nil, "header declares images of %d×%d = %s pixels, above the limit of %d (see SetMaxElements)", rows, cols, bigProduct(rows, cols), lim)
-	}
-	if err := img.checkSize(n, rows*cols, 0, false, fmt.Sprintf("%d samples of %d×%d", n, rows, cols)); err != nil {
+	// Only one sample is ever held in memory: the limit applies to its size.
+	if _, err := img.checkSize(MaxElements(), true, rows, cols); err != nil {
 		return nil, err
 	}
-	if err := lab.checkSize(n, 1, 0, false, fmt.Sprintf("%d labels", n)); err != nil {
+	if _, err := lab.checkSize(MaxElements(), false); err != nil {
 		return nil, err
 	}
 	r = &Reader{img: img, lab: lab, n: int(n), rows: int(rows), cols: int(cols)}
@@ -92,7 +90,7 @@ func OpenIDX(imagesPath, labelsPath string) (r *Reader, err error) {
 		}
 		done += int64(k)
 	}
-	if err := lab.finish(fmt.Sprintf("%d labels", n)); err != nil {
+	if err := lab.finish(); err != nil {
 		return nil, err
 	}
 	if err := lab.rewind(); err != nil {
@@ -105,7 +103,7 @@ func OpenIDX(imagesPath, labelsPath string) (r *Reader, err error) {
 // readLabels decodes len(v) labels into v (and into out if not nil), checking
 // their range. first is the index of the first one, for messages.
 func (r *Reader) readLabels(v []float64, out []int, first int64) error {
-	if err := r.lab.readValues(v, fmt.Sprintf("%d labels", r.n), int64(r.n)); err != nil {
+	if err := r.lab.readValues(v); err != nil {
 		return err
 	}
 	for i, y := range v {
@@ -147,10 +145,10 @@ func (r *Reader) Next(x []float64, labels []int) (n int, err error) {
 	}
 	if r.pos == r.n {
 		if !r.done {
-			if err := r.img.finish(fmt.Sprintf("%d samples", r.n)); err != nil {
+			if err := r.img.finish(); err != nil {
 				return 0, err
 			}
-			if err := r.lab.finish(fmt.Sprintf("%d labels", r.n)); err != nil {
+			if err := r.lab.finish(); err != nil {
 				return 0, err
 			}
 			r.done = true
@@ -161,8 +159,7 @@ func (r *Reader) Next(x []float64, labels []int) (n int, err error) {
 	if n == 0 {
 		return 0, nil
 	}
-	total := int64(r.n) * int64(d)
-	if err := r.img.readValues(x[:n*d], fmt.Sprintf("%d samples of %d×%d", r.n, r.rows, r.cols), total); err != nil {
+	if err := r.img.readValues(x[:n*d]); err != nil {
 		return 0, err
 	}
 	if cap(r.lbuf) < n {
