@@ -1,0 +1,144 @@
+package omp
+
+import (
+	"math"
+
+	"github.com/oddl-go/oddl/kernel"
+)
+
+// tiny is the relative threshold of the stopping tests: a correlation whose
+// square is at most tiny·||x||² is rounding noise, and an atom whose
+// distance² to the span of the chosen ones is at most tiny·G_kk depends on
+// them. It is float64's machine epsilon, scikit-learn's threshold for unit
+// signals.
+const tiny = 0x1p-52
+
+// worker is the scratch space of one goroutine of the recurrence phase.
+type worker struct {
+	a  []float64 // K: current correlations D·r
+	lc []float64 // L(L+1)/2: the Cholesky factor of G[I,I], packed by rows
+	y  []float64 // L: lc⁻¹·a0[I], grown by one entry a step
+	r  []float64 // n: residual, only with WithResiduals
+}
+
+func newWorker(k, n, l int, residuals bool) *worker {
+	w := &worker{
+		a:  make([]float64, k),
+		lc: make([]float64, l*(l+1)/2),
+		y:  make([]float64, l),
+	}
+	if residuals {
+		w.r = make([]float64, n)
+	}
+	return w
+}
+
+// batchOMP codes one sample by Batch-OMP. a0 = D·x (len K), xx = ||x||²,
+// tol the residual energy target (used when hasTol). It writes the chosen
+// atoms into idx and their coefficients into val, both in selection order,
+// and returns how many there are (at most len(idx)). It allocates nothing.
+//
+// The recurrence (Rubinstein, Zibulevsky & Elad 2008) keeps the Cholesky
+// factor lc of G[I,I], grown by one row a step: the new row w solves
+// lc·w = G[I,k] and its diagonal is sqrt(G_kk − wᵀw). Since lc only grows,
+// y = lc⁻¹·a0[I] grows by one entry too, and the least-squares coefficients
+// are c = lc⁻ᵀ·y (one back substitution). The residual energy is
+// ||x||² − yᵀy, so each step lowers it by the new y entry squared, never
+// raises it. The correlations for the next choice are a = a0 − G[I,:]ᵀ·c.
+func (w *worker) batchOMP(g []float64, k int, a0 []float64, xx, tol float64, hasTol bool, idx []int, val []float64) int {
+	l := len(idx)
+	if hasTol && xx <= tol {
+		return 0
+	}
+	lc, y := w.lc, w.y
+	noise := tiny * xx
+	r2 := xx
+	a := a0
+	p := 0
+	for {
+		j := kernel.IamaxUnitary(a)
+		aj := a[j]
+		if aj*aj <= noise || contains(idx[:p], j) {
+			break
+		}
+		gj := g[j*k : j*k+k]
+		// Row p of the factor: forward substitution lc[:p,:p]·row = G[I,j].
+		off := p * (p + 1) / 2
+		row := lc[off : off+p+1]
+		for m := range p {
+			om := m * (m + 1) / 2
+			rm := lc[om : om+m+1]
+			row[m] = (gj[idx[m]] - dot(rm[:m], row[:m])) / rm[m]
+		}
+		d := gj[j] - dot(row[:p], row[:p])
+		if !(d > tiny*gj[j]) {
+			break // j depends on the chosen atoms
+		}
+		row[p] = math.Sqrt(d)
+		yp := (a0[j] - dot(row[:p], y[:p])) / row[p]
+		y[p] = yp
+		idx[p] = j
+		p++
+		r2 -= yp * yp
+
+		// Back substitution lcᵀ·c = y, by rows of lc.
+		c := val[:p]
+		copy(c, y[:p])
+		for m := p - 1; m >= 0; m-- {
+			om := m * (m + 1) / 2
+			rm := lc[om : om+m+1]
+			c[m] /= rm[m]
+			if cm := c[m]; m > 0 {
+				axpy(-cm, rm[:m], c[:m])
+			}
+		}
+		if p == l || (hasTol && r2 <= tol) {
+			break
+		}
+		a = w.a
+		copy(a, a0)
+		for m, i := range idx[:p] {
+			kernel.AxpyUnitary(-c[m], g[i*k:i*k+k], a)
+		}
+	}
+	return p
+}
+
+// contains reports whether s holds v.
+func contains(s []int, v int) bool {
+	for _, x := range s {
+		if x == v {
+			return true
+		}
+	}
+	return false
+}
+
+// shortVec is the length below which dot and axpy run a Go loop: for the
+// few-element vectors of the Cholesky factor a call costs more than the work.
+const shortVec = 16
+
+// dot returns xᵀy for len(y) >= len(x).
+func dot(x, y []float64) float64 {
+	if len(x) >= shortVec {
+		return kernel.DotUnitary(x, y)
+	}
+	var s float64
+	y = y[:len(x)]
+	for i, v := range x {
+		s += v * y[i]
+	}
+	return s
+}
+
+// axpy adds alpha·x to y, len(y) >= len(x).
+func axpy(alpha float64, x, y []float64) {
+	if len(x) >= shortVec {
+		kernel.AxpyUnitary(alpha, x, y)
+		return
+	}
+	y = y[:len(x)]
+	for i, v := range x {
+		y[i] += alpha * v
+	}
+}

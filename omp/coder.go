@@ -1,0 +1,194 @@
+package omp
+
+import (
+	"fmt"
+	"math"
+	"runtime"
+	"sync"
+
+	gblas "gonum.org/v1/gonum/blas"
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/oddl-go/oddl/blas"
+	"github.com/oddl-go/oddl/kernel"
+)
+
+// defaultBlock is the default number of samples per correlation GEMM.
+const defaultBlock = 256
+
+// Coder computes sparse codes of samples on a fixed dictionary by Batch-OMP.
+// New builds one; SetDictionary replaces its dictionary in place.
+//
+// A Coder may be used from several goroutines: Encode, EncodeTo and
+// SetDictionary take a lock, so calls run one at a time, each using all the
+// coder's threads.
+type Coder struct {
+	mu sync.Mutex
+
+	k, n      int // atoms, dimension
+	sparsity  int // L
+	tol       float64
+	hasTol    bool
+	backend   gblas.Float64
+	threads   int
+	block     int
+	normalize bool
+	residuals bool
+
+	dict     []float64 // K×n, row-major, stride n: the (normalised) atoms
+	gram     []float64 // K×K, row-major: G = D Dᵀ
+	gramView *mat.Dense
+	norms    []float64 // K: atom norms, scratch of SetDictionary
+
+	// Encode scratch, grown on demand and kept.
+	a0      []float64 // blk×K correlations of the current block
+	xx      []float64 // blk squared sample norms
+	slotIdx []int     // blk×L atom indices, one slot of L per sample
+	slotVal []float64 // blk×L coefficients
+	count   []int     // blk code lengths
+	workers []*worker
+	pool    pool
+}
+
+// New returns a Coder for the dictionary D, a K×n matrix with one atom per
+// row. D may be a view into a larger matrix (Stride > n). New copies D, so
+// later changes to D have no effect until SetDictionary is called.
+//
+// Atoms must be finite and of unit norm (within NormTolerance) unless
+// WithNormalize is given. New computes G = D Dᵀ once with the backend.
+// Errors wrap ErrEmpty, ErrNonFinite, ErrNotUnit, ErrZeroAtom or ErrOption.
+func New(D *mat.Dense, opts ...Option) (*Coder, error) {
+	if D == nil || D.IsEmpty() {
+		return nil, ErrEmpty
+	}
+	var s settings
+	for _, o := range opts {
+		if o == nil {
+			return nil, fmt.Errorf("%w: nil Option", ErrOption)
+		}
+		if err := o(&s); err != nil {
+			return nil, err
+		}
+	}
+	k, n := D.Dims()
+	maxL := min(n, k)
+	switch {
+	case s.sparsity > maxL:
+		return nil, fmt.Errorf("%w: sparsity %d > min(n, K) = min(%d, %d)", ErrOption, s.sparsity, n, k)
+	case s.sparsity == 0 && s.hasTol:
+		s.sparsity = maxL
+	case s.sparsity == 0:
+		s.sparsity = min(max(1, n/10), maxL)
+	}
+	if s.backend == nil {
+		s.backend = blas.Default()
+	}
+	if s.threads == 0 {
+		s.threads = runtime.GOMAXPROCS(0)
+	}
+	if s.block == 0 {
+		s.block = defaultBlock
+	}
+	c := &Coder{
+		k:         k,
+		n:         n,
+		sparsity:  s.sparsity,
+		tol:       s.tol,
+		hasTol:    s.hasTol,
+		backend:   s.backend,
+		threads:   s.threads,
+		block:     s.block,
+		normalize: s.normalize,
+		residuals: s.residuals,
+		dict:      make([]float64, k*n),
+		gram:      make([]float64, k*k),
+		norms:     make([]float64, k),
+	}
+	c.gramView = mat.NewDense(k, k, c.gram)
+	if err := c.setDictionary(D); err != nil {
+		return nil, err
+	}
+	return c, nil
+}
+
+// SetDictionary replaces the dictionary by D, which must have the shape of
+// the current one (K×n; a view is fine), and recomputes G in place. It
+// checks D as New does; on error the coder keeps its previous dictionary.
+// The coder allocates nothing here (the backend's GEMM may).
+func (c *Coder) SetDictionary(D *mat.Dense) error {
+	if D == nil || D.IsEmpty() {
+		return ErrEmpty
+	}
+	if r, cols := D.Dims(); r != c.k || cols != c.n {
+		return fmt.Errorf("%w: dictionary is %d×%d, the coder's is %d×%d", ErrShape, r, cols, c.k, c.n)
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.setDictionary(D)
+}
+
+// setDictionary validates D, copies (and perhaps normalises) it into c.dict
+// and recomputes the Gram matrix.
+func (c *Coder) setDictionary(D *mat.Dense) error {
+	raw := D.RawMatrix()
+	for j := range c.k {
+		row := raw.Data[j*raw.Stride : j*raw.Stride+c.n]
+		nrm := kernel.Nrm2Unitary(row)
+		if math.IsNaN(nrm) || math.IsInf(nrm, 0) {
+			for i, v := range row {
+				if math.IsNaN(v) || math.IsInf(v, 0) {
+					return fmt.Errorf("%w: atom %d, entry %d is %v", ErrNonFinite, j, i, v)
+				}
+			}
+			return fmt.Errorf("%w: atom %d has an infinite norm", ErrNonFinite, j)
+		}
+		switch {
+		case nrm == 0:
+			return fmt.Errorf("%w: atom %d is zero", ErrZeroAtom, j)
+		case !c.normalize && math.Abs(nrm-1) > NormTolerance:
+			return fmt.Errorf("%w: atom %d has norm %.17g (tolerance %g; use WithNormalize to normalise)",
+				ErrNotUnit, j, nrm, NormTolerance)
+		}
+		c.norms[j] = nrm
+	}
+	for j := range c.k {
+		dst := c.dict[j*c.n : (j+1)*c.n]
+		copy(dst, raw.Data[j*raw.Stride:j*raw.Stride+c.n])
+		if c.normalize {
+			kernel.ScalUnitary(1/c.norms[j], dst)
+		}
+	}
+	c.computeGram()
+	return nil
+}
+
+// computeGram sets G = D Dᵀ: the upper triangle by the backend's Dsyrk,
+// then the lower triangle mirrored, so G is exactly symmetric.
+func (c *Coder) computeGram() {
+	k := c.k
+	c.backend.Dsyrk(gblas.Upper, gblas.NoTrans, k, c.n, 1, c.dict, c.n, 0, c.gram, k)
+	const tile = 64
+	g := c.gram
+	for i0 := 0; i0 < k; i0 += tile {
+		for j0 := 0; j0 <= i0; j0 += tile {
+			for i := i0; i < min(i0+tile, k); i++ {
+				for j := j0; j < min(j0+tile, i); j++ {
+					g[i*k+j] = g[j*k+i]
+				}
+			}
+		}
+	}
+}
+
+// Atoms returns K, the number of atoms.
+func (c *Coder) Atoms() int { return c.k }
+
+// Dim returns n, the dimension of atoms and samples.
+func (c *Coder) Dim() int { return c.n }
+
+// Sparsity returns L, the largest number of atoms in a code.
+func (c *Coder) Sparsity() int { return c.sparsity }
+
+// Gram returns G = D Dᵀ (K×K) as a view of the coder's own matrix. The
+// caller must not modify it; SetDictionary overwrites it.
+func (c *Coder) Gram() *mat.Dense { return c.gramView }

@@ -1,0 +1,141 @@
+package omp
+
+import (
+	"errors"
+	"fmt"
+	"math"
+
+	gblas "gonum.org/v1/gonum/blas"
+)
+
+// Sentinel errors. The errors returned by New, SetDictionary, Encode and
+// EncodeTo wrap one of them (test with errors.Is) and add the detail: which
+// option, atom or sample is at fault.
+var (
+	// ErrEmpty reports a nil or empty dictionary.
+	ErrEmpty = errors.New("omp: empty dictionary")
+	// ErrNonFinite reports a NaN or infinite entry in a dictionary or a
+	// sample, or a sample whose squared norm overflows float64.
+	ErrNonFinite = errors.New("omp: non-finite value")
+	// ErrNotUnit reports an atom whose norm differs from 1 by more than
+	// NormTolerance (without WithNormalize).
+	ErrNotUnit = errors.New("omp: atom is not of unit norm")
+	// ErrZeroAtom reports an atom that is zero and cannot be normalised.
+	ErrZeroAtom = errors.New("omp: zero atom")
+	// ErrShape reports a dictionary or data matrix of the wrong shape.
+	ErrShape = errors.New("omp: shape mismatch")
+	// ErrOption reports an invalid option value.
+	ErrOption = errors.New("omp: invalid option")
+)
+
+// NormTolerance is how far an atom's Euclidean norm may be from 1 when New or
+// SetDictionary is called without WithNormalize. The coder uses the exact
+// diagonal of G = D Dᵀ, so atoms within the tolerance are coded exactly as
+// given, not as if their norm were 1.
+const NormTolerance = 1e-6
+
+// settings collects the options given to New.
+type settings struct {
+	sparsity  int     // 0: not given
+	tol       float64 // residual energy target; valid when hasTol
+	hasTol    bool    // WithTolerance was given
+	backend   gblas.Float64
+	threads   int // 0: runtime.GOMAXPROCS(0)
+	block     int // 0: defaultBlock
+	normalize bool
+	residuals bool
+}
+
+// Option configures a Coder. Options are validated when New applies them;
+// an invalid value makes New return an error wrapping ErrOption.
+type Option func(*settings) error
+
+// WithSparsity sets L, the largest number of atoms in a sample's code.
+// L must be at least 1 and at most min(n, K) for a K×n dictionary.
+//
+// Without WithSparsity and WithTolerance, L is scikit-learn's default,
+// max(1, n/10) capped at min(n, K). With WithTolerance alone, L is min(n, K),
+// so the residual target alone decides when to stop.
+func WithSparsity(L int) Option {
+	return func(s *settings) error {
+		if L < 1 {
+			return fmt.Errorf("%w: sparsity %d < 1", ErrOption, L)
+		}
+		s.sparsity = L
+		return nil
+	}
+}
+
+// WithTolerance sets a target for the residual energy: coding of a sample
+// stops as soon as ||x - D a||² <= eps. With WithSparsity too, coding stops
+// at whichever of the two is reached first. eps must be finite and >= 0.
+func WithTolerance(eps float64) Option {
+	return func(s *settings) error {
+		if !(eps >= 0) || math.IsInf(eps, 1) {
+			return fmt.Errorf("%w: tolerance %g is not a finite number >= 0", ErrOption, eps)
+		}
+		s.tol, s.hasTol = eps, true
+		return nil
+	}
+}
+
+// WithBackend sets the BLAS implementation for the large products
+// (G = D Dᵀ and the per-block correlations X Dᵀ). The default is
+// blas.Default() of package github.com/oddl-go/oddl/blas.
+func WithBackend(b gblas.Float64) Option {
+	return func(s *settings) error {
+		if b == nil {
+			return fmt.Errorf("%w: nil backend", ErrOption)
+		}
+		s.backend = b
+		return nil
+	}
+}
+
+// WithThreads sets the number of goroutines that run the per-sample
+// recurrences of a block; the default is runtime.GOMAXPROCS(0). It does not
+// change the threads of the backend's GEMM, which runs between the
+// recurrence phases (see the package documentation). n must be >= 1.
+func WithThreads(n int) Option {
+	return func(s *settings) error {
+		if n < 1 {
+			return fmt.Errorf("%w: threads %d < 1", ErrOption, n)
+		}
+		s.threads = n
+		return nil
+	}
+}
+
+// WithBlockSize sets how many samples share one GEMM for their correlations
+// X_blk Dᵀ (default 256). Larger blocks make the GEMM more efficient and
+// cost blockSize×K floats of memory. n must be >= 1.
+func WithBlockSize(n int) Option {
+	return func(s *settings) error {
+		if n < 1 {
+			return fmt.Errorf("%w: block size %d < 1", ErrOption, n)
+		}
+		s.block = n
+		return nil
+	}
+}
+
+// WithNormalize makes the coder divide every atom by its norm instead of
+// rejecting atoms that are not of unit norm. The coder then works on the
+// normalised dictionary: codes, Gram and residuals refer to it. Zero atoms
+// are still an error (ErrZeroAtom). The caller's matrix is not modified.
+func WithNormalize() Option {
+	return func(s *settings) error {
+		s.normalize = true
+		return nil
+	}
+}
+
+// WithResiduals makes Encode and EncodeTo fill Codes.Residual with the
+// residual norm ||x_i - D a_i|| of every sample, computed from the codes
+// (n·(|I|+1) flops per sample).
+func WithResiduals() Option {
+	return func(s *settings) error {
+		s.residuals = true
+		return nil
+	}
+}
