@@ -14,6 +14,7 @@
 //
 //  1. Sparse coding: a_i for every sample by Batch-OMP (package omp) with
 //     sparsity L; the codes stay sparse (at most L entries a sample).
+//
 //  2. Dictionary update, atom by atom in a random order. For atom j, let S
 //     be the samples that use it, g their coefficients on it, and
 //     E = X_S − A_S·D + g·d_jᵀ their residual without atom j. The exact

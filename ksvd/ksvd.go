@@ -253,6 +253,7 @@ type trainer struct {
 	acc, old []float64 // n-vectors
 	gram     []float64 // K×K, for the coherence check
 	grow     []float64 // K-vector
+	perm     []int     // order of the atom updates
 	rng      *rand.Rand
 	replaced int
 }
@@ -489,7 +490,14 @@ func (t *trainer) rmse() float64 {
 func (t *trainer) updateAtoms(ctx context.Context) error {
 	v := t.codes.Value
 	acc, old := t.acc, t.old
-	for k, j := range t.rng.Perm(t.K) {
+	if len(t.perm) != t.K {
+		t.perm = make([]int, t.K)
+	}
+	for j := range t.perm {
+		t.perm[j] = j
+	}
+	t.rng.Shuffle(t.K, func(a, b int) { t.perm[a], t.perm[b] = t.perm[b], t.perm[a] })
+	for k, j := range t.perm {
 		if k&63 == 63 {
 			if err := ctx.Err(); err != nil {
 				return err
