@@ -1,0 +1,536 @@
+package blas
+
+import (
+	"math"
+	"sync"
+
+	gblas "gonum.org/v1/gonum/blas"
+	"gonum.org/v1/gonum/blas/gonum"
+
+	"github.com/oddl-go/oddl/kernel"
+)
+
+// Panic messages of the argument checks. They are gonum's, word for word, so
+// that a caller (and gonum's conformance tests) cannot tell the backends apart
+// by how they reject bad arguments.
+const (
+	zeroIncX = "blas: zero x index increment"
+	zeroIncY = "blas: zero y index increment"
+
+	mLT0 = "blas: m < 0"
+	nLT0 = "blas: n < 0"
+	kLT0 = "blas: k < 0"
+
+	badUplo      = "blas: illegal triangle"
+	badTranspose = "blas: illegal transpose"
+
+	badLdA = "blas: bad leading dimension of A"
+	badLdB = "blas: bad leading dimension of B"
+	badLdC = "blas: bad leading dimension of C"
+
+	shortX = "blas: insufficient length of x"
+	shortY = "blas: insufficient length of y"
+	shortA = "blas: insufficient length of a"
+	shortB = "blas: insufficient length of b"
+	shortC = "blas: insufficient length of c"
+)
+
+// Native is gonum's pure-Go BLAS with the routines that dominate oddl's run
+// time — Ddot, Daxpy, Dscal, Dnrm2, Idamax, Dgemv, Dger, Dgemm and Dsyrk —
+// running on package kernel (AVX2/FMA assembly where the CPU has it, pure Go
+// otherwise). Every other routine is gonum's, through the embedded
+// Implementation. Arguments are checked exactly as gonum checks them, with
+// the same panic messages.
+type Native struct {
+	gonum.Implementation
+}
+
+var _ gblas.Float64 = Native{}
+
+// Ddot returns the dot product Σ x[i]·y[i] of the n elements of x and y.
+func (impl Native) Ddot(n int, x []float64, incX int, y []float64, incY int) float64 {
+	if incX == 0 {
+		panic(zeroIncX)
+	}
+	if incY == 0 {
+		panic(zeroIncY)
+	}
+	if n <= 0 {
+		if n == 0 {
+			return 0
+		}
+		panic(nLT0)
+	}
+	if incX == 1 && incY == 1 {
+		if len(x) < n {
+			panic(shortX)
+		}
+		if len(y) < n {
+			panic(shortY)
+		}
+		return kernel.DotUnitary(x[:n], y[:n])
+	}
+	if (incX > 0 && (n-1)*incX >= len(x)) || (incX < 0 && (1-n)*incX >= len(x)) {
+		panic(shortX)
+	}
+	if (incY > 0 && (n-1)*incY >= len(y)) || (incY < 0 && (1-n)*incY >= len(y)) {
+		panic(shortY)
+	}
+	if (incX < 0) != (incY < 0) {
+		// One vector runs backwards: its first element is at the far end.
+		return impl.Implementation.Ddot(n, x, incX, y, incY)
+	}
+	// Both increments negative pairs the same elements as both positive.
+	return kernel.DotInc(x, y, n, abs(incX), abs(incY), 0, 0)
+}
+
+// Daxpy computes y = alpha·x + y over n elements.
+func (impl Native) Daxpy(n int, alpha float64, x []float64, incX int, y []float64, incY int) {
+	if incX == 0 {
+		panic(zeroIncX)
+	}
+	if incY == 0 {
+		panic(zeroIncY)
+	}
+	if n < 1 {
+		if n == 0 {
+			return
+		}
+		panic(nLT0)
+	}
+	if (incX > 0 && len(x) <= (n-1)*incX) || (incX < 0 && len(x) <= (1-n)*incX) {
+		panic(shortX)
+	}
+	if (incY > 0 && len(y) <= (n-1)*incY) || (incY < 0 && len(y) <= (1-n)*incY) {
+		panic(shortY)
+	}
+	if alpha == 0 {
+		return
+	}
+	if incX == 1 && incY == 1 {
+		kernel.AxpyUnitary(alpha, x[:n], y[:n])
+		return
+	}
+	if (incX < 0) != (incY < 0) {
+		impl.Implementation.Daxpy(n, alpha, x, incX, y, incY)
+		return
+	}
+	kernel.AxpyInc(alpha, x, y, n, abs(incX), abs(incY), 0, 0)
+}
+
+// Dscal computes x = alpha·x over n elements. A negative incX does nothing,
+// as in gonum.
+func (Native) Dscal(n int, alpha float64, x []float64, incX int) {
+	if incX < 1 {
+		if incX == 0 {
+			panic(zeroIncX)
+		}
+		return
+	}
+	if n < 1 {
+		if n == 0 {
+			return
+		}
+		panic(nLT0)
+	}
+	if (n-1)*incX >= len(x) {
+		panic(shortX)
+	}
+	if alpha == 0 {
+		// Zero, not 0·x: NaN and Inf in x must not survive.
+		if incX == 1 {
+			clear(x[:n])
+			return
+		}
+		for i := 0; i < n*incX; i += incX {
+			x[i] = 0
+		}
+		return
+	}
+	if incX == 1 {
+		kernel.ScalUnitary(alpha, x[:n])
+		return
+	}
+	kernel.ScalInc(alpha, x, n, incX)
+}
+
+// Dnrm2 returns the Euclidean norm of the n elements of x, computed without
+// undue overflow or underflow. A negative incX gives 0, as in gonum.
+func (Native) Dnrm2(n int, x []float64, incX int) float64 {
+	if incX < 1 {
+		if incX == 0 {
+			panic(zeroIncX)
+		}
+		return 0
+	}
+	if len(x) <= (n-1)*incX {
+		panic(shortX)
+	}
+	if n < 2 {
+		if n == 1 {
+			return math.Abs(x[0])
+		}
+		if n == 0 {
+			return 0
+		}
+		panic(nLT0)
+	}
+	if incX == 1 {
+		return kernel.Nrm2Unitary(x[:n])
+	}
+	return kernel.Nrm2Inc(x, n, incX)
+}
+
+// Idamax returns the index of the first element of x with the largest
+// absolute value, or -1 if n == 0 or incX is negative, as in gonum.
+func (Native) Idamax(n int, x []float64, incX int) int {
+	if incX < 1 {
+		if incX == 0 {
+			panic(zeroIncX)
+		}
+		return -1
+	}
+	if len(x) <= (n-1)*incX {
+		panic(shortX)
+	}
+	if n < 2 {
+		if n == 1 {
+			return 0
+		}
+		if n == 0 {
+			return -1
+		}
+		panic(nLT0)
+	}
+	if incX == 1 {
+		return kernel.IamaxUnitary(x[:n])
+	}
+	return kernel.IamaxInc(x, n, incX)
+}
+
+// Dgemv computes y = alpha·A·x + beta·y (tA == NoTrans) or
+// y = alpha·Aᵀ·x + beta·y (Trans, ConjTrans) for the m×n row-major A.
+func (impl Native) Dgemv(tA gblas.Transpose, m, n int, alpha float64, a []float64, lda int, x []float64, incX int, beta float64, y []float64, incY int) {
+	if tA != gblas.NoTrans && tA != gblas.Trans && tA != gblas.ConjTrans {
+		panic(badTranspose)
+	}
+	if m < 0 {
+		panic(mLT0)
+	}
+	if n < 0 {
+		panic(nLT0)
+	}
+	if lda < max(1, n) {
+		panic(badLdA)
+	}
+	if incX == 0 {
+		panic(zeroIncX)
+	}
+	if incY == 0 {
+		panic(zeroIncY)
+	}
+	lenX, lenY := m, n
+	if tA == gblas.NoTrans {
+		lenX, lenY = n, m
+	}
+	if m == 0 || n == 0 {
+		return
+	}
+	if (incX > 0 && (lenX-1)*incX >= len(x)) || (incX < 0 && (1-lenX)*incX >= len(x)) {
+		panic(shortX)
+	}
+	if (incY > 0 && (lenY-1)*incY >= len(y)) || (incY < 0 && (1-lenY)*incY >= len(y)) {
+		panic(shortY)
+	}
+	if len(a) < lda*(m-1)+n {
+		panic(shortA)
+	}
+	if alpha == 0 && beta == 1 {
+		return
+	}
+	if incX < 0 || incY < 0 {
+		impl.Implementation.Dgemv(tA, m, n, alpha, a, lda, x, incX, beta, y, incY)
+		return
+	}
+	if alpha == 0 {
+		impl.Dscal(lenY, beta, y, incY)
+		return
+	}
+	if tA == gblas.NoTrans {
+		kernel.GemvN(m, n, alpha, a, lda, x, incX, beta, y, incY)
+		return
+	}
+	kernel.GemvT(m, n, alpha, a, lda, x, incX, beta, y, incY)
+}
+
+// Dger computes the rank-one update A += alpha·x·yᵀ of the m×n row-major A.
+func (impl Native) Dger(m, n int, alpha float64, x []float64, incX int, y []float64, incY int, a []float64, lda int) {
+	if m < 0 {
+		panic(mLT0)
+	}
+	if n < 0 {
+		panic(nLT0)
+	}
+	if lda < max(1, n) {
+		panic(badLdA)
+	}
+	if incX == 0 {
+		panic(zeroIncX)
+	}
+	if incY == 0 {
+		panic(zeroIncY)
+	}
+	if m == 0 || n == 0 {
+		return
+	}
+	if (incX > 0 && len(x) <= (m-1)*incX) || (incX < 0 && len(x) <= (1-m)*incX) {
+		panic(shortX)
+	}
+	if (incY > 0 && len(y) <= (n-1)*incY) || (incY < 0 && len(y) <= (1-n)*incY) {
+		panic(shortY)
+	}
+	if len(a) < lda*(m-1)+n {
+		panic(shortA)
+	}
+	if alpha == 0 {
+		return
+	}
+	if incX < 0 || incY < 0 {
+		impl.Implementation.Dger(m, n, alpha, x, incX, y, incY, a, lda)
+		return
+	}
+	kernel.Ger(m, n, alpha, x, incX, y, incY, a, lda)
+}
+
+// Dgemm computes C = alpha·op(A)·op(B) + beta·C for row-major matrices, where
+// op(X) is X or Xᵀ as tA and tB say, op(A) is m×k, op(B) is k×n and C is m×n.
+// It runs on kernel.Dgemm, which splits large products over kernel.Threads()
+// goroutines.
+func (Native) Dgemm(tA, tB gblas.Transpose, m, n, k int, alpha float64, a []float64, lda int, b []float64, ldb int, beta float64, c []float64, ldc int) {
+	switch tA {
+	default:
+		panic(badTranspose)
+	case gblas.NoTrans, gblas.Trans, gblas.ConjTrans:
+	}
+	switch tB {
+	default:
+		panic(badTranspose)
+	case gblas.NoTrans, gblas.Trans, gblas.ConjTrans:
+	}
+	if m < 0 {
+		panic(mLT0)
+	}
+	if n < 0 {
+		panic(nLT0)
+	}
+	if k < 0 {
+		panic(kLT0)
+	}
+	aTrans := tA != gblas.NoTrans
+	bTrans := tB != gblas.NoTrans
+	if aTrans {
+		if lda < max(1, m) {
+			panic(badLdA)
+		}
+	} else if lda < max(1, k) {
+		panic(badLdA)
+	}
+	if bTrans {
+		if ldb < max(1, k) {
+			panic(badLdB)
+		}
+	} else if ldb < max(1, n) {
+		panic(badLdB)
+	}
+	if ldc < max(1, n) {
+		panic(badLdC)
+	}
+	if m == 0 || n == 0 {
+		return
+	}
+	if aTrans {
+		if len(a) < (k-1)*lda+m {
+			panic(shortA)
+		}
+	} else if len(a) < (m-1)*lda+k {
+		panic(shortA)
+	}
+	if bTrans {
+		if len(b) < (n-1)*ldb+k {
+			panic(shortB)
+		}
+	} else if len(b) < (k-1)*ldb+n {
+		panic(shortB)
+	}
+	if len(c) < (m-1)*ldc+n {
+		panic(shortC)
+	}
+	if alpha == 0 || k == 0 {
+		scaleRect(m, n, beta, c, ldc)
+		return
+	}
+	kernel.Dgemm(aTrans, bTrans, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
+}
+
+// Dsyrk computes the triangle ul of the symmetric n×n C = alpha·A·Aᵀ + beta·C
+// (tA == NoTrans, A n×k) or C = alpha·Aᵀ·A + beta·C (Trans, ConjTrans, A k×n).
+// The other triangle of C is not touched. The off-diagonal blocks of the
+// triangle are products of the kernel's GEMM; each diagonal block goes
+// through a small scratch square, so about half the work of a full product
+// is done.
+func (impl Native) Dsyrk(ul gblas.Uplo, tA gblas.Transpose, n, k int, alpha float64, a []float64, lda int, beta float64, c []float64, ldc int) {
+	if ul != gblas.Lower && ul != gblas.Upper {
+		panic(badUplo)
+	}
+	if tA != gblas.Trans && tA != gblas.NoTrans && tA != gblas.ConjTrans {
+		panic(badTranspose)
+	}
+	if n < 0 {
+		panic(nLT0)
+	}
+	if k < 0 {
+		panic(kLT0)
+	}
+	row, col := k, n
+	if tA == gblas.NoTrans {
+		row, col = n, k
+	}
+	if lda < max(1, col) {
+		panic(badLdA)
+	}
+	if ldc < max(1, n) {
+		panic(badLdC)
+	}
+	if n == 0 {
+		return
+	}
+	if len(a) < lda*(row-1)+col {
+		panic(shortA)
+	}
+	if len(c) < ldc*(n-1)+n {
+		panic(shortC)
+	}
+	if alpha == 0 || k == 0 {
+		scaleTriangle(ul, n, beta, c, ldc)
+		return
+	}
+	if n <= syrkBlock {
+		syrkDiag(ul, tA, n, k, alpha, a, lda, beta, c, ldc)
+		return
+	}
+	// For block rows [i0, i1): the diagonal block, then the rectangle to its
+	// right (Upper) or left (Lower) in one GEMM.
+	trans := tA != gblas.NoTrans
+	for i0 := 0; i0 < n; i0 += syrkBlock {
+		i1 := min(i0+syrkBlock, n)
+		nb := i1 - i0
+		// Rows i0..i1 of op(A), where op(A) is n×k.
+		var ai []float64
+		if trans {
+			ai = a[i0:]
+		} else {
+			ai = a[i0*lda:]
+		}
+		syrkDiag(ul, tA, nb, k, alpha, ai, lda, beta, c[i0*ldc+i0:], ldc)
+		var j0, j1 int
+		if ul == gblas.Upper {
+			j0, j1 = i1, n
+		} else {
+			j0, j1 = 0, i0
+		}
+		if j0 == j1 {
+			continue
+		}
+		// C[i0:i1, j0:j1] = alpha·op(A)[i0:i1,:]·op(A)[j0:j1,:]ᵀ + beta·C.
+		if trans {
+			kernel.Dgemm(true, false, nb, j1-j0, k, alpha, ai, lda, a[j0:], lda, beta, c[i0*ldc+j0:], ldc)
+		} else {
+			kernel.Dgemm(false, true, nb, j1-j0, k, alpha, ai, lda, a[j0*lda:], lda, beta, c[i0*ldc+j0:], ldc)
+		}
+	}
+}
+
+// syrkBlock is the order of Dsyrk's diagonal blocks: small enough that the
+// redundant half of each block costs little, large enough for GEMM speed.
+const syrkBlock = 64
+
+// syrkPool holds the scratch squares of syrkDiag.
+var syrkPool = sync.Pool{New: func() any { return new([syrkBlock * syrkBlock]float64) }}
+
+// syrkDiag computes the triangle ul of an n×n (n <= syrkBlock) diagonal
+// block of Dsyrk through a scratch square, so the other triangle of c is left
+// as it was.
+func syrkDiag(ul gblas.Uplo, tA gblas.Transpose, n, k int, alpha float64, a []float64, lda int, beta float64, c []float64, ldc int) {
+	buf := syrkPool.Get().(*[syrkBlock * syrkBlock]float64)
+	defer syrkPool.Put(buf)
+	tmp := buf[:n*n]
+	if tA == gblas.NoTrans {
+		kernel.Dgemm(false, true, n, n, k, alpha, a, lda, a, lda, 0, tmp, n)
+	} else {
+		kernel.Dgemm(true, false, n, n, k, alpha, a, lda, a, lda, 0, tmp, n)
+	}
+	for i := 0; i < n; i++ {
+		lo, hi := i, n
+		if ul == gblas.Lower {
+			lo, hi = 0, i+1
+		}
+		ci := c[i*ldc+lo : i*ldc+hi]
+		ti := tmp[i*n+lo : i*n+hi]
+		switch beta {
+		case 0:
+			copy(ci, ti)
+		case 1:
+			for j, v := range ti {
+				ci[j] += v
+			}
+		default:
+			for j, v := range ti {
+				ci[j] = beta*ci[j] + v
+			}
+		}
+	}
+}
+
+// scaleRect computes C = beta·C for the m×n C; beta == 0 writes zeros.
+func scaleRect(m, n int, beta float64, c []float64, ldc int) {
+	if beta == 1 {
+		return
+	}
+	for i := 0; i < m; i++ {
+		ci := c[i*ldc : i*ldc+n]
+		if beta == 0 {
+			clear(ci)
+			continue
+		}
+		for j := range ci {
+			ci[j] *= beta
+		}
+	}
+}
+
+// scaleTriangle computes C = beta·C on the triangle ul of the n×n C.
+func scaleTriangle(ul gblas.Uplo, n int, beta float64, c []float64, ldc int) {
+	if beta == 1 {
+		return
+	}
+	for i := 0; i < n; i++ {
+		ci := c[i*ldc+i : i*ldc+n]
+		if ul == gblas.Lower {
+			ci = c[i*ldc : i*ldc+i+1]
+		}
+		if beta == 0 {
+			clear(ci)
+			continue
+		}
+		for j := range ci {
+			ci[j] *= beta
+		}
+	}
+}
+
+func abs(i int) int {
+	if i < 0 {
+		return -i
+	}
+	return i
+}

@@ -1,0 +1,5 @@
+//go:build !purego
+
+package blas
+
+const puregoTag = false

@@ -1,0 +1,215 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"runtime"
+	"slices"
+	"strings"
+
+	"github.com/klauspost/cpuid/v2"
+
+	"github.com/oddl-go/oddl/blas"
+	"github.com/oddl-go/oddl/kernel"
+)
+
+func init() {
+	register(&command{
+		name:  "env",
+		short: "show the CPU, kernel path and BLAS backends this machine runs",
+		run:   runEnv,
+	})
+}
+
+// envFeatures are the CPU features that decide which code paths can run, in
+// the order they are shown, with the names used in the report.
+var envFeatures = []struct {
+	name string
+	id   cpuid.FeatureID
+}{
+	{"SSE2", cpuid.SSE2},
+	{"SSE4.2", cpuid.SSE42},
+	{"AVX", cpuid.AVX},
+	{"AVX2", cpuid.AVX2},
+	{"FMA3", cpuid.FMA3},
+	{"AVX512F", cpuid.AVX512F},
+	{"AVX512DQ", cpuid.AVX512DQ},
+	{"AVX512VL", cpuid.AVX512VL},
+}
+
+// envReport is what "oddl env" prints; with -json it is the JSON object.
+type envReport struct {
+	CPU           string          `json:"cpu"`
+	Features      map[string]bool `json:"features"`
+	LogicalCores  int             `json:"logical_cores"`
+	PhysicalCores int             `json:"physical_cores"`
+	Cache         envCache        `json:"cache"`
+	GOMAXPROCS    int             `json:"gomaxprocs"`
+	Kernel        string          `json:"kernel"`
+	KernelEnv     string          `json:"kernel_env,omitempty"`
+	Backends      []string        `json:"backends"`
+	Backend       string          `json:"backend"`
+	BackendFrom   string          `json:"backend_from"` // "flag", "ODDL_BLAS" or "auto"
+	Threads       map[string]int  `json:"threads"`
+	GoVersion     string          `json:"go_version"`
+	GOOS          string          `json:"goos"`
+	GOARCH        string          `json:"goarch"`
+	BuildTags     []string        `json:"build_tags"`
+}
+
+// envCache holds cache sizes in bytes; -1 where the CPU does not say.
+type envCache struct {
+	L1D int `json:"l1d"`
+	L2  int `json:"l2"`
+	L3  int `json:"l3"`
+}
+
+func runEnv(args []string, stdout, stderr io.Writer) error {
+	fs := newFlagSet("env", stderr)
+	asJSON := fs.Bool("json", false, "print one JSON object instead of text")
+	backend := fs.String("blas", "", "BLAS backend to report as chosen: "+strings.Join(blas.Available(), ", ")+
+		" (default: $"+blas.EnvVar+", else the best available)")
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "usage: oddl env [-json] [-blas name]")
+		fmt.Fprintln(stderr)
+		fmt.Fprintln(stderr, "Shows the CPU and its SIMD features, the kernel path, the BLAS backends")
+		fmt.Fprintln(stderr, "compiled in, the one oddl would use and the threads of each.")
+		fmt.Fprintln(stderr)
+		fs.PrintDefaults()
+	}
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+
+	_, chosen, err := blas.Select(*backend)
+	if err != nil {
+		if *backend != "" {
+			return usageError{fmt.Errorf("-blas: %w", err)}
+		}
+		return err
+	}
+	from := "auto"
+	switch {
+	case *backend != "":
+		from = "flag"
+	case os.Getenv(blas.EnvVar) != "":
+		from = blas.EnvVar
+	}
+
+	r := envReport{
+		CPU:           strings.TrimSpace(cpuid.CPU.BrandName),
+		Features:      map[string]bool{},
+		LogicalCores:  cpuid.CPU.LogicalCores,
+		PhysicalCores: cpuid.CPU.PhysicalCores,
+		Cache:         envCache{cpuid.CPU.Cache.L1D, cpuid.CPU.Cache.L2, cpuid.CPU.Cache.L3},
+		GOMAXPROCS:    runtime.GOMAXPROCS(0),
+		Kernel:        kernel.Name(),
+		KernelEnv:     os.Getenv("ODDL_KERNEL"),
+		Backends:      blas.Available(),
+		Backend:       chosen,
+		BackendFrom:   from,
+		Threads:       map[string]int{},
+		GoVersion:     runtime.Version(),
+		GOOS:          runtime.GOOS,
+		GOARCH:        runtime.GOARCH,
+		BuildTags:     blas.BuildTags(),
+	}
+	if r.CPU == "" {
+		r.CPU = "unknown"
+	}
+	if r.LogicalCores == 0 {
+		r.LogicalCores = runtime.NumCPU()
+	}
+	for _, f := range envFeatures {
+		r.Features[f.name] = cpuid.CPU.Supports(f.id)
+	}
+	for _, name := range r.Backends {
+		r.Threads[name] = blas.Threads(name)
+	}
+	if r.BuildTags == nil {
+		r.BuildTags = []string{}
+	}
+
+	if *asJSON {
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		return enc.Encode(r)
+	}
+	return r.print(stdout)
+}
+
+func (r *envReport) print(w io.Writer) error {
+	var have, lack []string
+	for _, f := range envFeatures {
+		if r.Features[f.name] {
+			have = append(have, f.name)
+		} else {
+			lack = append(lack, f.name)
+		}
+	}
+	features := strings.Join(have, " ")
+	if len(lack) > 0 {
+		features += "  (no " + strings.Join(lack, " ") + ")"
+	}
+	cores := fmt.Sprintf("%d logical", r.LogicalCores)
+	if r.PhysicalCores > 0 {
+		cores += fmt.Sprintf(", %d physical", r.PhysicalCores)
+	}
+	kernelPath := r.Kernel
+	switch {
+	case r.Kernel == "avx2fma":
+		kernelPath += " (AVX2/FMA assembly)"
+	case r.KernelEnv != "":
+		kernelPath += " (pure Go; ODDL_KERNEL=" + r.KernelEnv + ")"
+	default:
+		kernelPath += " (pure Go)"
+	}
+	backends := strings.Join(r.Backends, ", ")
+	if !slices.Contains(r.Backends, blas.OpenBLASName) {
+		backends += "  (openblas: build with -tags openblas and install libopenblas-dev)"
+	}
+	from := map[string]string{
+		"flag":      "from -blas",
+		blas.EnvVar: "from $" + blas.EnvVar,
+		"auto":      "best available; set $" + blas.EnvVar + " or -blas to override",
+	}[r.BackendFrom]
+	threads := make([]string, 0, len(r.Backends))
+	for _, name := range r.Backends {
+		threads = append(threads, fmt.Sprintf("%s=%d", name, r.Threads[name]))
+	}
+	tags := strings.Join(r.BuildTags, ",")
+	if tags == "" {
+		tags = "none"
+	}
+
+	var b strings.Builder
+	row := func(k, v string) { fmt.Fprintf(&b, "%-11s %s\n", k+":", v) }
+	row("cpu", r.CPU)
+	row("features", features)
+	row("cores", cores)
+	row("caches", fmt.Sprintf("L1d %s, L2 %s, L3 %s", envSize(r.Cache.L1D), envSize(r.Cache.L2), envSize(r.Cache.L3)))
+	row("gomaxprocs", fmt.Sprint(r.GOMAXPROCS))
+	row("kernel", kernelPath)
+	row("backends", backends)
+	row("backend", r.Backend+" ("+from+")")
+	row("threads", strings.Join(threads, " "))
+	row("go", fmt.Sprintf("%s %s/%s", r.GoVersion, r.GOOS, r.GOARCH))
+	row("build tags", tags)
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// envSize formats a byte count as KiB or MiB; "?" if unknown.
+func envSize(n int) string {
+	switch {
+	case n <= 0:
+		return "?"
+	case n%(1<<20) == 0:
+		return fmt.Sprintf("%d MiB", n>>20)
+	case n%(1<<10) == 0:
+		return fmt.Sprintf("%d KiB", n>>10)
+	}
+	return fmt.Sprintf("%d B", n)
+}
