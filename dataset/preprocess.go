@@ -18,44 +18,54 @@ import (
 // call Validate first to reject them.
 func Preprocess(X *mat.Dense) (zero []int) {
 	r, c := X.Dims()
+	n := float64(c)
 	const rel = 0x1p-40
-	tol := rel * math.Sqrt(float64(c))
+	tol := rel * math.Sqrt(n)
 	for i := range r {
 		row := X.RawRowView(i)
-		var sum, amax float64
+		amax := 0.0
 		for _, v := range row {
-			sum += v
-			amax = max(amax, math.Abs(v))
+			amax = max(amax, math.Abs(v)) // NaN-propagating
 		}
-		if math.IsNaN(sum) || math.IsInf(sum, 0) || math.IsInf(amax, 0) {
+		if math.IsNaN(amax) || math.IsInf(amax, 0) {
 			continue
 		}
-		mean := sum / float64(c)
-		var ss float64
+		if amax > 0x1p500 || (amax < 0x1p-500 && amax > 0) {
+			// The result does not depend on the scale: bring the row near 1
+			// by a power of two (exact) so sums neither overflow nor underflow.
+			// Two factors: 2^-e alone overflows for subnormal amax.
+			_, e := math.Frexp(amax)
+			s1, s2 := math.Ldexp(1, -e/2), math.Ldexp(1, -e-(-e/2))
+			for j := range row {
+				row[j] = row[j] * s1 * s2
+			}
+			amax = amax * s1 * s2
+		}
+		var sum float64
+		for _, v := range row {
+			sum += v
+		}
+		mean := sum / n
+		// Centre, then correct the mean's rounding error with the sum of the
+		// centred values (the corrected two-pass algorithm).
+		var sd, ss float64
 		for j, v := range row {
 			v -= mean
 			row[j] = v
+			sd += v
 			ss += v * v
 		}
+		corr := sd / n
+		ss = max(ss-sd*corr, 0)
 		nrm := math.Sqrt(ss)
-		if math.IsInf(ss, 0) {
-			// Values near the float64 range: scale so the sum of squares is finite.
-			s := 1 / amax
-			ss = 0
-			for _, v := range row {
-				v *= s
-				ss += v * v
-			}
-			nrm = math.Sqrt(ss) / s
-		}
 		if nrm == 0 || nrm <= tol*amax {
 			clear(row)
 			zero = append(zero, i)
 			continue
 		}
 		inv := 1 / nrm
-		for j := range row {
-			row[j] *= inv
+		for j, v := range row {
+			row[j] = (v - corr) * inv
 		}
 	}
 	return zero
