@@ -46,7 +46,9 @@ type Classifier struct {
 	AtomsPerClass int
 	// Config holds the K-SVD settings (L, Iterations, Tolerance,
 	// MaxCoherence, Seed, Threads, Backend, Progress). Its K is ignored and
-	// its Init must be nil. L is also the sparsity of prediction.
+	// its Init must be nil. L is the sparsity of the codes on the whole
+	// dictionary (ridge, D-KSVD, prediction); each class's own K-SVD codes
+	// with min(L, AtomsPerClass) atoms.
 	Config Config
 	// Lambda is the ridge weight λ of W; 0 means DefaultLambda.
 	Lambda float64
@@ -94,7 +96,17 @@ func (c *Classifier) Fit(X *mat.Dense, labels []int, classes int, opts ...Option
 	case c.DiscriminativeIterations < 0:
 		return configErr("D-KSVD iterations = %d, need at least 0", c.DiscriminativeIterations)
 	}
-	D0, err := PerClass(X, labels, classes, c.AtomsPerClass, c.Config, opts...)
+	if X != nil && !X.IsEmpty() && c.AtomsPerClass > 0 && classes > 0 {
+		_, n := X.Dims()
+		if err := checkSparsity(c.Config.L, c.AtomsPerClass*classes, n); err != nil {
+			return err
+		}
+	}
+	pc := c.Config
+	if c.AtomsPerClass > 0 && pc.L > c.AtomsPerClass {
+		pc.L = c.AtomsPerClass
+	}
+	D0, err := PerClass(X, labels, classes, c.AtomsPerClass, pc, opts...)
 	if err != nil {
 		return err
 	}
@@ -140,8 +152,9 @@ func (c *Classifier) FitLinear(D, X *mat.Dense, labels []int, classes int) error
 	if err := checkSamples(X, D); err != nil {
 		return err
 	}
-	if K, n := D.Dims(); c.Config.L < 1 || c.Config.L > min(K, n) {
-		return configErr("sparsity L = %d, need 1 ≤ L ≤ min(K, n) = %d", c.Config.L, min(K, n))
+	K, n := D.Dims()
+	if err := checkSparsity(c.Config.L, K, n); err != nil {
+		return err
 	}
 	coder, err := c.newCoder(D)
 	if err != nil {
@@ -190,6 +203,14 @@ func fitRidge(coder *omp.Coder, X *mat.Dense, labels []int, classes int, lambda 
 		return nil, fmt.Errorf("ksvd: sparse coding: %w", err)
 	}
 	return Ridge(A, labels, classes, lambda)
+}
+
+// checkSparsity checks that L atoms can be chosen among K of dimension n.
+func checkSparsity(L, K, n int) error {
+	if L < 1 || L > min(K, n) {
+		return configErr("sparsity L = %d, need 1 ≤ L ≤ min(K, n) = min(%d, %d)", L, K, n)
+	}
+	return nil
 }
 
 // checkSamples checks that X holds samples of D's dimension.

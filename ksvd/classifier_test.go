@@ -319,13 +319,15 @@ func TestClassifierErrors(t *testing.T) {
 		{AtomsPerClass: 3, Config: Config{L: 2}, Gamma: math.Inf(1)},
 		{AtomsPerClass: 3, Config: Config{L: 2}, DiscriminativeIterations: -1},
 		{AtomsPerClass: 0, Config: Config{L: 2}},
-		{AtomsPerClass: 3, Config: Config{L: 4}},
+		{AtomsPerClass: 3, Config: Config{L: 7}},  // L > K
+		{AtomsPerClass: 9, Config: Config{L: 11}}, // L > n
 	} {
 		if err := c.Fit(X, labels, 2); !errors.Is(err, ErrConfig) {
 			t.Errorf("%+v: got %v, want ErrConfig", c, err)
 		}
 	}
-	c := &Classifier{AtomsPerClass: 3, Config: Config{L: 2, Iterations: 2}}
+	// L above the atoms of one class is fine: the classes' own runs use fewer.
+	c := &Classifier{AtomsPerClass: 3, Config: Config{L: 4, Iterations: 2}}
 	if err := c.Fit(X, labels, 2); err != nil {
 		t.Fatal(err)
 	}
