@@ -1,0 +1,150 @@
+package omp
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"runtime"
+	"testing"
+
+	gblas "gonum.org/v1/gonum/blas"
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/oddl-go/oddl/blas"
+)
+
+// benchSignals is the number of signals coded per benchmark operation.
+const benchSignals = 4096
+
+// benchShapes are the problem sizes of the benchmarks: MNIST-size digits
+// with the paper's K = 960 and a larger dictionary, USPS-size digits, and
+// faces (32×32) with L = 15.
+var benchShapes = []struct{ n, k, l int }{
+	{784, 960, 5},
+	{784, 2560, 5},
+	{256, 960, 5},
+	{1024, 228, 15},
+}
+
+// benchData caches the random dictionary and signals of a shape.
+var benchData = map[[2]int][2]*mat.Dense{}
+
+func benchProblem(n, k int) (D, X *mat.Dense) {
+	key := [2]int{n, k}
+	if p, ok := benchData[key]; ok {
+		return p[0], p[1]
+	}
+	rng := rand.New(rand.NewPCG(uint64(n), uint64(k)))
+	D, X = randDict(rng, k, n), randSamples(rng, benchSignals, n, true)
+	benchData[key] = [2]*mat.Dense{D, X}
+	return D, X
+}
+
+// withThreads runs f with the process limited to t cores: GOMAXPROCS = t and
+// the backend's own thread count t, both restored afterwards.
+func withThreads(b *testing.B, name string, t int, f func()) {
+	prevProcs := runtime.GOMAXPROCS(t)
+	prevThreads := blas.Threads(name)
+	if err := blas.SetThreads(name, t); err != nil {
+		b.Fatal(err)
+	}
+	defer func() {
+		runtime.GOMAXPROCS(prevProcs)
+		_ = blas.SetThreads(name, prevThreads)
+	}()
+	f()
+}
+
+// forBench runs body for every backend, shape and thread count 1 and 2
+// under the name <backend>/n=…,K=…,L=…/threads=….
+func forBench(b *testing.B, body func(b *testing.B, impl gblas.Float64, D, X *mat.Dense, l, threads int)) {
+	for _, name := range blas.Available() {
+		impl, err := blas.Lookup(name)
+		if err != nil {
+			b.Fatal(err)
+		}
+		for _, s := range benchShapes {
+			for _, t := range []int{1, 2} {
+				b.Run(fmt.Sprintf("%s/n=%d,K=%d,L=%d/threads=%d", name, s.n, s.k, s.l, t), func(b *testing.B) {
+					D, X := benchProblem(s.n, s.k)
+					withThreads(b, name, t, func() { body(b, impl, D, X, s.l, t) })
+				})
+			}
+		}
+	}
+}
+
+// BenchmarkEncode times EncodeTo of 4096 unit-norm random signals into a
+// reused Codes: the correlation GEMMs and the Batch-OMP recurrences.
+// Compare with BenchmarkA0GEMM of the same name for the share of the GEMM.
+func BenchmarkEncode(b *testing.B) {
+	forBench(b, func(b *testing.B, impl gblas.Float64, D, X *mat.Dense, l, threads int) {
+		c, err := New(D, WithSparsity(l), WithBackend(impl), WithThreads(threads))
+		if err != nil {
+			b.Fatal(err)
+		}
+		var dst Codes
+		if err := c.EncodeTo(&dst, X); err != nil { // warm up the buffers
+			b.Fatal(err)
+		}
+		b.ReportAllocs()
+		b.ResetTimer()
+		for b.Loop() {
+			if err := c.EncodeTo(&dst, X); err != nil {
+				b.Fatal(err)
+			}
+		}
+		b.ReportMetric(float64(benchSignals*b.N)/b.Elapsed().Seconds(), "signals/s")
+	})
+}
+
+// BenchmarkA0GEMM times the correlation GEMMs alone, A0 = X_blk·Dᵀ for the
+// same blocks of the same 4096 signals as BenchmarkEncode, so that the
+// ratio of the two is the cost of everything but the GEMM.
+func BenchmarkA0GEMM(b *testing.B) {
+	forBench(b, func(b *testing.B, impl gblas.Float64, D, X *mat.Dense, l, threads int) {
+		k, n := D.Dims()
+		a0 := make([]float64, defaultBlock*k)
+		x := X.RawMatrix()
+		d := D.RawMatrix()
+		b.ReportAllocs()
+		b.ResetTimer()
+		for b.Loop() {
+			for b0 := 0; b0 < benchSignals; b0 += defaultBlock {
+				m := min(defaultBlock, benchSignals-b0)
+				impl.Dgemm(gblas.NoTrans, gblas.Trans, m, k, n, 1, x.Data[b0*x.Stride:], x.Stride, d.Data, d.Stride, 0, a0, k)
+			}
+		}
+		sec := b.Elapsed().Seconds()
+		b.ReportMetric(float64(benchSignals*b.N)/sec, "signals/s")
+		b.ReportMetric(2*float64(benchSignals)*float64(k)*float64(n)*float64(b.N)/sec/1e9, "GFLOP/s")
+	})
+}
+
+// BenchmarkSetDictionary times SetDictionary (checks, copy and G = D Dᵀ),
+// which the online learner calls once a mini-batch.
+func BenchmarkSetDictionary(b *testing.B) {
+	for _, name := range blas.Available() {
+		impl, err := blas.Lookup(name)
+		if err != nil {
+			b.Fatal(err)
+		}
+		for _, s := range benchShapes[:2] {
+			b.Run(fmt.Sprintf("%s/n=%d,K=%d", name, s.n, s.k), func(b *testing.B) {
+				D, _ := benchProblem(s.n, s.k)
+				c, err := New(D, WithSparsity(s.l), WithBackend(impl))
+				if err != nil {
+					b.Fatal(err)
+				}
+				b.ReportAllocs()
+				b.ResetTimer()
+				for b.Loop() {
+					if err := c.SetDictionary(D); err != nil {
+						b.Fatal(err)
+					}
+				}
+				sec := b.Elapsed().Seconds()
+				b.ReportMetric(float64(s.k)*float64(s.k)*float64(s.n)*float64(b.N)/sec/1e9, "GFLOP/s")
+			})
+		}
+	}
+}

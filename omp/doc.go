@@ -1,0 +1,64 @@
+// Package omp computes sparse codes by Batch-OMP, the orthogonal matching
+// pursuit of Rubinstein, Zibulevsky & Elad (2008) that works on the Gram
+// matrix of the dictionary instead of the samples.
+//
+// # The problem
+//
+// A dictionary D holds K atoms d_j ∈ Rⁿ of unit norm, one per row (K×n).
+// The code of a sample x ∈ Rⁿ is a vector a with at most L nonzeros such that
+// x ≈ Dᵀa = Σ a_j d_j. OMP builds it greedily: pick the atom most correlated
+// with the residual, re-fit all chosen coefficients by least squares, repeat
+// until L atoms are chosen or the residual energy ||x − Dᵀa||² is at most a
+// tolerance ε.
+//
+// # Batch-OMP
+//
+// With G = D Dᵀ (K×K, computed once per dictionary) and a0 = D x (K
+// correlations, computed for a block of samples by one GEMM, A0 = X Dᵀ),
+// each step touches no sample and no atom, only G and small matrices:
+//
+//	I = {}, a = a0, r² = ||x||²
+//	repeat:
+//	    k = argmax_j |a_j|      stop if k ∈ I or a_k² ≤ tiny·||x||²
+//	    w = Lc⁻¹ G[I,k]          forward substitution, |I|² flops
+//	    δ = G_kk − wᵀw           stop if δ ≤ tiny·G_kk (k depends on I)
+//	    Lc = [Lc 0; wᵀ √δ]        Cholesky factor of G[I,I], grown by one row
+//	    y = [y; (a0_k − wᵀy)/√δ]  y = Lc⁻¹ a0[I], grown by one entry
+//	    I = I ∪ {k}, c = Lc⁻ᵀ y    back substitution, |I|² flops
+//	    r² = r² − y_k²            residual energy ||x||² − yᵀy, never rising
+//	    stop if |I| = L or r² ≤ ε
+//	    a = a0 − G[I,:]ᵀ c        |I| axpys over rows of G
+//
+// The coefficients of the chosen atoms I (in the order chosen) are c. tiny is
+// float64's machine epsilon. Per sample the recurrence costs about K·L²/2
+// multiply-adds on top of the 2·n·K flops of its share of the GEMM, so for
+// n and K in the hundreds and L of a few, the GEMM dominates.
+//
+// # Blocks and threads
+//
+// Encode takes the samples in blocks (WithBlockSize, default 256). For each
+// block it runs one GEMM on the backend (WithBackend, default blas.Default(),
+// with the backend's own thread count), then the recurrences of the block's
+// samples on WithThreads goroutines (default GOMAXPROCS), each with its own
+// scratch space. The two phases alternate, so the backend's threads and the
+// coder's goroutines never compete for the same cores. Codes go to a fixed
+// slot of L entries per sample and are packed into the compressed-row Codes
+// after each block; nothing is allocated per sample, and EncodeTo into a
+// reused Codes allocates nothing but the goroutines of the call.
+//
+// # Numbers
+//
+// The coder uses the diagonal of G as it is, so atoms whose norm is within
+// NormTolerance of 1 are coded exactly as given (WithNormalize divides atoms
+// by their norms first). The thresholds are relative to ||x||², so the codes
+// of s·x are s times the codes of x; samples whose squared norm is far from 1
+// (beyond 2^±400) are scaled by a power of two for the recurrence, which is
+// exact, so any finite sample is coded without overflow or underflow (samples
+// with subnormal entries lose digits in the GEMM). No step divides by zero
+// or takes the root of a negative number: the stopping tests come first.
+//
+// Dictionaries and samples are user data: NaN or infinite entries, atoms of
+// the wrong norm and matrices of the wrong width are reported as errors
+// (wrapping the sentinel errors of this package) that name the atom or
+// sample at fault.
+package omp
