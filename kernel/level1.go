@@ -2,6 +2,20 @@ package kernel
 
 import "math"
 
+// Below these lengths the exported routines run the Go loop: an assembly
+// call (ABI0, never inlined) costs more than it saves on a few elements.
+// The values come from BenchmarkCrossover; they are variables only so that
+// the tests can lower them to 1 and push every length through the assembly.
+var (
+	dotAsmMin   = 8
+	axpyAsmMin  = 8
+	scalAsmMin  = 8
+	sumSqAsmMin = 8
+	iamaxAsmMin = 8
+	incAsmMin   = 8
+	gemvAsmMin  = 16 // on m*n, for GemvN, GemvT and Ger
+)
+
 // DotUnitary returns the dot product of x and y:
 //
 //	for i, v := range x {
@@ -11,6 +25,12 @@ import "math"
 //
 // len(y) must be at least len(x).
 func DotUnitary(x, y []float64) float64 {
+	y = y[:len(x)]
+	if useAsm && len(x) >= dotAsmMin {
+		raceRead(x)
+		raceRead(y)
+		return dotAVX(x, y)
+	}
 	return dotRef(x, y)
 }
 
@@ -25,6 +45,13 @@ func DotUnitary(x, y []float64) float64 {
 //
 // incX and incY must be positive.
 func DotInc(x, y []float64, n, incX, incY, ix, iy int) float64 {
+	if useAsm && n >= incAsmMin {
+		x = x[ix : ix+(n-1)*incX+1]
+		y = y[iy : iy+(n-1)*incY+1]
+		raceRead(x)
+		raceRead(y)
+		return dotIncAVX(x, y, n, incX, incY)
+	}
 	return dotIncRef(x, y, n, incX, incY, ix, iy)
 }
 
@@ -36,6 +63,13 @@ func DotInc(x, y []float64, n, incX, incY, ix, iy int) float64 {
 //
 // len(y) must be at least len(x).
 func AxpyUnitary(alpha float64, x, y []float64) {
+	y = y[:len(x)]
+	if useAsm && len(x) >= axpyAsmMin {
+		raceRead(x)
+		raceWrite(y)
+		axpyAVX(alpha, x, y)
+		return
+	}
 	axpyRef(alpha, x, y)
 }
 
@@ -49,6 +83,14 @@ func AxpyUnitary(alpha float64, x, y []float64) {
 //
 // incX and incY must be positive.
 func AxpyInc(alpha float64, x, y []float64, n, incX, incY, ix, iy int) {
+	if useAsm && n >= incAsmMin {
+		x = x[ix : ix+(n-1)*incX+1]
+		y = y[iy : iy+(n-1)*incY+1]
+		raceRead(x)
+		raceWrite(y)
+		axpyIncAVX(alpha, x, y, n, incX, incY)
+		return
+	}
 	axpyIncRef(alpha, x, y, n, incX, incY, ix, iy)
 }
 
@@ -58,6 +100,11 @@ func AxpyInc(alpha float64, x, y []float64, n, incX, incY, ix, iy int) {
 //		x[i] *= alpha
 //	}
 func ScalUnitary(alpha float64, x []float64) {
+	if useAsm && len(x) >= scalAsmMin {
+		raceWrite(x)
+		scalAVX(alpha, x)
+		return
+	}
 	scalRef(alpha, x)
 }
 
@@ -69,6 +116,10 @@ func ScalUnitary(alpha float64, x []float64) {
 //
 // incX must be positive.
 func ScalInc(alpha float64, x []float64, n, incX int) {
+	if incX == 1 {
+		ScalUnitary(alpha, x[:n])
+		return
+	}
 	scalIncRef(alpha, x, n, incX)
 }
 
@@ -82,6 +133,10 @@ func ScalInc(alpha float64, x []float64, n, incX int) {
 // It is the plain sum: it overflows to +Inf and underflows to 0 like any
 // sum. Use Nrm2Unitary for a norm that does neither.
 func SumSqUnitary(x []float64) float64 {
+	if useAsm && len(x) >= sumSqAsmMin {
+		raceRead(x)
+		return sumSqAVX(x)
+	}
 	return sumSqRef(x)
 }
 
@@ -141,11 +196,21 @@ func nrm2SumOK(s float64) bool {
 //
 // so a NaN in x[0] gives 0 and a NaN anywhere else is passed over.
 func IamaxUnitary(x []float64) int {
+	if len(x) > 0 && x[0] != x[0] {
+		return 0 // NaN at x[0]: nothing compares greater
+	}
+	if useAsm && len(x) >= iamaxAsmMin {
+		raceRead(x)
+		return iamaxAVX(x)
+	}
 	return iamaxRef(x)
 }
 
 // IamaxInc is IamaxUnitary over n strided elements x[i*incX], i < n; it
 // returns i, not i*incX. incX must be positive.
 func IamaxInc(x []float64, n, incX int) int {
+	if incX == 1 && n > 0 {
+		return IamaxUnitary(x[:n])
+	}
 	return iamaxIncRef(x, n, incX)
 }

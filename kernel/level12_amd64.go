@@ -1,0 +1,62 @@
+//go:build amd64 && !purego
+
+package kernel
+
+// Assembly stubs for the level-1 and level-2 routines (AVX2 + FMA3). They
+// are unchecked: the exported wrappers slice their arguments to the exact
+// extent first, so the bounds are checked in Go before any call. Every
+// routine reads and writes only inside the slices it is given.
+
+// dotAVX returns Σ x[i]*y[i], i < len(x); len(y) ≥ len(x).
+//
+//go:noescape
+func dotAVX(x, y []float64) float64
+
+// dotIncAVX returns Σ x[i*incX]*y[i*incY], i < n.
+//
+//go:noescape
+func dotIncAVX(x, y []float64, n, incX, incY int) float64
+
+// axpyAVX computes y[i] += alpha*x[i], i < len(x), with one FMA per element.
+//
+//go:noescape
+func axpyAVX(alpha float64, x, y []float64)
+
+// axpyIncAVX computes y[i*incY] += alpha*x[i*incX], i < n, in order of i.
+//
+//go:noescape
+func axpyIncAVX(alpha float64, x, y []float64, n, incX, incY int)
+
+// scalAVX computes x[i] *= alpha.
+//
+//go:noescape
+func scalAVX(alpha float64, x []float64)
+
+// sumSqAVX returns Σ x[i]².
+//
+//go:noescape
+func sumSqAVX(x []float64) float64
+
+// iamaxAVX returns the first index of the largest |x[i]|, NaNs passed over;
+// len(x) ≥ 1 and x[0] is not NaN.
+//
+//go:noescape
+func iamaxAVX(x []float64) int
+
+// gemvNAVX computes y[i*incY] += alpha * Σ_j a[i*lda+j]*x[j], i < m, j < n;
+// m, n ≥ 1.
+//
+//go:noescape
+func gemvNAVX(m, n int, alpha float64, a []float64, lda int, x []float64, y []float64, incY int)
+
+// gemvTAVX computes y[j] += Σ_i (alpha*x[i*incX]) * a[i*lda+j], i < m,
+// j < n, row after row; m, n ≥ 1.
+//
+//go:noescape
+func gemvTAVX(m, n int, alpha float64, a []float64, lda int, x []float64, incX int, y []float64)
+
+// gerAVX computes a[i*lda+j] += (alpha*x[i*incX]) * y[j], i < m, j < n;
+// m, n ≥ 1.
+//
+//go:noescape
+func gerAVX(m, n int, alpha float64, x []float64, incX int, y []float64, a []float64, lda int)

@@ -1,0 +1,36 @@
+//go:build !amd64 || purego
+
+package kernel
+
+// Without the assembly, useAsm is false and none of these is called; they
+// exist so that the dispatching code compiles on every platform.
+
+func dotAVX(x, y []float64) float64 { return dotRef(x, y) }
+
+func dotIncAVX(x, y []float64, n, incX, incY int) float64 {
+	return dotIncRef(x, y, n, incX, incY, 0, 0)
+}
+
+func axpyAVX(alpha float64, x, y []float64) { axpyRef(alpha, x, y) }
+
+func axpyIncAVX(alpha float64, x, y []float64, n, incX, incY int) {
+	axpyIncRef(alpha, x, y, n, incX, incY, 0, 0)
+}
+
+func scalAVX(alpha float64, x []float64) { scalRef(alpha, x) }
+
+func sumSqAVX(x []float64) float64 { return sumSqRef(x) }
+
+func iamaxAVX(x []float64) int { return iamaxRef(x) }
+
+func gemvNAVX(m, n int, alpha float64, a []float64, lda int, x []float64, y []float64, incY int) {
+	gemvNRef(m, n, alpha, a, lda, x, 1, 1, y, incY)
+}
+
+func gemvTAVX(m, n int, alpha float64, a []float64, lda int, x []float64, incX int, y []float64) {
+	gemvTRef(m, n, alpha, a, lda, x, incX, 1, y, 1)
+}
+
+func gerAVX(m, n int, alpha float64, x []float64, incX int, y []float64, a []float64, lda int) {
+	gerRef(m, n, alpha, x, incX, y, 1, a, lda)
+}
