@@ -1,0 +1,190 @@
+package oddl
+
+import (
+	"math"
+
+	gblas "gonum.org/v1/gonum/blas"
+)
+
+// bcdBlock is the number of atoms per block of the blocked update: large
+// enough for the trailing GEMM to run near peak, small enough that the
+// in-block corrections (b/2 AXPYs per atom) stay cheap.
+const bcdBlock = 64
+
+// state is the learner's numeric state: the stacked dictionary and the
+// accumulated statistics, all row-major in flat slices.
+type state struct {
+	k, n, q int // atoms, sample dimension, classes
+	// dt is the stacked dictionary, atom-major: K rows of length n+q,
+	// row j = [d_j, w_j] with ||d_j|| = 1.
+	dt []float64
+	// m is M = Σ a aᵀ, K×K, symmetric (both triangles kept).
+	m []float64
+	// nt is N = Σ [x; y] aᵀ stored atom-major: K rows of length n+q,
+	// row j = Σ_i a_ij [x_i, y_i].
+	nt []float64
+}
+
+func newState(k, n, q int) *state {
+	s := n + q
+	return &state{
+		k: k, n: n, q: q,
+		dt: make([]float64, k*s),
+		m:  make([]float64, k*k),
+		nt: make([]float64, k*s),
+	}
+}
+
+// stride is the row length of dt and nt.
+func (st *state) stride() int { return st.n + st.q }
+
+// unusedTol reports the threshold under which M_jj counts as zero: a tiny
+// fraction of the mean diagonal, so that it scales with the statistics.
+func (st *state) unusedTol() float64 {
+	var tr float64
+	for j := 0; j < st.k; j++ {
+		tr += st.m[j*st.k+j]
+	}
+	return 1e-12 * tr / float64(st.k)
+}
+
+// updater runs the block-coordinate descent sweeps over the atoms.
+type updater struct {
+	impl gblas.Float64
+	// p holds P = M·D~ (K×(n+q)) for the blocked form, or one row for the
+	// column form; delta holds a block's changes of D~.
+	p, delta, u []float64
+	// reseed, when set, is called for an unused atom j and writes the new
+	// row into its argument; it reports whether it did.
+	reseed func(j int, row []float64) bool
+	// updateW tells whether the classifier part of D~ follows the update;
+	// when false (λ0 = 0) only the dictionary part moves and W is kept.
+	updateW bool
+}
+
+// sweep runs one Gauss–Seidel sweep over the atoms j = 0..K−1:
+//
+//	u = d~_j + (n_j − Σ_k M_jk d~_k)/M_jj,  d~_j = u / ||u[:n]||
+//
+// where the sum sees the atoms < j already updated. blocked selects the
+// GEMM form. It returns the number of atoms skipped or reseeded as unused.
+func (up *updater) sweep(st *state, blocked bool) (unused int) {
+	if blocked {
+		return up.sweepBlocked(st)
+	}
+	return up.sweepColumn(st)
+}
+
+func (up *updater) sweepColumn(st *state) (unused int) {
+	k, s := st.k, st.stride()
+	if len(up.p) < s {
+		up.p = make([]float64, s)
+	}
+	p := up.p[:s]
+	tol := st.unusedTol()
+	for j := 0; j < k; j++ {
+		// p = Σ_k M_jk d~_k = D~ᵀ m_j (M symmetric, so row j of M is m_j).
+		up.impl.Dgemv(gblas.Trans, k, s, 1, st.dt, s, st.m[j*k:(j+1)*k], 1, 0, p, 1)
+		if !up.atom(st, j, p, tol) {
+			unused++
+		}
+	}
+	return unused
+}
+
+func (up *updater) sweepBlocked(st *state) (unused int) {
+	k, s := st.k, st.stride()
+	if len(up.p) < k*s {
+		up.p = make([]float64, k*s)
+	}
+	if len(up.delta) < bcdBlock*s {
+		up.delta = make([]float64, bcdBlock*s)
+	}
+	p := up.p[:k*s]
+	tol := st.unusedTol()
+	// P = M·D~: row j of P is Σ_k M_jk d~_k.
+	up.impl.Dgemm(gblas.NoTrans, gblas.NoTrans, k, s, k, 1, st.m, k, st.dt, s, 0, p, s)
+	for j0 := 0; j0 < k; j0 += bcdBlock {
+		j1 := min(j0+bcdBlock, k)
+		b := j1 - j0
+		delta := up.delta[:b*s]
+		for j := j0; j < j1; j++ {
+			pj := p[j*s : (j+1)*s]
+			// Bring p_j up to date with the atoms of this block already
+			// changed: p_j += Σ_{j0≤i<j} M_ji Δ_i.
+			for i := j0; i < j; i++ {
+				if mji := st.m[j*k+i]; mji != 0 {
+					axpy(mji, delta[(i-j0)*s:(i-j0+1)*s], pj)
+				}
+			}
+			dj := delta[(j-j0)*s : (j-j0+1)*s]
+			copy(dj, st.dt[j*s:(j+1)*s])
+			if !up.atom(st, j, pj, tol) {
+				unused++
+			}
+			// Δ_j = new − old.
+			row := st.dt[j*s : (j+1)*s]
+			for i := range dj {
+				dj[i] = row[i] - dj[i]
+			}
+		}
+		// P[j1:, :] += M[j1:, j0:j1]·Δ — the rows still to come see this
+		// block's changes. Rows before j1 are finished for this sweep.
+		if j1 < k {
+			up.impl.Dgemm(gblas.NoTrans, gblas.NoTrans, k-j1, s, b, 1, st.m[j1*k+j0:], k, delta, s, 1, p[j1*s:], s)
+		}
+	}
+	return unused
+}
+
+// atom updates atom j given p = Σ_k M_jk d~_k with the current D~. It
+// reports false when the atom is unused (M_jj ≈ 0), in which case it is
+// reseeded or kept.
+func (up *updater) atom(st *state, j int, p []float64, tol float64) bool {
+	k, n, s := st.k, st.n, st.stride()
+	row := st.dt[j*s : (j+1)*s]
+	mjj := st.m[j*k+j]
+	if !(mjj > tol) {
+		if up.reseed != nil {
+			up.reseed(j, row)
+		}
+		return false
+	}
+	if len(up.u) < s {
+		up.u = make([]float64, s)
+	}
+	u := up.u[:s]
+	nj := st.nt[j*s : (j+1)*s]
+	inv := 1 / mjj
+	for i := range u {
+		u[i] = row[i] + (nj[i]-p[i])*inv
+	}
+	var ss float64
+	for _, v := range u[:n] {
+		ss += v * v
+	}
+	norm := math.Sqrt(ss)
+	if !(norm > 1e-150) || math.IsInf(norm, 0) {
+		// The dictionary part vanished (or overflowed): no direction to
+		// normalise, keep the atom as it is.
+		return true
+	}
+	inv = 1 / norm
+	for i := range n {
+		row[i] = u[i] * inv
+	}
+	if up.updateW {
+		for i := n; i < s; i++ {
+			row[i] = u[i] * inv
+		}
+	}
+	return true
+}
+
+// axpy computes y += alpha·x.
+func axpy(alpha float64, x, y []float64) {
+	y = y[:len(x)]
+	for i, v := range x {
+		y[i] += alpha * v
+	}
+}

@@ -1,0 +1,227 @@
+package oddl
+
+import (
+	"errors"
+	"fmt"
+	"math"
+)
+
+// Policies for atoms that no code has used yet (M_jj ≈ 0), the Unused field
+// of Config.
+const (
+	// UnusedReseed replaces such an atom by a random sample of the current
+	// mini-batch (its classifier column set to zero), so that no atom is
+	// wasted.
+	UnusedReseed = "reseed"
+	// UnusedKeep leaves such an atom as it is.
+	UnusedKeep = "keep"
+)
+
+// Forms of the dictionary update, the Update field of Config. Both compute
+// the same Gauss–Seidel sweep; they differ in rounding only.
+const (
+	// UpdateBlocked computes P = M·D~ once per sweep with one GEMM and keeps
+	// it exact with one GEMM per block of finished atoms.
+	UpdateBlocked = "blocked"
+	// UpdateColumn computes each atom's p_j with its own GEMV. It is the
+	// plain form, slower, kept as the reference.
+	UpdateColumn = "column"
+)
+
+// How training codes a sample in the joint phase, the Coding field of
+// Config. Prediction always codes x on D alone (the label is unknown then).
+const (
+	// CodingDictionary codes x on D alone.
+	CodingDictionary = "dictionary"
+	// CodingStacked codes the stacked sample x~ = [x; √λ0·y] on the stacked
+	// dictionary [D; √λ0·W] (atoms normalised for the pursuit, codes
+	// rescaled back), so the label steers which atoms a sample uses — the
+	// codes minimise the full objective ||x − D a||² + λ0·||y − W a||².
+	CodingStacked = "stacked"
+)
+
+// Preprocessing applied to every sample, in training and in prediction, the
+// Preprocess field of Config.
+const (
+	// PreprocessUnit makes each sample zero-mean with unit L2 norm (the
+	// paper's preprocessing). A constant sample becomes all zeros.
+	PreprocessUnit = "unit"
+	// PreprocessNone uses the samples as they are.
+	PreprocessNone = "none"
+)
+
+// Config holds the knobs of training. DefaultConfig gives the paper's
+// settings for digits; the zero Config is not valid.
+type Config struct {
+	// K is the number of atoms (dictionary size).
+	K int
+	// L is the sparsity: the number of atoms each sample is coded with.
+	L int
+	// Lambda0 weighs the classification term ||y − W a||² against the
+	// reconstruction term ||x − D a||². It must be ≥ 0; with 0 the
+	// dictionary is purely reconstructive and W is found by ridge regression
+	// on the accumulated statistics at the end of every epoch (the
+	// "online reconstructive" baseline).
+	Lambda0 float64
+	// Lambda1 is the ridge of the classifier initialisation
+	// W = Y Aᵀ (A Aᵀ + λ1·μ·I)⁻¹, where μ = trace(A Aᵀ)/K is the mean
+	// diagonal, so λ1 does not depend on the number of samples or on the
+	// scale of the codes.
+	Lambda1 float64
+	// Batch is the mini-batch size κ: the dictionary is updated once per
+	// Batch samples.
+	Batch int
+	// Epochs is the number of passes over the training samples in the
+	// discriminative phase.
+	Epochs int
+	// InitSamples is the number of samples of the reconstructive
+	// initialisation (the same online algorithm with λ0 = 0), drawn from its
+	// own shuffled pass over the training set and cycling over it when
+	// larger than the set. 0 skips that phase: the dictionary then starts
+	// from K training samples and W from the ridge regression on the first
+	// mini-batch's codes.
+	InitSamples int
+	// Forget is the exponent ρ of the down-weighting of past statistics:
+	// before the t-th mini-batch (counted over both phases) is added, M and N
+	// are multiplied by (1 − 1/t)^ρ, so older codes — computed with older
+	// dictionaries — count less. 0 keeps plain sums.
+	Forget float64
+	// Sweeps is the number of block-coordinate descent sweeps over the atoms
+	// per mini-batch.
+	Sweeps int
+	// Unused is the policy for atoms never used so far: UnusedReseed or
+	// UnusedKeep.
+	Unused string
+	// Update selects the form of the dictionary update: UpdateBlocked or
+	// UpdateColumn.
+	Update string
+	// Coding selects how the joint phase codes training samples:
+	// CodingDictionary or CodingStacked.
+	Coding string
+	// Preprocess is the per-sample preprocessing: PreprocessUnit or
+	// PreprocessNone. The model keeps it and applies it in prediction too.
+	Preprocess string
+	// Seed drives every random choice: the sample order of each epoch and
+	// the reseeded atoms. The same seed and data give the same model.
+	Seed uint64
+	// Threads is the number of threads for coding and BLAS; 0 means all
+	// cores (GOMAXPROCS). Results do not depend on it.
+	Threads int
+	// Backend names the BLAS backend ("" for the ODDL_BLAS environment
+	// variable or the best one compiled in).
+	Backend string
+}
+
+// Default values of Config.
+const (
+	DefaultK           = 960
+	DefaultL           = 5
+	DefaultLambda0     = 1.0
+	DefaultLambda1     = 1e-2
+	DefaultBatch       = 512
+	DefaultEpochs      = 1
+	DefaultInitSamples = 20000
+	DefaultSweeps      = 1
+)
+
+// DefaultConfig returns the paper's settings for digits: K = 960 atoms,
+// sparsity L = 5, λ0 = 1, one epoch, zero-mean unit-norm samples.
+func DefaultConfig() Config {
+	return Config{
+		K:           DefaultK,
+		L:           DefaultL,
+		Lambda0:     DefaultLambda0,
+		Lambda1:     DefaultLambda1,
+		Batch:       DefaultBatch,
+		Epochs:      DefaultEpochs,
+		InitSamples: DefaultInitSamples,
+		Sweeps:      DefaultSweeps,
+		Unused:      UnusedReseed,
+		Update:      UpdateBlocked,
+		Coding:      CodingStacked,
+		Preprocess:  PreprocessUnit,
+		Seed:        1,
+	}
+}
+
+// ErrConfig is wrapped by every error of Config.Validate and of the checks
+// of Config against the data.
+var ErrConfig = errors.New("invalid configuration")
+
+func configErr(format string, args ...any) error {
+	return fmt.Errorf("%w: "+format, append([]any{ErrConfig}, args...)...)
+}
+
+// maxAtoms bounds K so that the K×K statistics stay addressable.
+const maxAtoms = 1 << 16
+
+// Validate checks the values on their own; the checks against the data
+// (sample dimension, number of samples) are made when training starts.
+func (c Config) Validate() error {
+	switch {
+	case c.K < 1:
+		return configErr("K = %d atoms, need at least 1", c.K)
+	case c.K > maxAtoms:
+		return configErr("K = %d atoms, at most %d are supported", c.K, maxAtoms)
+	case c.L < 1:
+		return configErr("sparsity L = %d, need at least 1", c.L)
+	case c.L > c.K:
+		return configErr("sparsity L = %d is larger than the number of atoms K = %d", c.L, c.K)
+	case !(c.Lambda0 >= 0) || math.IsInf(c.Lambda0, 0):
+		return configErr("lambda0 = %v, need a finite value ≥ 0", c.Lambda0)
+	case !(c.Forget >= 0) || math.IsInf(c.Forget, 0):
+		return configErr("forgetting exponent = %v, need a finite value ≥ 0", c.Forget)
+	case !(c.Lambda1 >= 0) || math.IsInf(c.Lambda1, 0):
+		return configErr("lambda1 = %v, need a finite value ≥ 0", c.Lambda1)
+	case c.Batch < 1:
+		return configErr("batch size = %d, need at least 1", c.Batch)
+	case c.Epochs < 0:
+		return configErr("epochs = %d, need at least 0", c.Epochs)
+	case c.InitSamples < 0:
+		return configErr("init samples = %d, need at least 0", c.InitSamples)
+	case c.Sweeps < 1:
+		return configErr("sweeps = %d, need at least 1", c.Sweeps)
+	case c.Threads < 0:
+		return configErr("threads = %d, need at least 0 (0 = all cores)", c.Threads)
+	}
+	switch c.Unused {
+	case UnusedReseed, UnusedKeep:
+	default:
+		return configErr("unused-atom policy %q, want %q or %q", c.Unused, UnusedReseed, UnusedKeep)
+	}
+	switch c.Update {
+	case UpdateBlocked, UpdateColumn:
+	default:
+		return configErr("update form %q, want %q or %q", c.Update, UpdateBlocked, UpdateColumn)
+	}
+	switch c.Coding {
+	case CodingDictionary, CodingStacked:
+	default:
+		return configErr("coding %q, want %q or %q", c.Coding, CodingDictionary, CodingStacked)
+	}
+	switch c.Preprocess {
+	case PreprocessUnit, PreprocessNone:
+	default:
+		return configErr("preprocessing %q, want %q or %q", c.Preprocess, PreprocessUnit, PreprocessNone)
+	}
+	if len(c.Backend) > 64 {
+		return configErr("backend name of %d bytes is too long", len(c.Backend))
+	}
+	return nil
+}
+
+// validateData checks the configuration against a data source of n-dimensional
+// samples in q classes with size samples per epoch.
+func (c Config) validateData(n, q, size int) error {
+	switch {
+	case n < 1:
+		return configErr("samples have dimension %d", n)
+	case q < 1:
+		return configErr("data has %d classes, need at least 1", q)
+	case c.L > n:
+		return configErr("sparsity L = %d is larger than the sample dimension %d", c.L, n)
+	case size < c.K:
+		return configErr("K = %d atoms but only %d training samples to start them from", c.K, size)
+	}
+	return nil
+}

@@ -1,0 +1,409 @@
+package oddl
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"hash/crc32"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/oddl-go/oddl/blas"
+)
+
+// The model file (version 1), all numbers little-endian:
+//
+//	magic     8 bytes  "ODDLMODL"
+//	version   uint32   1
+//	hlen      uint32   length of the header that follows
+//	header    hlen bytes:
+//	            K, n, q                            uint32
+//	            L, Batch, Epochs, InitSamples,
+//	            Sweeps, Threads                    int64
+//	            Lambda0, Lambda1, Forget           float64
+//	            Seed                               uint64
+//	            Unused, Update, Coding,
+//	            Preprocess, Backend                uint16 length + bytes
+//	            phase, pass, pos, initSeen,
+//	            seen, batches                      int64
+//	            Times (5 parts, nanoseconds)       int64
+//	            running objective                  float64
+//	D~        K×(n+q) float64, atom-major (row j = [d_j, w_j])
+//	M         K×K     float64
+//	N         K×(n+q) float64, atom-major
+//	crc       uint32   CRC-32C (Castagnoli) of every byte before it
+//
+// A reader accepts any hlen at least as long as the fields it knows (later
+// versions may append fields), up to maxHeader.
+
+const (
+	fileMagic   = "ODDLMODL"
+	fileVersion = 1
+	maxHeader   = 1 << 12
+	maxDim      = 1 << 24 // largest sample dimension a file may declare
+	maxClasses  = 1 << 16
+	prologue    = 16 // magic, version, hlen
+)
+
+// Errors of Load and UnmarshalBinary; each returned error wraps one of them.
+var (
+	// ErrNotModel reports bytes that do not start like a model file.
+	ErrNotModel = errors.New("not an oddl model file")
+	// ErrVersion reports a model file written by a newer version of oddl.
+	ErrVersion = errors.New("unsupported model file version")
+	// ErrTruncated reports a model file shorter than its header declares.
+	ErrTruncated = errors.New("truncated model file")
+	// ErrCorrupt reports a model file whose checksum does not match or
+	// whose contents are inconsistent.
+	ErrCorrupt = errors.New("corrupt model file")
+)
+
+var castagnoli = crc32.MakeTable(crc32.Castagnoli)
+
+// header encodes the header section.
+func (m *Model) header() []byte {
+	var b bytes.Buffer
+	w := func(v any) { _ = binary.Write(&b, binary.LittleEndian, v) }
+	str := func(s string) {
+		w(uint16(len(s)))
+		b.WriteString(s)
+	}
+	c := m.cfg
+	w([3]uint32{uint32(m.st.k), uint32(m.st.n), uint32(m.st.q)})
+	w([6]int64{int64(c.L), int64(c.Batch), int64(c.Epochs), int64(c.InitSamples), int64(c.Sweeps), int64(c.Threads)})
+	w([3]float64{c.Lambda0, c.Lambda1, c.Forget})
+	w(c.Seed)
+	str(c.Unused)
+	str(c.Update)
+	str(c.Coding)
+	str(c.Preprocess)
+	str(c.Backend)
+	cu := m.cur
+	w([6]int64{int64(cu.phase), int64(cu.pass), int64(cu.pos), cu.initSeen, cu.seen, cu.batches})
+	t := m.times
+	w([5]int64{int64(t.Init), int64(t.Read), int64(t.Coding), int64(t.Statistics), int64(t.Update)})
+	w(m.avg)
+	return b.Bytes()
+}
+
+// WriteTo writes the model in the binary model format to w.
+func (m *Model) WriteTo(w io.Writer) (int64, error) {
+	crc := crc32.New(castagnoli)
+	cw := &countWriter{w: io.MultiWriter(w, crc)}
+	bw := bufio.NewWriterSize(cw, 1<<16)
+	hdr := m.header()
+	var pro [prologue]byte
+	copy(pro[:], fileMagic)
+	binary.LittleEndian.PutUint32(pro[8:], fileVersion)
+	binary.LittleEndian.PutUint32(pro[12:], uint32(len(hdr)))
+	bw.Write(pro[:])
+	bw.Write(hdr)
+	var buf [8]byte
+	for _, s := range [][]float64{m.st.dt, m.st.m, m.st.nt} {
+		for _, v := range s {
+			binary.LittleEndian.PutUint64(buf[:], math.Float64bits(v))
+			bw.Write(buf[:])
+		}
+	}
+	if err := bw.Flush(); err != nil {
+		return cw.n, err
+	}
+	binary.LittleEndian.PutUint32(buf[:4], crc.Sum32())
+	k, err := w.Write(buf[:4])
+	return cw.n + int64(k), err
+}
+
+type countWriter struct {
+	w io.Writer
+	n int64
+}
+
+func (c *countWriter) Write(p []byte) (int, error) {
+	n, err := c.w.Write(p)
+	c.n += int64(n)
+	return n, err
+}
+
+// MarshalBinary returns the model in the binary model format.
+func (m *Model) MarshalBinary() ([]byte, error) {
+	var b bytes.Buffer
+	if _, err := m.WriteTo(&b); err != nil {
+		return nil, err
+	}
+	return b.Bytes(), nil
+}
+
+// Save writes the model to path atomically: to a temporary file in the same
+// directory, synced, then renamed over path (and the directory synced), so
+// path holds either the old or the new model, never a part.
+func (m *Model) Save(path string) (err error) {
+	dir := filepath.Dir(path)
+	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp*")
+	if err != nil {
+		return fmt.Errorf("oddl: saving model: %w", err)
+	}
+	tmp := f.Name()
+	defer func() {
+		if err != nil {
+			f.Close()
+			os.Remove(tmp)
+			err = fmt.Errorf("oddl: saving model to %s: %w", path, err)
+		}
+	}()
+	if _, err = m.WriteTo(f); err != nil {
+		return err
+	}
+	if err = f.Sync(); err != nil {
+		return err
+	}
+	if err = f.Close(); err != nil {
+		return err
+	}
+	if err = os.Chmod(tmp, 0o644); err != nil {
+		return err
+	}
+	if err = os.Rename(tmp, path); err != nil {
+		return err
+	}
+	// Make the rename durable. Some systems cannot sync a directory; the
+	// file itself is complete either way.
+	if d, derr := os.Open(dir); derr == nil {
+		_ = d.Sync()
+		d.Close()
+	}
+	return nil
+}
+
+// Load reads a model saved by Save. A file that is not a model, truncated,
+// corrupted (checksum), inconsistent or from a newer version is an error
+// wrapping ErrNotModel, ErrTruncated, ErrCorrupt or ErrVersion; the file's
+// sizes are checked against its length before anything is allocated.
+func Load(path string) (*Model, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("oddl: %w", err)
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, fmt.Errorf("oddl: %w", err)
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, fmt.Errorf("oddl: %s: %w: not a regular file", path, ErrNotModel)
+	}
+	size := fi.Size()
+	// Read the prologue and header first, to check the declared sizes
+	// against the file length before reading everything.
+	head := make([]byte, min(size, prologue+maxHeader))
+	if _, err := io.ReadFull(f, head); err != nil {
+		return nil, fmt.Errorf("oddl: %s: %w", path, err)
+	}
+	want, err := declaredSize(head)
+	if err == nil && want != size {
+		err = sizeError(size, want)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("oddl: %s: %w", path, err)
+	}
+	data := make([]byte, size)
+	copy(data, head)
+	if _, err := io.ReadFull(f, data[len(head):]); err != nil {
+		return nil, fmt.Errorf("oddl: %s: %w: %v", path, ErrTruncated, err)
+	}
+	m, err := decode(data)
+	if err != nil {
+		return nil, fmt.Errorf("oddl: %s: %w", path, err)
+	}
+	return m, nil
+}
+
+// UnmarshalBinary replaces m by the model encoded in data (see Load for the
+// errors). On error m is unchanged.
+func (m *Model) UnmarshalBinary(data []byte) error {
+	nm, err := decode(data)
+	if err != nil {
+		return fmt.Errorf("oddl: %w", err)
+	}
+	m.mu.Lock()
+	m.cfg, m.st, m.cur, m.times, m.avg, m.pred = nm.cfg, nm.st, nm.cur, nm.times, nm.avg, nil
+	m.mu.Unlock()
+	return nil
+}
+
+func sizeError(size, want int64) error {
+	if size < want {
+		return fmt.Errorf("%w: %d bytes, the header declares %d", ErrTruncated, size, want)
+	}
+	return fmt.Errorf("%w: %d bytes, the header declares %d (trailing data)", ErrCorrupt, size, want)
+}
+
+// declaredSize checks the prologue and the sizes in the header and returns
+// the file length they imply. head is the start of the file (possibly all
+// of it).
+func declaredSize(head []byte) (int64, error) {
+	if len(head) < len(fileMagic) {
+		if bytes.HasPrefix([]byte(fileMagic), head) {
+			return 0, fmt.Errorf("%w: %d bytes", ErrTruncated, len(head))
+		}
+		return 0, ErrNotModel
+	}
+	if string(head[:len(fileMagic)]) != fileMagic {
+		return 0, ErrNotModel
+	}
+	if len(head) < prologue {
+		return 0, fmt.Errorf("%w: %d bytes", ErrTruncated, len(head))
+	}
+	ver := binary.LittleEndian.Uint32(head[8:])
+	switch {
+	case ver == 0:
+		return 0, fmt.Errorf("%w: version 0", ErrCorrupt)
+	case ver > fileVersion:
+		return 0, fmt.Errorf("%w: the file has version %d, this oddl reads up to version %d (a newer oddl wrote it)", ErrVersion, ver, fileVersion)
+	}
+	hlen := int64(binary.LittleEndian.Uint32(head[12:]))
+	if hlen < 12 || hlen > maxHeader {
+		return 0, fmt.Errorf("%w: header length %d", ErrCorrupt, hlen)
+	}
+	if int64(len(head)) < prologue+12 {
+		return 0, fmt.Errorf("%w: %d bytes", ErrTruncated, len(head))
+	}
+	k := int64(binary.LittleEndian.Uint32(head[prologue:]))
+	n := int64(binary.LittleEndian.Uint32(head[prologue+4:]))
+	q := int64(binary.LittleEndian.Uint32(head[prologue+8:]))
+	switch {
+	case k < 1 || k > maxAtoms:
+		return 0, fmt.Errorf("%w: %d atoms", ErrCorrupt, k)
+	case n < 1 || n > maxDim:
+		return 0, fmt.Errorf("%w: dimension %d", ErrCorrupt, n)
+	case q < 1 || q > maxClasses:
+		return 0, fmt.Errorf("%w: %d classes", ErrCorrupt, q)
+	}
+	// At most 2·2¹⁶·(2²⁴+2¹⁶) + 2³² values: far from overflowing int64.
+	vals := 2*k*(n+q) + k*k
+	return prologue + hlen + 8*vals + 4, nil
+}
+
+// reader decodes little-endian fields, remembering the first shortfall.
+type reader struct {
+	b   []byte
+	err error
+}
+
+func (r *reader) take(n int) []byte {
+	if r.err != nil || len(r.b) < n {
+		r.err = fmt.Errorf("%w: header too short for its fields", ErrCorrupt)
+		return make([]byte, n)
+	}
+	p := r.b[:n]
+	r.b = r.b[n:]
+	return p
+}
+
+func (r *reader) u32() uint32  { return binary.LittleEndian.Uint32(r.take(4)) }
+func (r *reader) u64() uint64  { return binary.LittleEndian.Uint64(r.take(8)) }
+func (r *reader) i64() int64   { return int64(r.u64()) }
+func (r *reader) f64() float64 { return math.Float64frombits(r.u64()) }
+func (r *reader) int() int {
+	v := r.i64()
+	if v < math.MinInt32 || v > math.MaxInt32 {
+		if r.err == nil {
+			r.err = fmt.Errorf("%w: field value %d out of range", ErrCorrupt, v)
+		}
+		return 0
+	}
+	return int(v)
+}
+func (r *reader) str() string {
+	n := int(binary.LittleEndian.Uint16(r.take(2)))
+	if n > 64 {
+		if r.err == nil {
+			r.err = fmt.Errorf("%w: string field of %d bytes", ErrCorrupt, n)
+		}
+		return ""
+	}
+	return string(r.take(n))
+}
+
+// decode parses a complete model file.
+func decode(data []byte) (*Model, error) {
+	want, err := declaredSize(data)
+	if err != nil {
+		return nil, err
+	}
+	if int64(len(data)) != want {
+		return nil, sizeError(int64(len(data)), want)
+	}
+	body := data[:len(data)-4]
+	if got, sum := crc32.Checksum(body, castagnoli), binary.LittleEndian.Uint32(data[len(data)-4:]); got != sum {
+		return nil, fmt.Errorf("%w: checksum mismatch (stored %08x, computed %08x)", ErrCorrupt, sum, got)
+	}
+	hlen := int(binary.LittleEndian.Uint32(data[12:]))
+	r := &reader{b: data[prologue : prologue+hlen]}
+	k, n, q := int(r.u32()), int(r.u32()), int(r.u32())
+	var c Config
+	c.K = k
+	c.L, c.Batch, c.Epochs, c.InitSamples, c.Sweeps, c.Threads = r.int(), r.int(), r.int(), r.int(), r.int(), r.int()
+	c.Lambda0, c.Lambda1, c.Forget = r.f64(), r.f64(), r.f64()
+	c.Seed = r.u64()
+	c.Unused, c.Update, c.Coding, c.Preprocess, c.Backend = r.str(), r.str(), r.str(), r.str(), r.str()
+	var cu cursor
+	cu.phase, cu.pass, cu.pos = r.int(), r.int(), r.int()
+	cu.initSeen, cu.seen, cu.batches = r.i64(), r.i64(), r.i64()
+	var t Times
+	t.Init, t.Read, t.Coding, t.Statistics, t.Update = time.Duration(r.i64()), time.Duration(r.i64()), time.Duration(r.i64()), time.Duration(r.i64()), time.Duration(r.i64())
+	avg := r.f64()
+	if r.err != nil {
+		return nil, r.err
+	}
+	if err := c.Validate(); err != nil {
+		return nil, fmt.Errorf("%w: %v", ErrCorrupt, err)
+	}
+	if c.L > n {
+		return nil, fmt.Errorf("%w: sparsity %d above dimension %d", ErrCorrupt, c.L, n)
+	}
+	switch {
+	case cu.phase < phaseInit || cu.phase > phaseJoint:
+		return nil, fmt.Errorf("%w: training phase %d", ErrCorrupt, cu.phase)
+	case cu.pass < 0 || cu.pos < 0 || cu.initSeen < 0 || cu.seen < cu.initSeen || cu.batches < 0:
+		return nil, fmt.Errorf("%w: training position", ErrCorrupt)
+	case t.Init < 0 || t.Read < 0 || t.Coding < 0 || t.Statistics < 0 || t.Update < 0:
+		return nil, fmt.Errorf("%w: negative times", ErrCorrupt)
+	}
+	st := newState(k, n, q)
+	p := data[prologue+hlen:]
+	for _, s := range [][]float64{st.dt, st.m, st.nt} {
+		for i := range s {
+			v := math.Float64frombits(binary.LittleEndian.Uint64(p))
+			if math.IsNaN(v) || math.IsInf(v, 0) {
+				return nil, fmt.Errorf("%w: non-finite value", ErrCorrupt)
+			}
+			s[i] = v
+			p = p[8:]
+		}
+	}
+	// Every atom must be of unit norm; the coder relies on it.
+	s := st.stride()
+	for j := range k {
+		d := st.dt[j*s : j*s+n]
+		var ss float64
+		for _, v := range d {
+			ss += v * v
+		}
+		if math.Abs(math.Sqrt(ss)-1) > 1e-6 {
+			return nil, fmt.Errorf("%w: atom %d has norm %g, not 1", ErrCorrupt, j, math.Sqrt(ss))
+		}
+	}
+	// The backend is a choice of the machine that trained; another binary
+	// may not have it compiled in, and the results do not depend on it.
+	if c.Backend != "" {
+		if _, _, err := blas.Select(c.Backend); err != nil {
+			c.Backend = ""
+		}
+	}
+	return &Model{cfg: c, st: st, cur: cu, times: t, avg: avg}, nil
+}

@@ -1,0 +1,310 @@
+package oddl
+
+import (
+	"errors"
+	"fmt"
+	"runtime"
+	"sync"
+	"time"
+
+	gblas "gonum.org/v1/gonum/blas"
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/oddl-go/oddl/blas"
+	"github.com/oddl-go/oddl/dataset"
+	"github.com/oddl-go/oddl/omp"
+)
+
+// Phases of training, in order.
+const (
+	phaseStart = 0 // the dictionary is not started yet
+	phaseInit  = 1 // reconstructive initialisation (λ0 = 0)
+	phaseJoint = 2 // joint update of D and W
+)
+
+// cursor is where training stands; with the seed it fixes everything that
+// comes next, so it is all a saved model needs to resume exactly.
+type cursor struct {
+	phase    int
+	pass     int   // pass over the source within the phase (the epoch)
+	pos      int   // samples of that pass consumed
+	initSeen int64 // samples processed by the initialisation
+	seen     int64 // samples processed, both phases
+	batches  int64 // mini-batches processed, both phases
+}
+
+// Times is how long training spent, by part. Init covers the whole
+// reconstructive initialisation; the other parts are those of the joint
+// phase.
+type Times struct {
+	Init       time.Duration // reconstructive initialisation and ridge classifier
+	Read       time.Duration // reading and preprocessing the samples
+	Coding     time.Duration // G = D Dᵀ and Batch-OMP
+	Statistics time.Duration // M += Σ a aᵀ, N += Σ x~ aᵀ, objective
+	Update     time.Duration // block-coordinate descent on D~
+}
+
+// Total returns the sum of the parts.
+func (t Times) Total() time.Duration {
+	return t.Init + t.Read + t.Coding + t.Statistics + t.Update
+}
+
+// Model is a learned dictionary D (K atoms of dimension n) with its linear
+// classifier W (q classes), together with the training state (statistics,
+// position in the sample stream) that lets training continue exactly where
+// it stopped.
+//
+// Predict, Scores and Evaluate may be called from several goroutines at
+// once; training must not run concurrently with anything else on the same
+// Model.
+type Model struct {
+	cfg   Config
+	st    *state
+	cur   cursor
+	times Times
+	// avg is the running (exponentially weighted) objective per sample.
+	avg float64
+
+	mu   sync.Mutex
+	pred *omp.Coder // coder on D for prediction, built on first use
+}
+
+// Config returns the configuration the model was trained with.
+func (m *Model) Config() Config { return m.cfg }
+
+// Atoms returns K, the number of atoms.
+func (m *Model) Atoms() int { return m.st.k }
+
+// Dim returns n, the sample dimension.
+func (m *Model) Dim() int { return m.st.n }
+
+// Classes returns q, the number of classes.
+func (m *Model) Classes() int { return m.st.q }
+
+// Seen returns the number of samples training has processed, both phases.
+func (m *Model) Seen() int64 { return m.cur.seen }
+
+// Epoch returns the number of complete passes of the joint phase.
+func (m *Model) Epoch() int {
+	if m.cur.phase < phaseJoint {
+		return 0
+	}
+	return m.cur.pass
+}
+
+// Done reports whether training has reached the configured number of epochs.
+func (m *Model) Done() bool {
+	return m.cur.phase == phaseJoint && m.cur.pass >= m.cfg.Epochs
+}
+
+// Times returns the time spent training, by part, over all sessions.
+func (m *Model) Times() Times { return m.times }
+
+// Objective returns the running average of the per-sample objective
+// ||x − D a||² + λ0·||y − W a||² seen during training (0 before any).
+func (m *Model) Objective() float64 { return m.avg }
+
+// Dictionary returns a copy of D, one unit-norm atom per row (K×n).
+func (m *Model) Dictionary() *mat.Dense {
+	k, n, s := m.st.k, m.st.n, m.st.stride()
+	d := mat.NewDense(k, n, nil)
+	for j := range k {
+		copy(d.RawRowView(j), m.st.dt[j*s:j*s+n])
+	}
+	return d
+}
+
+// Classifier returns a copy of W (q×K): the scores of a code a are W·a.
+func (m *Model) Classifier() *mat.Dense {
+	k, n, q, s := m.st.k, m.st.n, m.st.q, m.st.stride()
+	w := mat.NewDense(q, k, nil)
+	for j := range k {
+		for c := range q {
+			w.Set(c, j, m.st.dt[j*s+n+c])
+		}
+	}
+	return w
+}
+
+// dictView returns D as a K×n view of the stacked dictionary.
+func (m *Model) dictView() *mat.Dense {
+	k, n, s := m.st.k, m.st.n, m.st.stride()
+	return mat.NewDense(k, s, m.st.dt).Slice(0, k, 0, n).(*mat.Dense)
+}
+
+// backend resolves the configured BLAS backend.
+func (m *Model) backend() (impl gblas.Float64, name string, err error) {
+	impl, name, err = blas.Select(m.cfg.Backend)
+	if err != nil {
+		return nil, "", configErr("%v", err)
+	}
+	return impl, name, nil
+}
+
+func (m *Model) threads() int {
+	if m.cfg.Threads > 0 {
+		return m.cfg.Threads
+	}
+	return runtime.GOMAXPROCS(0)
+}
+
+// predictor returns the coder on the current D, building it on first use.
+func (m *Model) predictor() (*omp.Coder, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.pred != nil {
+		return m.pred, nil
+	}
+	impl, _, err := m.backend()
+	if err != nil {
+		return nil, err
+	}
+	c, err := omp.New(m.Dictionary(), omp.WithSparsity(m.cfg.L), omp.WithBackend(impl), omp.WithThreads(m.threads()))
+	if err != nil {
+		return nil, fmt.Errorf("oddl: dictionary: %w", err)
+	}
+	m.pred = c
+	return c, nil
+}
+
+// invalidate drops the cached prediction coder after D changed.
+func (m *Model) invalidate() {
+	m.mu.Lock()
+	m.pred = nil
+	m.mu.Unlock()
+}
+
+// ErrInput is wrapped by the errors of Predict, Scores and Evaluate for
+// input data that cannot be used (wrong width, non-finite values, labels out
+// of range).
+var ErrInput = errors.New("invalid input")
+
+// prepare checks X and returns the copy that prediction codes: preprocessed
+// as in training.
+func (m *Model) prepare(X *mat.Dense) (*mat.Dense, error) {
+	if X == nil {
+		return nil, fmt.Errorf("oddl: %w: no samples", ErrInput)
+	}
+	r, c := X.Dims()
+	if c != m.st.n {
+		return nil, fmt.Errorf("oddl: %w: samples have %d values, the model expects %d", ErrInput, c, m.st.n)
+	}
+	if err := dataset.Validate(X); err != nil {
+		return nil, fmt.Errorf("oddl: %w: %v", ErrInput, err)
+	}
+	Xc := mat.NewDense(r, c, nil)
+	Xc.Copy(X)
+	if m.cfg.Preprocess == PreprocessUnit {
+		dataset.Preprocess(Xc)
+	}
+	return Xc, nil
+}
+
+// Scores returns the class scores W·a of every row of X (N×q), where a is
+// the sample's code on D by Batch-OMP with sparsity L. X holds raw samples,
+// one a row; the model applies the preprocessing it was trained with to a
+// copy. A width other than the model's dimension or a non-finite value is
+// an error wrapping ErrInput.
+func (m *Model) Scores(X *mat.Dense) (*mat.Dense, error) {
+	if r, _ := X.Dims(); X != nil && r == 0 {
+		return &mat.Dense{}, nil
+	}
+	Xc, err := m.prepare(X)
+	if err != nil {
+		return nil, err
+	}
+	coder, err := m.predictor()
+	if err != nil {
+		return nil, err
+	}
+	codes, err := coder.Encode(Xc)
+	if err != nil {
+		return nil, fmt.Errorf("oddl: coding: %w", err)
+	}
+	r, _ := Xc.Dims()
+	q, n, s := m.st.q, m.st.n, m.st.stride()
+	S := mat.NewDense(r, q, nil)
+	for i := range r {
+		idx, val := codes.Row(i)
+		row := S.RawRowView(i)
+		for t, j := range idx {
+			axpy(val[t], m.st.dt[j*s+n:(j+1)*s], row)
+		}
+	}
+	return S, nil
+}
+
+// Predict returns the label (argmax of the scores) of every row of X; see
+// Scores.
+func (m *Model) Predict(X *mat.Dense) ([]int, error) {
+	if X != nil {
+		if r, _ := X.Dims(); r == 0 {
+			return []int{}, nil
+		}
+	}
+	S, err := m.Scores(X)
+	if err != nil {
+		return nil, err
+	}
+	r, _ := S.Dims()
+	labels := make([]int, r)
+	for i := range r {
+		labels[i] = argmax(S.RawRowView(i))
+	}
+	return labels, nil
+}
+
+// argmax returns the index of the largest value, the first on ties.
+func argmax(x []float64) int {
+	best := 0
+	for i, v := range x {
+		if v > x[best] {
+			best = i
+		}
+	}
+	return best
+}
+
+// Evaluation is the outcome of classifying labelled samples.
+type Evaluation struct {
+	Samples   int     // number of samples
+	Errors    int     // misclassified samples
+	ErrorRate float64 // Errors/Samples
+	// Confusion[t][p] counts the samples of true class t predicted as p.
+	Confusion [][]int
+}
+
+// Evaluate predicts the label of every row of X and compares it with labels,
+// which must lie in 0..q−1.
+func (m *Model) Evaluate(X *mat.Dense, labels []int) (Evaluation, error) {
+	if X == nil {
+		return Evaluation{}, fmt.Errorf("oddl: %w: no samples", ErrInput)
+	}
+	if r, _ := X.Dims(); r != len(labels) {
+		return Evaluation{}, fmt.Errorf("oddl: %w: %d samples but %d labels", ErrInput, r, len(labels))
+	}
+	q := m.st.q
+	for i, l := range labels {
+		if l < 0 || l >= q {
+			return Evaluation{}, fmt.Errorf("oddl: %w: label %d of sample %d is outside the model's classes 0..%d", ErrInput, l, i, q-1)
+		}
+	}
+	pred, err := m.Predict(X)
+	if err != nil {
+		return Evaluation{}, err
+	}
+	ev := Evaluation{Samples: len(labels), Confusion: make([][]int, q)}
+	for c := range ev.Confusion {
+		ev.Confusion[c] = make([]int, q)
+	}
+	for i, l := range labels {
+		ev.Confusion[l][pred[i]]++
+		if pred[i] != l {
+			ev.Errors++
+		}
+	}
+	if ev.Samples > 0 {
+		ev.ErrorRate = float64(ev.Errors) / float64(ev.Samples)
+	}
+	return ev, nil
+}

@@ -1,0 +1,729 @@
+package oddl
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"math/rand/v2"
+	"time"
+
+	gblas "gonum.org/v1/gonum/blas"
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/oddl-go/oddl/blas"
+	"github.com/oddl-go/oddl/dataset"
+	"github.com/oddl-go/oddl/kernel"
+	"github.com/oddl-go/oddl/omp"
+)
+
+// Progress describes training after a mini-batch.
+type Progress struct {
+	// Phase is "init" during the reconstructive initialisation and "train"
+	// during the joint update.
+	Phase string
+	// Epoch is the pass of the phase under way (0-based) and Epochs the
+	// number of passes of the joint phase.
+	Epoch, Epochs int
+	// Samples is the number of samples the phase has processed and Total
+	// the number it processes in all.
+	Samples, Total int64
+	// Seen counts the samples processed by both phases, Batches the
+	// mini-batches.
+	Seen, Batches int64
+	// Objective is the mean over the last mini-batch of
+	// ||x − D a||² + λ0·||y − W a||² (λ0 = 0 in the initialisation), before
+	// the batch's update; Reconstruction and Classification are its two
+	// terms (Classification without the λ0 factor).
+	Objective, Reconstruction, Classification float64
+	// Average is a running average of Objective over recent mini-batches.
+	Average float64
+	// TrainError is the error rate of the classifier on the last mini-batch,
+	// before the batch's update.
+	TrainError float64
+	// Unused is the number of atoms skipped or reseeded as unused in the
+	// last mini-batch.
+	Unused int
+	// SamplesPerSecond is the throughput of the phase in this run.
+	SamplesPerSecond float64
+	// Elapsed is the time this run has trained; Times the time by part over
+	// all runs.
+	Elapsed time.Duration
+	Times   Times
+}
+
+// Option configures Train, Resume and Continue.
+type Option func(*options)
+
+type options struct {
+	progress   func(Progress)
+	every      int
+	checkpoint func(*Model) error
+}
+
+// WithProgress makes training call f after every mini-batch, from the
+// training goroutine. f must return quickly.
+func WithProgress(f func(Progress)) Option {
+	return func(o *options) { o.progress = f }
+}
+
+// WithCheckpoint makes training call f with the model after every `every`
+// mini-batches (the model is then between two mini-batches: saving it gives
+// a file that resumes exactly). An error from f stops training and is
+// returned.
+func WithCheckpoint(every int, f func(*Model) error) Option {
+	return func(o *options) { o.every, o.checkpoint = every, f }
+}
+
+// Train learns a model from src as cfg says: the reconstructive
+// initialisation, then cfg.Epochs passes of the joint update.
+//
+// When ctx is cancelled, training stops between two mini-batches and Train
+// returns the model so far together with ctx.Err(); saving that model and
+// calling Resume later continues exactly. (If the dictionary was not even
+// started, the model is nil.)
+func Train(ctx context.Context, cfg Config, src Source, opts ...Option) (*Model, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	if src == nil {
+		return nil, errors.New("oddl: no training data")
+	}
+	if err := cfg.validateData(src.Dim(), src.Classes(), src.Len()); err != nil {
+		return nil, err
+	}
+	m := &Model{cfg: cfg, st: newState(cfg.K, src.Dim(), src.Classes())}
+	err := m.Resume(ctx, src, opts...)
+	if m.cur.phase == phaseStart {
+		return nil, err
+	}
+	return m, err
+}
+
+// Resume continues training on src until the model has done
+// Config().Epochs epochs; a model that is done is left unchanged. With the
+// same source (the same samples in the same order) a model saved and
+// resumed ends bit-for-bit where an uninterrupted run ends, provided the
+// backend is the same. Another source of samples of the same dimension
+// continues the training on new data. Cancellation works as in Train.
+func (m *Model) Resume(ctx context.Context, src Source, opts ...Option) error {
+	if src == nil {
+		return errors.New("oddl: no training data")
+	}
+	if src.Dim() != m.st.n {
+		return fmt.Errorf("oddl: %w: samples have %d values, the model expects %d", ErrInput, src.Dim(), m.st.n)
+	}
+	if src.Classes() > m.st.q {
+		return fmt.Errorf("oddl: %w: data has %d classes, the model %d", ErrInput, src.Classes(), m.st.q)
+	}
+	if src.Len() < 1 {
+		return fmt.Errorf("oddl: %w: no samples", ErrInput)
+	}
+	if m.Done() {
+		return nil
+	}
+	var o options
+	for _, opt := range opts {
+		opt(&o)
+	}
+	if o.checkpoint != nil && o.every < 1 {
+		return configErr("checkpoint every %d mini-batches, need at least 1", o.every)
+	}
+	t, err := newTrainer(m, src, o)
+	if err != nil {
+		return err
+	}
+	defer t.close()
+	defer m.invalidate()
+	return t.run(ctx)
+}
+
+// Continue adds epochs to the configured number of epochs and resumes
+// training on src (see Resume).
+func (m *Model) Continue(ctx context.Context, src Source, epochs int, opts ...Option) error {
+	if epochs < 0 {
+		return configErr("epochs = %d, need at least 0", epochs)
+	}
+	m.cfg.Epochs += epochs
+	return m.Resume(ctx, src, opts...)
+}
+
+// SetRuntime sets the BLAS backend ("" for the default) and the number of
+// threads (0 for all cores) that later training and prediction use. They do
+// not change the results, except for rounding differences between backends.
+func (m *Model) SetRuntime(backend string, threads int) error {
+	c := m.cfg
+	c.Backend, c.Threads = backend, threads
+	if err := c.Validate(); err != nil {
+		return err
+	}
+	if _, _, err := blas.Select(backend); err != nil {
+		return configErr("%v", err)
+	}
+	m.cfg = c
+	m.invalidate()
+	return nil
+}
+
+// streamKey derives the sample order of one pass from the seed.
+func streamKey(seed uint64, phase, pass int) uint64 {
+	return rand.New(rand.NewPCG(seed, uint64(phase)<<32|uint64(uint32(pass)))).Uint64()
+}
+
+// trainer holds the buffers of one training run.
+type trainer struct {
+	m       *Model
+	src     Source
+	o       options
+	impl    gblas.Float64
+	bname   string
+	threads int
+	oldThr  int
+
+	coder *omp.Coder
+	codes omp.Codes
+	dirty bool // D changed since the coder saw it
+
+	// For CodingStacked: the coder on the normalised stacked dictionary,
+	// that dictionary (K×(n+q)), its row norms, and the stacked batch.
+	scoder *omp.Coder
+	sdict  []float64
+	snorm  []float64
+	sx     []float64
+
+	xb  []float64 // batch samples, κ×n
+	lab []int
+	res []float64 // residual scratch (n)
+	z   []float64 // scores scratch (q)
+	up  updater
+	rng *rand.Rand
+	x   *mat.Dense // the current batch
+
+	runStart   time.Time
+	phaseStart time.Time
+	phaseBase  int64 // samples of the phase done when this run entered it
+}
+
+func newTrainer(m *Model, src Source, o options) (*trainer, error) {
+	impl, name, err := m.backend()
+	if err != nil {
+		return nil, err
+	}
+	st := m.st
+	t := &trainer{
+		m: m, src: src, o: o, impl: impl, bname: name, threads: m.threads(),
+		xb:  make([]float64, m.cfg.Batch*st.n),
+		lab: make([]int, m.cfg.Batch),
+		res: make([]float64, st.n),
+		z:   make([]float64, st.q),
+	}
+	t.oldThr = blas.Threads(name)
+	// The backend's GEMM and the coder's goroutines take turns, so both may
+	// use every thread. gonum's thread count is fixed; ignore its refusal.
+	_ = blas.SetThreads(name, t.threads)
+	t.up = updater{impl: impl, reseed: t.reseed}
+	return t, nil
+}
+
+func (t *trainer) close() {
+	_ = blas.SetThreads(t.bname, t.oldThr)
+}
+
+func (t *trainer) run(ctx context.Context) error {
+	m := t.m
+	t.runStart = time.Now()
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	if m.cur.phase == phaseStart {
+		start := time.Now()
+		if err := t.start(); err != nil {
+			return err
+		}
+		m.times.Init += time.Since(start)
+		m.cur.phase = phaseInit
+		m.cur.pass, m.cur.pos = 0, 0
+	}
+	err := t.phases(ctx)
+	// A classifier that the joint update does not learn (during the
+	// initialisation, or with λ0 = 0) is fitted by ridge regression on the
+	// statistics whenever training stops, so the model is always usable.
+	// It does not change how training would continue.
+	if m.cur.phase == phaseInit || m.cfg.Lambda0 == 0 {
+		t.ridge()
+	}
+	return err
+}
+
+func (t *trainer) phases(ctx context.Context) error {
+	m := t.m
+	if m.cur.phase == phaseInit {
+		t.phaseStart, t.phaseBase = time.Now(), m.cur.initSeen
+		if err := t.initPhase(ctx); err != nil {
+			return err
+		}
+		start := time.Now()
+		t.ridge()
+		m.times.Init += time.Since(start)
+		m.cur.phase = phaseJoint
+		m.cur.pass, m.cur.pos = 0, 0
+	}
+	t.phaseStart, t.phaseBase = time.Now(), m.jointSeen()
+	return t.jointPhase(ctx)
+}
+
+// jointSeen returns the samples processed by the joint phase.
+func (m *Model) jointSeen() int64 { return m.cur.seen - m.cur.initSeen }
+
+// start fills the dictionary with K distinct training samples, normalised,
+// and sets W to zero.
+func (t *trainer) start() error {
+	m, st := t.m, t.m.st
+	s := st.stride()
+	if err := t.src.Seek(streamKey(m.cfg.Seed, phaseStart, 0), 0); err != nil {
+		return err
+	}
+	clear(st.dt)
+	got, read := 0, 0
+	for got < st.k {
+		cnt, err := t.read(m.cfg.Batch)
+		if err != nil {
+			return err
+		}
+		if cnt == 0 {
+			return configErr("K = %d atoms but only %d of the %d training samples are usable atoms (not constant)", st.k, got, read)
+		}
+		read += cnt
+		for i := 0; i < cnt && got < st.k; i++ {
+			if t.atomFrom(t.x.RawRowView(i), st.dt[got*s:(got+1)*s]) {
+				got++
+			}
+		}
+	}
+	return nil
+}
+
+// atomFrom writes the sample x, normalised, into the atom row (its
+// classifier part zero) and reports whether x had a direction.
+func (t *trainer) atomFrom(x, row []float64) bool {
+	n := t.m.st.n
+	norm := kernel.Nrm2Unitary(x)
+	if !(norm > 1e-150) || math.IsInf(norm, 0) {
+		return false
+	}
+	inv := 1 / norm
+	for i, v := range x {
+		row[i] = v * inv
+	}
+	clear(row[n:])
+	return true
+}
+
+// reseed replaces the unused atom row by a random sample of the batch.
+func (t *trainer) reseed(j int, row []float64) bool {
+	if t.m.cfg.Unused != UnusedReseed || t.x == nil {
+		return false
+	}
+	r, _ := t.x.Dims()
+	for range 8 {
+		if t.atomFrom(t.x.RawRowView(t.rng.IntN(r)), row) {
+			return true
+		}
+	}
+	return false
+}
+
+// read reads up to want samples of the current pass into the batch buffer
+// and preprocesses them; 0 means the pass is over.
+func (t *trainer) read(want int) (int, error) {
+	n := t.m.st.n
+	cnt := 0
+	for cnt < want {
+		got, err := t.src.Read(t.xb[cnt*n:want*n], t.lab[cnt:want])
+		if got < 0 || got > want-cnt {
+			return 0, fmt.Errorf("oddl: source returned %d samples for %d asked", got, want-cnt)
+		}
+		cnt += got
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return 0, fmt.Errorf("oddl: reading samples: %w", err)
+		}
+		if got == 0 {
+			break
+		}
+	}
+	q := t.m.st.q
+	for _, l := range t.lab[:cnt] {
+		if l < 0 || l >= q {
+			return 0, fmt.Errorf("oddl: %w: label %d outside 0..%d", ErrInput, l, q-1)
+		}
+	}
+	if cnt == 0 {
+		t.x = nil
+		return 0, nil
+	}
+	t.x = mat.NewDense(cnt, n, t.xb[:cnt*n])
+	if err := dataset.Validate(t.x); err != nil {
+		return 0, fmt.Errorf("oddl: %w: %v", ErrInput, err)
+	}
+	if t.m.cfg.Preprocess == PreprocessUnit {
+		dataset.Preprocess(t.x)
+	}
+	return cnt, nil
+}
+
+func (t *trainer) initPhase(ctx context.Context) error {
+	m := t.m
+	seeked := false
+	for m.cur.initSeen < int64(m.cfg.InitSamples) {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		if !seeked {
+			if err := t.src.Seek(streamKey(m.cfg.Seed, phaseInit, m.cur.pass), m.cur.pos); err != nil {
+				return err
+			}
+			seeked = true
+		}
+		start := time.Now()
+		want := int(min(int64(m.cfg.Batch), int64(m.cfg.InitSamples)-m.cur.initSeen))
+		cnt, err := t.read(want)
+		if err != nil {
+			return err
+		}
+		if cnt == 0 {
+			m.cur.pass++
+			m.cur.pos = 0
+			seeked = false
+			continue
+		}
+		b, err := t.step(0, false)
+		if err != nil {
+			return err
+		}
+		m.times.Init += time.Since(start)
+		m.cur.pos += cnt
+		m.cur.initSeen += int64(cnt)
+		if err := t.after(cnt, b, "init", m.cur.initSeen, int64(m.cfg.InitSamples)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (t *trainer) jointPhase(ctx context.Context) error {
+	m := t.m
+	total := int64(m.cfg.Epochs) * int64(t.src.Len())
+	for m.cur.pass < m.cfg.Epochs {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		if err := t.src.Seek(streamKey(m.cfg.Seed, phaseJoint, m.cur.pass), m.cur.pos); err != nil {
+			return err
+		}
+		for {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+			start := time.Now()
+			cnt, err := t.read(m.cfg.Batch)
+			if err != nil {
+				return err
+			}
+			if cnt == 0 {
+				break
+			}
+			m.times.Read += time.Since(start)
+			b, err := t.step(m.cfg.Lambda0, m.cfg.Lambda0 > 0)
+			if err != nil {
+				return err
+			}
+			m.cur.pos += cnt
+			if err := t.after(cnt, b, "train", m.jointSeen(), total); err != nil {
+				return err
+			}
+		}
+		m.cur.pass++
+		m.cur.pos = 0
+	}
+	return nil
+}
+
+// batchStats are the per-batch figures of step.
+type batchStats struct {
+	rec, cls, obj float64 // means per sample
+	errRate       float64
+	unused        int
+}
+
+// after books a processed batch: counters, progress, checkpoint.
+func (t *trainer) after(cnt int, b batchStats, phase string, done, total int64) error {
+	m := t.m
+	m.cur.seen += int64(cnt)
+	m.cur.batches++
+	// Running average over about the last 20 mini-batches.
+	if m.cur.batches == 1 {
+		m.avg = b.obj
+	} else {
+		m.avg += (b.obj - m.avg) / 20
+	}
+	if t.o.progress != nil {
+		el := time.Since(t.phaseStart).Seconds()
+		var sps float64
+		if el > 0 {
+			sps = float64(done-t.phaseBase) / el
+		}
+		epoch := m.cur.pass
+		if phase == "init" {
+			epoch = 0
+		}
+		t.o.progress(Progress{
+			Phase: phase, Epoch: epoch, Epochs: m.cfg.Epochs,
+			Samples: done, Total: total, Seen: m.cur.seen, Batches: m.cur.batches,
+			Objective: b.obj, Reconstruction: b.rec, Classification: b.cls, Average: m.avg,
+			TrainError: b.errRate, Unused: b.unused, SamplesPerSecond: sps,
+			Elapsed: time.Since(t.runStart), Times: m.times,
+		})
+	}
+	if t.o.checkpoint != nil && m.cur.batches%int64(t.o.every) == 0 {
+		if m.cur.phase == phaseInit || m.cfg.Lambda0 == 0 {
+			t.ridge()
+		}
+		m.invalidate()
+		if err := t.o.checkpoint(m); err != nil {
+			return fmt.Errorf("oddl: checkpoint: %w", err)
+		}
+	}
+	return nil
+}
+
+// step processes the batch in t.x: codes on D, statistics, update. lambda0
+// weighs the objective's classification term; updateW says whether the
+// update moves W.
+func (t *trainer) step(lambda0 float64, updateW bool) (batchStats, error) {
+	m, st := t.m, t.m.st
+	t.rng = rand.New(rand.NewPCG(m.cfg.Seed^0x7265736565642121, uint64(m.cur.batches)))
+	joint := m.cur.phase == phaseJoint
+
+	start := time.Now()
+	if joint && m.cfg.Coding == CodingStacked && lambda0 > 0 {
+		if err := t.encodeStacked(lambda0); err != nil {
+			return batchStats{}, err
+		}
+	} else if err := t.encode(); err != nil {
+		return batchStats{}, err
+	}
+	if joint {
+		m.times.Coding += time.Since(start)
+	}
+
+	start = time.Now()
+	if rho := m.cfg.Forget; rho > 0 && m.cur.batches > 0 {
+		tb := float64(m.cur.batches + 1)
+		beta := math.Pow(1-1/tb, rho)
+		kernel.ScalUnitary(beta, st.m)
+		kernel.ScalUnitary(beta, st.nt)
+	}
+	b := t.accumulate(lambda0)
+	if joint {
+		m.times.Statistics += time.Since(start)
+	}
+
+	start = time.Now()
+	t.up.updateW = updateW
+	for range m.cfg.Sweeps {
+		b.unused = t.up.sweep(st, m.cfg.Update == UpdateBlocked)
+	}
+	t.dirty = true
+	if joint {
+		m.times.Update += time.Since(start)
+	}
+	return b, nil
+}
+
+// encode codes the batch on D.
+func (t *trainer) encode() error {
+	m := t.m
+	if t.coder == nil {
+		c, err := omp.New(m.dictView(), omp.WithSparsity(m.cfg.L), omp.WithBackend(t.impl), omp.WithThreads(t.threads))
+		if err != nil {
+			return fmt.Errorf("oddl: dictionary: %w", err)
+		}
+		t.coder, t.dirty = c, false
+	}
+	if t.dirty {
+		if err := t.coder.SetDictionary(m.dictView()); err != nil {
+			return fmt.Errorf("oddl: dictionary: %w", err)
+		}
+		t.dirty = false
+	}
+	if err := t.coder.EncodeTo(&t.codes, t.x); err != nil {
+		return fmt.Errorf("oddl: coding: %w", err)
+	}
+	return nil
+}
+
+// encodeStacked codes the stacked batch [x; √λ0·y] on the stacked
+// dictionary [D; √λ0·W] with its rows normalised, then rescales the codes
+// to the unnormalised rows, so that a refers to D and W as stored.
+func (t *trainer) encodeStacked(lambda0 float64) error {
+	m, st := t.m, t.m.st
+	k, n, s := st.k, st.n, st.stride()
+	if t.sdict == nil {
+		t.sdict = make([]float64, k*s)
+		t.snorm = make([]float64, k)
+		t.sx = make([]float64, m.cfg.Batch*s)
+	}
+	sq := math.Sqrt(lambda0)
+	for j := range k {
+		src := st.dt[j*s : (j+1)*s]
+		dst := t.sdict[j*s : (j+1)*s]
+		copy(dst[:n], src[:n])
+		for i := n; i < s; i++ {
+			dst[i] = sq * src[i]
+		}
+		norm := kernel.Nrm2Unitary(dst)
+		t.snorm[j] = norm
+		kernel.ScalUnitary(1/norm, dst)
+	}
+	r, _ := t.x.Dims()
+	for i := range r {
+		row := t.sx[i*s : (i+1)*s]
+		copy(row[:n], t.x.RawRowView(i))
+		clear(row[n:])
+		row[n+t.lab[i]] = sq
+	}
+	D := mat.NewDense(k, s, t.sdict)
+	X := mat.NewDense(r, s, t.sx[:r*s])
+	if t.scoder == nil {
+		c, err := omp.New(D, omp.WithSparsity(m.cfg.L), omp.WithBackend(t.impl), omp.WithThreads(t.threads))
+		if err != nil {
+			return fmt.Errorf("oddl: stacked dictionary: %w", err)
+		}
+		t.scoder = c
+	} else if err := t.scoder.SetDictionary(D); err != nil {
+		return fmt.Errorf("oddl: stacked dictionary: %w", err)
+	}
+	if err := t.scoder.EncodeTo(&t.codes, X); err != nil {
+		return fmt.Errorf("oddl: coding: %w", err)
+	}
+	for p, j := range t.codes.Index {
+		t.codes.Value[p] /= t.snorm[j]
+	}
+	return nil
+}
+
+// accumulate adds the batch's codes to the statistics and measures the
+// objective before the update. The samples are added in batch order, so the
+// sums do not depend on the number of threads.
+func (t *trainer) accumulate(lambda0 float64) batchStats {
+	st := t.m.st
+	k, n, s := st.k, st.n, st.stride()
+	r, _ := t.x.Dims()
+	var b batchStats
+	errs := 0
+	for i := range r {
+		x := t.x.RawRowView(i)
+		y := t.lab[i]
+		idx, val := t.codes.Row(i)
+		res, z := t.res, t.z
+		copy(res, x)
+		clear(z)
+		for p, j := range idx {
+			v := val[p]
+			row := st.dt[j*s : (j+1)*s]
+			kernel.AxpyUnitary(-v, row[:n], res)
+			axpy(v, row[n:], z)
+		}
+		b.rec += kernel.DotUnitary(res, res)
+		var c float64
+		for cl, v := range z {
+			if cl == y {
+				v -= 1
+			}
+			c += v * v
+		}
+		b.cls += c
+		if argmax(z) != y {
+			errs++
+		}
+		for p, j := range idx {
+			v := val[p]
+			mrow := st.m[j*k : (j+1)*k]
+			for p2, j2 := range idx {
+				mrow[j2] += v * val[p2]
+			}
+			nrow := st.nt[j*s : (j+1)*s]
+			kernel.AxpyUnitary(v, x, nrow[:n])
+			nrow[n+y] += v
+		}
+	}
+	fr := float64(r)
+	b.rec /= fr
+	b.cls /= fr
+	b.obj = b.rec + lambda0*b.cls
+	b.errRate = float64(errs) / fr
+	return b
+}
+
+// ridge sets W to the ridge regression of the labels on the codes seen so
+// far: W = Y Aᵀ (A Aᵀ + λ1·μ·I)⁻¹ with A Aᵀ = M, Y Aᵀ the label part of N
+// and μ the mean diagonal of M. W stays zero before any statistics.
+func (t *trainer) ridge() {
+	st := t.m.st
+	k, n, q, s := st.k, st.n, st.q, st.stride()
+	var tr float64
+	for j := range k {
+		tr += st.m[j*k+j]
+	}
+	mu := tr / float64(k)
+	if !(mu > 0) {
+		for j := range k {
+			clear(st.dt[j*s+n : (j+1)*s])
+		}
+		return
+	}
+	// (M + λ1·μ·I)·Wᵀ = Cᵀ, with Cᵀ (K×q) the label part of N. Unused atoms
+	// have zero rows in M; a tiny floor on the ridge keeps the system
+	// definite and gives them w_j = 0.
+	ridge := max(t.m.cfg.Lambda1, 1e-10) * mu
+	a := mat.NewSymDense(k, nil)
+	for i := range k {
+		for j := i; j < k; j++ {
+			v := st.m[i*k+j]
+			if i == j {
+				v += ridge
+			}
+			a.SetSym(i, j, v)
+		}
+	}
+	var ch mat.Cholesky
+	if !ch.Factorize(a) {
+		// Not definite at this ridge (rounding in a nearly singular M):
+		// strengthen it until it is.
+		for f := 1e3; f <= 1e12 && !ch.Factorize(a); f *= 1e3 {
+			for i := range k {
+				a.SetSym(i, i, st.m[i*k+i]+ridge*f)
+			}
+		}
+	}
+	c := mat.NewDense(k, q, nil)
+	for j := range k {
+		copy(c.RawRowView(j), st.nt[j*s+n:(j+1)*s])
+	}
+	var w mat.Dense
+	// SolveTo reports a poor condition number as an error but still
+	// solves; the floor on the ridge bounds how poor it can be.
+	if err := ch.SolveTo(&w, c); err != nil {
+		var cond mat.Condition
+		if !errors.As(err, &cond) {
+			return
+		}
+	}
+	for j := range k {
+		copy(st.dt[j*s+n:(j+1)*s], w.RawRowView(j))
+	}
+}
