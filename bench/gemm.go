@@ -106,7 +106,7 @@ type GemmResult struct {
 	Shape   GemmShape `json:"shape"`
 	Threads int       `json:"threads"`
 	Timing
-	GFLOPS float64 `json:"gflops"`   // Flops / Best
+	GFLOPS  float64 `json:"gflops"`   // Flops / Best
 	PctPeak float64 `json:"pct_peak"` // 100·GFLOPS / Machine.Peak(Threads)
 }
 

@@ -195,8 +195,12 @@ func MeasureFMA(workers, width int, d time.Duration) float64 {
 	return 0
 }
 
+// minChunks is the least number of timed calls of each probe worker.
+const minChunks = 25
+
 // parallelBest runs f over and over on workers goroutines, each locked to
-// its own OS thread, for about d, and returns each worker's fastest call.
+// its own OS thread, for about d and at least minChunks times, and returns
+// each worker's fastest call.
 func parallelBest(workers int, d time.Duration, f func()) []time.Duration {
 	workers = max(1, workers)
 	best := make([]time.Duration, workers)
@@ -211,12 +215,15 @@ func parallelBest(workers int, d time.Duration, f func()) []time.Duration {
 			start.Wait()
 			f() // warm up: wake the core and let it raise its clock
 			b := time.Duration(math.MaxInt64)
-			for deadline := time.Now().Add(d); ; {
+			deadline := time.Now().Add(d)
+			for n := 1; ; n++ {
 				t0 := time.Now()
 				f()
 				t1 := time.Now()
 				b = min(b, t1.Sub(t0))
-				if t1.After(deadline) {
+				// At least minChunks, so that a core taken away for the
+				// whole of d still leaves clean chunks to keep.
+				if n >= minChunks && t1.After(deadline) {
 					break
 				}
 			}

@@ -1,0 +1,282 @@
+package bench
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/oddl-go/oddl/blas"
+	"github.com/oddl-go/oddl/dataset"
+)
+
+// Section names of Options.Sections.
+const (
+	SectionGemm    = "gemm"    // DGEMM at ODDL's shapes
+	SectionOMP     = "omp"     // Batch-OMP signals/s beside the GEMM bound
+	SectionTrain   = "train"   // ODDL training on MNIST
+	SectionPredict = "predict" // classifying the MNIST test set
+)
+
+// Sections lists every section in the order Run measures them.
+var Sections = []string{SectionGemm, SectionOMP, SectionTrain, SectionPredict}
+
+// Options chooses what Run measures. The zero value measures everything on
+// every backend compiled in, at full size.
+type Options struct {
+	// Quick trims every measurement so that the whole run takes seconds
+	// instead of a minute or two: shorter probes, fewer repetitions,
+	// a fraction of an epoch.
+	Quick bool
+	// Backends to measure; empty means blas.Available(). The first one that
+	// is blas.DefaultName() (or else the first one) is the "best" backend,
+	// which gets the full-size runs; the others get smaller ones.
+	Backends []string
+	// Threads is the thread count of the parallel runs; 0 means
+	// Machine.Cores. GEMM and Batch-OMP are also measured on one thread
+	// (not with Quick).
+	Threads int
+	// Sections to measure (see Sections); empty means all. The machine is
+	// always described and probed.
+	Sections []string
+	// TrainSamples is the length of the training pass on the best backend;
+	// 0 means the whole MNIST training set (with Quick, 5120 samples).
+	TrainSamples int
+	// Batch is the training mini-batch size; 0 means 256.
+	Batch int
+	// Log receives a line as each measurement starts; nil discards them.
+	Log io.Writer
+}
+
+// Report is everything Run measured, ready for Report.WriteText or
+// encoding/json.
+type Report struct {
+	Machine  Machine  `json:"machine"`
+	Quick    bool     `json:"quick"`
+	Backends []string `json:"backends"`
+	Best     string   `json:"best_backend"` // the backend of the full-size runs
+	Threads  int      `json:"threads"`
+
+	Gemm    []GemmResult    `json:"gemm,omitempty"`
+	OMP     []OMPResult     `json:"omp,omitempty"`
+	Train   []TrainResult   `json:"train,omitempty"`
+	Predict []PredictResult `json:"predict,omitempty"`
+
+	// Notes says what was skipped and why (for instance MNIST missing).
+	Notes []string `json:"notes,omitempty"`
+	// Seconds is the wall time of the whole run.
+	Seconds float64 `json:"seconds"`
+}
+
+// sizes are the amounts of work of one run of Run.
+type sizes struct {
+	probe          time.Duration
+	minTime        time.Duration // per GEMM / OMP / prediction measurement
+	minReps        int
+	threadList     []int
+	ompBest        int // signals for the best backend
+	ompOther       int // and for the others
+	trainBest      int // samples of the training pass on the best backend (0: all)
+	trainRec       int // samples of the reconstructive pass on the best backend (0: none)
+	trainOther     int
+	predictOther   int // test samples for the other backends
+	predictMinReps int
+}
+
+func planSizes(o Options, threads int) sizes {
+	if o.Quick {
+		return sizes{
+			probe: 40 * time.Millisecond, minTime: 20 * time.Millisecond, minReps: 1,
+			threadList: []int{threads},
+			ompBest:    2048, ompOther: 512,
+			trainBest: cmpOr(o.TrainSamples, 5120), trainOther: 1024,
+			predictOther: 1000, predictMinReps: 1,
+		}
+	}
+	tl := []int{1}
+	if threads > 1 {
+		tl = append(tl, threads)
+	}
+	return sizes{
+		probe: 150 * time.Millisecond, minTime: 200 * time.Millisecond, minReps: 2,
+		threadList: tl,
+		ompBest:    10000, ompOther: 2048,
+		trainBest: o.TrainSamples, trainRec: 20480, trainOther: 5120,
+		predictOther: 2000, predictMinReps: 2,
+	}
+}
+
+func cmpOr(v, def int) int {
+	if v > 0 {
+		return v
+	}
+	return def
+}
+
+// Run describes the machine and measures the sections of o, logging to
+// o.Log as it goes. Errors of configuration (an unknown backend or section)
+// are returned before anything runs; a section that cannot run because MNIST
+// is missing is skipped with a note in the report. When ctx is cancelled Run
+// stops at the next measurement and returns the report so far with
+// ctx.Err().
+func Run(ctx context.Context, o Options) (*Report, error) {
+	start := time.Now()
+	backends := o.Backends
+	if len(backends) == 0 {
+		backends = blas.Available()
+	}
+	for _, b := range backends {
+		if _, err := blas.Lookup(b); err != nil {
+			return nil, err
+		}
+	}
+	want := map[string]bool{}
+	for _, s := range o.Sections {
+		if !slices.Contains(Sections, s) {
+			return nil, fmt.Errorf("bench: unknown section %q (choices: %s)", s, strings.Join(Sections, ", "))
+		}
+		want[s] = true
+	}
+	if len(o.Sections) == 0 {
+		for _, s := range Sections {
+			want[s] = true
+		}
+	}
+	if o.Threads < 0 || o.TrainSamples < 0 || o.Batch < 0 {
+		return nil, fmt.Errorf("bench: threads (%d), train samples (%d) and batch (%d) must not be negative",
+			o.Threads, o.TrainSamples, o.Batch)
+	}
+	logf := func(format string, args ...any) {
+		if o.Log != nil {
+			fmt.Fprintf(o.Log, format+"\n", args...)
+		}
+	}
+
+	logf("probing the machine")
+	quickProbe := planSizes(o, 1).probe
+	r := &Report{Machine: MeasureMachine(quickProbe), Quick: o.Quick, Backends: backends}
+	r.Threads = o.Threads
+	if r.Threads == 0 {
+		r.Threads = r.Machine.Cores
+	}
+	r.Best = backends[0]
+	if slices.Contains(backends, r.Machine.DefaultBackend) {
+		r.Best = r.Machine.DefaultBackend
+	}
+	sz := planSizes(o, r.Threads)
+	batch := cmpOr(o.Batch, 256)
+	done := func() (*Report, error) {
+		r.Seconds = time.Since(start).Seconds()
+		return r, ctx.Err()
+	}
+
+	if want[SectionGemm] {
+		for _, b := range backends {
+			for _, s := range MNISTGemmShapes() {
+				for _, t := range sz.threadList {
+					if ctx.Err() != nil {
+						return done()
+					}
+					logf("dgemm %s %v threads=%d", b, s, t)
+					g, err := MeasureGemm(&r.Machine, b, s, t, sz.minTime)
+					if err != nil {
+						return nil, err
+					}
+					r.Gemm = append(r.Gemm, g)
+				}
+			}
+		}
+	}
+	if want[SectionOMP] {
+		for _, b := range backends {
+			signals := sz.ompOther
+			if b == r.Best {
+				signals = sz.ompBest
+			}
+			for _, s := range OMPShapes() {
+				for _, t := range sz.threadList {
+					if ctx.Err() != nil {
+						return done()
+					}
+					logf("batch-omp %s %v signals=%d threads=%d", b, s, signals, t)
+					res, err := MeasureOMP(b, s, signals, t, sz.minTime)
+					if err != nil {
+						return nil, err
+					}
+					r.OMP = append(r.OMP, res)
+				}
+			}
+		}
+	}
+	if !want[SectionTrain] && !want[SectionPredict] {
+		return done()
+	}
+
+	logf("loading MNIST")
+	train, test, err := dataset.MNIST()
+	if err != nil {
+		r.Notes = append(r.Notes, fmt.Sprintf("training and prediction skipped: MNIST not available: %v", err))
+		return done()
+	}
+	for _, b := range backends {
+		if ctx.Err() != nil {
+			return done()
+		}
+		s := MNISTTrainSettings()
+		s.Backend, s.Threads, s.Batch = b, r.Threads, batch
+		s.Samples = sz.trainOther
+		if b == r.Best {
+			s.Samples = sz.trainBest
+		}
+		if !want[SectionTrain] {
+			s.Samples = min(train.Len(), 2*batch) // a model to predict with
+		}
+		logf("training %s K=%d L=%d batch=%d samples=%s", b, s.K, s.L, s.Batch, samplesLabel(s.Samples, train.Len()))
+		tr, model, err := MeasureTrain(ctx, train, s)
+		if err != nil {
+			if errors.Is(err, ctx.Err()) {
+				return done()
+			}
+			return nil, err
+		}
+		if want[SectionTrain] {
+			r.Train = append(r.Train, tr)
+		}
+		if want[SectionTrain] && b == r.Best && sz.trainRec > 0 {
+			s.Lambda0, s.Samples = 0, min(sz.trainRec, train.Len())
+			logf("training %s reconstructive (λ0=0) samples=%d", b, s.Samples)
+			rec, _, err := MeasureTrain(ctx, train, s)
+			if err != nil {
+				if errors.Is(err, ctx.Err()) {
+					return done()
+				}
+				return nil, err
+			}
+			r.Train = append(r.Train, rec)
+		}
+		if want[SectionPredict] {
+			set, reps := test, sz.predictMinReps
+			if b != r.Best {
+				set = test.Head(min(sz.predictOther, test.Len()))
+				reps = 1
+			}
+			logf("predicting %s on %d test images", b, set.Len())
+			p, err := MeasurePredict(model, set, b, r.Threads, sz.minTime, reps)
+			if err != nil {
+				return nil, err
+			}
+			r.Predict = append(r.Predict, p)
+		}
+	}
+	return done()
+}
+
+func samplesLabel(n, all int) string {
+	if n <= 0 || n >= all {
+		return fmt.Sprintf("%d (one epoch)", all)
+	}
+	return fmt.Sprint(n)
+}

@@ -1,0 +1,126 @@
+package bench
+
+import (
+	"fmt"
+	"io"
+	"strings"
+	"text/tabwriter"
+)
+
+// WriteText writes the report as plain-text tables.
+func (r *Report) WriteText(w io.Writer) error {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	m := &r.Machine
+	p := func(format string, args ...any) { fmt.Fprintf(tw, format+"\n", args...) }
+
+	mode := "full"
+	if r.Quick {
+		mode = "quick"
+	}
+	p("oddl bench (%s), %s, %.0f s", mode, m.Date, r.Seconds)
+	p("")
+	p("Machine")
+	p("  CPU\t%s (%s family %d model %d), %d cores, %d logical CPUs, GOMAXPROCS %d",
+		m.CPU, m.Vendor, m.Family, m.Model, m.Cores, m.LogicalCPUs, m.GOMAXPROCS)
+	p("  features\t%s", strings.Join(m.Features, " "))
+	if m.ClockMeasured {
+		p("  clock\t%.2f GHz one core busy, %.2f GHz all %d busy (timed chain of dependent adds); the OS reports %.2f GHz",
+			m.ClockGHz, m.ClockAllGHz, m.Cores, m.NominalGHz)
+	} else {
+		p("  clock\t%.2f GHz as the OS reports it (not measured: no probe in this build)", m.NominalGHz)
+	}
+	p("  FP64 peak\t%d flop/cycle/core: %.1f GFLOP/s one core, %.1f GFLOP/s all %d cores",
+		m.FlopsPerCycle, m.PeakGFLOPS, m.PeakAllGFLOPS, m.Cores)
+	if m.FMAGFLOPS > 0 {
+		p("  FMA probe\t%.1f GFLOP/s one core, %.1f GFLOP/s all cores (%d-bit FMAs on registers)",
+			m.FMAGFLOPS, m.FMAAllGFLOPS, m.FMAWidth)
+	}
+	p("  software\tkernel %s; BLAS %s (best: %s); %s %s/%s", m.Kernel, strings.Join(r.Backends, ", "),
+		r.Best, m.GoVersion, m.OS, m.Arch)
+
+	if len(r.Gemm) > 0 {
+		p("")
+		p("DGEMM at ODDL's shapes: GFLOP/s (%% of the FP64 peak of the cores used), best of the runs")
+		hdr := "  shape\tproduct\tthreads"
+		for _, b := range r.Backends {
+			hdr += "\t" + b
+		}
+		p("%s", hdr)
+		type key struct {
+			name    string
+			threads int
+		}
+		cells := map[key]map[string]GemmResult{}
+		var order []key
+		for _, g := range r.Gemm {
+			k := key{g.Shape.Name, g.Threads}
+			if cells[k] == nil {
+				cells[k] = map[string]GemmResult{}
+				order = append(order, k)
+			}
+			cells[k][g.Backend] = g
+		}
+		// Group by shape, then threads, whatever the measuring order.
+		for _, s := range MNISTGemmShapes() {
+			for _, k := range order {
+				if k.name != s.Name {
+					continue
+				}
+				line := fmt.Sprintf("  %v\t%s\t%d", s, s.What, k.threads)
+				for _, b := range r.Backends {
+					if g, ok := cells[k][b]; ok {
+						line += fmt.Sprintf("\t%.1f (%.0f%%)", g.GFLOPS, g.PctPeak)
+					} else {
+						line += "\t-"
+					}
+				}
+				p("%s", line)
+			}
+		}
+	}
+
+	if len(r.OMP) > 0 {
+		p("")
+		p("Batch-OMP on random unit-norm data (n, K, L): signals/s beside the GEMM bound, the rate if")
+		p("coding cost nothing beyond A0 = X·Dᵀ (%d signals a GEMM, as the coder does)", OMPBlock)
+		p("  (n, K, L)\tbackend\tthreads\tsignals\tsignals/s\tGEMM bound\ttime / bound\tA0 GFLOP/s")
+		for _, o := range r.OMP {
+			p("  %v\t%s\t%d\t%d\t%.0f\t%.0f\t%.2f×\t%.1f",
+				o.Shape, o.Backend, o.Threads, o.Signals, o.SignalsPerS, o.GemmBoundPerS, o.OverBound, o.A0GFLOPS)
+		}
+	}
+
+	if len(r.Train) > 0 {
+		t0 := r.Train[0].Settings
+		p("")
+		p("ODDL training on MNIST, K=%d L=%d batch %d, one pass, no reconstructive initialisation phase", t0.K, t0.L, t0.Batch)
+		p("  whole pass (seconds by part, from the model's timers):")
+		p("  backend\tλ0\tsamples\tseconds\tsamples/s\tcoding\tstatistics\tupdate\tread\tstart")
+		for _, t := range r.Train {
+			p("  %s\t%g\t%d\t%.2f\t%.0f\t%.2f\t%.2f\t%.2f\t%.2f\t%.2f",
+				t.Settings.Backend, t.Settings.Lambda0, t.Samples, t.Seconds, t.SamplesPerS,
+				t.Coding, t.Statistics, t.Update, t.Read, t.Start)
+		}
+		p("  one mini-batch step (medians over the steps after the first, milliseconds):")
+		p("  backend\tλ0\tsteps\tms/step\tsamples/s\tcoding\tstatistics\tupdate")
+		for _, t := range r.Train {
+			p("  %s\t%g\t%d\t%.1f\t%.0f\t%.1f\t%.2f\t%.1f",
+				t.Settings.Backend, t.Settings.Lambda0, t.Steps, 1e3*t.StepSeconds, t.StepSamplesPerS,
+				1e3*t.StepCoding, 1e3*t.StepStatistics, 1e3*t.StepUpdate)
+		}
+	}
+
+	if len(r.Predict) > 0 {
+		p("")
+		p("Prediction on the MNIST test images (preprocessing, Batch-OMP on D, scores W·a, argmax)")
+		p("  backend\tthreads\timages\tseconds\tsamples/s\terror rate")
+		for _, q := range r.Predict {
+			p("  %s\t%d\t%d\t%.3f\t%.0f\t%.2f%%", q.Backend, q.Threads, q.Samples, q.Best, q.SamplesPerS, 100*q.ErrorRate)
+		}
+	}
+	for _, n := range r.Notes {
+		p("")
+		p("note: %s", n)
+	}
+	return tw.Flush()
+}

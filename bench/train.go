@@ -1,0 +1,195 @@
+package bench
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"time"
+
+	"github.com/oddl-go/oddl/dataset"
+	"github.com/oddl-go/oddl/oddl"
+)
+
+// TrainSettings chooses what MeasureTrain trains.
+type TrainSettings struct {
+	Backend string  `json:"backend"` // BLAS backend name ("" for the default)
+	Threads int     `json:"threads"` // 0: all cores
+	K       int     `json:"k"`       // atoms
+	L       int     `json:"l"`       // sparsity
+	Batch   int     `json:"batch"`   // mini-batch size
+	Lambda0 float64 `json:"lambda0"` // 0: reconstructive training
+	Samples int     `json:"samples"` // samples of the pass; 0: the whole set
+	Seed    uint64  `json:"seed"`
+}
+
+// MNISTTrainSettings returns the paper's digit settings (K = 960, L = 5,
+// λ0 = 1) with mini-batches of 256 samples, the batch size of the
+// scikit-learn comparison, over the whole training set.
+func MNISTTrainSettings() TrainSettings {
+	return TrainSettings{K: 960, L: 5, Batch: 256, Lambda0: 1, Seed: 1}
+}
+
+// TrainResult is the measured speed of one training pass.
+type TrainResult struct {
+	Settings TrainSettings `json:"settings"`
+	Samples  int           `json:"samples"` // samples trained on
+	Steps    int           `json:"steps"`   // mini-batches
+
+	// Seconds is the wall time of oddl.Train, and SamplesPerS =
+	// Samples/Seconds the throughput of the whole pass, start-up included.
+	Seconds     float64 `json:"seconds"`
+	SamplesPerS float64 `json:"samples_per_s"`
+	// The pass split by part (oddl.Times), seconds: Start is the initial
+	// dictionary and classifier (no reconstructive phase is run), Read the
+	// reading and preprocessing of samples, Coding G = D·Dᵀ and Batch-OMP,
+	// Statistics the updates of M and N, Update the dictionary sweep.
+	Start      float64 `json:"start_s"`
+	Read       float64 `json:"read_s"`
+	Coding     float64 `json:"coding_s"`
+	Statistics float64 `json:"statistics_s"`
+	Update     float64 `json:"update_s"`
+
+	// One mini-batch step in the steady state: the medians over the steps
+	// of the pass of each part and of their sum (which is why the parts need
+	// not add up to StepSeconds exactly), and StepSamplesPerS =
+	// Batch/StepSeconds.
+	StepSeconds     float64 `json:"step_s"`
+	StepSamplesPerS float64 `json:"step_samples_per_s"`
+	StepCoding      float64 `json:"step_coding_s"`
+	StepStatistics  float64 `json:"step_statistics_s"`
+	StepUpdate      float64 `json:"step_update_s"`
+
+	// Objective is the final running average of the training objective, a
+	// check that the pass learnt something.
+	Objective float64 `json:"objective"`
+}
+
+// MeasureTrain trains one pass over the first s.Samples samples of set
+// (raw, as loaded; training preprocesses them) with no reconstructive
+// initialisation phase, and returns its speed and the model.
+func MeasureTrain(ctx context.Context, set *dataset.Set, s TrainSettings) (TrainResult, *oddl.Model, error) {
+	if set == nil || set.Len() == 0 {
+		return TrainResult{}, nil, fmt.Errorf("bench: no training samples")
+	}
+	if s.Samples <= 0 || s.Samples > set.Len() {
+		s.Samples = set.Len()
+	}
+	cfg := oddl.DefaultConfig()
+	cfg.K, cfg.L, cfg.Batch, cfg.Lambda0 = s.K, s.L, s.Batch, s.Lambda0
+	cfg.Epochs, cfg.InitSamples = 1, 0
+	cfg.Seed, cfg.Threads, cfg.Backend = s.Seed, s.Threads, s.Backend
+	src, err := oddl.NewSetSource(set.Head(s.Samples))
+	if err != nil {
+		return TrainResult{}, nil, err
+	}
+
+	var (
+		prev                          oddl.Times
+		first                         = true
+		steps, coding, stats, updates []float64
+	)
+	progress := func(p oddl.Progress) {
+		if p.Phase != "train" {
+			return
+		}
+		t := p.Times
+		if !first {
+			c := (t.Coding - prev.Coding).Seconds()
+			st := (t.Statistics - prev.Statistics).Seconds()
+			u := (t.Update - prev.Update).Seconds()
+			coding, stats, updates = append(coding, c), append(stats, st), append(updates, u)
+			steps = append(steps, c+st+u)
+		}
+		// The first step also pays for starting up; it is left out of the
+		// medians.
+		first, prev = false, t
+	}
+	t0 := time.Now()
+	m, err := oddl.Train(ctx, cfg, src, oddl.WithProgress(progress))
+	secs := time.Since(t0).Seconds()
+	if err != nil {
+		return TrainResult{}, nil, fmt.Errorf("bench: training on %s: %w", backendLabel(s.Backend), err)
+	}
+	tm := m.Times()
+	r := TrainResult{
+		Settings:    s,
+		Samples:     s.Samples,
+		Steps:       len(steps) + 1,
+		Seconds:     secs,
+		SamplesPerS: float64(s.Samples) / secs,
+		Start:       tm.Init.Seconds(),
+		Read:        tm.Read.Seconds(),
+		Coding:      tm.Coding.Seconds(),
+		Statistics:  tm.Statistics.Seconds(),
+		Update:      tm.Update.Seconds(),
+		Objective:   m.Objective(),
+	}
+	if len(steps) > 0 {
+		r.StepSeconds = median(steps)
+		r.StepCoding, r.StepStatistics, r.StepUpdate = median(coding), median(stats), median(updates)
+		r.StepSamplesPerS = float64(s.Batch) / r.StepSeconds
+	}
+	return r, m, nil
+}
+
+// PredictResult is the measured speed of classifying a test set.
+type PredictResult struct {
+	Backend string `json:"backend"`
+	Threads int    `json:"threads"`
+	Samples int    `json:"samples"`
+	Timing
+	// SamplesPerS is Samples/Best: preprocessing, Batch-OMP coding on D,
+	// scores W·a and their argmax for every sample.
+	SamplesPerS float64 `json:"samples_per_s"`
+	// ErrorRate is the fraction of test samples misclassified, a check that
+	// the model is sound (it depends on how long the model was trained).
+	ErrorRate float64 `json:"error_rate"`
+}
+
+// MeasurePredict times m.Predict on every sample of test (raw, as loaded)
+// on the named backend with threads threads (0: all cores), at least
+// minReps times and for about minTime, after one run to warm up. It changes
+// the runtime settings of m.
+func MeasurePredict(m *oddl.Model, test *dataset.Set, backend string, threads int, minTime time.Duration, minReps int) (PredictResult, error) {
+	if err := m.SetRuntime(backend, threads); err != nil {
+		return PredictResult{}, err
+	}
+	r := PredictResult{Backend: backend, Threads: threads, Samples: test.Len()}
+	var (
+		labels []int
+		err    error
+	)
+	r.Timing = Measure(minTime, minReps, 0, func() {
+		var e error
+		labels, e = m.Predict(test.X)
+		if e != nil && err == nil {
+			err = e
+		}
+	})
+	if err != nil {
+		return PredictResult{}, fmt.Errorf("bench: prediction on %s: %w", backendLabel(backend), err)
+	}
+	wrong := 0
+	for i, l := range labels {
+		if l != test.Labels[i] {
+			wrong++
+		}
+	}
+	r.SamplesPerS = float64(r.Samples) / r.Best
+	r.ErrorRate = float64(wrong) / float64(r.Samples)
+	return r, nil
+}
+
+// median returns the median of x (the upper one for an even length); x is
+// sorted in place.
+func median(x []float64) float64 {
+	slices.Sort(x)
+	return x[len(x)/2]
+}
+
+func backendLabel(b string) string {
+	if b == "" {
+		return "the default backend"
+	}
+	return b
+}

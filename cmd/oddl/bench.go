@@ -1,0 +1,145 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"runtime/pprof"
+	"slices"
+	"strings"
+
+	"github.com/oddl-go/oddl/bench"
+	"github.com/oddl-go/oddl/blas"
+)
+
+func init() {
+	register(&command{
+		name:  "bench",
+		short: "measure the machine, DGEMM, Batch-OMP, training and prediction speed",
+		run:   runBench,
+	})
+}
+
+func runBench(args []string, stdout, stderr io.Writer) error {
+	fs := newFlagSet("bench", stderr)
+	quick := fs.Bool("quick", false, "trimmed run (seconds instead of a minute or two): fewer repetitions, part of an epoch")
+	asJSON := fs.Bool("json", false, "print one JSON object instead of tables")
+	backends := fs.String("blas", "", "comma-separated BLAS backends to measure (default: every one compiled in: "+
+		strings.Join(blas.Available(), ", ")+")")
+	threads := fs.Int("threads", 0, "threads of the parallel runs (default: all cores)")
+	only := fs.String("only", "", "comma-separated sections to measure: "+strings.Join(bench.Sections, ", ")+
+		" (default: all; the machine is always probed)")
+	trainSamples := fs.Int("train-samples", 0, "samples of the training pass on the best backend (default: all 60000, with -quick 5120)")
+	batch := fs.Int("batch", 256, "training mini-batch size")
+	quiet := fs.Bool("q", false, "do not log each measurement to stderr")
+	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the run to `file` (read it with go tool pprof)")
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "usage: oddl bench [-quick] [-json] [-blas names] [-only sections] [flags]")
+		fmt.Fprintln(stderr)
+		fmt.Fprintln(stderr, "Measures, for every BLAS backend compiled in (or those given with -blas):")
+		fmt.Fprintln(stderr, "the CPU, its clock under load and FP64 peak; DGEMM at the shapes ODDL uses;")
+		fmt.Fprintln(stderr, "Batch-OMP signals/s beside the GEMM bound; ODDL training on MNIST (K=960,")
+		fmt.Fprintln(stderr, "L=5) by part; prediction on the 10000 MNIST test images. The best backend")
+		fmt.Fprintln(stderr, "gets the full-size runs, the others smaller ones. No network is needed;")
+		fmt.Fprintln(stderr, "MNIST comes from the Go module cache (training and prediction are skipped")
+		fmt.Fprintln(stderr, "with a note if it is missing).")
+		fmt.Fprintln(stderr)
+		fs.PrintDefaults()
+	}
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if *threads < 0 {
+		return usageError{fmt.Errorf("-threads %d: must be >= 0", *threads)}
+	}
+	if *trainSamples < 0 {
+		return usageError{fmt.Errorf("-train-samples %d: must be >= 0", *trainSamples)}
+	}
+	if *batch < 1 {
+		return usageError{fmt.Errorf("-batch %d: must be >= 1", *batch)}
+	}
+	opts := bench.Options{
+		Quick:        *quick,
+		Threads:      *threads,
+		TrainSamples: *trainSamples,
+		Batch:        *batch,
+		Backends:     benchList(*backends),
+		Sections:     benchList(*only),
+	}
+	for _, b := range opts.Backends {
+		if _, err := blas.Lookup(b); err != nil {
+			return usageError{fmt.Errorf("-blas: %w", err)}
+		}
+	}
+	for _, s := range opts.Sections {
+		if !slices.Contains(bench.Sections, s) {
+			return usageError{fmt.Errorf("-only: unknown section %q (choices: %s)", s, strings.Join(bench.Sections, ", "))}
+		}
+	}
+	if !*quiet {
+		opts.Log = benchLog{w: stderr, prefix: "oddl bench: "}
+	}
+
+	if *cpuProfile != "" {
+		f, err := os.Create(*cpuProfile)
+		if err != nil {
+			return err
+		}
+		if err := pprof.StartCPUProfile(f); err != nil {
+			f.Close()
+			return err
+		}
+		defer func() {
+			pprof.StopCPUProfile()
+			f.Close()
+		}()
+	}
+
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	rep, err := bench.Run(ctx, opts)
+	if err != nil && (rep == nil || !errors.Is(err, context.Canceled)) {
+		return err
+	}
+	if *asJSON {
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		if e := enc.Encode(rep); e != nil {
+			return e
+		}
+	} else if e := rep.WriteText(stdout); e != nil {
+		return e
+	}
+	if err != nil {
+		return fmt.Errorf("interrupted; the report above is partial: %w", err)
+	}
+	return nil
+}
+
+// benchList splits a comma-separated flag value, dropping empty items.
+func benchList(s string) []string {
+	var out []string
+	for _, f := range strings.Split(s, ",") {
+		if f = strings.TrimSpace(f); f != "" {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// benchLog writes each Write, a whole line, with a prefix.
+type benchLog struct {
+	w      io.Writer
+	prefix string
+}
+
+func (p benchLog) Write(b []byte) (int, error) {
+	if _, err := io.WriteString(p.w, p.prefix); err != nil {
+		return 0, err
+	}
+	return p.w.Write(b)
+}
