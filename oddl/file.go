@@ -219,6 +219,7 @@ func Load(path string) (*Model, error) {
 	if err != nil {
 		return nil, fmt.Errorf("oddl: %s: %w", path, err)
 	}
+	m.localBackend()
 	return m, nil
 }
 
@@ -229,6 +230,7 @@ func (m *Model) UnmarshalBinary(data []byte) error {
 	if err != nil {
 		return fmt.Errorf("oddl: %w", err)
 	}
+	nm.localBackend()
 	m.mu.Lock()
 	m.cfg, m.st, m.cur, m.times, m.avg, m.pred = nm.cfg, nm.st, nm.cur, nm.times, nm.avg, nil
 	m.mu.Unlock()
@@ -398,12 +400,16 @@ func decode(data []byte) (*Model, error) {
 			return nil, fmt.Errorf("%w: atom %d has norm %g, not 1", ErrCorrupt, j, math.Sqrt(ss))
 		}
 	}
-	// The backend is a choice of the machine that trained; another binary
-	// may not have it compiled in, and the results do not depend on it.
-	if c.Backend != "" {
-		if _, _, err := blas.Select(c.Backend); err != nil {
-			c.Backend = ""
+	return &Model{cfg: c, st: st, cur: cu, times: t, avg: avg}, nil
+}
+
+// localBackend forgets a saved backend that this binary lacks: the backend
+// is a choice of the machine that trained, and the results do not depend
+// on it (beyond rounding).
+func (m *Model) localBackend() {
+	if m.cfg.Backend != "" {
+		if _, _, err := blas.Select(m.cfg.Backend); err != nil {
+			m.cfg.Backend = ""
 		}
 	}
-	return &Model{cfg: c, st: st, cur: cu, times: t, avg: avg}, nil
 }

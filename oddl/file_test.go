@@ -1,0 +1,179 @@
+package oddl
+
+import (
+	"bytes"
+	"context"
+	"encoding/binary"
+	"errors"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// trainedModel returns a small trained model and its encoding.
+func trainedModel(t testing.TB) (*Model, []byte) {
+	t.Helper()
+	rng := rand.New(rand.NewPCG(4, 4))
+	_, X, labels := planted(rng, 12, 8, 2, 3, 200, 0.05)
+	cfg := smallConfig(12, 2)
+	cfg.InitSamples = 64
+	m, err := Train(context.Background(), cfg, mustSource(t, X, labels, 3))
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := m.MarshalBinary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m, b
+}
+
+func TestModelRoundTrip(t *testing.T) {
+	m, b := trainedModel(t)
+	var got Model
+	if err := got.UnmarshalBinary(b); err != nil {
+		t.Fatal(err)
+	}
+	sameState(t, m, &got)
+	if got.cfg != m.cfg || got.times != m.times || got.avg != m.avg {
+		t.Fatalf("header differs:\n%+v %+v %v\n%+v %+v %v", got.cfg, got.times, got.avg, m.cfg, m.times, m.avg)
+	}
+	dir := t.TempDir()
+	path := filepath.Join(dir, "m.oddl")
+	if err := m.Save(path); err != nil {
+		t.Fatal(err)
+	}
+	onDisk, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(onDisk, b) {
+		t.Fatal("Save and MarshalBinary disagree")
+	}
+	// Saving over an existing file replaces it and leaves no temporary.
+	if err := m.Save(path); err != nil {
+		t.Fatal(err)
+	}
+	ents, _ := os.ReadDir(dir)
+	if len(ents) != 1 {
+		t.Fatalf("directory holds %d entries after saving twice, want 1", len(ents))
+	}
+	l, err := Load(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sameState(t, m, l)
+	// Predictions of the loaded model match.
+	rng := rand.New(rand.NewPCG(4, 4))
+	_, X, _ := planted(rng, 12, 8, 2, 3, 50, 0.05)
+	p1, _ := m.Predict(X)
+	p2, err := l.Predict(X)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range p1 {
+		if p1[i] != p2[i] {
+			t.Fatalf("prediction %d differs after loading", i)
+		}
+	}
+	if err := m.Save(filepath.Join(dir, "no", "such", "dir.oddl")); err == nil {
+		t.Fatal("saving into a missing directory succeeded")
+	}
+}
+
+func TestModelCorrupt(t *testing.T) {
+	_, good := trainedModel(t)
+	dir := t.TempDir()
+	check := func(name string, data []byte, want error) {
+		t.Helper()
+		var m Model
+		err := m.UnmarshalBinary(data)
+		if !errors.Is(err, want) {
+			t.Errorf("%s (bytes): got %v, want %v", name, err, want)
+		}
+		p := filepath.Join(dir, "x.oddl")
+		if err := os.WriteFile(p, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if l, err := Load(p); !errors.Is(err, want) || l != nil {
+			t.Errorf("%s (file): got model %v, error %v, want %v", name, l != nil, err, want)
+		}
+	}
+	// Truncation at every offset within the header, then at many offsets in
+	// the payload.
+	for cut := 0; cut < len(good); cut++ {
+		if cut > 400 && cut%97 != 0 && cut < len(good)-16 {
+			continue
+		}
+		want := ErrTruncated
+		if cut == 0 {
+			want = ErrTruncated // an empty file is a truncated one
+		}
+		check("truncated", good[:cut], want)
+	}
+	check("trailing", append(append([]byte(nil), good...), 0), ErrCorrupt)
+	// Flipped bytes anywhere: caught by the checksum (or by the header checks).
+	rng := rand.New(rand.NewPCG(1, 2))
+	for range 200 {
+		b := append([]byte(nil), good...)
+		i := rng.IntN(len(b))
+		b[i] ^= byte(1 + rng.IntN(255))
+		var m Model
+		if err := m.UnmarshalBinary(b); err == nil {
+			t.Fatalf("flipping byte %d went unnoticed", i)
+		}
+	}
+	bad := append([]byte(nil), good...)
+	copy(bad, "NOTMODEL")
+	check("magic", bad, ErrNotModel)
+	check("text", []byte("hello, world, this is not a model file at all"), ErrNotModel)
+	newer := append([]byte(nil), good...)
+	binary.LittleEndian.PutUint32(newer[8:], fileVersion+1)
+	check("newer version", newer, ErrVersion)
+	// A header declaring huge sizes is refused before any allocation.
+	huge := append([]byte(nil), good...)
+	binary.LittleEndian.PutUint32(huge[prologue:], maxAtoms)
+	binary.LittleEndian.PutUint32(huge[prologue+4:], maxDim)
+	check("huge sizes", huge, ErrTruncated)
+	zeroK := append([]byte(nil), good...)
+	binary.LittleEndian.PutUint32(zeroK[prologue:], 0)
+	check("zero atoms", zeroK, ErrCorrupt)
+	// Consistent checksum but inconsistent contents: a non-unit atom.
+	m, _ := trainedModel(t)
+	m.st.dt[0] *= 2
+	b, _ := m.MarshalBinary()
+	check("non-unit atom", b, ErrCorrupt)
+	m, _ = trainedModel(t)
+	m.cfg.L = 0
+	b, _ = m.MarshalBinary()
+	check("bad config", b, ErrCorrupt)
+	if _, err := Load(filepath.Join(dir, "missing.oddl")); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("missing file: got %v", err)
+	}
+	if _, err := Load(dir); !errors.Is(err, ErrNotModel) {
+		t.Errorf("directory: got %v", err)
+	}
+}
+
+// FuzzDecode checks that no input makes decoding panic, and that whatever
+// decodes encodes back to the same bytes.
+func FuzzDecode(f *testing.F) {
+	_, good := trainedModel(f)
+	f.Add(good)
+	f.Add(good[:40])
+	f.Add([]byte(fileMagic))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		m, err := decode(data)
+		if err != nil {
+			return
+		}
+		b, err := m.MarshalBinary()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(b, data) {
+			t.Fatal("decoded model encodes differently")
+		}
+	})
+}

@@ -1,0 +1,91 @@
+package oddl
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"gonum.org/v1/gonum/mat"
+)
+
+// planted draws a random dictionary of k unit atoms in dimension n and
+// samples that are each a combination of l of its atoms with coefficients
+// of magnitude 1..2 and random signs (the first atom, larger, positive). A sample's label is its first atom's
+// group (atom index mod q), so the labels depend on the codes.
+func planted(rng *rand.Rand, k, n, l, q, samples int, noise float64) (D, X *mat.Dense, labels []int) {
+	D = mat.NewDense(k, n, nil)
+	for j := range k {
+		row := D.RawRowView(j)
+		var ss float64
+		for i := range row {
+			row[i] = rng.NormFloat64()
+			ss += row[i] * row[i]
+		}
+		for i := range row {
+			row[i] /= math.Sqrt(ss)
+		}
+	}
+	X = mat.NewDense(samples, n, nil)
+	labels = make([]int, samples)
+	for s := range samples {
+		atoms := rng.Perm(k)[:l]
+		labels[s] = atoms[0] % q
+		x := X.RawRowView(s)
+		for t, j := range atoms {
+			c := 1 + rng.Float64()
+			if t == 0 {
+				c += 1 // the first atom dominates
+			}
+			if t > 0 && rng.IntN(2) == 0 {
+				c = -c
+			}
+			axpy(c, D.RawRowView(j), x)
+		}
+		for i := range x {
+			x[i] += noise * rng.NormFloat64()
+		}
+	}
+	return D, X, labels
+}
+
+// smallConfig is a fast configuration for tests.
+func smallConfig(k, l int) Config {
+	c := DefaultConfig()
+	c.K, c.L = k, l
+	c.Batch = 64
+	c.InitSamples = 256
+	c.Preprocess = PreprocessNone
+	c.Threads = 1
+	return c
+}
+
+func mustSource(t testing.TB, X *mat.Dense, labels []int, q int) Source {
+	t.Helper()
+	src, err := NewMatrixSource(X, labels, q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return src
+}
+
+// sameState fails unless the two models' numeric state and position are
+// bit-identical.
+func sameState(t *testing.T, a, b *Model) {
+	t.Helper()
+	if a.cur != b.cur {
+		t.Fatalf("positions differ: %+v vs %+v", a.cur, b.cur)
+	}
+	for name, p := range map[string][2][]float64{
+		"D~": {a.st.dt, b.st.dt}, "M": {a.st.m, b.st.m}, "N": {a.st.nt, b.st.nt},
+	} {
+		x, y := p[0], p[1]
+		if len(x) != len(y) {
+			t.Fatalf("%s: lengths %d and %d", name, len(x), len(y))
+		}
+		for i := range x {
+			if math.Float64bits(x[i]) != math.Float64bits(y[i]) {
+				t.Fatalf("%s[%d] differs: %v vs %v", name, i, x[i], y[i])
+			}
+		}
+	}
+}
