@@ -1,0 +1,138 @@
+package kernel
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"runtime"
+	"testing"
+
+	"gonum.org/v1/gonum/blas"
+	"gonum.org/v1/gonum/blas/gonum"
+)
+
+// gemmBenchShape is one benchmarked product: op(A) m×k, op(B) k×n.
+type gemmBenchShape struct {
+	m, n, k int
+	transB  bool
+}
+
+func (s gemmBenchShape) String() string {
+	name := fmt.Sprintf("m=%d,n=%d,k=%d", s.m, s.n, s.k)
+	if s.transB {
+		name += ",tB"
+	}
+	return name
+}
+
+// gemmBenchShapes are the sizes the project cares about: powers of two,
+// A0 = X·Dᵀ for 960 atoms of 784 pixels against 4096 samples (either
+// layout of the second operand) and the Gram matrix D·Dᵀ.
+var gemmBenchShapes = []gemmBenchShape{
+	{64, 64, 64, false},
+	{256, 256, 256, false},
+	{1024, 1024, 1024, false},
+	{960, 4096, 784, false},
+	{960, 4096, 784, true},
+	{960, 960, 784, true},
+}
+
+func gemmBenchOperands(s gemmBenchShape) (a, b, c []float64, lda, ldb int) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	fill := func(n int) []float64 {
+		x := make([]float64, n)
+		for i := range x {
+			x[i] = rng.Float64()
+		}
+		return x
+	}
+	lda, ldb = s.k, s.n
+	if s.transB {
+		ldb = s.k
+	}
+	return fill(s.m * s.k), fill(s.k * s.n), fill(s.m * s.n), lda, ldb
+}
+
+func reportGFLOPS(b *testing.B, s gemmBenchShape) {
+	flops := 2 * float64(s.m) * float64(s.n) * float64(s.k) * float64(b.N)
+	b.ReportMetric(flops/b.Elapsed().Seconds()/1e9, "GFLOP/s")
+}
+
+// BenchmarkDgemm measures Dgemm on each kernel path at 1 and 2 goroutines:
+// BenchmarkDgemm/<path>/<shape>/threads=<t>, in GFLOP/s.
+func BenchmarkDgemm(b *testing.B) {
+	for _, asm := range gemmPaths() {
+		b.Run(gemmPathName(asm), func(b *testing.B) {
+			for _, s := range gemmBenchShapes {
+				a, bm, c, lda, ldb := gemmBenchOperands(s)
+				b.Run(s.String(), func(b *testing.B) {
+					for _, th := range []int{1, 2} {
+						b.Run(fmt.Sprintf("threads=%d", th), func(b *testing.B) {
+							defer SetThreads(SetThreads(th))
+							saved := useAsm
+							useAsm = asm
+							defer func() { useAsm = saved }()
+							b.ReportAllocs()
+							for b.Loop() {
+								Dgemm(false, s.transB, s.m, s.n, s.k, 1, a, lda, bm, ldb, 0, c, s.n)
+							}
+							reportGFLOPS(b, s)
+						})
+					}
+				})
+			}
+		})
+	}
+}
+
+// BenchmarkDgemmGonum is the baseline: gonum's pure-Go Dgemm on the same
+// shapes, with GOMAXPROCS limiting its goroutines.
+func BenchmarkDgemmGonum(b *testing.B) {
+	var impl gonum.Implementation
+	for _, s := range gemmBenchShapes {
+		a, bm, c, lda, ldb := gemmBenchOperands(s)
+		tB := blas.NoTrans
+		if s.transB {
+			tB = blas.Trans
+		}
+		b.Run(s.String(), func(b *testing.B) {
+			for _, th := range []int{1, 2} {
+				b.Run(fmt.Sprintf("threads=%d", th), func(b *testing.B) {
+					defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(th))
+					for b.Loop() {
+						impl.Dgemm(blas.NoTrans, tB, s.m, s.n, s.k, 1, a, lda, bm, ldb, 0, c, s.n)
+					}
+					reportGFLOPS(b, s)
+				})
+			}
+		})
+	}
+}
+
+// BenchmarkDgemmBlocking explores cache-blocking choices for the assembly
+// path on one goroutine: BenchmarkDgemmBlocking/<shape>/mc=..,kc=..,nc=..
+func BenchmarkDgemmBlocking(b *testing.B) {
+	if !useAsmDefault {
+		b.Skip("assembly path not available")
+	}
+	defer SetThreads(SetThreads(1))
+	shapes := []gemmBenchShape{{1024, 1024, 1024, false}, {960, 4096, 784, true}}
+	for _, s := range shapes {
+		a, bm, c, lda, ldb := gemmBenchOperands(s)
+		b.Run(s.String(), func(b *testing.B) {
+			for _, mc := range []int{72, 96, 144, 192, 288} {
+				for _, kc := range []int{128, 192, 256, 384, 512} {
+					for _, nc := range []int{1024, 4096} {
+						b.Run(fmt.Sprintf("mc=%d,kc=%d,nc=%d", mc, kc, nc), func(b *testing.B) {
+							withGemmBlocking(mc, kc, nc, func() {
+								for b.Loop() {
+									Dgemm(false, s.transB, s.m, s.n, s.k, 1, a, lda, bm, ldb, 0, c, s.n)
+								}
+							})
+							reportGFLOPS(b, s)
+						})
+					}
+				}
+			}
+		})
+	}
+}
