@@ -407,7 +407,7 @@ func (t *trainer) initPhase(ctx context.Context) error {
 		m.times.Init += time.Since(start)
 		m.cur.pos += cnt
 		m.cur.initSeen += int64(cnt)
-		if err := t.after(cnt, b, "init", m.cur.initSeen, int64(m.cfg.InitSamples)); err != nil {
+		if err := t.after(cnt, b, "init", int64(m.cfg.InitSamples)); err != nil {
 			return err
 		}
 	}
@@ -442,7 +442,7 @@ func (t *trainer) jointPhase(ctx context.Context) error {
 				return err
 			}
 			m.cur.pos += cnt
-			if err := t.after(cnt, b, "train", m.jointSeen(), total); err != nil {
+			if err := t.after(cnt, b, "train", total); err != nil {
 				return err
 			}
 		}
@@ -460,10 +460,14 @@ type batchStats struct {
 }
 
 // after books a processed batch: counters, progress, checkpoint.
-func (t *trainer) after(cnt int, b batchStats, phase string, done, total int64) error {
+func (t *trainer) after(cnt int, b batchStats, phase string, total int64) error {
 	m := t.m
 	m.cur.seen += int64(cnt)
 	m.cur.batches++
+	done := m.cur.initSeen
+	if phase == "train" {
+		done = m.jointSeen()
+	}
 	// Running average over about the last 20 mini-batches.
 	if m.cur.batches == 1 {
 		m.avg = b.obj

@@ -1,0 +1,144 @@
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"os"
+	"strings"
+
+	"github.com/oddl-go/oddl/blas"
+	"github.com/oddl-go/oddl/dataset"
+)
+
+// dataFlags choose the data set of train and eval.
+type dataFlags struct {
+	name      string
+	dir       string
+	limit     int
+	testLimit int
+}
+
+func addDataFlags(fs *flag.FlagSet) *dataFlags {
+	d := &dataFlags{}
+	fs.StringVar(&d.name, "data", "mnist", "data set: mnist, usps, yaleb, or a `folder` holding [PREFIX-]train-{images-idx3,labels-idx1}-ubyte[.gz] and optionally the t10k-/test- pair")
+	fs.StringVar(&d.dir, "data-dir", "", "`folder` holding the usps and yaleb files (default: $ODDL_DATA, ./data or ../shared/data, whichever has them)")
+	fs.IntVar(&d.limit, "limit", 0, "use only the first `N` training samples (0: all) — for quick runs")
+	fs.IntVar(&d.testLimit, "test-limit", 0, "use only the first `N` test samples (0: all)")
+	return d
+}
+
+// check validates the flag values themselves.
+func (d *dataFlags) check() error {
+	if d.limit < 0 {
+		return usageError{fmt.Errorf("-limit %d: need a count ≥ 0", d.limit)}
+	}
+	if d.testLimit < 0 {
+		return usageError{fmt.Errorf("-test-limit %d: need a count ≥ 0", d.testLimit)}
+	}
+	switch d.name {
+	case "mnist", "usps", "yaleb":
+	case "":
+		return usageError{errors.New("-data: empty name")}
+	default:
+		fi, err := os.Stat(d.name)
+		if err != nil || !fi.IsDir() {
+			return usageError{fmt.Errorf("-data %q: not mnist, usps, yaleb, nor a folder", d.name)}
+		}
+	}
+	if d.dir != "" {
+		if fi, err := os.Stat(d.dir); err != nil || !fi.IsDir() {
+			return usageError{fmt.Errorf("-data-dir %q: not a folder", d.dir)}
+		}
+	}
+	return nil
+}
+
+// load reads the data set and applies the limits. A set without its own
+// test part (yaleb) is split per class, half for training, by seed; a
+// folder without test files gives a nil test set.
+func (d *dataFlags) load(seed uint64) (train, test *dataset.Set, err error) {
+	train, test, err = dataset.Load(d.name, d.dir)
+	if err != nil {
+		return nil, nil, err
+	}
+	if test == nil && d.name == "yaleb" {
+		tr, te := dataset.SplitPerClass(train.Labels, 0.5, rand.New(rand.NewPCG(seed, 0x79616c6562)))
+		train, test = train.Subset(tr), train.Subset(te)
+	}
+	if d.limit > 0 && d.limit < train.Len() {
+		train = train.Head(d.limit)
+	}
+	if test != nil && d.testLimit > 0 && d.testLimit < test.Len() {
+		test = test.Head(d.testLimit)
+	}
+	return train, test, nil
+}
+
+// runtimeFlags choose the BLAS backend and the threads.
+type runtimeFlags struct {
+	threads int
+	blas    string
+}
+
+func addRuntimeFlags(fs *flag.FlagSet) *runtimeFlags {
+	r := &runtimeFlags{}
+	fs.IntVar(&r.threads, "threads", 0, "threads for coding and BLAS (0: all cores)")
+	fs.StringVar(&r.blas, "blas", "", "BLAS backend: "+strings.Join(blas.Available(), ", ")+" (default: $"+blas.EnvVar+", else the best available)")
+	return r
+}
+
+// check validates the values and returns the backend's name.
+func (r *runtimeFlags) check() (string, error) {
+	if r.threads < 0 {
+		return "", usageError{fmt.Errorf("-threads %d: need a count ≥ 0 (0: all cores)", r.threads)}
+	}
+	_, name, err := blas.Select(r.blas)
+	if err != nil {
+		if r.blas != "" {
+			return "", usageError{fmt.Errorf("-blas: %w", err)}
+		}
+		return "", err
+	}
+	return name, nil
+}
+
+// writeJSON prints v as one indented JSON object.
+func writeJSON(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(v)
+}
+
+// flagsSet returns the names of the flags given on the command line.
+func flagsSet(fs *flag.FlagSet) map[string]bool {
+	set := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	return set
+}
+
+// printConfusion writes the confusion matrix, true classes down, predicted
+// across.
+func printConfusion(w io.Writer, conf [][]int) {
+	width := 3
+	for _, row := range conf {
+		for _, v := range row {
+			width = max(width, len(fmt.Sprint(v)))
+		}
+	}
+	fmt.Fprintf(w, "confusion (rows: true class, columns: predicted)\n%*s", 5, "")
+	for c := range conf {
+		fmt.Fprintf(w, " %*d", width, c)
+	}
+	fmt.Fprintln(w)
+	for t, row := range conf {
+		fmt.Fprintf(w, "%5d", t)
+		for _, v := range row {
+			fmt.Fprintf(w, " %*d", width, v)
+		}
+		fmt.Fprintln(w)
+	}
+}

@@ -1,0 +1,124 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"runtime"
+	"time"
+
+	"github.com/oddl-go/oddl/oddl"
+)
+
+func init() {
+	register(&command{
+		name:  "eval",
+		short: "report a saved model's error rate and confusion matrix on a data set",
+		run:   runEval,
+	})
+}
+
+// evalReport is the JSON object of "oddl eval -json".
+type evalReport struct {
+	Dataset          string  `json:"dataset"`
+	Set              string  `json:"set"`
+	Model            string  `json:"model"`
+	K                int     `json:"k"`
+	L                int     `json:"l"`
+	Lambda0          float64 `json:"lambda0"`
+	Epochs           int     `json:"epochs"`
+	Batch            int     `json:"batch"`
+	Backend          string  `json:"backend"`
+	Threads          int     `json:"threads"`
+	TestError        float64 `json:"test_error"`
+	Errors           int     `json:"errors"`
+	NTest            int     `json:"n_test"`
+	Seconds          float64 `json:"seconds"`
+	SamplesPerSecond float64 `json:"samples_per_second"`
+	Confusion        [][]int `json:"confusion"`
+}
+
+func runEval(args []string, stdout, stderr io.Writer) error {
+	fs := newFlagSet("eval", stderr)
+	modelPath := fs.String("model", "", "the model `file` to evaluate (required)")
+	which := fs.String("set", "test", "which part of the data set: test or train")
+	data := addDataFlags(fs)
+	rt := addRuntimeFlags(fs)
+	asJSON := fs.Bool("json", false, "print one JSON object on stdout")
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "usage: oddl eval -model file [flags]")
+		fmt.Fprintln(stderr)
+		fmt.Fprintln(stderr, "Classifies a data set with a saved model and reports the error rate and the")
+		fmt.Fprintln(stderr, "confusion matrix.")
+		fmt.Fprintln(stderr)
+		fs.PrintDefaults()
+	}
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if *modelPath == "" {
+		return usageError{errors.New("-model is required")}
+	}
+	if *which != "test" && *which != "train" {
+		return usageError{fmt.Errorf("-set %q: want test or train", *which)}
+	}
+	if err := data.check(); err != nil {
+		return err
+	}
+	backend, err := rt.check()
+	if err != nil {
+		return err
+	}
+	model, err := oddl.Load(*modelPath)
+	if err != nil {
+		return err
+	}
+	if err := model.SetRuntime(rt.blas, rt.threads); err != nil {
+		return usageError{err}
+	}
+	train, test, err := data.load(model.Config().Seed)
+	if err != nil {
+		return err
+	}
+	set := test
+	if *which == "train" {
+		set = train
+	}
+	if set == nil {
+		return fmt.Errorf("data set %s has no test part (use -set train, or a folder with test files)", train.Name)
+	}
+	if set.Dim() != model.Dim() {
+		return fmt.Errorf("data set %s has samples of dimension %d, the model expects %d", set.Name, set.Dim(), model.Dim())
+	}
+	if set.Classes > model.Classes() {
+		return fmt.Errorf("data set %s has %d classes, the model knows %d", set.Name, set.Classes, model.Classes())
+	}
+	start := time.Now()
+	ev, err := model.Evaluate(set.X, set.Labels)
+	if err != nil {
+		return err
+	}
+	el := time.Since(start).Seconds()
+	cfg := model.Config()
+	threads := rt.threads
+	if threads == 0 {
+		threads = runtime.GOMAXPROCS(0)
+	}
+	rep := evalReport{
+		Dataset: set.Name, Set: *which, Model: *modelPath, K: cfg.K, L: cfg.L, Lambda0: cfg.Lambda0,
+		Epochs: cfg.Epochs, Batch: cfg.Batch, Backend: backend, Threads: threads,
+		TestError: ev.ErrorRate, Errors: ev.Errors, NTest: ev.Samples, Seconds: el, Confusion: ev.Confusion,
+	}
+	if el > 0 {
+		rep.SamplesPerSecond = float64(ev.Samples) / el
+	}
+	if *asJSON {
+		return writeJSON(stdout, rep)
+	}
+	fmt.Fprintf(stdout, "model        %s: K=%d L=%d λ0=%g, %d epochs\n", *modelPath, cfg.K, cfg.L, cfg.Lambda0, cfg.Epochs)
+	fmt.Fprintf(stdout, "data         %s (%s part): %d samples\n", set.Name, *which, ev.Samples)
+	fmt.Fprintf(stdout, "error rate   %.2f%% (%d of %d)\n", 100*ev.ErrorRate, ev.Errors, ev.Samples)
+	fmt.Fprintf(stdout, "time         %.2f s (%.0f samples/s, %s, %d threads)\n", el, rep.SamplesPerSecond, backend, threads)
+	printConfusion(stdout, ev.Confusion)
+	return nil
+}

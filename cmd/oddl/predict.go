@@ -1,0 +1,147 @@
+package main
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+	"strings"
+
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/oddl-go/oddl/dataset"
+	"github.com/oddl-go/oddl/oddl"
+)
+
+func init() {
+	register(&command{
+		name:  "predict",
+		short: "print the label a saved model gives each sample of a file",
+		run:   runPredict,
+	})
+}
+
+func runPredict(args []string, stdout, stderr io.Writer) error {
+	fs := newFlagSet("predict", stderr)
+	modelPath := fs.String("model", "", "the model `file` (required)")
+	in := fs.String("in", "", "input `file` (required): IDX images (gzip or plain), or CSV/text with one sample of n numbers a line; - reads CSV from stdin")
+	rt := addRuntimeFlags(fs)
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "usage: oddl predict -model file -in file [flags]")
+		fmt.Fprintln(stderr)
+		fmt.Fprintln(stderr, "Prints one label per line on stdout, one for each sample of the input, in order.")
+		fmt.Fprintln(stderr, "Samples are raw (e.g. pixels 0..255); the model applies its own preprocessing.")
+		fmt.Fprintln(stderr)
+		fs.PrintDefaults()
+	}
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if *modelPath == "" {
+		return usageError{errors.New("-model is required")}
+	}
+	if *in == "" {
+		return usageError{errors.New("-in is required")}
+	}
+	if _, err := rt.check(); err != nil {
+		return err
+	}
+	if *in != "-" {
+		if fi, err := os.Stat(*in); err != nil {
+			return usageError{fmt.Errorf("-in: %w", err)}
+		} else if fi.IsDir() {
+			return usageError{fmt.Errorf("-in %s: is a folder", *in)}
+		}
+	}
+	model, err := oddl.Load(*modelPath)
+	if err != nil {
+		return err
+	}
+	if err := model.SetRuntime(rt.blas, rt.threads); err != nil {
+		return usageError{err}
+	}
+	X, err := readSamples(*in, model.Dim())
+	if err != nil {
+		return err
+	}
+	labels, err := model.Predict(X)
+	if err != nil {
+		return err
+	}
+	w := bufio.NewWriter(stdout)
+	for _, l := range labels {
+		fmt.Fprintln(w, l)
+	}
+	return w.Flush()
+}
+
+// readSamples reads the input: an IDX images file when it starts like one
+// (gzip or the IDX magic), CSV otherwise.
+func readSamples(path string, n int) (*mat.Dense, error) {
+	if path == "-" {
+		return readCSV(os.Stdin, "stdin", n)
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	br := bufio.NewReaderSize(f, 1<<16)
+	head, _ := br.Peek(4)
+	isGzip := len(head) >= 2 && head[0] == 0x1f && head[1] == 0x8b
+	isIDX := len(head) >= 4 && head[0] == 0 && head[1] == 0 && head[3] >= 1 && head[3] <= 4
+	if isGzip || isIDX {
+		X, _, _, err := dataset.ReadImages(path)
+		if err != nil {
+			return nil, err
+		}
+		if _, c := X.Dims(); c != n {
+			return nil, fmt.Errorf("%s: images of %d pixels, the model expects %d", path, c, n)
+		}
+		return X, nil
+	}
+	return readCSV(br, path, n)
+}
+
+// readCSV reads one sample of n numbers a line, separated by commas, spaces
+// or tabs. Blank lines and lines starting with # are skipped.
+func readCSV(r io.Reader, name string, n int) (*mat.Dense, error) {
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 1<<16), 1<<26)
+	var data []float64
+	rows, line := 0, 0
+	for sc.Scan() {
+		line++
+		text := strings.TrimSpace(sc.Text())
+		if text == "" || strings.HasPrefix(text, "#") {
+			continue
+		}
+		if line == 1 {
+			text = strings.TrimPrefix(text, "\ufeff")
+		}
+		fields := strings.FieldsFunc(text, func(r rune) bool { return r == ',' || r == ' ' || r == '\t' || r == ';' })
+		if len(fields) != n {
+			return nil, fmt.Errorf("%s: line %d: %d values, the model expects %d", name, line, len(fields), n)
+		}
+		for i, f := range fields {
+			v, err := strconv.ParseFloat(f, 64)
+			if err != nil {
+				return nil, fmt.Errorf("%s: line %d, value %d: %q is not a number", name, line, i+1, f)
+			}
+			if v != v || v > 1e300 || v < -1e300 {
+				return nil, fmt.Errorf("%s: line %d, value %d: %q is not a finite number", name, line, i+1, f)
+			}
+			data = append(data, v)
+		}
+		rows++
+	}
+	if err := sc.Err(); err != nil {
+		return nil, fmt.Errorf("%s: line %d: %w", name, line+1, err)
+	}
+	if rows == 0 {
+		return nil, fmt.Errorf("%s: no samples", name)
+	}
+	return mat.NewDense(rows, n, data), nil
+}

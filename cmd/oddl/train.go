@@ -1,0 +1,335 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"runtime"
+	"runtime/pprof"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/oddl-go/oddl/oddl"
+)
+
+func init() {
+	register(&command{
+		name:  "train",
+		short: "learn a dictionary and classifier (ODDL) and report the test error",
+		run:   runTrain,
+	})
+}
+
+// trainReport is the JSON object of "oddl train -json".
+type trainReport struct {
+	Dataset          string   `json:"dataset"`
+	K                int      `json:"k"`
+	L                int      `json:"l"`
+	Lambda0          float64  `json:"lambda0"`
+	Lambda1          float64  `json:"lambda1"`
+	Epochs           int      `json:"epochs"`
+	Batch            int      `json:"batch"`
+	InitSamples      int      `json:"init_samples"`
+	Sweeps           int      `json:"sweeps"`
+	Coding           string   `json:"coding"`
+	Forget           float64  `json:"forget"`
+	Seed             uint64   `json:"seed"`
+	Backend          string   `json:"backend"`
+	Threads          int      `json:"threads"`
+	TrainSeconds     float64  `json:"train_seconds"`
+	SamplesPerSecond float64  `json:"samples_per_second"`
+	Times            timesRep `json:"times"`
+	TestError        *float64 `json:"test_error"`
+	TestErrors       int      `json:"test_errors"`
+	NTrain           int      `json:"n_train"`
+	NTest            int      `json:"n_test"`
+	Model            string   `json:"model,omitempty"`
+	Resumed          bool     `json:"resumed"`
+}
+
+// timesRep is the time split in seconds.
+type timesRep struct {
+	Init       float64 `json:"init"`
+	Read       float64 `json:"read"`
+	Coding     float64 `json:"coding"`
+	Statistics float64 `json:"statistics"`
+	Update     float64 `json:"update"`
+}
+
+func secondsOf(t oddl.Times) timesRep {
+	return timesRep{t.Init.Seconds(), t.Read.Seconds(), t.Coding.Seconds(), t.Statistics.Seconds(), t.Update.Seconds()}
+}
+
+// interruptHook, when set (by tests), is asked after every mini-batch
+// whether to act as if the user pressed Ctrl-C.
+var interruptHook func(batches int64) bool
+
+// modelFlags are the flags that define a model; a resumed model keeps its own.
+var modelFlags = []string{"k", "l", "lambda0", "lambda1", "batch", "init", "sweeps", "unused", "update", "coding", "forget", "preprocess", "seed"}
+
+func runTrain(args []string, stdout, stderr io.Writer) (err error) {
+	fs := newFlagSet("train", stderr)
+	def := oddl.DefaultConfig()
+	cfg := def
+	fs.IntVar(&cfg.K, "k", def.K, "number of atoms K")
+	fs.IntVar(&cfg.L, "l", def.L, "sparsity L: atoms per code")
+	fs.Float64Var(&cfg.Lambda0, "lambda0", def.Lambda0, "weight λ0 of the classification term (0: reconstructive dictionary + ridge classifier)")
+	fs.Float64Var(&cfg.Lambda1, "lambda1", def.Lambda1, "ridge λ1 of the classifier initialisation, relative to the mean diagonal of A·Aᵀ")
+	fs.IntVar(&cfg.Batch, "batch", def.Batch, "mini-batch size κ")
+	fs.IntVar(&cfg.Epochs, "epochs", def.Epochs, "passes over the training set (with -resume: epochs to add)")
+	fs.IntVar(&cfg.InitSamples, "init", def.InitSamples, "samples of the reconstructive initialisation (0: none)")
+	fs.IntVar(&cfg.Sweeps, "sweeps", def.Sweeps, "block-coordinate descent sweeps per mini-batch")
+	fs.StringVar(&cfg.Unused, "unused", def.Unused, "atoms never used: reseed (from a random sample) or keep")
+	fs.StringVar(&cfg.Update, "update", def.Update, "dictionary update form: blocked (GEMM) or column (GEMV, reference)")
+	fs.StringVar(&cfg.Coding, "coding", def.Coding, "training codes: stacked ([x; √λ0·y] on [D; √λ0·W]) or dictionary (x on D)")
+	fs.Float64Var(&cfg.Forget, "forget", def.Forget, "exponent ρ of the down-weighting (1−1/t)^ρ of past statistics (0: plain sums)")
+	fs.StringVar(&cfg.Preprocess, "preprocess", def.Preprocess, "sample preprocessing: unit (zero mean, unit norm) or none")
+	seed := fs.Uint64("seed", def.Seed, "random seed (sample order, reseeded atoms, yaleb split)")
+	data := addDataFlags(fs)
+	rt := addRuntimeFlags(fs)
+	out := fs.String("o", "", "save the model to `file` (atomically; also the checkpoint file)")
+	resume := fs.String("resume", "", "continue training the model saved in `file` (finish an interrupted run, or add -epochs); saves back to it unless -o is given")
+	every := fs.Int("checkpoint", 0, "with -o, save a checkpoint every `N` mini-batches (0: only at the end)")
+	asJSON := fs.Bool("json", false, "print one JSON object on stdout instead of the summary")
+	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile to `file` (go tool pprof)")
+	memProfile := fs.String("memprofile", "", "write a heap profile at the end to `file`")
+	quiet := fs.Bool("q", false, "no progress on stderr")
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "usage: oddl train [flags]")
+		fmt.Fprintln(stderr)
+		fmt.Fprintln(stderr, "Learns a dictionary D and linear classifier W jointly and online (ODDL) on the")
+		fmt.Fprintln(stderr, "training set, then reports the error on the test set. Defaults: MNIST, K=960,")
+		fmt.Fprintln(stderr, "L=5, λ0=1, one epoch. Ctrl-C saves a checkpoint when -o is given; resume it")
+		fmt.Fprintln(stderr, "with -resume.")
+		fmt.Fprintln(stderr)
+		fs.PrintDefaults()
+	}
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	cfg.Seed = *seed
+	cfg.Threads, cfg.Backend = rt.threads, rt.blas
+	set := flagsSet(fs)
+	if err := data.check(); err != nil {
+		return err
+	}
+	backendName, err := rt.check()
+	if err != nil {
+		return err
+	}
+	if *every < 0 {
+		return usageError{fmt.Errorf("-checkpoint %d: need a count ≥ 0", *every)}
+	}
+	if *resume != "" && *out == "" {
+		*out = *resume
+	}
+	if *every > 0 && *out == "" {
+		return usageError{errors.New("-checkpoint needs -o (where to save)")}
+	}
+	var model *oddl.Model
+	if *resume != "" {
+		var given []string
+		for _, f := range modelFlags {
+			if set[f] {
+				given = append(given, "-"+f)
+			}
+		}
+		if len(given) > 0 {
+			return usageError{fmt.Errorf("%s cannot change a saved model (-resume keeps its settings)", strings.Join(given, ", "))}
+		}
+		if cfg.Epochs < 0 {
+			return usageError{fmt.Errorf("-epochs %d: need a count ≥ 0", cfg.Epochs)}
+		}
+		model, err = oddl.Load(*resume)
+		if err != nil {
+			return err
+		}
+		if err := model.SetRuntime(rt.blas, rt.threads); err != nil {
+			return usageError{err}
+		}
+		cfg = model.Config()
+	} else if err := cfg.Validate(); err != nil {
+		return usageError{err}
+	}
+	if *out != "" {
+		if err := checkWritable(*out); err != nil {
+			return usageError{fmt.Errorf("-o: %w", err)}
+		}
+	}
+
+	if *cpuProfile != "" {
+		f, err := os.Create(*cpuProfile)
+		if err != nil {
+			return usageError{fmt.Errorf("-cpuprofile: %w", err)}
+		}
+		defer f.Close()
+		if err := pprof.StartCPUProfile(f); err != nil {
+			return fmt.Errorf("cpu profile: %w", err)
+		}
+		defer pprof.StopCPUProfile()
+	}
+
+	train, test, err := data.load(cfg.Seed)
+	if err != nil {
+		return err
+	}
+	src, err := oddl.NewSetSource(train)
+	if err != nil {
+		return err
+	}
+
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+
+	var prog *progressPrinter
+	if !*quiet {
+		prog = newProgressPrinter(stderr)
+	}
+	opts := []oddl.Option{oddl.WithProgress(func(p oddl.Progress) {
+		if prog != nil {
+			prog.update(p)
+		}
+		if interruptHook != nil && interruptHook(p.Batches) {
+			cancel()
+		}
+	})}
+	if *every > 0 {
+		opts = append(opts, oddl.WithCheckpoint(*every, func(m *oddl.Model) error { return m.Save(*out) }))
+	}
+
+	start := time.Now()
+	var seen0 int64
+	if model != nil {
+		seen0 = model.Seen()
+		switch {
+		case set["epochs"]:
+			err = model.Continue(ctx, src, cfg.Epochs, opts...)
+		case model.Done():
+			err = model.Continue(ctx, src, 1, opts...)
+		default:
+			err = model.Resume(ctx, src, opts...)
+		}
+	} else {
+		model, err = oddl.Train(ctx, cfg, src, opts...)
+	}
+	elapsed := time.Since(start)
+	if prog != nil {
+		prog.done()
+	}
+	if err != nil {
+		if ctx.Err() != nil && model != nil {
+			stop()
+			if *out == "" {
+				return errors.New("interrupted; nothing saved (give -o to save a checkpoint)")
+			}
+			if serr := model.Save(*out); serr != nil {
+				return fmt.Errorf("interrupted; saving the checkpoint failed: %w", serr)
+			}
+			return fmt.Errorf("interrupted after %d samples; checkpoint saved to %s; continue with: oddl train -resume %s%s",
+				model.Seen(), *out, *out, dataArgs(data))
+		}
+		return err
+	}
+	if *out != "" {
+		if err := model.Save(*out); err != nil {
+			return err
+		}
+	}
+	if *memProfile != "" {
+		f, err := os.Create(*memProfile)
+		if err != nil {
+			return fmt.Errorf("-memprofile: %w", err)
+		}
+		runtime.GC()
+		werr := pprof.WriteHeapProfile(f)
+		if cerr := f.Close(); werr == nil {
+			werr = cerr
+		}
+		if werr != nil {
+			return fmt.Errorf("heap profile: %w", werr)
+		}
+	}
+
+	cfg = model.Config()
+	threads := cfg.Threads
+	if threads == 0 {
+		threads = runtime.GOMAXPROCS(0)
+	}
+	rep := trainReport{
+		Dataset: train.Name, K: cfg.K, L: cfg.L, Lambda0: cfg.Lambda0, Lambda1: cfg.Lambda1,
+		Epochs: cfg.Epochs, Batch: cfg.Batch, InitSamples: cfg.InitSamples, Sweeps: cfg.Sweeps,
+		Coding: cfg.Coding, Forget: cfg.Forget, Seed: cfg.Seed,
+		Backend: backendName, Threads: threads,
+		TrainSeconds: elapsed.Seconds(), Times: secondsOf(model.Times()),
+		NTrain: train.Len(), Model: *out, Resumed: *resume != "",
+	}
+	if s := elapsed.Seconds(); s > 0 {
+		rep.SamplesPerSecond = float64(model.Seen()-seen0) / s
+	}
+	var ev oddl.Evaluation
+	if test != nil {
+		ev, err = model.Evaluate(test.X, test.Labels)
+		if err != nil {
+			return err
+		}
+		rep.TestError, rep.TestErrors, rep.NTest = &ev.ErrorRate, ev.Errors, ev.Samples
+	}
+	if *asJSON {
+		return writeJSON(stdout, rep)
+	}
+	t := model.Times()
+	fmt.Fprintf(stdout, "dataset      %s: %d training samples of dimension %d, %d classes\n", train.Name, train.Len(), train.Dim(), train.Classes)
+	fmt.Fprintf(stdout, "model        K=%d L=%d λ0=%g batch=%d epochs=%d init=%d coding=%s\n", cfg.K, cfg.L, cfg.Lambda0, cfg.Batch, cfg.Epochs, cfg.InitSamples, cfg.Coding)
+	if test != nil {
+		fmt.Fprintf(stdout, "test error   %.2f%% (%d of %d)\n", 100*ev.ErrorRate, ev.Errors, ev.Samples)
+	} else {
+		fmt.Fprintln(stdout, "test error   - (no test set)")
+	}
+	fmt.Fprintf(stdout, "time         %.2f s this run; all runs: init %.2f s, read %.2f s, coding %.2f s, statistics %.2f s, update %.2f s\n",
+		elapsed.Seconds(), t.Init.Seconds(), t.Read.Seconds(), t.Coding.Seconds(), t.Statistics.Seconds(), t.Update.Seconds())
+	fmt.Fprintf(stdout, "speed        %.0f samples/s\n", rep.SamplesPerSecond)
+	fmt.Fprintf(stdout, "backend      %s, %d threads\n", backendName, threads)
+	if *out != "" {
+		fmt.Fprintf(stdout, "saved        %s\n", *out)
+	}
+	return nil
+}
+
+// dataArgs returns the data flags to repeat on a resume command line.
+func dataArgs(d *dataFlags) string {
+	var b strings.Builder
+	if d.name != "mnist" {
+		fmt.Fprintf(&b, " -data %s", d.name)
+	}
+	if d.dir != "" {
+		fmt.Fprintf(&b, " -data-dir %s", d.dir)
+	}
+	if d.limit > 0 {
+		fmt.Fprintf(&b, " -limit %d", d.limit)
+	}
+	return b.String()
+}
+
+// checkWritable fails early when the model could not be saved at the end.
+func checkWritable(path string) error {
+	if fi, err := os.Stat(path); err == nil && fi.IsDir() {
+		return fmt.Errorf("%s is a folder", path)
+	}
+	dir := "."
+	if i := strings.LastIndexAny(path, "/"+string(os.PathSeparator)); i >= 0 {
+		dir = path[:i+1]
+	}
+	f, err := os.CreateTemp(dir, ".oddl-write-check*")
+	if err != nil {
+		return fmt.Errorf("cannot write in %s: %w", dir, err)
+	}
+	f.Close()
+	os.Remove(f.Name())
+	return nil
+}
