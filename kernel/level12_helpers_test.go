@@ -181,8 +181,11 @@ const (
 	fmaTol = 0x1p-51
 )
 
-// closeEnough reports whether got matches want within tol·bound, with NaN
-// matching NaN and an infinity matching only itself.
+// closeEnough reports whether got matches want within tol·bound + tiny,
+// with NaN matching NaN and an infinity matching only itself. The absolute
+// floor tiny = 2⁻¹⁰⁶⁰ covers results in the subnormal range, where a product
+// rounded to a subnormal (multiply-then-add) and the unrounded one (FMA)
+// differ by whole subnormal units, which no relative tolerance absorbs.
 func closeEnough(got, want, bound, tol float64) bool {
 	switch {
 	case got == want:
@@ -192,8 +195,10 @@ func closeEnough(got, want, bound, tol float64) bool {
 	case math.IsInf(want, 0):
 		return got == want
 	}
-	return math.Abs(got-want) <= tol*bound
+	return math.Abs(got-want) <= tol*bound+tiny
 }
+
+const tiny = 0x1p-1060
 
 // testN returns the lengths to sweep: every length up to 300 (every tail of
 // every unrolled loop, several times over), or up to 70 with -short.
