@@ -137,7 +137,9 @@ func (r *Reader) Classes() int { return r.classes }
 // sample after the other, Dim values each) and their labels into labels. It
 // returns the number n > 0 of samples read and a nil error while samples
 // remain, then 0 and io.EOF at the end (after checking that nothing follows
-// the data). It panics if len(x) < len(labels)·Dim().
+// the data). An empty labels reads nothing and returns 0, nil. After any
+// other error the position is undefined: Reset or Close the Reader. It panics
+// if len(x) < len(labels)·Dim().
 func (r *Reader) Next(x []float64, labels []int) (n int, err error) {
 	d := r.Dim()
 	if len(x) < len(labels)*d {

@@ -161,7 +161,8 @@ func USPS(dir string) (train, test *Set, err error) {
 // YaleB loads the Extended Yale B faces (2414 images of 32×32, upright, 38
 // people labelled 0..37, sorted by person) from yaleb-images-idx3-ubyte.gz
 // and yaleb-labels-idx1-ubyte.gz in dir. dir "" means DefaultDataDir. The
-// protocol splits it with SplitPerClass.
+// protocol splits it with SplitPerClass. (The paper used 504-dimensional
+// random-face features of larger crops; these 32×32 images stand in for them.)
 func YaleB(dir string) (*Set, error) {
 	dir, err := dataDir(dir, "Extended Yale B")
 	if err != nil {
@@ -189,7 +190,8 @@ func dataDir(dir, what string) (string, error) {
 // files, else from the module cache), "usps", "yaleb" (test is nil: the
 // protocol splits it), or else name is taken as a folder holding
 // [PREFIX-]train-{images-idx3,labels-idx1}-ubyte[.gz] and optionally the
-// test pair (t10k- or test-); test is nil if there is none. dir "" means
+// test pair (t10k- or test-); test is nil if there is none (write ./usps for
+// a folder that has a set's name). dir "" means
 // DefaultDataDir. Train and test get the same Classes, the larger of the two.
 func Load(name, dir string) (train, test *Set, err error) {
 	switch strings.ToLower(name) {
