@@ -118,7 +118,7 @@ const (
 	DefaultL           = 5
 	DefaultLambda0     = 1.0
 	DefaultLambda1     = 1e-2
-	DefaultBatch       = 512
+	DefaultBatch       = 1024
 	DefaultEpochs      = 1
 	DefaultInitSamples = 20000
 	DefaultSweeps      = 1
@@ -138,7 +138,7 @@ func DefaultConfig() Config {
 		Sweeps:      DefaultSweeps,
 		Unused:      UnusedReseed,
 		Update:      UpdateBlocked,
-		Coding:      CodingStacked,
+		Coding:      CodingDictionary,
 		Preprocess:  PreprocessUnit,
 		Seed:        1,
 	}

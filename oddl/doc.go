@@ -1,0 +1,66 @@
+// Package oddl learns a dictionary and a linear classifier jointly and
+// online: Online Discriminative Dictionary Learning (Kong & Wang).
+//
+// # Problem
+//
+// Given samples x_i ∈ ℝⁿ with one-hot labels y_i ∈ ℝ^q, find a dictionary D
+// (K unit-norm atoms d_j ∈ ℝⁿ), a classifier W (w_j ∈ ℝ^q per atom) and
+// L-sparse codes a_i minimising
+//
+//	Σ_i ||x_i − D a_i||² + λ0·||y_i − W a_i||²,   ||d_j|| = 1, ||a_i||₀ ≤ L.
+//
+// A sample is classified by coding it on D (Batch-OMP, sparsity L) and taking
+// the largest score of W a.
+//
+// # Algorithm
+//
+// The stacked dictionary D~ has one row per atom, d~_j = [d_j, w_j]. Its
+// statistics are M = Σ a aᵀ (K×K) and N = Σ [x; y] aᵀ (K×(n+q), one row per
+// atom). Each mini-batch of κ samples:
+//
+//  1. codes every x on D by Batch-OMP after G = D Dᵀ (package omp); with
+//     Coding = CodingStacked the joint phase codes [x; √λ0·y] on [D; √λ0·W]
+//     instead;
+//  2. adds its codes to M and N (L² and L·(n+q) work per sample; samples in
+//     batch order, so results do not depend on the thread count), after
+//     scaling M and N by (1 − 1/t)^ρ when Forget = ρ > 0;
+//  3. runs Sweeps block-coordinate descent sweeps over the atoms, Gauss–Seidel:
+//
+//	u = d~_j + (n_j − Σ_k M_jk d~_k) / M_jj,   d~_j = u / ||u[:n]||,
+//
+//     both parts divided by the norm of the dictionary part. The fast form
+//     computes P = M D~ with one GEMM and keeps it exact by one GEMM per
+//     block of finished atoms; the column form does one GEMV per atom.
+//     Atoms with M_jj ≈ 0 (never used) are reseeded from a random sample of
+//     the batch or kept; a vanishing u is never divided by.
+//
+// The update of d_j and w_j separates: λ0 does not enter step 3 and only
+// weighs the objective (and the stacked codes). With λ0 = 0 the classifier
+// is not updated online but fitted by ridge regression on the statistics.
+//
+// Training starts from K training samples as atoms, runs InitSamples samples
+// of the same algorithm without the classifier (reconstructive
+// initialisation), sets W by ridge regression on the accumulated statistics,
+//
+//	W = Y Aᵀ (A Aᵀ + λ1·μ·I)⁻¹,   A Aᵀ = M,  Y Aᵀ = label part of N,
+//	μ = trace(M)/K,
+//
+// then makes Epochs passes of the joint update over the training set, each
+// in a random order drawn from the seed.
+//
+// # Streaming, resuming, files
+//
+// Training reads a Source: NewSetSource and NewMatrixSource for data in
+// memory, NewStreamSource for IDX files read window by window. The model
+// keeps D~, M, N, the position in the stream and the counters, so Resume and
+// Continue go on exactly where training stopped (bit for bit with the same
+// data and backend), also after Save and Load. Training stops cleanly when its
+// context is cancelled. The model file is versioned, checksummed (CRC-32C)
+// and written atomically.
+//
+// # Preprocessing
+//
+// With Preprocess = PreprocessUnit (the default, the paper's) every sample is
+// made zero-mean with unit norm, in training and — by the model itself — in
+// Predict, Scores and Evaluate, which take raw samples.
+package oddl
