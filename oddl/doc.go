@@ -24,15 +24,18 @@
 //  2. adds its codes to M and N (L² and L·(n+q) work per sample; samples in
 //     batch order, so results do not depend on the thread count), after
 //     scaling M and N by (1 − 1/t)^ρ when Forget = ρ > 0;
-//  3. runs Sweeps block-coordinate descent sweeps over the atoms, Gauss–Seidel:
+//  3. runs Sweeps block-coordinate descent sweeps over the atoms (below).
+//
+// A sweep is Gauss–Seidel over j = 1..K, each atom seeing the ones already
+// updated:
 //
 //	u = d~_j + (n_j − Σ_k M_jk d~_k) / M_jj,   d~_j = u / ||u[:n]||,
 //
-//     both parts divided by the norm of the dictionary part. The fast form
-//     computes P = M D~ with one GEMM and keeps it exact by one GEMM per
-//     block of finished atoms; the column form does one GEMV per atom.
-//     Atoms with M_jj ≈ 0 (never used) are reseeded from a random sample of
-//     the batch or kept; a vanishing u is never divided by.
+// both parts divided by the norm of the dictionary part. The fast form
+// (UpdateBlocked) computes P = M D~ with one GEMM and keeps it exact by one
+// GEMM per block of finished atoms; the column form does one GEMV per atom.
+// Atoms with M_jj ≈ 0 (never used) are reseeded from a random sample of the
+// batch or kept; a vanishing u is never divided by.
 //
 // The update of d_j and w_j separates: λ0 does not enter step 3 and only
 // weighs the objective (and the stacked codes). With λ0 = 0 the classifier
