@@ -15,17 +15,17 @@ const tiny = 0x1p-52
 
 // worker is the scratch space of one goroutine of the recurrence phase.
 type worker struct {
-	a  []float64 // K: current correlations D·r
-	lc []float64 // L(L+1)/2: the Cholesky factor of G[I,I], packed by rows
-	y  []float64 // L: lc⁻¹·a0[I], grown by one entry a step
-	r  []float64 // n: residual, only with WithResiduals
+	lc   []float64 // L(L+1)/2: the Cholesky factor of G[I,I], packed by rows
+	y    []float64 // L: lc⁻¹·a0[I], grown by one entry a step
+	prev []float64 // L: the coefficients of the previous step
+	r    []float64 // n: residual, only with WithResiduals
 }
 
-func newWorker(k, n, l int, residuals bool) *worker {
+func newWorker(n, l int, residuals bool) *worker {
 	w := &worker{
-		a:  make([]float64, k),
-		lc: make([]float64, l*(l+1)/2),
-		y:  make([]float64, l),
+		lc:   make([]float64, l*(l+1)/2),
+		y:    make([]float64, l),
+		prev: make([]float64, l),
 	}
 	if residuals {
 		w.r = make([]float64, n)
@@ -33,27 +33,30 @@ func newWorker(k, n, l int, residuals bool) *worker {
 	return w
 }
 
-// batchOMP codes one sample by Batch-OMP. a0 = D·x (len K), xx = ||x||²,
-// tol the residual energy target (used when hasTol). It writes the chosen
-// atoms into idx and their coefficients into val, both in selection order,
-// and returns how many there are (at most len(idx)). It allocates nothing.
+// batchOMP codes one sample by Batch-OMP. a holds a0 = D·x (len K) and is
+// overwritten with the correlations of the residual; xx = ||x||², tol the
+// residual energy target (used when hasTol). It writes the chosen atoms into
+// idx and their coefficients into val, both in selection order, and returns
+// how many there are (at most len(idx)). It allocates nothing.
 //
 // The recurrence (Rubinstein, Zibulevsky & Elad 2008) keeps the Cholesky
 // factor lc of G[I,I], grown by one row a step: the new row w solves
 // lc·w = G[I,k] and its diagonal is sqrt(G_kk − wᵀw). Since lc only grows,
 // y = lc⁻¹·a0[I] grows by one entry too, and the least-squares coefficients
-// are c = lc⁻ᵀ·y (one back substitution). The residual energy is
-// ||x||² − yᵀy, so each step lowers it by the new y entry squared, never
-// raises it. The correlations for the next choice are a = a0 − G[I,:]ᵀ·c.
-func (w *worker) batchOMP(g []float64, k int, a0 []float64, xx, tol float64, hasTol bool, idx []int, val []float64) int {
+// are c = lc⁻ᵀ·y (one back substitution). The new entry of y is the
+// component of x along the new atom's direction orthogonal to the chosen
+// ones, which is a_k/sqrt(G_kk − wᵀw) with a_k the current correlation. The
+// residual energy is ||x||² − yᵀy, so each step lowers it by the new entry
+// squared, never raises it. The correlations a = a0 − G[I,:]ᵀ·c are updated
+// in place by the change of c, |I| axpys over rows of G a step.
+func (w *worker) batchOMP(g []float64, k int, a []float64, xx, tol float64, hasTol bool, idx []int, val []float64) int {
 	l := len(idx)
 	if hasTol && xx <= tol {
 		return 0
 	}
-	lc, y := w.lc, w.y
+	lc, y, prev := w.lc, w.y, w.prev
 	noise := tiny * xx
 	r2 := xx
-	a := a0
 	p := 0
 	for {
 		j := kernel.IamaxUnitary(a)
@@ -75,7 +78,7 @@ func (w *worker) batchOMP(g []float64, k int, a0 []float64, xx, tol float64, has
 			break // j depends on the chosen atoms
 		}
 		row[p] = math.Sqrt(d)
-		yp := (a0[j] - dot(row[:p], y[:p])) / row[p]
+		yp := aj / row[p]
 		y[p] = yp
 		idx[p] = j
 		p++
@@ -95,11 +98,12 @@ func (w *worker) batchOMP(g []float64, k int, a0 []float64, xx, tol float64, has
 		if p == l || (hasTol && r2 <= tol) {
 			break
 		}
-		a = w.a
-		copy(a, a0)
+		// a −= G[I,:]ᵀ·(c − c_prev), c_prev = 0 for the new atom.
+		prev[p-1] = 0
 		for m, i := range idx[:p] {
-			kernel.AxpyUnitary(-c[m], g[i*k:i*k+k], a)
+			kernel.AxpyUnitary(prev[m]-c[m], g[i*k:i*k+k], a)
 		}
+		copy(prev[:p], c)
 	}
 	return p
 }

@@ -54,6 +54,14 @@ func withThreads(b *testing.B, name string, t int, f func()) {
 	f()
 }
 
+// reportCPU reports the process CPU time per operation since cpu0, in
+// milliseconds (the sum over all threads).
+func reportCPU(b *testing.B, cpu0 float64) {
+	if cpu0 > 0 {
+		b.ReportMetric((cpuSeconds()-cpu0)*1e3/float64(b.N), "cpu-ms/op")
+	}
+}
+
 // forBench runs body for every backend, shape and thread count 1 and 2
 // under the name <backend>/n=…,K=…,L=…/threads=….
 func forBench(b *testing.B, body func(b *testing.B, impl gblas.Float64, D, X *mat.Dense, l, threads int)) {
@@ -88,11 +96,13 @@ func BenchmarkEncode(b *testing.B) {
 		}
 		b.ReportAllocs()
 		b.ResetTimer()
+		cpu0 := cpuSeconds()
 		for b.Loop() {
 			if err := c.EncodeTo(&dst, X); err != nil {
 				b.Fatal(err)
 			}
 		}
+		reportCPU(b, cpu0)
 		b.ReportMetric(float64(benchSignals*b.N)/b.Elapsed().Seconds(), "signals/s")
 	})
 }
@@ -108,12 +118,14 @@ func BenchmarkA0GEMM(b *testing.B) {
 		d := D.RawMatrix()
 		b.ReportAllocs()
 		b.ResetTimer()
+		cpu0 := cpuSeconds()
 		for b.Loop() {
 			for b0 := 0; b0 < benchSignals; b0 += defaultBlock {
 				m := min(defaultBlock, benchSignals-b0)
 				impl.Dgemm(gblas.NoTrans, gblas.Trans, m, k, n, 1, x.Data[b0*x.Stride:], x.Stride, d.Data, d.Stride, 0, a0, k)
 			}
 		}
+		reportCPU(b, cpu0)
 		sec := b.Elapsed().Seconds()
 		b.ReportMetric(float64(benchSignals*b.N)/sec, "signals/s")
 		b.ReportMetric(2*float64(benchSignals)*float64(k)*float64(n)*float64(b.N)/sec/1e9, "GFLOP/s")
@@ -146,5 +158,42 @@ func BenchmarkSetDictionary(b *testing.B) {
 				b.ReportMetric(float64(s.k)*float64(s.k)*float64(s.n)*float64(b.N)/sec/1e9, "GFLOP/s")
 			})
 		}
+	}
+}
+
+// BenchmarkRecurrence times the Batch-OMP recurrences alone, one goroutine,
+// on correlations computed beforehand: the part of BenchmarkEncode that is
+// not the GEMM (plus one copy of each sample's correlations, which the
+// recurrence overwrites).
+func BenchmarkRecurrence(b *testing.B) {
+	for _, s := range benchShapes {
+		b.Run(fmt.Sprintf("n=%d,K=%d,L=%d", s.n, s.k, s.l), func(b *testing.B) {
+			D, X := benchProblem(s.n, s.k)
+			c, err := New(D, WithSparsity(s.l))
+			if err != nil {
+				b.Fatal(err)
+			}
+			var a0 mat.Dense
+			a0.Mul(X, D.T())
+			w := newWorker(s.n, s.l, false)
+			scratch := make([]float64, s.k)
+			idx, val := make([]int, s.l), make([]float64, s.l)
+			xx := make([]float64, benchSignals)
+			for i := range xx {
+				xx[i] = mat.Dot(X.RowView(i), X.RowView(i))
+			}
+			raw := a0.RawMatrix()
+			b.ReportAllocs()
+			b.ResetTimer()
+			cpu0 := cpuSeconds()
+			for b.Loop() {
+				for i := range benchSignals {
+					copy(scratch, raw.Data[i*raw.Stride:i*raw.Stride+s.k])
+					w.batchOMP(c.gram, s.k, scratch, xx[i], 0, false, idx, val)
+				}
+			}
+			reportCPU(b, cpu0)
+			b.ReportMetric(float64(benchSignals*b.N)/b.Elapsed().Seconds(), "signals/s")
+		})
 	}
 }

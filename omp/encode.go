@@ -79,7 +79,7 @@ func (c *Coder) EncodeTo(dst *Codes, X *mat.Dense) error {
 	c.ensureScratch(blk)
 	t := min(c.threads, (blk+grain-1)/grain)
 	for len(c.workers) < t {
-		c.workers = append(c.workers, newWorker(c.k, c.n, l, c.residuals))
+		c.workers = append(c.workers, newWorker(c.n, l, c.residuals))
 	}
 
 	p := &c.pool
