@@ -117,11 +117,7 @@ func MeasureMachine(probe time.Duration) Machine {
 			m.Features = append(m.Features, f.name)
 		}
 	}
-	m.Cores = c.PhysicalCores
-	if m.Cores <= 0 || m.Cores > m.LogicalCPUs {
-		m.Cores = m.LogicalCPUs
-	}
-	m.Cores = max(1, min(m.Cores, m.GOMAXPROCS))
+	m.Cores = Cores()
 
 	m.ClockGHz, m.ClockAllGHz = m.NominalGHz, m.NominalGHz
 	if probesCompiled {
@@ -160,6 +156,18 @@ func MeasureMachine(probe time.Duration) Machine {
 	m.PeakGFLOPS = float64(m.FlopsPerCycle) * m.ClockGHz
 	m.PeakAllGFLOPS = float64(m.Cores*m.FlopsPerCycle) * m.ClockAllGHz
 	return m
+}
+
+// Cores returns the number of physical cores that work runs on: the CPU's
+// physical cores (its logical CPUs where that is unknown), at most
+// GOMAXPROCS. It is the Cores of MeasureMachine and the thread count of the
+// parallel measurements.
+func Cores() int {
+	n := cpuid.CPU.PhysicalCores
+	if l := runtime.NumCPU(); n <= 0 || n > l {
+		n = l
+	}
+	return max(1, min(n, runtime.GOMAXPROCS(0)))
 }
 
 // MeasureClock returns the core clock in GHz while workers cores run the

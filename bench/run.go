@@ -43,12 +43,17 @@ type Options struct {
 	// always described and probed.
 	Sections []string
 	// TrainSamples is the length of the training pass on the best backend;
-	// 0 means the whole MNIST training set (with Quick, 5120 samples).
+	// 0 means the whole MNIST training set (with Quick, 5120 samples). Without
+	// Quick the best backend also runs a reconstructive pass (λ0 = 0) of
+	// TrainSamples samples, or 20480 when TrainSamples is 0.
 	TrainSamples int
 	// Batch is the training mini-batch size; 0 means 256.
 	Batch int
 	// Log receives a line as each measurement starts; nil discards them.
 	Log io.Writer
+
+	// gemmShapes replaces MNISTGemmShapes in tests.
+	gemmShapes []GemmShape
 }
 
 // Report is everything Run measured, ready for Report.WriteText or
@@ -104,7 +109,7 @@ func planSizes(o Options, threads int) sizes {
 		probe: 150 * time.Millisecond, minTime: 200 * time.Millisecond, minReps: 2,
 		threadList: tl,
 		ompBest:    10000, ompOther: 2048,
-		trainBest: o.TrainSamples, trainRec: 20480, trainOther: 5120,
+		trainBest: o.TrainSamples, trainRec: cmpOr(o.TrainSamples, 20480), trainOther: 5120,
 		predictOther: 2000, predictMinReps: 2,
 	}
 }
@@ -175,7 +180,11 @@ func Run(ctx context.Context, o Options) (*Report, error) {
 
 	if want[SectionGemm] {
 		for _, b := range backends {
-			for _, s := range MNISTGemmShapes() {
+			shapes := o.gemmShapes
+			if shapes == nil {
+				shapes = MNISTGemmShapes()
+			}
+			for _, s := range shapes {
 				for _, t := range sz.threadList {
 					if ctx.Err() != nil {
 						return done()

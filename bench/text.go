@@ -46,13 +46,21 @@ func (r *Report) WriteText(w io.Writer) error {
 			hdr += "\t" + b
 		}
 		p("%s", hdr)
+		// Rows by shape (in the order measured), then threads; a column a
+		// backend.
 		type key struct {
 			name    string
 			threads int
 		}
 		cells := map[key]map[string]GemmResult{}
+		shapes := map[string]GemmShape{}
+		var names []string
 		var order []key
 		for _, g := range r.Gemm {
+			if _, ok := shapes[g.Shape.Name]; !ok {
+				shapes[g.Shape.Name] = g.Shape
+				names = append(names, g.Shape.Name)
+			}
 			k := key{g.Shape.Name, g.Threads}
 			if cells[k] == nil {
 				cells[k] = map[string]GemmResult{}
@@ -60,10 +68,10 @@ func (r *Report) WriteText(w io.Writer) error {
 			}
 			cells[k][g.Backend] = g
 		}
-		// Group by shape, then threads, whatever the measuring order.
-		for _, s := range MNISTGemmShapes() {
+		for _, name := range names {
+			s := shapes[name]
 			for _, k := range order {
-				if k.name != s.Name {
+				if k.name != name {
 					continue
 				}
 				line := fmt.Sprintf("  %v\t%s\t%d", s, s.What, k.threads)

@@ -74,10 +74,6 @@ func MeasureTrain(ctx context.Context, set *dataset.Set, s TrainSettings) (Train
 	if s.Samples <= 0 || s.Samples > set.Len() {
 		s.Samples = set.Len()
 	}
-	cfg := oddl.DefaultConfig()
-	cfg.K, cfg.L, cfg.Batch, cfg.Lambda0 = s.K, s.L, s.Batch, s.Lambda0
-	cfg.Epochs, cfg.InitSamples = 1, 0
-	cfg.Seed, cfg.Threads, cfg.Backend = s.Seed, s.Threads, s.Backend
 	src, err := oddl.NewSetSource(set.Head(s.Samples))
 	if err != nil {
 		return TrainResult{}, nil, err
@@ -105,7 +101,7 @@ func MeasureTrain(ctx context.Context, set *dataset.Set, s TrainSettings) (Train
 		first, prev = false, t
 	}
 	t0 := time.Now()
-	m, err := oddl.Train(ctx, cfg, src, oddl.WithProgress(progress))
+	m, err := oddl.Train(ctx, trainConfig(s), src, oddl.WithProgress(progress))
 	secs := time.Since(t0).Seconds()
 	if err != nil {
 		return TrainResult{}, nil, fmt.Errorf("bench: training on %s: %w", backendLabel(s.Backend), err)
@@ -130,6 +126,16 @@ func MeasureTrain(ctx context.Context, set *dataset.Set, s TrainSettings) (Train
 		r.StepSamplesPerS = float64(s.Batch) / r.StepSeconds
 	}
 	return r, m, nil
+}
+
+// trainConfig returns the oddl configuration of s: one epoch, no
+// reconstructive initialisation phase, the other settings oddl's defaults.
+func trainConfig(s TrainSettings) oddl.Config {
+	cfg := oddl.DefaultConfig()
+	cfg.K, cfg.L, cfg.Batch, cfg.Lambda0 = s.K, s.L, s.Batch, s.Lambda0
+	cfg.Epochs, cfg.InitSamples = 1, 0
+	cfg.Seed, cfg.Threads, cfg.Backend = s.Seed, s.Threads, s.Backend
+	return cfg
 }
 
 // PredictResult is the measured speed of classifying a test set.

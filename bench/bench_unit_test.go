@@ -1,0 +1,399 @@
+package bench
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"math"
+	"math/bits"
+	"strings"
+	"testing"
+	"time"
+
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/oddl-go/oddl/blas"
+)
+
+func TestMeasureMachine(t *testing.T) {
+	m := MeasureMachine(10 * time.Millisecond)
+	t.Logf("%s: %d cores, clock %.2f/%.2f GHz (measured %v), FMA %.1f/%.1f GFLOP/s (%d-bit), %d flop/cycle, peak %.1f/%.1f GFLOP/s",
+		m.CPU, m.Cores, m.ClockGHz, m.ClockAllGHz, m.ClockMeasured, m.FMAGFLOPS, m.FMAAllGFLOPS, m.FMAWidth,
+		m.FlopsPerCycle, m.PeakGFLOPS, m.PeakAllGFLOPS)
+	if m.Cores < 1 || m.Cores > m.GOMAXPROCS || m.Cores > m.LogicalCPUs {
+		t.Errorf("Cores = %d with GOMAXPROCS %d and %d logical CPUs", m.Cores, m.GOMAXPROCS, m.LogicalCPUs)
+	}
+	if m.ClockMeasured != probesCompiled {
+		t.Errorf("ClockMeasured = %v, probes compiled in: %v", m.ClockMeasured, probesCompiled)
+	}
+	if m.ClockMeasured {
+		// Anything outside this range is a broken probe, not a CPU.
+		for _, ghz := range []float64{m.ClockGHz, m.ClockAllGHz} {
+			if ghz < 0.3 || ghz > 8 {
+				t.Errorf("measured clock %.3f GHz is implausible", ghz)
+			}
+		}
+	}
+	if f := m.FlopsPerCycle; f < 2 || f > 64 || bits.OnesCount(uint(f)) != 1 {
+		t.Errorf("FlopsPerCycle = %d, want a power of two in [2, 64]", f)
+	}
+	if fmaProbeOK && (m.FMAGFLOPS <= 0 || m.FMAWidth != 256 && m.FMAWidth != 512) {
+		t.Errorf("FMA probe: %.1f GFLOP/s at %d bits", m.FMAGFLOPS, m.FMAWidth)
+	}
+	if got, want := m.Peak(1), float64(m.FlopsPerCycle)*m.ClockGHz; got != want {
+		t.Errorf("Peak(1) = %g, want %g", got, want)
+	}
+	if got := m.Peak(1000); got != m.PeakAllGFLOPS {
+		t.Errorf("Peak(1000) = %g, want PeakAllGFLOPS = %g (capped at Cores)", got, m.PeakAllGFLOPS)
+	}
+	if m.Kernel == "" || len(m.Backends) == 0 || m.DefaultBackend == "" {
+		t.Errorf("software not described: kernel %q, backends %v, default %q", m.Kernel, m.Backends, m.DefaultBackend)
+	}
+}
+
+func TestMeasureClockWithoutProbe(t *testing.T) {
+	if probesCompiled {
+		t.Skip("the probes are compiled in")
+	}
+	if g := MeasureClock(1, time.Millisecond); g != 0 {
+		t.Errorf("MeasureClock without probe = %g, want 0", g)
+	}
+	if g := MeasureFMA(1, 256, time.Millisecond); g != 0 {
+		t.Errorf("MeasureFMA without probe = %g, want 0", g)
+	}
+}
+
+func TestAddChain(t *testing.T) {
+	if !probesCompiled {
+		t.Skip("no assembly probes in this build")
+	}
+	for _, c := range []struct{ n, step uint64 }{{0, 5}, {1, 1}, {3, 7}, {1000, 3}} {
+		if got, want := addChain(c.n, c.step), 16*c.n*c.step; got != want {
+			t.Errorf("addChain(%d, %d) = %d, want %d", c.n, c.step, got, want)
+		}
+	}
+	if fmaProbeOK {
+		fmaChain(0)
+		fmaChain(10) // must return, and leave the Go code's state alone
+	}
+	if fma512ProbeOK {
+		fmaChain512(0)
+		fmaChain512(10)
+	}
+}
+
+func TestMeasure(t *testing.T) {
+	calls := 0
+	tm := Measure(0, 5, 0, func() { calls++ })
+	if tm.Reps != 5 || calls != 6 {
+		t.Errorf("minReps 5: %d reps, %d calls; want 5 reps and 6 calls (one untimed)", tm.Reps, calls)
+	}
+	calls = 0
+	tm = Measure(time.Hour, 1, 3, func() { calls++ })
+	if tm.Reps != 3 || calls != 4 {
+		t.Errorf("maxReps 3: %d reps, %d calls", tm.Reps, calls)
+	}
+	i := 0
+	tm = Measure(0, 3, 0, func() {
+		i++
+		time.Sleep(time.Duration(i) * time.Millisecond)
+	})
+	if !(tm.Best > 0 && tm.Best <= tm.Median) {
+		t.Errorf("Best %g, Median %g: want 0 < Best <= Median", tm.Best, tm.Median)
+	}
+}
+
+func TestMedian(t *testing.T) {
+	for _, c := range []struct {
+		x    []float64
+		want float64
+	}{{[]float64{3}, 3}, {[]float64{5, 1, 3}, 3}, {[]float64{4, 1, 3, 2}, 3}} {
+		if got := median(c.x); got != c.want {
+			t.Errorf("median(%v) = %g, want %g", c.x, got, c.want)
+		}
+	}
+}
+
+func TestGemmShapes(t *testing.T) {
+	s := MNISTGemmShapes()
+	want := map[string][3]int{
+		"A0-256": {256, 960, 784}, "A0-1024": {1024, 960, 784},
+		"Gram": {960, 960, 784}, "BCD-P": {794, 960, 960},
+	}
+	if len(s) != len(want) {
+		t.Fatalf("%d shapes, want %d", len(s), len(want))
+	}
+	for _, g := range s {
+		w, ok := want[g.Name]
+		if !ok || [3]int{g.M, g.N, g.K} != w {
+			t.Errorf("%v: m, n, k = %d, %d, %d, want %v", g, g.M, g.N, g.K, w)
+		}
+		if g.Flops() != 2*float64(g.M*g.N*g.K) {
+			t.Errorf("%v: Flops %g", g, g.Flops())
+		}
+	}
+}
+
+// naiveGemm returns op(A)·op(B) of a GemmCase by the textbook loops.
+func naiveGemm(g *GemmCase) []float64 {
+	s := g.Shape
+	at := func(i, l int) float64 {
+		if s.TransA {
+			return g.a[l*g.lda+i]
+		}
+		return g.a[i*g.lda+l]
+	}
+	bt := func(l, j int) float64 {
+		if s.TransB {
+			return g.b[j*g.ldb+l]
+		}
+		return g.b[l*g.ldb+j]
+	}
+	c := make([]float64, s.M*s.N)
+	for i := range s.M {
+		for j := range s.N {
+			for l := range s.K {
+				c[i*s.N+j] += at(i, l) * bt(l, j)
+			}
+		}
+	}
+	return c
+}
+
+// The operands of every shape are laid out as the shape says (transposes,
+// leading dimensions), on every backend.
+func TestGemmCase(t *testing.T) {
+	for _, name := range blas.Available() {
+		impl, err := blas.Lookup(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, s := range GemmShapes(13, 17, 3, 5, 70) {
+			g := NewGemmCase(s, 7)
+			want := naiveGemm(g)
+			g.Run(impl)
+			for i := range want {
+				if math.Abs(g.c[i]-want[i]) > 1e-12*float64(s.K) {
+					t.Fatalf("%s %v: C[%d] = %g, want %g", name, s, i, g.c[i], want[i])
+				}
+			}
+		}
+	}
+}
+
+func TestOMPCase(t *testing.T) {
+	s := OMPShape{Dim: 20, Atoms: 30, Sparsity: 3}
+	c := NewOMPCase(s, 300, 3)
+	norm := func(m *mat.Dense, i int) float64 { return mat.Norm(m.RowView(i), 2) }
+	for j := range s.Atoms {
+		if math.Abs(norm(c.D, j)-1) > 1e-12 {
+			t.Fatalf("atom %d has norm %g", j, norm(c.D, j))
+		}
+	}
+	for i := range c.Signals() {
+		if math.Abs(norm(c.X, i)-1) > 1e-12 {
+			t.Fatalf("signal %d has norm %g", i, norm(c.X, i))
+		}
+	}
+	impl := blas.Default()
+	coder, err := c.Coder(impl, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Encode(coder); err != nil {
+		t.Fatal(err)
+	}
+	if c.Codes.Len() != c.Signals() {
+		t.Fatalf("%d codes for %d signals", c.Codes.Len(), c.Signals())
+	}
+	// Signals are combinations of L atoms plus 10% noise: L atoms explain
+	// most of each one.
+	var res float64
+	for i := range c.Signals() {
+		idx, val := c.Codes.Row(i)
+		if len(idx) > s.Sparsity {
+			t.Fatalf("signal %d: %d atoms, L = %d", i, len(idx), s.Sparsity)
+		}
+		r := mat.VecDenseCopyOf(c.X.RowView(i))
+		for k, j := range idx {
+			r.AddScaledVec(r, -val[k], c.D.RowView(j))
+		}
+		res += mat.Norm(r, 2) / float64(c.Signals())
+	}
+	if res > 0.3 {
+		t.Errorf("mean residual norm %.3f of unit signals, want < 0.3", res)
+	}
+	// A0 leaves the last block's correlations: check them against X·Dᵀ.
+	c.A0(impl)
+	last := (c.Signals() - 1) / OMPBlock * OMPBlock
+	for i := last; i < c.Signals(); i++ {
+		for j := range s.Atoms {
+			want := mat.Dot(c.X.RowView(i), c.D.RowView(j))
+			if got := c.a0[(i-last)*s.Atoms+j]; math.Abs(got-want) > 1e-12 {
+				t.Fatalf("A0[%d,%d] = %g, want %g", i, j, got, want)
+			}
+		}
+	}
+}
+
+func TestMeasureOMP(t *testing.T) {
+	r, err := MeasureOMP(blas.DefaultName(), OMPShape{64, 128, 4}, 600, 2, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.SignalsPerS <= 0 || r.GemmBoundPerS <= 0 || r.Reps < 3 || r.A0.Reps < 3 {
+		t.Errorf("%+v", r)
+	}
+	if got := r.GemmBoundPerS / r.SignalsPerS; math.Abs(got-r.OverBound) > 1e-9*got {
+		t.Errorf("OverBound %g, want %g", r.OverBound, got)
+	}
+	if _, err := MeasureOMP("nosuch", OMPShape{8, 8, 1}, 8, 1, 0); err == nil {
+		t.Error("unknown backend: no error")
+	}
+}
+
+func TestMeasureGemm(t *testing.T) {
+	m := &Machine{Cores: 2, FlopsPerCycle: 16, ClockGHz: 3, ClockAllGHz: 2.5, PeakGFLOPS: 48, PeakAllGFLOPS: 80}
+	s := GemmShapes(40, 50, 2, 30)[0]
+	for _, threads := range []int{1, 2} {
+		r, err := MeasureGemm(m, blas.GonumName, s, threads, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := s.Flops() / r.Best / 1e9; math.Abs(r.GFLOPS-want) > 1e-9*want {
+			t.Errorf("GFLOPS %g, want %g", r.GFLOPS, want)
+		}
+		if want := 100 * r.GFLOPS / m.Peak(threads); math.Abs(r.PctPeak-want) > 1e-9*want {
+			t.Errorf("threads %d: PctPeak %g, want %g", threads, r.PctPeak, want)
+		}
+	}
+	if _, err := MeasureGemm(m, "nosuch", s, 1, 0); err == nil {
+		t.Error("unknown backend: no error")
+	}
+	if err := WithThreads(blas.NativeName, 0, func() {}); err == nil {
+		t.Error("WithThreads 0: no error")
+	}
+}
+
+func TestWithThreadsRestores(t *testing.T) {
+	for _, name := range blas.Available() {
+		before := blas.Threads(name)
+		inside := 0
+		if err := WithThreads(name, 1, func() { inside = blas.Threads(name) }); err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if inside != 1 {
+			t.Errorf("%s: %d threads inside WithThreads(1)", name, inside)
+		}
+		if after := blas.Threads(name); after != before {
+			t.Errorf("%s: %d threads after, %d before", name, after, before)
+		}
+	}
+}
+
+func TestRunOptionErrors(t *testing.T) {
+	ctx := context.Background()
+	for _, o := range []Options{
+		{Backends: []string{"nosuch"}},
+		{Sections: []string{"gemm", "nosuch"}},
+		{Threads: -1},
+		{Batch: -5},
+		{TrainSamples: -1},
+	} {
+		if r, err := Run(ctx, o); err == nil || r != nil {
+			t.Errorf("Run(%+v): report %v, error %v; want only an error", o, r != nil, err)
+		}
+	}
+}
+
+func TestRunGemmAndText(t *testing.T) {
+	shapes := GemmShapes(64, 96, 10, 32, 128)
+	r, err := Run(context.Background(), Options{Quick: true, Sections: []string{SectionGemm},
+		Backends: []string{blas.GonumName, blas.NativeName}, Threads: 1, gemmShapes: shapes})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(r.Gemm) != 2*len(shapes) || len(r.OMP)+len(r.Train)+len(r.Predict) != 0 {
+		t.Fatalf("%d GEMM results, %d others", len(r.Gemm), len(r.OMP)+len(r.Train)+len(r.Predict))
+	}
+	if r.Best != blas.DefaultName() || r.Threads != 1 {
+		t.Errorf("best %q threads %d", r.Best, r.Threads)
+	}
+	var buf bytes.Buffer
+	if err := r.WriteText(&buf); err != nil {
+		t.Fatal(err)
+	}
+	out := buf.String()
+	for _, want := range []string{"Machine", "FP64 peak", "DGEMM", "A0-128 (128×64·64×96)", "BCD-P (74×96·96×96)", "gonum", "native"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("text report lacks %q:\n%s", want, out)
+		}
+	}
+	js, err := json.Marshal(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var back Report
+	if err := json.Unmarshal(js, &back); err != nil {
+		t.Fatal(err)
+	}
+	if back.Gemm[0].GFLOPS != r.Gemm[0].GFLOPS || back.Machine.CPU != r.Machine.CPU {
+		t.Error("JSON round trip changed the report")
+	}
+}
+
+func TestRunCancelled(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	r, err := Run(ctx, Options{Quick: true, Backends: []string{blas.GonumName}})
+	if err != context.Canceled || r == nil {
+		t.Fatalf("report %v, error %v; want a partial report and context.Canceled", r != nil, err)
+	}
+	if len(r.Gemm)+len(r.OMP)+len(r.Train)+len(r.Predict) != 0 {
+		t.Error("a cancelled run measured something")
+	}
+}
+
+// TestRunTrainPredict runs the MNIST sections on a few mini-batches.
+func TestRunTrainPredict(t *testing.T) {
+	if testing.Short() || raceEnabled {
+		t.Skip("trains on MNIST; skipped with -short and -race")
+	}
+	mnistSets(t)
+	best := blas.DefaultName()
+	r, err := Run(context.Background(), Options{Quick: true, Sections: []string{SectionTrain, SectionPredict},
+		Backends: []string{best}, TrainSamples: 1024})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(r.Notes) > 0 {
+		t.Fatalf("notes: %v", r.Notes)
+	}
+	if len(r.Train) != 1 || len(r.Predict) != 1 {
+		t.Fatalf("%d training and %d prediction results, want 1 and 1", len(r.Train), len(r.Predict))
+	}
+	tr := r.Train[0]
+	if tr.Samples != 1024 || tr.Steps != 4 || tr.StepSeconds <= 0 || tr.SamplesPerS <= 0 {
+		t.Errorf("training: %+v", tr)
+	}
+	if parts := tr.Coding + tr.Statistics + tr.Update + tr.Read + tr.Start; parts > tr.Seconds*1.01 {
+		t.Errorf("parts add up to %.3f s, more than the %.3f s of the pass", parts, tr.Seconds)
+	}
+	p := r.Predict[0]
+	if p.Samples != 10000 || p.SamplesPerS <= 0 {
+		t.Errorf("prediction: %+v", p)
+	}
+	// Four mini-batches already beat guessing (90% error) by far.
+	if p.ErrorRate > 0.5 {
+		t.Errorf("error rate %.1f%% after four mini-batches", 100*p.ErrorRate)
+	}
+	var buf bytes.Buffer
+	if err := r.WriteText(&buf); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"ODDL training on MNIST", "one mini-batch step", "Prediction"} {
+		if !strings.Contains(buf.String(), want) {
+			t.Errorf("text report lacks %q", want)
+		}
+	}
+}

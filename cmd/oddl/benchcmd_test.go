@@ -1,0 +1,98 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/oddl-go/oddl/bench"
+	"github.com/oddl-go/oddl/blas"
+)
+
+func TestBenchJSON(t *testing.T) {
+	var out, errb bytes.Buffer
+	args := []string{"bench", "-quick", "-json", "-only", "omp", "-blas", blas.NativeName, "-threads", "2"}
+	if st := run(args, &out, &errb); st != 0 {
+		t.Fatalf("oddl %v: status %d, stderr %q", args, st, errb.String())
+	}
+	var r bench.Report
+	if err := json.Unmarshal(out.Bytes(), &r); err != nil {
+		t.Fatalf("output is not one JSON report: %v\n%s", err, out.String())
+	}
+	if len(r.OMP) != len(bench.OMPShapes()) || len(r.Gemm)+len(r.Train)+len(r.Predict) != 0 {
+		t.Errorf("-only omp: %d Batch-OMP results, %d others", len(r.OMP), len(r.Gemm)+len(r.Train)+len(r.Predict))
+	}
+	for _, o := range r.OMP {
+		if o.Backend != blas.NativeName || o.Threads != 2 || o.SignalsPerS <= 0 || o.GemmBoundPerS <= 0 {
+			t.Errorf("result %+v", o)
+		}
+	}
+	if r.Machine.CPU == "" || r.Machine.PeakGFLOPS <= 0 || !r.Quick {
+		t.Errorf("machine %+v, quick %v", r.Machine, r.Quick)
+	}
+	// Progress goes to stderr, one line per measurement.
+	if n := strings.Count(errb.String(), "oddl bench: batch-omp"); n != len(bench.OMPShapes()) {
+		t.Errorf("%d progress lines for Batch-OMP in %q", n, errb.String())
+	}
+}
+
+func TestBenchText(t *testing.T) {
+	var out, errb bytes.Buffer
+	prof := filepath.Join(t.TempDir(), "cpu.pprof")
+	args := []string{"bench", "-quick", "-q", "-only", "omp", "-blas", blas.NativeName, "-cpuprofile", prof}
+	if st := run(args, &out, &errb); st != 0 {
+		t.Fatalf("oddl %v: status %d, stderr %q", args, st, errb.String())
+	}
+	if errb.Len() != 0 {
+		t.Errorf("-q: stderr %q, want nothing", errb.String())
+	}
+	for _, want := range []string{"Machine", "FP64 peak", "Batch-OMP", "(784, 960, 5)", "GEMM bound"} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("output lacks %q:\n%s", want, out.String())
+		}
+	}
+	if fi, err := os.Stat(prof); err != nil || fi.Size() == 0 {
+		t.Errorf("CPU profile: %v, %v", fi, err)
+	}
+}
+
+func TestBenchUsageErrors(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"-only", "gemm,nosuch"}, "nosuch"},
+		{[]string{"-blas", "nosuch"}, "nosuch"},
+		{[]string{"-threads", "-1"}, "-threads"},
+		{[]string{"-batch", "0"}, "-batch"},
+		{[]string{"-train-samples", "-3"}, "-train-samples"},
+		{[]string{"extra"}, "extra"},
+		{[]string{"-nosuchflag"}, "nosuchflag"},
+	} {
+		var out, errb bytes.Buffer
+		if st := run(append([]string{"bench"}, c.args...), &out, &errb); st != 2 {
+			t.Errorf("bench %v: status %d, want 2", c.args, st)
+		}
+		if !strings.Contains(errb.String(), c.want) {
+			t.Errorf("bench %v: stderr %q does not name %q", c.args, errb.String(), c.want)
+		}
+		if out.Len() != 0 {
+			t.Errorf("bench %v: wrote %q to stdout", c.args, out.String())
+		}
+	}
+}
+
+func TestBenchHelp(t *testing.T) {
+	var out, errb bytes.Buffer
+	if st := run([]string{"bench", "-h"}, &out, &errb); st != 0 {
+		t.Fatalf("bench -h: status %d", st)
+	}
+	for _, want := range []string{"usage: oddl bench", "-quick", "-json", "-blas", "-only"} {
+		if !strings.Contains(errb.String(), want) {
+			t.Errorf("help lacks %q", want)
+		}
+	}
+}
