@@ -1,0 +1,81 @@
+package main
+
+import (
+	"fmt"
+	"io"
+
+	"github.com/oddl-go/oddl/bench/experiments"
+	"github.com/oddl-go/oddl/oddl"
+)
+
+func init() {
+	register(&command{
+		name:  "show",
+		short: "draw the atoms of a saved model's dictionary as a PNG grid",
+		run:   runShow,
+	})
+}
+
+func runShow(args []string, stdout, stderr io.Writer) error {
+	fs := newFlagSet("show", stderr)
+	model := fs.String("model", "", "model `file` written by oddl train (required)")
+	out := fs.String("o", "atoms.png", "PNG `file` to write")
+	rows := fs.Int("rows", 0, "image height of an atom (default: square atoms, √n)")
+	cols := fs.Int("cols", 0, "image width of an atom (default: square atoms, √n)")
+	columns := fs.Int("columns", 0, "atoms per row of the grid (default: about square)")
+	maxAtoms := fs.Int("n", 0, "draw only the first `n` atoms (default: all)")
+	zoom := fs.Int("zoom", 2, "pixels per atom entry")
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "usage: oddl show -model FILE [-o atoms.png] [-rows R -cols C] [flags]")
+		fmt.Fprintln(stderr)
+		fmt.Fprintln(stderr, "Draws every atom of the model's dictionary as a small gray image (0 is mid")
+		fmt.Fprintln(stderr, "gray, each atom scaled to its largest entry, positive white) in a grid, and")
+		fmt.Fprintln(stderr, "writes it as a PNG file.")
+		fmt.Fprintln(stderr)
+		fs.PrintDefaults()
+	}
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	switch {
+	case *model == "":
+		return usageError{fmt.Errorf("-model is required")}
+	case *out == "":
+		return usageError{fmt.Errorf("-o must name a file")}
+	case *rows < 0 || *cols < 0 || *columns < 0 || *maxAtoms < 0:
+		return usageError{fmt.Errorf("-rows, -cols, -columns and -n must be >= 0")}
+	case *zoom < 1 || *zoom > 64:
+		return usageError{fmt.Errorf("-zoom %d: must be 1 to 64", *zoom)}
+	}
+	m, err := oddl.Load(*model)
+	if err != nil {
+		return err
+	}
+	D := m.Dictionary()
+	K, n := D.Dims()
+	r, c := *rows, *cols
+	switch {
+	case r == 0 && c == 0:
+		var ok bool
+		if r, c, ok = experiments.ShapeOf(n); !ok {
+			return usageError{fmt.Errorf("atoms have %d entries, not a square image: give -rows and -cols", n)}
+		}
+	case r == 0 && n%c == 0:
+		r = n / c
+	case c == 0 && n%r == 0:
+		c = n / r
+	}
+	if r*c != n {
+		return usageError{fmt.Errorf("-rows %d -cols %d: atoms have %d entries", r, c, n)}
+	}
+	opt := experiments.TileOptions{Columns: *columns, Max: *maxAtoms, Zoom: *zoom}
+	if err := experiments.WriteAtomsPNG(*out, D, r, c, opt); err != nil {
+		return err
+	}
+	shown := K
+	if *maxAtoms > 0 && *maxAtoms < K {
+		shown = *maxAtoms
+	}
+	fmt.Fprintf(stdout, "wrote %s: %d of %d atoms, %d×%d each\n", *out, shown, K, r, c)
+	return nil
+}
