@@ -206,8 +206,10 @@ func (m *Model) prepare(X *mat.Dense) (*mat.Dense, error) {
 // copy. A width other than the model's dimension or a non-finite value is
 // an error wrapping ErrInput.
 func (m *Model) Scores(X *mat.Dense) (*mat.Dense, error) {
-	if r, _ := X.Dims(); X != nil && r == 0 {
-		return &mat.Dense{}, nil
+	if X != nil {
+		if r, _ := X.Dims(); r == 0 {
+			return &mat.Dense{}, nil
+		}
 	}
 	Xc, err := m.prepare(X)
 	if err != nil {
