@@ -362,7 +362,7 @@ func TestRunTrainPredict(t *testing.T) {
 	mnistSets(t)
 	best := blas.DefaultName()
 	r, err := Run(context.Background(), Options{Quick: true, Sections: []string{SectionTrain, SectionPredict},
-		Backends: []string{best}, TrainSamples: 1024})
+		Backends: []string{best}, TrainSamples: 1024, testImages: 2000})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -380,7 +380,7 @@ func TestRunTrainPredict(t *testing.T) {
 		t.Errorf("parts add up to %.3f s, more than the %.3f s of the pass", parts, tr.Seconds)
 	}
 	p := r.Predict[0]
-	if p.Samples != 10000 || p.SamplesPerS <= 0 {
+	if p.Samples != 2000 || p.SamplesPerS <= 0 {
 		t.Errorf("prediction: %+v", p)
 	}
 	// Four mini-batches already beat guessing (90% error) by far.

@@ -52,8 +52,10 @@ type Options struct {
 	// Log receives a line as each measurement starts; nil discards them.
 	Log io.Writer
 
-	// gemmShapes replaces MNISTGemmShapes in tests.
+	// gemmShapes replaces MNISTGemmShapes in tests, testImages (> 0) the
+	// size of the test set.
 	gemmShapes []GemmShape
+	testImages int
 }
 
 // Report is everything Run measured, ready for Report.WriteText or
@@ -229,6 +231,9 @@ func Run(ctx context.Context, o Options) (*Report, error) {
 	if err != nil {
 		r.Notes = append(r.Notes, fmt.Sprintf("training and prediction skipped: MNIST not available: %v", err))
 		return done()
+	}
+	if o.testImages > 0 {
+		test = test.Head(min(o.testImages, test.Len()))
 	}
 	for _, b := range backends {
 		if ctx.Err() != nil {
