@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"math/rand/v2"
 
 	"gonum.org/v1/gonum/mat"
@@ -110,7 +111,16 @@ func (s *matrixSource) Read(x []float64, labels []int) (int, error) {
 	cnt := min(len(labels), len(s.order)-s.pos)
 	for i := range cnt {
 		j := s.order[s.pos+i]
-		copy(x[i*n:(i+1)*n], s.x.RawRowView(j))
+		row := s.x.RawRowView(j)
+		// Checked here, where the row number is the sample's: training
+		// sees the samples shuffled.
+		for c, v := range row {
+			if math.IsNaN(v) || math.IsInf(v, 0) {
+				s.pos += i
+				return i, fmt.Errorf("oddl: %w: row %d, column %d is %v", ErrInput, j, c, v)
+			}
+		}
+		copy(x[i*n:(i+1)*n], row)
 		labels[i] = s.labels[j]
 	}
 	s.pos += cnt

@@ -367,7 +367,8 @@ func (t *trainer) read(want int) (int, error) {
 	}
 	t.x = mat.NewDense(cnt, n, t.xb[:cnt*n])
 	if err := dataset.Validate(t.x); err != nil {
-		return 0, fmt.Errorf("oddl: %w: %v", ErrInput, err)
+		// The row is the sample's place in the shuffled mini-batch.
+		return 0, fmt.Errorf("oddl: %w: mini-batch %d: %v", ErrInput, t.m.cur.batches+1, err)
 	}
 	if t.m.cfg.Preprocess == PreprocessUnit {
 		dataset.Preprocess(t.x)
