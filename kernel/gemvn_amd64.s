@@ -16,35 +16,17 @@
 #define CNT AX
 #define ALPHA Y15
 #define ALPHA_X X15
-#define TMASK Y14
-
-// tailmask<>+32*k holds k lanes of all-ones then 4-k of zeros: the mask that
-// loads the last n%4 elements of a row with VMASKMOVPD without touching
-// memory past the end.
-DATA tailmask<>+0x00(SB)/8, $0
-DATA tailmask<>+0x08(SB)/8, $0
-DATA tailmask<>+0x10(SB)/8, $0
-DATA tailmask<>+0x18(SB)/8, $0
-DATA tailmask<>+0x20(SB)/8, $-1
-DATA tailmask<>+0x28(SB)/8, $0
-DATA tailmask<>+0x30(SB)/8, $0
-DATA tailmask<>+0x38(SB)/8, $0
-DATA tailmask<>+0x40(SB)/8, $-1
-DATA tailmask<>+0x48(SB)/8, $-1
-DATA tailmask<>+0x50(SB)/8, $0
-DATA tailmask<>+0x58(SB)/8, $0
-DATA tailmask<>+0x60(SB)/8, $-1
-DATA tailmask<>+0x68(SB)/8, $-1
-DATA tailmask<>+0x70(SB)/8, $-1
-DATA tailmask<>+0x78(SB)/8, $0
-GLOBL tailmask<>(SB), RODATA|NOPTR, $128
+#define XJ Y14
+#define XJ_X X14
 
 // func gemvNAVX(m, n int, alpha float64, a []float64, lda int, x []float64, y []float64, incY int)
 //
 // y[i*incY] += alpha * dot(a[i*lda:i*lda+n], x), four rows at a time so that
 // each load of x feeds four FMAs. Per row two accumulators over 8 columns per
-// iteration: eight independent FMA chains. The last n%4 columns are loaded
-// with a mask (zeros beyond the row), so the tail stays in vectors too.
+// iteration: eight independent FMA chains. Each of the last n%4 columns is
+// gathered from the four rows into one vector. (Masked loads would be
+// shorter, but they stall store forwarding when the masked-off lanes
+// overlap a recent store, as y right after x in one buffer does.)
 TEXT ·gemvNAVX(SB), NOSPLIT, $0-112
 	MOVQ         a_base+24(FP), A_ROW      // A_ROW = &a[0]
 	MOVQ         lda+48(FP), LDA
@@ -58,11 +40,6 @@ TEXT ·gemvNAVX(SB), NOSPLIT, $0-112
 	MOVQ         m+0(FP), ROWS             // ROWS = m
 	MOVQ         n+8(FP), N                // N = n
 	VBROADCASTSD alpha+16(FP), ALPHA       // ALPHA = {alpha, alpha, alpha, alpha}
-	MOVQ         N, CNT
-	ANDQ         $3, CNT
-	SHLQ         $5, CNT                   // CNT = (n % 4) * 32
-	LEAQ         tailmask<>(SB), A_PTR
-	VMOVUPD      (A_PTR)(CNT*1), TMASK     // TMASK = first n%4 lanes set
 	CMPQ         ROWS, $4
 	JLT          rows1_start               // if m < 4 { goto rows1_start }
 
@@ -99,7 +76,7 @@ r4_loop8:
 
 r4_tail4:
 	TESTQ       $4, N
-	JZ          r4_tailmask                 // if n%8 < 4 { goto r4_tailmask }
+	JZ          r4_reduce                   // if n%8 < 4 { goto r4_reduce }
 	VMOVUPD     (X_PTR), Y8                 // Y8 = x[j:j+4]
 	VFMADD231PD (A_PTR), Y8, Y0             // acc00 += a[i][j:j+4] * x[j:j+4]
 	VFMADD231PD (A_PTR)(LDA*1), Y8, Y2      // acc10 += a[i+1][j:j+4] * x[j:j+4]
@@ -107,19 +84,6 @@ r4_tail4:
 	VFMADD231PD (A_PTR)(LDA3*1), Y8, Y6     // acc30 += a[i+3][j:j+4] * x[j:j+4]
 	ADDQ        $32, A_PTR                  // j += 4 in the rows
 	ADDQ        $32, X_PTR                  // j += 4 in x
-
-r4_tailmask:
-	TESTQ       $3, N
-	JZ          r4_reduce                     // if n%4 == 0 { goto r4_reduce }
-	VMASKMOVPD  (X_PTR), TMASK, Y8            // Y8 = x[j:n], zeros after
-	VMASKMOVPD  (A_PTR), TMASK, Y9            // Y9 = a[i][j:n]
-	VFMADD231PD Y9, Y8, Y1                    // acc01 += a[i][j:n] * x[j:n]
-	VMASKMOVPD  (A_PTR)(LDA*1), TMASK, Y10    // Y10 = a[i+1][j:n]
-	VFMADD231PD Y10, Y8, Y3                   // acc11 += a[i+1][j:n] * x[j:n]
-	VMASKMOVPD  (A_PTR)(LDA*2), TMASK, Y11    // Y11 = a[i+2][j:n]
-	VFMADD231PD Y11, Y8, Y5                   // acc21 += a[i+2][j:n] * x[j:n]
-	VMASKMOVPD  (A_PTR)(LDA3*1), TMASK, Y12   // Y12 = a[i+3][j:n]
-	VFMADD231PD Y12, Y8, Y7                   // acc31 += a[i+3][j:n] * x[j:n]
 
 r4_reduce:
 	VADDPD     Y1, Y0, Y0        // row 0 partial sums
@@ -131,6 +95,24 @@ r4_reduce:
 	VPERM2F128 $0x20, Y4, Y0, Y1 // Y1 = {Y0[0:2], Y4[0:2]}
 	VPERM2F128 $0x31, Y4, Y0, Y3 // Y3 = {Y0[2:4], Y4[2:4]}
 	VADDPD     Y3, Y1, Y1        // Y1 = {dot0, dot1, dot2, dot3}
+	MOVQ       N, CNT
+	ANDQ       $3, CNT           // CNT = n % 4
+	JZ         r4_update         // if CNT == 0 { goto r4_update }
+
+r4_tail1:
+	VMOVSD       (A_PTR), X9                   // X9 = {a[i][j], 0}
+	VMOVHPD      (A_PTR)(LDA*1), X9, X9        // X9 = {a[i][j], a[i+1][j]}
+	VMOVSD       (A_PTR)(LDA*2), X10           // X10 = {a[i+2][j], 0}
+	VMOVHPD      (A_PTR)(LDA3*1), X10, X10     // X10 = {a[i+2][j], a[i+3][j]}
+	VINSERTF128  $1, X10, Y9, Y9               // Y9 = a[i:i+4][j]
+	VBROADCASTSD (X_PTR), XJ                   // XJ = x[j] in every lane
+	VFMADD231PD  Y9, XJ, Y1                    // dot[0:4] += a[i:i+4][j] * x[j]
+	ADDQ         $8, A_PTR                     // j++ in the rows
+	ADDQ         $8, X_PTR                     // j++ in x
+	DECQ         CNT
+	JNZ          r4_tail1                      // } while --CNT > 0
+
+r4_update:
 	CMPQ       INC_Y, $8
 	JNE        r4_ystrided       // if incY != 1 { goto r4_ystrided }
 
@@ -188,24 +170,30 @@ r1_loop8:
 
 r1_tail4:
 	TESTQ       $4, N
-	JZ          r1_tailmask     // if n%8 < 4 { goto r1_tailmask }
+	JZ          r1_reduce       // if n%8 < 4 { goto r1_reduce }
 	VMOVUPD     (X_PTR), Y8     // Y8 = x[j:j+4]
 	VFMADD231PD (A_PTR), Y8, Y0 // acc0 += a[i][j:j+4] * x[j:j+4]
 	ADDQ        $32, A_PTR      // j += 4 in the row
 	ADDQ        $32, X_PTR      // j += 4 in x
-
-r1_tailmask:
-	TESTQ       $3, N
-	JZ          r1_reduce          // if n%4 == 0 { goto r1_reduce }
-	VMASKMOVPD  (X_PTR), TMASK, Y8 // Y8 = x[j:n], zeros after
-	VMASKMOVPD  (A_PTR), TMASK, Y9 // Y9 = a[i][j:n]
-	VFMADD231PD Y9, Y8, Y1         // acc1 += a[i][j:n] * x[j:n]
 
 r1_reduce:
 	VADDPD       Y1, Y0, Y0          // acc0 += acc1
 	VEXTRACTF128 $1, Y0, X1          // X1 = acc0[2:4]
 	VADDPD       X1, X0, X0          // X0 = acc0[0:2] + acc0[2:4]
 	VHADDPD      X0, X0, X0          // X0[0] = dot
+	MOVQ         N, CNT
+	ANDQ         $3, CNT             // CNT = n % 4
+	JZ           r1_update           // if CNT == 0 { goto r1_update }
+
+r1_tail1:
+	VMOVSD      (X_PTR), XJ_X   // XJ = x[j]
+	VFMADD231SD (A_PTR), XJ_X, X0 // dot += a[i][j] * x[j]
+	ADDQ        $8, A_PTR       // j++ in the row
+	ADDQ        $8, X_PTR       // j++ in x
+	DECQ        CNT
+	JNZ         r1_tail1        // } while --CNT > 0
+
+r1_update:
 	VMOVSD       (Y_PTR), X2         // X2 = y[i*incY]
 	VFMADD231SD  X0, ALPHA_X, X2     // X2 += alpha*dot
 	VMOVSD       X2, (Y_PTR)         // y[i*incY] = X2

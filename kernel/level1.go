@@ -3,16 +3,18 @@ package kernel
 import "math"
 
 // Below these lengths the exported routines run the Go loop: an assembly
-// call (ABI0, never inlined) costs more than it saves on a few elements.
-// The values come from BenchmarkCrossover; they are variables only so that
-// the tests can lower them to 1 and push every length through the assembly.
+// call (ABI0, never inlined, with its slicing and set-up) costs more than it
+// saves on a few elements. The values are the crossovers measured with
+// BenchmarkCrossover (on an AMD EPYC with AVX-512, best of many batches);
+// they are variables only so that the tests can lower them to 1 and push
+// every length through the assembly.
 var (
-	dotAsmMin   = 8
+	dotAsmMin   = 6
 	axpyAsmMin  = 8
-	scalAsmMin  = 8
-	sumSqAsmMin = 8
-	iamaxAsmMin = 8
-	incAsmMin   = 8
+	scalAsmMin  = 4
+	sumSqAsmMin = 6
+	iamaxAsmMin = 4
+	incAsmMin   = 16 // DotInc, AxpyInc: scalar loops, less to gain
 	gemvAsmMin  = 16 // on m*n, for GemvN, GemvT and Ger
 )
 
@@ -142,16 +144,17 @@ func SumSqUnitary(x []float64) float64 {
 
 // Nrm2Unitary returns the Euclidean norm of x, sqrt(Σ x[i]²), without
 // overflow or underflow for huge or tiny elements. A NaN in x gives NaN, and
-// otherwise an infinity gives +Inf.
+// otherwise an infinity gives +Inf. Its definition is nrm2Ref, the scaled
+// loop of the reference BLAS.
 //
 // The sum of squares is taken unscaled and fast; only when it comes out
-// infinite, NaN or too small to hold full precision is the norm recomputed
-// by the scaled loop of the reference BLAS (nrm2Ref).
+// infinite, NaN or too small to hold full precision is the norm recomputed,
+// in two passes scaled by a power of two (nrm2Scaled).
 func Nrm2Unitary(x []float64) float64 {
 	if s := SumSqUnitary(x); nrm2SumOK(s) {
 		return math.Sqrt(s)
 	}
-	return nrm2Ref(x)
+	return nrm2Scaled(x, len(x), 1)
 }
 
 // Nrm2Inc returns the Euclidean norm of n strided elements of x,
@@ -167,7 +170,40 @@ func Nrm2Inc(x []float64, n, incX int) float64 {
 	if nrm2SumOK(s) {
 		return math.Sqrt(s)
 	}
-	return nrm2IncRef(x, n, incX)
+	return nrm2Scaled(x, n, incX)
+}
+
+// nrm2Scaled returns the norm of x[i*incX], i < n, as 2ᵉ·sqrt(Σ (x[i]/2ᵉ)²)
+// with 2ᵉ just above max|x[i]|. Scaling by a power of two is exact, so this
+// is as accurate as the unscaled sum, and it cannot overflow: the scaled
+// squares are at most 1. Elements that the scaling sends below the
+// subnormal range are smaller than max|x|·2⁻¹⁰²² and their squares are
+// negligible. Unlike the one-pass loop of nrm2Ref, it does no division.
+func nrm2Scaled(x []float64, n, incX int) float64 {
+	var amax float64
+	for i, ix := 0, 0; i < n; i, ix = i+1, ix+incX {
+		a := math.Abs(x[ix])
+		if a != a {
+			return math.NaN()
+		}
+		amax = max(amax, a)
+	}
+	if amax == 0 || math.IsInf(amax, 1) {
+		return amax
+	}
+	_, e := math.Frexp(amax) // amax = f·2ᵉ, ½ ≤ f < 1
+	// 2⁻ᵉ itself overflows for e < -1023 (amax subnormal); then scale in
+	// two exact steps, by 2⁶⁰⁰ and by 2⁻ᵉ⁻⁶⁰⁰.
+	s1, s2 := math.Ldexp(1, -e), 1.0
+	if e < -1000 {
+		s1, s2 = 0x1p600, math.Ldexp(1, -e-600)
+	}
+	var sum float64
+	for i, ix := 0, 0; i < n; i, ix = i+1, ix+incX {
+		v := x[ix] * s1 * s2
+		sum += v * v
+	}
+	return math.Ldexp(math.Sqrt(sum), e)
 }
 
 // nrm2Small is the least unscaled sum of squares that Nrm2 trusts. Below it

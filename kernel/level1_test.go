@@ -3,6 +3,7 @@ package kernel
 import (
 	"fmt"
 	"math"
+	"math/big"
 	"math/rand/v2"
 	"testing"
 )
@@ -326,4 +327,50 @@ func TestIamax(t *testing.T) {
 	if got := IamaxInc(nil, 0, 2); got != -1 {
 		t.Errorf("IamaxInc(nil, 0, 2) = %d, want -1", got)
 	}
+}
+
+// TestNrm2Exact compares Nrm2 with the exactly rounded norm (math/big) on
+// vectors whose magnitudes sit near the overflow or underflow threshold or
+// spread over the whole exponent range: the unscaled fast path must hand
+// over to the scaled one in all of these, and lose nothing.
+func TestNrm2Exact(t *testing.T) {
+	rng := rand.New(rand.NewPCG(8, 8))
+	exact := func(x []float64) float64 {
+		sum := new(big.Float).SetPrec(4096)
+		for _, v := range x {
+			b := new(big.Float).SetPrec(4096).SetFloat64(v)
+			sum.Add(sum, b.Mul(b, b))
+		}
+		r, _ := new(big.Float).SetPrec(4096).Sqrt(sum).Float64()
+		return r
+	}
+	kinds := map[string]func() float64{
+		"huge":   func() float64 { return uniform(rng) * 1e300 },
+		"tiny":   func() float64 { return uniform(rng) * 1e-300 },
+		"1e-160": func() float64 { return uniform(rng) * 1e-160 },
+		"subnormal": func() float64 {
+			return uniform(rng) * 0x1p-1060
+		},
+		"spread": func() float64 { return uniform(rng) * math.Ldexp(1, rng.IntN(2000)-1000) },
+	}
+	eachKernelPath(t, func(t *testing.T) {
+		for name, gen := range kinds {
+			for _, n := range []int{1, 2, 7, 16, 33, 100, 513} {
+				x := make([]float64, n)
+				for i := range x {
+					x[i] = gen()
+				}
+				want := exact(x)
+				// A few ulps of rounding in n squares and sums, relative
+				// to the result; subnormal results are exact to 2⁻¹⁰⁷⁴.
+				tol := float64(n+2) * 0x1p-52 * want
+				if got := Nrm2Unitary(x); math.Abs(got-want) > tol+0x1p-1074 {
+					t.Errorf("Nrm2Unitary %s n=%d: got %v, want %v (diff %v ulps)", name, n, got, want, (got-want)/(want*0x1p-52))
+				}
+				if got := nrm2Scaled(x, n, 1); math.Abs(got-want) > tol+0x1p-1074 {
+					t.Errorf("nrm2Scaled %s n=%d: got %v, want %v", name, n, got, want)
+				}
+			}
+		}
+	})
 }

@@ -1,0 +1,80 @@
+// Package kernel holds the unchecked numeric kernels under oddl: level-1 and
+// level-2 BLAS routines and a DGEMM, each as AVX2/FMA Go assembly for amd64
+// with a pure-Go reference beside it.
+//
+// The routines check nothing beyond what Go's bounds checks catch: callers
+// pass valid lengths, positive strides and leading dimensions lda ≥ n. The
+// checked BLAS interface (gonum's blas.Float64) is package blas, which
+// calls these. Matrices are row-major. Outputs must not overlap inputs
+// except where an argument is read and written in place.
+//
+// # Level 1
+//
+// The Unitary forms work on whole slices at stride 1, the Inc forms on n
+// elements at positive strides incX, incY from start indices ix, iy (where
+// they take them):
+//
+//	DotUnitary(x, y)      Σ x[i]·y[i]
+//	DotInc                Σ x[ix+i·incX]·y[iy+i·incY]
+//	AxpyUnitary(α, x, y)  y[i] += α·x[i]
+//	AxpyInc               y[iy+i·incY] += α·x[ix+i·incX]
+//	ScalUnitary(α, x)     x[i] *= α
+//	ScalInc               x[i·incX] *= α
+//	SumSqUnitary(x)       Σ x[i]² (plain: may overflow or underflow)
+//	Nrm2Unitary(x)        √Σ x[i]², never overflowing or underflowing
+//	Nrm2Inc               the same over x[i·incX]
+//	IamaxUnitary(x)       first i with the largest |x[i]|; -1 if empty
+//	IamaxInc              the same over x[i·incX], returning i
+//
+// Iamax follows gonum's Idamax for NaN: a NaN at x[0] gives 0, a NaN
+// anywhere else is passed over. Nrm2 takes the fast unscaled sum of squares
+// and only when that sum is infinite, NaN or too small (below 2⁻⁹⁰⁰) to be
+// accurate recomputes it in two passes, scaled by a power of two.
+//
+// # Level 2
+//
+// For the m×n matrix A with leading dimension lda:
+//
+//	GemvN   y = α·A·x + β·y     (x has n elements, y has m)
+//	GemvT   y = α·Aᵀ·x + β·y    (x has m elements, y has n)
+//	Ger     A += α·x·yᵀ
+//
+// with the reference BLAS rules: nothing happens when m or n is 0; β = 0
+// overwrites y, so a NaN there does not survive; α = 0 skips the product,
+// so NaN or Inf in A or x does not reach y. Otherwise NaN and Inf propagate
+// as the arithmetic gives them: zeros are not skipped, Inf·0 is NaN.
+//
+// # Level 3
+//
+// Dgemm computes C = α·op(A)·op(B) + β·C with a blocked, packed loop nest
+// around a 6×8 register micro-kernel, split over up to Threads() goroutines
+// (see SetThreads).
+//
+// # Dispatch
+//
+// Every exported routine has a reference Go loop (dotRef, gemvNRef, …)
+// that is its definition; the doc comment of each routine shows it. The
+// exported function runs the assembly when useAsm is set and the problem
+// is not tiny, else the reference:
+//
+//	if useAsm && n >= dotAsmMin { dotAVX(x, y) } else { dotRef(x, y) }
+//
+// An assembly call is an ABI0 call that is never inlined, so for a few
+// elements the plain Go loop is faster; the thresholds (8 or 16 elements)
+// come from BenchmarkCrossover.
+//
+// useAsm is decided once, at start-up, and Name reports it ("avx2fma" or
+// "go"). It is true when all of these hold:
+//
+//   - the assembly is compiled in: GOARCH=amd64 and no purego build tag
+//     (go build -tags purego leaves only the Go code);
+//   - the CPU has both AVX2 and FMA3 (github.com/klauspost/cpuid);
+//   - the environment variable ODDL_KERNEL is not "go" (ODDL_KERNEL=go
+//     forces the Go path at run time, for comparison or as a workaround).
+//
+// Results of the two paths agree to rounding, not bit for bit: the
+// assembly sums in several partial sums and uses fused multiply-adds.
+// Scal is a plain multiply and matches exactly. The tests run both paths
+// in one binary whenever the CPU can run the assembly, at every length up
+// to 300, at every alignment, with guard regions around every output.
+package kernel
