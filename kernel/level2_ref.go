@@ -32,8 +32,10 @@ func gemvNRef(m, n int, alpha float64, a []float64, lda int, x []float64, incX i
 	for i, iy := 0, 0; i < m; i, iy = i+1, iy+incY {
 		row := a[i*lda : i*lda+n]
 		var t float64
-		for j, jx := 0, 0; j < n; j, jx = j+1, jx+incX {
-			t += row[j] * x[jx]
+		jx := 0
+		for _, v := range row {
+			t += v * x[jx]
+			jx += incX
 		}
 		y[iy] += alpha * t
 	}
@@ -52,8 +54,10 @@ func gemvTRef(m, n int, alpha float64, a []float64, lda int, x []float64, incX i
 	for i, ix := 0, 0; i < m; i, ix = i+1, ix+incX {
 		t := alpha * x[ix]
 		row := a[i*lda : i*lda+n]
-		for j, jy := 0, 0; j < n; j, jy = j+1, jy+incY {
-			y[jy] += t * row[j]
+		jy := 0
+		for _, v := range row {
+			y[jy] += t * v
+			jy += incY
 		}
 	}
 }
@@ -67,8 +71,10 @@ func gerRef(m, n int, alpha float64, x []float64, incX int, y []float64, incY in
 	for i, ix := 0, 0; i < m; i, ix = i+1, ix+incX {
 		t := alpha * x[ix]
 		row := a[i*lda : i*lda+n]
-		for j, jy := 0, 0; j < n; j, jy = j+1, jy+incY {
+		jy := 0
+		for j := range row {
 			row[j] += t * y[jy]
+			jy += incY
 		}
 	}
 }
