@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"strconv"
 	"strings"
@@ -127,10 +128,12 @@ func readCSV(r io.Reader, name string, n int) (*mat.Dense, error) {
 		}
 		for i, f := range fields {
 			v, err := strconv.ParseFloat(f, 64)
-			if err != nil {
+			switch {
+			case errors.Is(err, strconv.ErrRange):
+				return nil, fmt.Errorf("%s: line %d, value %d: %q is beyond the range of float64", name, line, i+1, f)
+			case err != nil:
 				return nil, fmt.Errorf("%s: line %d, value %d: %q is not a number", name, line, i+1, f)
-			}
-			if v != v || v > 1e300 || v < -1e300 {
+			case math.IsNaN(v) || math.IsInf(v, 0):
 				return nil, fmt.Errorf("%s: line %d, value %d: %q is not a finite number", name, line, i+1, f)
 			}
 			data = append(data, v)
