@@ -105,7 +105,8 @@ type Config struct {
 	// the reseeded atoms. The same seed and data give the same model.
 	Seed uint64
 	// Threads is the number of threads for coding and BLAS; 0 means all
-	// cores (GOMAXPROCS). Results do not depend on it.
+	// cores (GOMAXPROCS). Results do not depend on it on the native and
+	// gonum backends; OpenBLAS may round differently with another count.
 	Threads int
 	// Backend names the BLAS backend ("" for the ODDL_BLAS environment
 	// variable or the best one compiled in).

@@ -40,7 +40,8 @@ type Progress struct {
 	// Average is a running average of Objective over recent mini-batches.
 	Average float64
 	// TrainError is the error rate of the classifier on the last mini-batch,
-	// before the batch's update.
+	// before the batch's update. With CodingStacked it is measured on the
+	// codes that saw the labels, so it is optimistic.
 	TrainError float64
 	// Unused is the number of atoms skipped or reseeded as unused in the
 	// last mini-batch.
@@ -706,13 +707,14 @@ func (t *trainer) ridge() {
 		}
 	}
 	var ch mat.Cholesky
-	if !ch.Factorize(a) {
-		// Not definite at this ridge (rounding in a nearly singular M):
-		// strengthen it until it is.
-		for f := 1e3; f <= 1e12 && !ch.Factorize(a); f *= 1e3 {
-			for i := range k {
-				a.SetSym(i, i, st.m[i*k+i]+ridge*f)
-			}
+	// Not definite at this ridge means rounding in a nearly singular M:
+	// strengthen the ridge until it is.
+	for f := 1e3; !ch.Factorize(a); f *= 1e3 {
+		if f > 1e12 {
+			return
+		}
+		for i := range k {
+			a.SetSym(i, i, st.m[i*k+i]+ridge*f)
 		}
 	}
 	c := mat.NewDense(k, q, nil)

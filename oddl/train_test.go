@@ -227,7 +227,8 @@ func TestResumeExact(t *testing.T) {
 	}
 }
 
-// The result does not depend on the number of threads.
+// The result does not depend on the number of threads (on the native
+// backend; OpenBLAS may round differently with another thread count).
 func TestDeterministicAcrossThreads(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 9))
 	_, X, labels := planted(rng, 40, 30, 4, 5, 1200, 0.05)
@@ -235,6 +236,7 @@ func TestDeterministicAcrossThreads(t *testing.T) {
 	for _, th := range []int{1, 2, 3} {
 		cfg := smallConfig(40, 4)
 		cfg.Threads = th
+		cfg.Backend = "native"
 		cfg.Batch = 300
 		m, err := Train(context.Background(), cfg, mustSource(t, X, labels, 5))
 		if err != nil {
@@ -298,6 +300,12 @@ func TestPredictInput(t *testing.T) {
 	if _, err := m.Predict(bad); !errors.Is(err, ErrInput) {
 		t.Errorf("Inf: got %v", err)
 	}
+	if _, err := m.Predict(nil); !errors.Is(err, ErrInput) {
+		t.Errorf("nil samples: got %v", err)
+	}
+	if p, err := m.Predict(mat.NewDense(1, 12, nil).Slice(0, 0, 0, 12).(*mat.Dense)); err != nil || len(p) != 0 {
+		t.Errorf("no samples: got %v, %v", p, err)
+	}
 	if _, err := m.Evaluate(X, labels[:4]); !errors.Is(err, ErrInput) {
 		t.Errorf("label count: got %v", err)
 	}
@@ -335,6 +343,21 @@ func TestPredictInput(t *testing.T) {
 	}
 	if total != len(labels) || total-diag != ev.Errors {
 		t.Fatalf("confusion matrix sums to %d (diagonal %d), %d samples, %d errors", total, diag, len(labels), ev.Errors)
+	}
+	// With λ0 = 0 the classifier comes from the ridge regression and
+	// classifies as well.
+	cfg0 := smallConfig(20, 2)
+	cfg0.Lambda0 = 0
+	m0, err := Train(context.Background(), cfg0, mustSource(t, X, labels, 3))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ev0, err := m0.Evaluate(X, labels)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ev0.ErrorRate > 0.3 {
+		t.Errorf("λ0 = 0: training error rate %.3f, want ≤ 0.3", ev0.ErrorRate)
 	}
 	// The model applies its preprocessing itself: scaling and shifting the
 	// samples does not change the prediction under PreprocessUnit.
