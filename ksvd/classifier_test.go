@@ -118,10 +118,21 @@ func TestPerClass(t *testing.T) {
 	rng := rand.New(rand.NewPCG(25, 26))
 	const classes, per, dim, n, apc = 4, 60, 5, 24, 6
 	X, labels := subspaceData(rng, classes, per, dim, n)
+	var first *mat.Dense
 	for _, threads := range []int{1, 3} {
-		D, err := PerClass(X, labels, classes, apc, Config{L: 2, Iterations: 5, Seed: 1, Threads: threads})
+		calls := 0 // counted without a lock: PerClass serialises the calls
+		progress := func(int, float64) { calls++ }
+		D, err := PerClass(X, labels, classes, apc, Config{L: 2, Iterations: 5, Seed: 1, Threads: threads, Progress: progress})
 		if err != nil {
 			t.Fatal(err)
+		}
+		if calls != classes*5 {
+			t.Errorf("threads %d: %d progress calls, want %d", threads, calls, classes*5)
+		}
+		if first == nil {
+			first = D
+		} else if !mat.Equal(first, D) {
+			t.Errorf("threads %d: another dictionary than with 1 thread", threads)
 		}
 		if r, c := D.Dims(); r != classes*apc || c != n {
 			t.Fatalf("D is %d×%d", r, c)
