@@ -1,0 +1,190 @@
+package main
+
+import (
+	"math"
+	"math/rand/v2"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/oddl-go/oddl/dataset"
+	"github.com/oddl-go/oddl/oddl"
+)
+
+// crashData writes a training set of N 16×16 images in 10 classes (noisy
+// copies of random prototypes) into a new folder.
+func crashData(t *testing.T, N int) string {
+	t.Helper()
+	dir := t.TempDir()
+	rng := rand.New(rand.NewPCG(9, 9))
+	const n, q = 256, 10
+	protos := mat.NewDense(q, n, nil)
+	for c := range q {
+		for i := range n {
+			protos.Set(c, i, 255*rng.Float64())
+		}
+	}
+	X := mat.NewDense(N, n, nil)
+	labels := make([]int, N)
+	for s := range N {
+		c := rng.IntN(q)
+		labels[s] = c
+		for i := range n {
+			X.Set(s, i, protos.At(c, i)+70*rng.NormFloat64())
+		}
+	}
+	if err := dataset.WriteIDX(filepath.Join(dir, "train-images-idx3-ubyte"), filepath.Join(dir, "train-labels-idx1-ubyte"), X, 16, 16, labels, false); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+// maxDiff returns the largest absolute difference of two matrices of the
+// same shape.
+func maxDiff(a, b *mat.Dense) float64 {
+	var d float64
+	r, c := a.Dims()
+	for i := range r {
+		for j := range c {
+			d = math.Max(d, math.Abs(a.At(i, j)-b.At(i, j)))
+		}
+	}
+	return d
+}
+
+// oddl train killed with SIGKILL at random moments and resumed from its
+// checkpoint each time ends with the model of an uninterrupted run; the
+// checkpoint file is loadable after every kill.
+func TestCrashResume(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the command and kills it several times; skipped with -short")
+	}
+	tmp := t.TempDir()
+	bin := filepath.Join(tmp, "oddl")
+	build := exec.Command("go", "build", "-o", bin, ".")
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	data := crashData(t, 4000)
+	common := []string{"-data", data, "-q", "-threads", "2", "-checkpoint", "2"}
+	fresh := append([]string{"train", "-k", "128", "-l", "4", "-batch", "40", "-init", "400", "-epochs", "3", "-seed", "7"}, common...)
+
+	// The uninterrupted run, timed to place the kills.
+	full := filepath.Join(tmp, "full.oddl")
+	start := time.Now()
+	if out, err := exec.Command(bin, append(fresh, "-o", full)...).CombinedOutput(); err != nil {
+		t.Fatalf("uninterrupted run: %v\n%s", err, out)
+	}
+	span := time.Since(start)
+	want, err := oddl.Load(full)
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	seed := uint64(time.Now().UnixNano())
+	rng := rand.New(rand.NewPCG(seed, 1))
+	t.Logf("uninterrupted run %v; kill delays drawn with seed %d", span.Round(time.Millisecond), seed)
+	dir := filepath.Join(tmp, "ck")
+	if err := os.Mkdir(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	ck := filepath.Join(dir, "ck.oddl")
+	const kills = 4
+	var seen []int64 // samples in the checkpoint after each kill
+	temps := 0       // kills that left a temporary file (during a write)
+	for round := 0; ; round++ {
+		if round > kills+3 {
+			t.Fatal("training did not finish")
+		}
+		args := append(fresh, "-o", ck)
+		if _, err := os.Stat(ck); err == nil {
+			m, err := oddl.Load(ck)
+			if err != nil {
+				t.Fatalf("round %d: the checkpoint does not load: %v", round, err)
+			}
+			if m.Done() {
+				break // killed after the final save
+			}
+			args = append([]string{"train", "-resume", ck}, common...)
+		}
+		cmd := exec.Command(bin, args...)
+		var stderr strings.Builder
+		cmd.Stderr = &stderr
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		if round >= kills {
+			if err := cmd.Wait(); err != nil {
+				t.Fatalf("round %d (%v): %v\n%s", round, args, err, stderr.String())
+			}
+			break
+		}
+		// Anywhere from the start-up to well past the end of the share
+		// of the work that is left.
+		delay := time.Duration(rng.Int64N(int64(span)*2/3)) + 50*time.Millisecond
+		done := make(chan error, 1)
+		go func() { done <- cmd.Wait() }()
+		select {
+		case err := <-done:
+			if err != nil {
+				t.Fatalf("round %d (%v): %v\n%s", round, args, err, stderr.String())
+			}
+			t.Logf("round %d: finished before the kill at %v", round, delay.Round(time.Millisecond))
+			round = kills + 1
+		case <-time.After(delay):
+			if err := cmd.Process.Kill(); err != nil {
+				t.Fatal(err)
+			}
+			<-done
+		}
+		// Only the checkpoint and temporary files may be in the folder,
+		// and the checkpoint always loads.
+		ents, _ := os.ReadDir(dir)
+		for _, e := range ents {
+			name := e.Name()
+			switch {
+			case name == "ck.oddl":
+			case strings.HasPrefix(name, ".ck.oddl.tmp") || strings.HasPrefix(name, ".oddl-write-check"):
+				temps++
+				os.Remove(filepath.Join(dir, name))
+			default:
+				t.Fatalf("round %d: unexpected file %s", round, name)
+			}
+		}
+		if m, err := oddl.Load(ck); err == nil {
+			seen = append(seen, m.Seen())
+		} else if !os.IsNotExist(err) {
+			t.Fatalf("round %d: after the kill the checkpoint does not load: %v", round, err)
+		} else {
+			seen = append(seen, 0)
+		}
+		if round > kills {
+			break
+		}
+	}
+	t.Logf("samples in the checkpoint after each kill: %v (uninterrupted: %d); %d kills left a temporary file", seen, want.Seen(), temps)
+	for i := 1; i < len(seen); i++ {
+		if seen[i] < seen[i-1] {
+			t.Errorf("the checkpoint went back from %d to %d samples", seen[i-1], seen[i])
+		}
+	}
+	got, err := oddl.Load(ck)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !got.Done() || got.Seen() != want.Seen() {
+		t.Fatalf("resumed model: done %v after %d samples, want %d", got.Done(), got.Seen(), want.Seen())
+	}
+	dd, dw := maxDiff(got.Dictionary(), want.Dictionary()), maxDiff(got.Classifier(), want.Classifier())
+	if dd > 1e-12 || dw > 1e-12 {
+		t.Fatalf("the resumed model differs from the uninterrupted one: D by %g, W by %g", dd, dw)
+	}
+	if !mat.Equal(got.Dictionary(), want.Dictionary()) || !mat.Equal(got.Classifier(), want.Classifier()) {
+		t.Log("resumed model equal within 1e-12 but not bit for bit")
+	}
+}
