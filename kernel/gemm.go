@@ -206,7 +206,7 @@ func (g *gemmCall) work(w, phase int) {
 	np := ceilDiv(g.nb, gemmNR)
 	if phase == gemmPhasePackB {
 		q0, q1 := np*w/g.t, np*(w+1)/g.t
-		packB(g.asm, g.transB, g.b, g.ldb, g.pc, g.kb, g.jc, g.nb, q0, q1, g.bufB)
+		packB(g.asm && !gemmRace, g.transB, g.b, g.ldb, g.pc, g.kb, g.jc, g.nb, q0, q1, g.bufB)
 		return
 	}
 	mp := ceilDiv(g.m, gemmMR)
@@ -232,8 +232,9 @@ func (g *gemmCall) macro(r0, r1, q0, q1 int, bufA []float64) {
 		re := min(rb+mcp, r1)
 		i0 := rb * mr
 		mb := min(re*mr, m) - i0
-		packA(g.asm, g.transA, g.a, g.lda, i0, mb, g.pc, kb, bufA)
-		gemmRaceWriteBlock(c, ldc, i0, mb, g.jc+q0*nr, min((q1*nr), g.nb)-q0*nr)
+		packA(g.asm && !gemmRace, g.transA, g.a, g.lda, i0, mb, g.pc, kb, bufA)
+		gemmRaceWriteBlock(c, ldc, i0, mb, g.jc+q0*nr, min(q1*nr, g.nb)-q0*nr)
+		gemmRaceRead(g.bufB[q0*nr*kb : q1*nr*kb])
 		for q := q0; q < q1; q++ {
 			bp := g.bufB[q*nr*kb : (q+1)*nr*kb]
 			j := g.jc + q*nr

@@ -433,7 +433,7 @@ func TestDgemmConcurrentCalls(t *testing.T) {
 // TestDgemmAllocs checks that steady-state calls allocate nothing, on one
 // goroutine and on two.
 func TestDgemmAllocs(t *testing.T) {
-	if raceEnabled {
+	if gemmRace {
 		t.Skip("the race detector allocates")
 	}
 	savedWork := gemmMinWork

@@ -1,0 +1,29 @@
+package kernel_test
+
+import (
+	"fmt"
+
+	"github.com/oddl-go/oddl/kernel"
+)
+
+// Dgemm multiplies row-major matrices; here the Gram matrix G = D·Dᵀ of
+// two atoms of length 3, stored one per row, using the transposed form of
+// the second operand so that D is read in place.
+func ExampleDgemm() {
+	d := []float64{
+		1, 2, 2,
+		0, 3, 4,
+	}
+	g := make([]float64, 2*2)
+	kernel.Dgemm(false, true, 2, 2, 3, 1, d, 3, d, 3, 0, g, 2)
+	fmt.Println(g)
+	// Output: [9 14 14 25]
+}
+
+// SetThreads returns the previous setting, so a temporary change can be
+// undone with defer.
+func ExampleSetThreads() {
+	defer kernel.SetThreads(kernel.SetThreads(1))
+	fmt.Println(kernel.Threads())
+	// Output: 1
+}
