@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/oddl-go/oddl/blas"
 	"gonum.org/v1/gonum/blas/gonum"
 	"gonum.org/v1/gonum/mat"
 )
@@ -246,4 +247,30 @@ func TestCodes(t *testing.T) {
 		}
 	}()
 	c.Row(3)
+}
+
+// TestThreadsRestored checks that an Encode on several goroutines gives the
+// backend its thread setting back.
+func TestThreadsRestored(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 8))
+	D := randDict(rng, 30, 12)
+	X := randSamples(rng, 100, 12, true)
+	for _, name := range blas.Available() {
+		b, _ := blas.Lookup(name)
+		if backendSlot(b) < 0 {
+			continue
+		}
+		before := blas.Threads(name)
+		if err := blas.SetThreads(name, 3); err != nil {
+			t.Fatal(err)
+		}
+		c := mustNew(t, D, WithSparsity(3), WithBackend(b), WithThreads(2))
+		mustEncode(t, c, X)
+		if got := blas.Threads(name); got != 3 {
+			t.Errorf("%s: %d threads after Encode, want 3", name, got)
+		}
+		if err := blas.SetThreads(name, before); err != nil {
+			t.Fatal(err)
+		}
+	}
 }

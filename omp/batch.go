@@ -19,6 +19,9 @@ type worker struct {
 	y    []float64 // L: lc⁻¹·a0[I], grown by one entry a step
 	prev []float64 // L: the coefficients of the previous step
 	r    []float64 // n: residual, only with WithResiduals
+
+	err    error // first bad sample of the worker's part in this round
+	errRow int
 }
 
 func newWorker(n, l int, residuals bool) *worker {

@@ -12,8 +12,14 @@ import (
 	"github.com/oddl-go/oddl/blas"
 )
 
-// benchSignals is the number of signals coded per benchmark operation.
-const benchSignals = 4096
+// benchSignals returns the number of signals coded per benchmark
+// operation: 4096, or 512 under -short (for a quick run in CI).
+func benchSignals() int {
+	if testing.Short() {
+		return 512
+	}
+	return 4096
+}
 
 // benchShapes are the problem sizes of the benchmarks: MNIST-size digits
 // with the paper's K = 960 and a larger dictionary, USPS-size digits, and
@@ -34,7 +40,7 @@ func benchProblem(n, k int) (D, X *mat.Dense) {
 		return p[0], p[1]
 	}
 	rng := rand.New(rand.NewPCG(uint64(n), uint64(k)))
-	D, X = randDict(rng, k, n), randSamples(rng, benchSignals, n, true)
+	D, X = randDict(rng, k, n), randSamples(rng, benchSignals(), n, true)
 	benchData[key] = [2]*mat.Dense{D, X}
 	return D, X
 }
@@ -81,11 +87,13 @@ func forBench(b *testing.B, body func(b *testing.B, impl gblas.Float64, D, X *ma
 	}
 }
 
-// BenchmarkEncode times EncodeTo of 4096 unit-norm random signals into a
+// BenchmarkEncode times EncodeTo of 4096 (512 with -short) unit-norm random
+// signals into a
 // reused Codes: the correlation GEMMs and the Batch-OMP recurrences.
 // Compare with BenchmarkA0GEMM of the same name for the share of the GEMM.
 func BenchmarkEncode(b *testing.B) {
 	forBench(b, func(b *testing.B, impl gblas.Float64, D, X *mat.Dense, l, threads int) {
+		nsig, _ := X.Dims()
 		c, err := New(D, WithSparsity(l), WithBackend(impl), WithThreads(threads))
 		if err != nil {
 			b.Fatal(err)
@@ -103,7 +111,7 @@ func BenchmarkEncode(b *testing.B) {
 			}
 		}
 		reportCPU(b, cpu0)
-		b.ReportMetric(float64(benchSignals*b.N)/b.Elapsed().Seconds(), "signals/s")
+		b.ReportMetric(float64(nsig*b.N)/b.Elapsed().Seconds(), "signals/s")
 	})
 }
 
@@ -112,23 +120,25 @@ func BenchmarkEncode(b *testing.B) {
 // ratio of the two is the cost of everything but the GEMM.
 func BenchmarkA0GEMM(b *testing.B) {
 	forBench(b, func(b *testing.B, impl gblas.Float64, D, X *mat.Dense, l, threads int) {
+		nsig, _ := X.Dims()
 		k, n := D.Dims()
-		a0 := make([]float64, defaultBlock*k)
+		blk := defaultBlock(k)
+		a0 := make([]float64, blk*k)
 		x := X.RawMatrix()
 		d := D.RawMatrix()
 		b.ReportAllocs()
 		b.ResetTimer()
 		cpu0 := cpuSeconds()
 		for b.Loop() {
-			for b0 := 0; b0 < benchSignals; b0 += defaultBlock {
-				m := min(defaultBlock, benchSignals-b0)
+			for b0 := 0; b0 < nsig; b0 += blk {
+				m := min(blk, nsig-b0)
 				impl.Dgemm(gblas.NoTrans, gblas.Trans, m, k, n, 1, x.Data[b0*x.Stride:], x.Stride, d.Data, d.Stride, 0, a0, k)
 			}
 		}
 		reportCPU(b, cpu0)
 		sec := b.Elapsed().Seconds()
-		b.ReportMetric(float64(benchSignals*b.N)/sec, "signals/s")
-		b.ReportMetric(2*float64(benchSignals)*float64(k)*float64(n)*float64(b.N)/sec/1e9, "GFLOP/s")
+		b.ReportMetric(float64(nsig*b.N)/sec, "signals/s")
+		b.ReportMetric(2*float64(nsig)*float64(k)*float64(n)*float64(b.N)/sec/1e9, "GFLOP/s")
 	})
 }
 
@@ -169,6 +179,7 @@ func BenchmarkRecurrence(b *testing.B) {
 	for _, s := range benchShapes {
 		b.Run(fmt.Sprintf("n=%d,K=%d,L=%d", s.n, s.k, s.l), func(b *testing.B) {
 			D, X := benchProblem(s.n, s.k)
+			nsig, _ := X.Dims()
 			c, err := New(D, WithSparsity(s.l))
 			if err != nil {
 				b.Fatal(err)
@@ -178,7 +189,7 @@ func BenchmarkRecurrence(b *testing.B) {
 			w := newWorker(s.n, s.l, false)
 			scratch := make([]float64, s.k)
 			idx, val := make([]int, s.l), make([]float64, s.l)
-			xx := make([]float64, benchSignals)
+			xx := make([]float64, nsig)
 			for i := range xx {
 				xx[i] = mat.Dot(X.RowView(i), X.RowView(i))
 			}
@@ -187,13 +198,13 @@ func BenchmarkRecurrence(b *testing.B) {
 			b.ResetTimer()
 			cpu0 := cpuSeconds()
 			for b.Loop() {
-				for i := range benchSignals {
+				for i := range nsig {
 					copy(scratch, raw.Data[i*raw.Stride:i*raw.Stride+s.k])
 					w.batchOMP(c.gram, s.k, scratch, xx[i], 0, false, idx, val)
 				}
 			}
 			reportCPU(b, cpu0)
-			b.ReportMetric(float64(benchSignals*b.N)/b.Elapsed().Seconds(), "signals/s")
+			b.ReportMetric(float64(nsig*b.N)/b.Elapsed().Seconds(), "signals/s")
 		})
 	}
 }

@@ -13,8 +13,12 @@ import (
 	"github.com/oddl-go/oddl/kernel"
 )
 
-// defaultBlock is the default number of samples per correlation GEMM.
-const defaultBlock = 256
+// defaultBlock returns the default number of samples per correlation GEMM
+// for K atoms: 1024, or fewer for K > 4096 so that a block's correlations
+// take at most 32 MiB, but at least 64.
+func defaultBlock(k int) int {
+	return max(64, min(1024, (4<<20)/k))
+}
 
 // Coder computes sparse codes of samples on a fixed dictionary by Batch-OMP.
 // New builds one; SetDictionary replaces its dictionary in place.
@@ -40,14 +44,16 @@ type Coder struct {
 	gramView *mat.Dense
 	norms    []float64 // K: atom norms, scratch of SetDictionary
 
-	// Encode scratch, grown on demand and kept.
-	a0      []float64 // blk×K correlations of the current block
-	xx      []float64 // blk squared sample norms
-	slotIdx []int     // blk×L atom indices, one slot of L per sample
-	slotVal []float64 // blk×L coefficients
-	count   []int     // blk code lengths
+	// Encode scratch for a round of up to threads×block samples, grown on
+	// demand and kept.
+	a0      []float64 // correlations, one row of K per sample
+	xx      []float64 // squared sample norms
+	scale   []float64 // the power of two applied to each sample
+	slotIdx []int     // atom indices, one slot of L per sample
+	slotVal []float64 // coefficients, one slot of L per sample
+	count   []int     // code lengths
 	workers []*worker
-	pool    pool
+	round   round
 }
 
 // New returns a Coder for the dictionary D, a K×n matrix with one atom per
@@ -87,7 +93,7 @@ func New(D *mat.Dense, opts ...Option) (*Coder, error) {
 		s.threads = runtime.GOMAXPROCS(0)
 	}
 	if s.block == 0 {
-		s.block = defaultBlock
+		s.block = defaultBlock(k)
 	}
 	c := &Coder{
 		k:         k,

@@ -36,15 +36,26 @@
 //
 // # Blocks and threads
 //
-// Encode takes the samples in blocks (WithBlockSize, default 256). For each
-// block it runs one GEMM on the backend (WithBackend, default blas.Default(),
-// with the backend's own thread count), then the recurrences of the block's
-// samples on WithThreads goroutines (default GOMAXPROCS), each with its own
-// scratch space. The two phases alternate, so the backend's threads and the
-// coder's goroutines never compete for the same cores. Codes go to a fixed
-// slot of L entries per sample and are packed into the compressed-row Codes
-// after each block; nothing is allocated per sample, and EncodeTo into a
-// reused Codes allocates nothing but the goroutines of the call.
+// Encode cuts the samples into rounds of up to threads×block samples
+// (WithThreads, default GOMAXPROCS; WithBlockSize, default 1024) and each
+// round into one contiguous part per goroutine. A goroutine checks its
+// part's samples, computes their correlations by one GEMM on the backend
+// (WithBackend, default blas.Default()) and runs their recurrences with its
+// own scratch space, so the GEMM's output is still in that core's caches.
+//
+// With one goroutine the GEMM uses the backend's own threads. With several,
+// every goroutine runs its own GEMM, so for the duration of the call the
+// native and openblas backends of package blas are set to one thread (and
+// then given back their setting): BLAS threads and the coder's goroutines
+// never compete for the same cores, and OpenBLAS's threads do not spin
+// between GEMMs while the recurrences run. gonum's GEMM runs on goroutines,
+// which the Go scheduler fits into GOMAXPROCS.
+//
+// Codes go to a fixed slot of L entries per sample and are packed into the
+// compressed-row Codes after each round; nothing is allocated per sample, and
+// EncodeTo into a reused Codes allocates nothing but the goroutines of the
+// call. The codes do not depend on the thread count or block size beyond the
+// rounding of the backend's GEMM.
 //
 // # Numbers
 //

@@ -13,9 +13,6 @@ import (
 	"github.com/oddl-go/oddl/kernel"
 )
 
-// grain is how many samples a goroutine takes at a time from a block.
-const grain = 4
-
 // Squared norms outside [normLo, normHi] are brought near 1 by a power of
 // two before coding (exact, and undone on the coefficients), so that very
 // small or very large samples neither underflow nor overflow.
@@ -24,15 +21,15 @@ const (
 	normHi = 0x1p400
 )
 
-// pool holds the state that the goroutines of one block's recurrence phase
-// share.
-type pool struct {
-	next   atomic.Int64 // next sample of the block to hand out
+// round is the state that the goroutines of one round share. A round is
+// up to threads×block samples, cut into one contiguous part per goroutine.
+type round struct {
+	next   atomic.Int64 // next part to hand out
 	wg     sync.WaitGroup
-	start  int // first sample of the block
-	m      int // samples in the block
+	start  int // first sample of the round
+	m      int // samples in the round
+	parts  int
 	x      blas64.General
-	scale  []float64 // per sample of the block: the power of two applied
 	resOut []float64 // Codes.Residual of the call, or nil
 }
 
@@ -75,19 +72,26 @@ func (c *Coder) EncodeTo(dst *Codes, X *mat.Dense) error {
 	if N == 0 {
 		return nil
 	}
-	blk := min(c.block, N)
-	c.ensureScratch(blk)
-	t := min(c.threads, (blk+grain-1)/grain)
+	// One part of at least minPart samples per goroutine.
+	const minPart = 8
+	t := max(1, min(c.threads, N/minPart))
+	size := min(t*c.block, N)
+	c.ensureScratch(size)
 	for len(c.workers) < t {
 		c.workers = append(c.workers, newWorker(c.n, l, c.residuals))
 	}
 
-	p := &c.pool
-	p.x = X.RawMatrix()
-	p.resOut = dst.Residual
-	defer func() { p.x, p.resOut = blas64.General{}, nil }()
+	r := &c.round
+	r.x = X.RawMatrix()
+	r.resOut = dst.Residual
+	r.parts = t
+	defer func() { r.x, r.resOut = blas64.General{}, nil }()
 	var work chan struct{}
 	if t > 1 {
+		// Every goroutine runs its own GEMM: the backend must not start
+		// threads of its own on the same cores.
+		slot := singleThreaded(c.backend)
+		defer restoreThreads(slot)
 		work = make(chan struct{}, t-1)
 		defer close(work)
 		for _, w := range c.workers[1:t] {
@@ -95,133 +99,155 @@ func (c *Coder) EncodeTo(dst *Codes, X *mat.Dense) error {
 		}
 	}
 
-	for b0 := 0; b0 < N; b0 += blk {
-		m := min(blk, N-b0)
-		if err := c.prepareBlock(b0, m); err != nil {
-			return err
-		}
-		x := p.x
-		c.backend.Dgemm(gblas.NoTrans, gblas.Trans, m, c.k, c.n,
-			1, x.Data[b0*x.Stride:], x.Stride, c.dict, c.n,
-			0, c.a0, c.k)
-
-		p.start, p.m = b0, m
-		p.next.Store(0)
+	for r0 := 0; r0 < N; r0 += size {
+		m := min(size, N-r0)
+		r.start, r.m = r0, m
+		r.next.Store(0)
 		if t > 1 {
-			p.wg.Add(t - 1)
+			r.wg.Add(t - 1)
 			for range t - 1 {
 				work <- struct{}{}
 			}
 		}
-		c.runBlock(c.workers[0])
-		p.wg.Wait()
+		c.runParts(c.workers[0])
+		r.wg.Wait()
+
+		// The first bad sample of the round, if any: parts are contiguous
+		// and each stops at its first bad sample.
+		var err error
+		bad := N
+		for _, w := range c.workers[:t] {
+			if w.err != nil && w.errRow < bad {
+				err, bad = w.err, w.errRow
+			}
+			w.err = nil
+		}
+		if err != nil {
+			return err
+		}
 
 		for i := range m {
 			lo := i * l
 			hi := lo + c.count[i]
 			dst.Index = append(dst.Index, c.slotIdx[lo:hi]...)
 			dst.Value = append(dst.Value, c.slotVal[lo:hi]...)
-			dst.Indptr[b0+i+1] = len(dst.Index)
+			dst.Indptr[r0+i+1] = len(dst.Index)
 		}
 	}
 	return nil
 }
 
-// ensureScratch sizes the block buffers for blk samples.
-func (c *Coder) ensureScratch(blk int) {
-	c.a0 = grow(c.a0, blk*c.k)
-	c.xx = grow(c.xx, blk)
-	c.pool.scale = grow(c.pool.scale, blk)
-	c.slotIdx = grow(c.slotIdx, blk*c.sparsity)
-	c.slotVal = grow(c.slotVal, blk*c.sparsity)
-	c.count = grow(c.count, blk)
+// ensureScratch sizes the round buffers for size samples.
+func (c *Coder) ensureScratch(size int) {
+	c.a0 = grow(c.a0, size*c.k)
+	c.xx = grow(c.xx, size)
+	c.scale = grow(c.scale, size)
+	c.slotIdx = grow(c.slotIdx, size*c.sparsity)
+	c.slotVal = grow(c.slotVal, size*c.sparsity)
+	c.count = grow(c.count, size)
 }
 
-// prepareBlock checks samples b0..b0+m-1 and stores their squared norms and
-// scale factors.
-func (c *Coder) prepareBlock(b0, m int) error {
-	x := c.pool.x
-	for i := range m {
-		r := b0 + i
-		row := x.Data[r*x.Stride : r*x.Stride+c.n]
-		xx := kernel.SumSqUnitary(row)
-		scale := 1.0
-		if !(xx >= normLo && xx <= normHi) {
-			nrm := kernel.Nrm2Unitary(row)
-			switch {
-			case math.IsNaN(nrm) || math.IsInf(nrm, 0):
-				for j, v := range row {
-					if math.IsNaN(v) || math.IsInf(v, 0) {
-						return fmt.Errorf("%w: sample %d (row %d), feature %d is %v", ErrNonFinite, r, r, j, v)
-					}
-				}
-				return fmt.Errorf("%w: sample %d has an infinite norm", ErrNonFinite, r)
-			case nrm == 0:
-				xx = 0
-			default:
-				_, e := math.Frexp(nrm)
-				scale = math.Ldexp(1, -e)
-				xx = nrm * scale
-				xx *= xx
-			}
-		}
-		c.xx[i] = xx
-		c.pool.scale[i] = scale
-	}
-	return nil
-}
-
-// helper runs the recurrence phase of every block it is told to until work
-// is closed.
+// helper runs parts of every round it is told to until work is closed.
 func (c *Coder) helper(work <-chan struct{}, w *worker) {
 	for range work {
-		c.runBlock(w)
-		c.pool.wg.Done()
+		c.runParts(w)
+		c.round.wg.Done()
 	}
 }
 
-// runBlock codes samples of the current block until none is left.
-func (c *Coder) runBlock(w *worker) {
-	p := &c.pool
+// runParts runs parts of the current round until none is left.
+func (c *Coder) runParts(w *worker) {
+	r := &c.round
 	for {
-		s := int(p.next.Add(grain)) - grain
-		if s >= p.m {
+		part := int(r.next.Add(1)) - 1
+		if part >= r.parts {
 			return
 		}
-		for i := s; i < min(s+grain, p.m); i++ {
-			c.codeSample(w, i)
+		lo, hi := part*r.m/r.parts, (part+1)*r.m/r.parts
+		if hi > lo {
+			c.runPart(w, lo, hi)
 		}
 	}
 }
 
-// codeSample codes sample i of the current block into its slot.
+// runPart codes samples lo..hi-1 of the current round: checks and norms,
+// the correlations by one GEMM, then the recurrences.
+func (c *Coder) runPart(w *worker, lo, hi int) {
+	r := &c.round
+	x := r.x
+	for i := lo; i < hi; i++ {
+		if err := c.prepare(i, r.start+i); err != nil {
+			w.err, w.errRow = err, r.start+i
+			return
+		}
+	}
+	c.backend.Dgemm(gblas.NoTrans, gblas.Trans, hi-lo, c.k, c.n,
+		1, x.Data[(r.start+lo)*x.Stride:], x.Stride, c.dict, c.n,
+		0, c.a0[lo*c.k:], c.k)
+	for i := lo; i < hi; i++ {
+		c.codeSample(w, i)
+	}
+}
+
+// prepare checks sample row (slot i of the round) and stores its squared
+// norm and scale factor.
+func (c *Coder) prepare(i, row int) error {
+	x := c.round.x
+	v := x.Data[row*x.Stride : row*x.Stride+c.n]
+	xx := kernel.SumSqUnitary(v)
+	scale := 1.0
+	if !(xx >= normLo && xx <= normHi) {
+		nrm := kernel.Nrm2Unitary(v)
+		switch {
+		case math.IsNaN(nrm) || math.IsInf(nrm, 0):
+			for j, e := range v {
+				if math.IsNaN(e) || math.IsInf(e, 0) {
+					return fmt.Errorf("%w: sample %d (row %d of X), feature %d is %v", ErrNonFinite, row, row, j, e)
+				}
+			}
+			return fmt.Errorf("%w: sample %d has an infinite norm", ErrNonFinite, row)
+		case nrm == 0:
+			xx = 0
+		default:
+			_, e := math.Frexp(nrm)
+			scale = math.Ldexp(1, -e)
+			xx = nrm * scale
+			xx *= xx
+		}
+	}
+	c.xx[i] = xx
+	c.scale[i] = scale
+	return nil
+}
+
+// codeSample codes sample i of the current round into its slot.
 func (c *Coder) codeSample(w *worker, i int) {
-	p := &c.pool
+	r := &c.round
 	k, l := c.k, c.sparsity
-	a0 := c.a0[i*k : (i+1)*k]
+	a := c.a0[i*k : (i+1)*k]
 	idx := c.slotIdx[i*l : (i+1)*l]
 	val := c.slotVal[i*l : (i+1)*l]
 	tol := c.tol
-	scale := p.scale[i]
+	scale := c.scale[i]
 	if scale != 1 {
-		kernel.ScalUnitary(scale, a0)
+		kernel.ScalUnitary(scale, a)
 		tol *= scale * scale
 	}
-	cnt := w.batchOMP(c.gram, k, a0, c.xx[i], tol, c.hasTol, idx, val)
+	cnt := w.batchOMP(c.gram, k, a, c.xx[i], tol, c.hasTol, idx, val)
 	if scale != 1 {
 		for j := range val[:cnt] {
 			val[j] /= scale
 		}
 	}
 	c.count[i] = cnt
-	if p.resOut != nil {
-		r := p.start + i
-		x := p.x.Data[r*p.x.Stride : r*p.x.Stride+c.n]
+	if r.resOut != nil {
+		row := r.start + i
+		x := r.x.Data[row*r.x.Stride : row*r.x.Stride+c.n]
 		res := w.r
 		copy(res, x)
 		for j, a := range idx[:cnt] {
 			kernel.AxpyUnitary(-val[j], c.dict[a*c.n:(a+1)*c.n], res)
 		}
-		p.resOut[r] = kernel.Nrm2Unitary(res)
+		r.resOut[row] = kernel.Nrm2Unitary(res)
 	}
 }

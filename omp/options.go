@@ -41,7 +41,7 @@ type settings struct {
 	hasTol    bool    // WithTolerance was given
 	backend   gblas.Float64
 	threads   int // 0: runtime.GOMAXPROCS(0)
-	block     int // 0: defaultBlock
+	block     int // 0: defaultBlock(K)
 	normalize bool
 	residuals bool
 }
@@ -92,10 +92,11 @@ func WithBackend(b gblas.Float64) Option {
 	}
 }
 
-// WithThreads sets the number of goroutines that run the per-sample
-// recurrences of a block; the default is runtime.GOMAXPROCS(0). It does not
-// change the threads of the backend's GEMM, which runs between the
-// recurrence phases (see the package documentation). n must be >= 1.
+// WithThreads sets the number of goroutines Encode runs, each on its own
+// part of the samples (its own GEMM and recurrences); the default is
+// runtime.GOMAXPROCS(0). With more than one, the native and openblas
+// backends are set to one thread during the call (see the package
+// documentation). n must be >= 1.
 func WithThreads(n int) Option {
 	return func(s *settings) error {
 		if n < 1 {
@@ -107,8 +108,10 @@ func WithThreads(n int) Option {
 }
 
 // WithBlockSize sets how many samples share one GEMM for their correlations
-// X_blk Dᵀ (default 256). Larger blocks make the GEMM more efficient and
-// cost blockSize×K floats of memory. n must be >= 1.
+// X_blk Dᵀ. Larger blocks make the GEMM more efficient and cost
+// blockSize×K floats of memory per thread. The default is 1024, or fewer
+// for K > 4096 so that a block takes at most 32 MiB (at least 64). n must
+// be >= 1.
 func WithBlockSize(n int) Option {
 	return func(s *settings) error {
 		if n < 1 {
