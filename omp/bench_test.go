@@ -88,9 +88,9 @@ func forBench(b *testing.B, body func(b *testing.B, impl gblas.Float64, D, X *ma
 }
 
 // BenchmarkEncode times EncodeTo of 4096 (512 with -short) unit-norm random
-// signals into a
-// reused Codes: the correlation GEMMs and the Batch-OMP recurrences.
-// Compare with BenchmarkA0GEMM of the same name for the share of the GEMM.
+// signals into a reused Codes: the correlation GEMMs and the Batch-OMP
+// recurrences. Compare with BenchmarkA0GEMM of the same name for the share
+// of the GEMM.
 func BenchmarkEncode(b *testing.B) {
 	forBench(b, func(b *testing.B, impl gblas.Float64, D, X *mat.Dense, l, threads int) {
 		nsig, _ := X.Dims()
