@@ -523,8 +523,8 @@ func TestStrided(t *testing.T) {
 	}
 }
 
-// TestThreadsAndBackendsAgree checks that neither the thread count nor the
-// backend changes the codes beyond rounding: the samples' rows go to
+// TestThreadsAndBackendsAgree checks that neither the thread count, the
+// block size nor the backend changes the codes beyond rounding: the samples' rows go to
 // different GEMM calls with different thread counts, and a backend's GEMM
 // may round differently for different shapes.
 func TestThreadsAndBackendsAgree(t *testing.T) {
@@ -536,18 +536,20 @@ func TestThreadsAndBackendsAgree(t *testing.T) {
 	for name, b := range backends(t) {
 		var base *Codes
 		for _, th := range []int{1, 2, 3} {
-			c := mustNew(t, D, WithSparsity(7), WithBackend(b), WithThreads(th), WithBlockSize(20))
-			got := mustEncode(t, c, X)
-			if base == nil {
-				base = got
-				continue
-			}
-			if !equalInts(got.Index, base.Index) || !equalInts(got.Indptr, base.Indptr) {
-				t.Fatalf("%s threads=%d: atoms differ from threads=1", name, th)
-			}
-			for i := range got.Value {
-				if d := math.Abs(got.Value[i] - base.Value[i]); d > 1e-12*math.Abs(base.Value[i]) {
-					t.Fatalf("%s threads=%d: value %d = %v, threads=1 %v", name, th, i, got.Value[i], base.Value[i])
+			for _, blk := range []int{20, 1, 7, 1000} {
+				c := mustNew(t, D, WithSparsity(7), WithBackend(b), WithThreads(th), WithBlockSize(blk))
+				got := mustEncode(t, c, X)
+				if base == nil {
+					base = got
+					continue
+				}
+				if !equalInts(got.Index, base.Index) || !equalInts(got.Indptr, base.Indptr) {
+					t.Fatalf("%s threads=%d block=%d: atoms differ from threads=1", name, th, blk)
+				}
+				for i := range got.Value {
+					if d := math.Abs(got.Value[i] - base.Value[i]); d > 1e-12*math.Abs(base.Value[i]) {
+						t.Fatalf("%s threads=%d block=%d: value %d = %v, threads=1 %v", name, th, blk, i, got.Value[i], base.Value[i])
+					}
 				}
 			}
 		}
