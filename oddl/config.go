@@ -58,10 +58,12 @@ type Config struct {
 	// L is the sparsity: the number of atoms each sample is coded with.
 	L int
 	// Lambda0 weighs the classification term ||y − W a||² against the
-	// reconstruction term ||x − D a||². It must be ≥ 0; with 0 the
-	// dictionary is purely reconstructive and W is found by ridge regression
-	// on the accumulated statistics at the end of every epoch (the
-	// "online reconstructive" baseline).
+	// reconstruction term ||x − D a||². It must be ≥ 0. With codes on D
+	// (CodingDictionary) it does not change the update, only the reported
+	// objective; with CodingStacked it weighs the labels in the training
+	// codes. With 0 the classifier is not learned online: W is the ridge
+	// regression on the accumulated statistics, refitted whenever training
+	// stops (the "online reconstructive" baseline).
 	Lambda0 float64
 	// Lambda1 is the ridge of the classifier initialisation
 	// W = Y Aᵀ (A Aᵀ + λ1·μ·I)⁻¹, where μ = trace(A Aᵀ)/K is the mean
@@ -78,8 +80,7 @@ type Config struct {
 	// initialisation (the same online algorithm with λ0 = 0), drawn from its
 	// own shuffled pass over the training set and cycling over it when
 	// larger than the set. 0 skips that phase: the dictionary then starts
-	// from K training samples and W from the ridge regression on the first
-	// mini-batch's codes.
+	// from K training samples and W from zero.
 	InitSamples int
 	// Forget is the exponent ρ of the down-weighting of past statistics:
 	// before the t-th mini-batch (counted over both phases) is added, M and N

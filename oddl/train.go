@@ -470,8 +470,9 @@ func (t *trainer) after(cnt int, b batchStats, phase string, total int64) error 
 	if phase == "train" {
 		done = m.jointSeen()
 	}
-	// Running average over about the last 20 mini-batches.
-	if m.cur.batches == 1 {
+	// Running average over about the last 20 mini-batches, restarted with
+	// each phase (the objective gains the classification term).
+	if done == int64(cnt) {
 		m.avg = b.obj
 	} else {
 		m.avg += (b.obj - m.avg) / 20
