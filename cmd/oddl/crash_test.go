@@ -12,6 +12,7 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/oddl-go/oddl/blas"
 	"github.com/oddl-go/oddl/dataset"
 	"github.com/oddl-go/oddl/oddl"
 )
@@ -66,7 +67,8 @@ func TestCrashResume(t *testing.T) {
 	}
 	tmp := t.TempDir()
 	bin := filepath.Join(tmp, "oddl")
-	build := exec.Command("go", "build", "-o", bin, ".")
+	// The same build tags as this test binary, so the same backends.
+	build := exec.Command("go", "build", "-tags", strings.Join(blas.BuildTags(), ","), "-o", bin, ".")
 	if out, err := build.CombinedOutput(); err != nil {
 		t.Fatalf("go build: %v\n%s", err, out)
 	}
