@@ -8,8 +8,10 @@
 // each copy after the first with every pixel moved by a random −2..2) as
 // plain IDX files, then, for each file, starts itself again in a fresh
 // process that trains with oddl.NewStreamSource over dataset.OpenIDX and
-// reports its peak RSS. A last process codes 10⁶ samples of the 600k file
-// (wrapping around) in chunks with one reused omp.Codes.
+// reports its peak RSS. For contrast, one process trains on the 60k file
+// loaded whole (dataset.ReadIDX and oddl.NewSetSource). A last process
+// codes 10⁶ samples of the 600k file (wrapping around) in chunks with one
+// reused omp.Codes.
 //
 //	go run ./bench/memory                      # full passes, K=256
 //	go run ./bench/memory -samples 120000      # stop each training early
@@ -72,7 +74,8 @@ func main() {
 	encodeN := flag.Int64("encode", 1_000_000, "samples to code in the encode measurement (0: skip it)")
 	chunk := flag.Int("chunk", 4096, "samples coded per EncodeTo call")
 	threads := flag.Int("threads", 0, "threads (0: all cores)")
-	child := flag.String("child", "", "internal: measure one thing in this process (train or encode)")
+	inMemory := flag.Bool("in-memory", true, "also train on the smallest file loaded whole (dataset.ReadIDX, oddl.NewSetSource), for contrast")
+	child := flag.String("child", "", "internal: measure one thing in this process (train, train-in-memory or encode)")
 	images := flag.String("images", "", "internal: images file of -child")
 	labels := flag.String("labels", "", "internal: labels file of -child")
 	modelPath := flag.String("model", "", "internal: model file written by -child train, read by -child encode")
@@ -82,7 +85,10 @@ func main() {
 		encode: *encodeN, chunk: *chunk, threads: *threads, model: *modelPath}
 	switch *child {
 	case "train":
-		emit(trainChild(*images, *labels, opts))
+		emit(trainChild(*images, *labels, opts, false))
+		return
+	case "train-in-memory":
+		emit(trainChild(*images, *labels, opts, true))
 		return
 	case "encode":
 		emit(encodeChild(*images, *labels, opts))
@@ -125,6 +131,11 @@ func main() {
 		if i == 0 {
 			args = append(args, "-model", model)
 		}
+		results = append(results, runChild(self, args))
+	}
+	if *inMemory {
+		n := counts[0]
+		args := append([]string{"-child", "train-in-memory", "-images", files[n][0], "-labels", files[n][1]}, common...)
 		results = append(results, runChild(self, args))
 	}
 	if *encodeN > 0 {
@@ -288,17 +299,32 @@ func fileSize(path string) int64 {
 	return fi.Size()
 }
 
-// trainChild trains on the stream of the file and saves the model when
-// asked.
-func trainChild(images, labels string, o childOptions) (result, error) {
-	r, err := dataset.OpenIDX(images, labels)
-	if err != nil {
-		return result{}, err
-	}
-	defer r.Close()
-	src, err := oddl.NewStreamSource(r, 0, o.window)
-	if err != nil {
-		return result{}, err
+// trainChild trains on the file, streamed (or loaded whole when inMemory),
+// and saves the model when asked.
+func trainChild(images, labels string, o childOptions, inMemory bool) (result, error) {
+	mode := "train"
+	var src oddl.Source
+	var fileN int
+	if inMemory {
+		mode = "train-in-memory"
+		set, err := dataset.ReadIDX(images, labels)
+		if err != nil {
+			return result{}, err
+		}
+		if src, err = oddl.NewSetSource(set); err != nil {
+			return result{}, err
+		}
+		fileN = set.Len()
+	} else {
+		r, err := dataset.OpenIDX(images, labels)
+		if err != nil {
+			return result{}, err
+		}
+		defer r.Close()
+		if src, err = oddl.NewStreamSource(r, 0, o.window); err != nil {
+			return result{}, err
+		}
+		fileN = r.Len()
 	}
 	cfg := oddl.DefaultConfig()
 	cfg.K, cfg.L, cfg.Batch, cfg.Threads = o.k, o.l, o.batch, o.threads
@@ -322,7 +348,7 @@ func trainChild(images, labels string, o childOptions) (result, error) {
 			return result{}, err
 		}
 	}
-	return result{Mode: "train", FileN: r.Len(), FileBytes: fileSize(images), Processed: seen,
+	return result{Mode: mode, FileN: fileN, FileBytes: fileSize(images), Processed: seen,
 		Seconds: el.Seconds(), Atoms: o.k}, nil
 }
 
