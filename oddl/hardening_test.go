@@ -518,6 +518,7 @@ func TestDeterminismThreads(t *testing.T) {
 	if testing.Short() {
 		variants = variants[:2]
 	}
+	t.Logf("backends %v, threads %v, GOMAXPROCS %d", blas.Available(), threads, runtime.GOMAXPROCS(0))
 	for _, backend := range blas.Available() {
 		for _, v := range variants {
 			var ref []byte

@@ -190,3 +190,27 @@ func TestCrashResume(t *testing.T) {
 		t.Log("resumed model equal within 1e-12 but not bit for bit")
 	}
 }
+
+// oddl train gives the same model whatever -threads says.
+func TestThreadsSameModel(t *testing.T) {
+	dir := toyData(t)
+	tmp := t.TempDir()
+	var models []*oddl.Model
+	for _, th := range []string{"1", "2", "3"} {
+		p := filepath.Join(tmp, "m"+th+".oddl")
+		args := []string{"train", "-data", dir, "-q", "-k", "48", "-l", "4", "-batch", "100", "-init", "200", "-epochs", "2", "-threads", th, "-o", p}
+		if st, _, errs := runCmd(args...); st != 0 {
+			t.Fatalf("-threads %s: status %d: %s", th, st, errs)
+		}
+		m, err := oddl.Load(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		models = append(models, m)
+	}
+	for i, m := range models[1:] {
+		if !mat.Equal(m.Dictionary(), models[0].Dictionary()) || !mat.Equal(m.Classifier(), models[0].Classifier()) || m.Seen() != models[0].Seen() {
+			t.Errorf("-threads %d gives another model than -threads 1", i+2)
+		}
+	}
+}
