@@ -3,6 +3,7 @@ package kernel
 import (
 	"math"
 	"sync"
+	"sync/atomic"
 )
 
 // Register-block (micro-tile) shape of the GEMM micro-kernel: each call
@@ -85,8 +86,8 @@ func scaleC(m, n int, beta float64, c []float64, ldc int) {
 }
 
 // gemmCall holds one Dgemm call: its arguments, the block being worked on,
-// and the packing buffers. Calls are pooled so that steady-state calls
-// allocate nothing.
+// the packing buffers and the state that shares work between goroutines.
+// Calls are pooled so that steady-state calls allocate nothing.
 type gemmCall struct {
 	transA, transB bool
 	m, n, k        int
@@ -94,34 +95,63 @@ type gemmCall struct {
 	a, b, c        []float64
 	lda, ldb, ldc  int
 	asm            bool // snapshot of useAsm
+	t              int  // goroutines allowed, the caller's included
 
 	// Blocking of this call.
 	kc, mc, nc int // mc is a multiple of gemmMR
 
 	// Current (jc, pc) block: op(B)[pc:pc+kb, jc:jc+nb], and the beta that
 	// applies to it (beta for the first rank-kc update, 1 afterwards).
+	// block identifies it among all blocks this gemmCall has worked on.
 	jc, nb, pc, kb int
 	betaBlk        float64
+	block          int
 
-	// Goroutines: t in all, on a tm×tn grid over the tiles of C.
-	t, tm, tn int
+	// The current phase is split into units 0..units-1: packing
+	// packPanels column panels of B each, or updating the tiles of one
+	// mc-row block of C times chunkPanels column panels (nChunks units per
+	// row block).
+	phase                            int
+	units                            atomic.Int64
+	packPanels, chunkPanels, nChunks int
 
-	bufB []float64   // packed kc×nc block of op(B)
-	bufA [][]float64 // packed mc×kc block of op(A), one per goroutine
-	wg   sync.WaitGroup
+	// Goroutines claim units from sched (epoch<<32 | next unit), count the
+	// finished ones in done, and the one that finishes the last unit
+	// signals doneCh unless it is the caller. The epoch changes with every
+	// phase, so a helper that arrives late finds nothing to do.
+	sched  atomic.Uint64
+	done   atomic.Int64
+	doneCh chan struct{}
+	epoch  uint32
+
+	bufB  []float64  // packed kc×nc block of op(B), shared
+	slots []gemmSlot // per-goroutine state; slot 0 is the caller's
 }
 
-var gemmCallPool = sync.Pool{New: func() any { return new(gemmCall) }}
+// gemmSlot is the private state of one goroutine taking part in a call.
+type gemmSlot struct {
+	bufA      []float64 // packed mc×kc block of op(A)
+	block, ib int       // bufA holds row block ib of block; block < 0: nothing
+}
+
+var gemmCallPool = sync.Pool{New: func() any { return &gemmCall{doneCh: make(chan struct{}, 1)} }}
+
+// gemmUnitsPerThread is roughly how many units of work each goroutine gets
+// in a parallel phase: enough that a goroutine which starts late (its core
+// busy) or runs slowly costs little, few enough that claiming them is
+// cheap.
+const gemmUnitsPerThread = 8
 
 // run performs the call.
 func (g *gemmCall) run() {
+	const mr, nr = gemmMR, gemmNR
 	m, n, k := g.m, g.n, g.k
 
 	// Split k and m evenly into blocks no larger than gemmKC and gemmMC, so
 	// that no block is a thin leftover.
 	g.kc = ceilDiv(k, ceilDiv(k, gemmKC))
-	g.mc = roundUp(ceilDiv(m, ceilDiv(m, gemmMC)), gemmMR)
-	g.nc = roundUp(min(n, gemmNC), gemmNR)
+	g.mc = roundUp(ceilDiv(m, ceilDiv(m, gemmMC)), mr)
+	g.nc = roundUp(min(n, gemmNC), nr)
 
 	// Goroutines: at most one per gemmMinWork multiply-adds, at most one per
 	// tile of C.
@@ -129,7 +159,7 @@ func (g *gemmCall) run() {
 	if work := float64(m) * float64(n) * float64(k); work < float64(t)*float64(gemmMinWork) {
 		t = max(1, int(work/float64(gemmMinWork)))
 	}
-	t = min(t, ceilDiv(m, gemmMR)*ceilDiv(n, gemmNR))
+	t = min(t, ceilDiv(m, mr)*ceilDiv(n, nr))
 	g.t = t
 	if t > 1 {
 		startGemmWorkers(t - 1)
@@ -140,45 +170,39 @@ func (g *gemmCall) run() {
 		g.bufB = make([]float64, need)
 	}
 	g.bufB = g.bufB[:g.kc*g.nc]
-	for len(g.bufA) < t {
-		g.bufA = append(g.bufA, nil)
+	for len(g.slots) < t {
+		g.slots = append(g.slots, gemmSlot{})
 	}
 	for w := range t {
-		if need := g.kc * g.mc; cap(g.bufA[w]) < need {
-			g.bufA[w] = make([]float64, need)
+		sl := &g.slots[w]
+		if need := g.kc * g.mc; cap(sl.bufA) < need {
+			sl.bufA = make([]float64, need)
 		}
+		sl.block = -1
 	}
 
+	mp := ceilDiv(m, mr)
+	mBlocks := ceilDiv(mp, g.mc/mr)
 	for jc := 0; jc < n; jc += g.nc {
 		g.jc, g.nb = jc, min(g.nc, n-jc)
-		g.tm, g.tn = gemmGrid(t, ceilDiv(m, gemmMR), ceilDiv(g.nb, gemmNR))
+		np := ceilDiv(g.nb, nr)
+		g.packPanels, g.chunkPanels = np, np
+		if t > 1 {
+			g.packPanels = ceilDiv(np, min(np, gemmUnitsPerThread*t))
+			g.chunkPanels = ceilDiv(np, min(np, ceilDiv(gemmUnitsPerThread*t, mBlocks)))
+		}
+		g.nChunks = ceilDiv(np, g.chunkPanels)
 		for pc := 0; pc < k; pc += g.kc {
 			g.pc, g.kb = pc, min(g.kc, k-pc)
 			g.betaBlk = g.beta
 			if pc > 0 {
 				g.betaBlk = 1
 			}
-			g.parallel(gemmPhasePackB)
-			g.parallel(gemmPhaseCompute)
+			g.block++
+			g.runPhase(gemmPhasePackB, ceilDiv(np, g.packPanels))
+			g.runPhase(gemmPhaseCompute, mBlocks*g.nChunks)
 		}
 	}
-}
-
-// gemmGrid arranges t goroutines on a tm×tn grid over mp×np tiles so that
-// the largest share is smallest; ties go to splitting rows, which keeps
-// each goroutine's packed A its own.
-func gemmGrid(t, mp, np int) (tm, tn int) {
-	best := -1
-	for d := t; d >= 1; d-- {
-		if t%d != 0 {
-			continue
-		}
-		share := ceilDiv(mp, d) * ceilDiv(np, t/d)
-		if best < 0 || share < best {
-			best, tm, tn = share, d, t/d
-		}
-	}
-	return tm, tn
 }
 
 const (
@@ -186,79 +210,113 @@ const (
 	gemmPhaseCompute
 )
 
-// parallel runs one phase of the current block on g.t goroutines, the
-// calling one included, and returns when all are done.
-func (g *gemmCall) parallel(phase int) {
-	if g.t == 1 {
-		g.work(0, phase)
+// runPhase runs units 0..units-1 of a phase of the current block on up to
+// g.t goroutines, the calling one included, and returns when all are done.
+func (g *gemmCall) runPhase(phase, units int) {
+	// Retire the previous phase first: a helper still looking at it now
+	// finds another epoch and leaves without reading anything else.
+	g.epoch++
+	g.sched.Store(uint64(g.epoch) << 32)
+	g.units.Store(int64(units))
+	g.done.Store(0)
+	g.phase = phase
+	helpers := min(g.t, units) - 1
+	if helpers == 0 {
+		for u := range units {
+			g.doUnit(0, u)
+		}
 		return
 	}
-	g.wg.Add(g.t - 1)
-	for w := 1; w < g.t; w++ {
-		gemmTasks <- gemmTask{g: g, w: w, phase: phase}
+	for w := 1; w <= helpers; w++ {
+		gemmTasks <- gemmTask{g: g, slot: w, epoch: g.epoch}
 	}
-	g.work(0, phase)
-	g.wg.Wait()
+	if !g.help(0, g.epoch) {
+		<-g.doneCh // a helper finished the last unit
+	}
 }
 
-// work does goroutine w's share of one phase.
-func (g *gemmCall) work(w, phase int) {
-	np := ceilDiv(g.nb, gemmNR)
-	if phase == gemmPhasePackB {
-		q0, q1 := np*w/g.t, np*(w+1)/g.t
-		packB(g.asm && !gemmRace, g.transB, g.b, g.ldb, g.pc, g.kb, g.jc, g.nb, q0, q1, g.bufB)
+// help claims and runs units of the phase numbered epoch until none is
+// left, as goroutine slot. It reports whether it finished the phase's last
+// unit; a helper (slot > 0) that does so signals the caller.
+func (g *gemmCall) help(slot int, epoch uint32) (last bool) {
+	for {
+		v := g.sched.Load()
+		if uint32(v>>32) != epoch {
+			return false // a later phase: this one is over
+		}
+		u := int64(uint32(v))
+		units := g.units.Load()
+		if u >= units {
+			return false
+		}
+		if !g.sched.CompareAndSwap(v, v+1) {
+			continue
+		}
+		g.doUnit(slot, int(u))
+		if g.done.Add(1) == units {
+			if slot > 0 {
+				g.doneCh <- struct{}{}
+			}
+			return true
+		}
+	}
+}
+
+// doUnit runs unit u of the current phase as goroutine slot.
+func (g *gemmCall) doUnit(slot, u int) {
+	const mr, nr = gemmMR, gemmNR
+	np := ceilDiv(g.nb, nr)
+	if g.phase == gemmPhasePackB {
+		q0 := u * g.packPanels
+		packB(g.asm && !gemmRace, g.transB, g.b, g.ldb, g.pc, g.kb, g.jc, g.nb, q0, min(np, q0+g.packPanels), g.bufB)
 		return
 	}
-	mp := ceilDiv(g.m, gemmMR)
-	wi, wj := w/g.tn, w%g.tn
-	r0, r1 := mp*wi/g.tm, mp*(wi+1)/g.tm
-	q0, q1 := np*wj/g.tn, np*(wj+1)/g.tn
-	if r0 == r1 || q0 == q1 {
-		return
+	ib, ch := u/g.nChunks, u%g.nChunks
+	mcp := g.mc / mr
+	r0, r1 := ib*mcp, min(ceilDiv(g.m, mr), (ib+1)*mcp)
+	q0, q1 := ch*g.chunkPanels, min(np, (ch+1)*g.chunkPanels)
+	sl := &g.slots[slot]
+	if sl.block != g.block || sl.ib != ib {
+		i0 := r0 * mr
+		packA(g.asm && !gemmRace, g.transA, g.a, g.lda, i0, min(r1*mr, g.m)-i0, g.pc, g.kb, sl.bufA)
+		sl.block, sl.ib = g.block, ib
 	}
-	g.macro(r0, r1, q0, q1, g.bufA[w])
+	g.macro(r0, r1, q0, q1, sl.bufA)
 }
 
 // macro updates the tiles in row panels r0..r1-1 and column panels
-// q0..q1-1 of the current block of C, packing A into bufA.
+// q0..q1-1 of the current block of C; bufA holds those row panels packed.
 func (g *gemmCall) macro(r0, r1, q0, q1 int, bufA []float64) {
 	const mr, nr = gemmMR, gemmNR
 	m, kb, ldc := g.m, g.kb, g.ldc
 	alpha, beta := g.alpha, g.betaBlk
 	c := g.c
-	mcp := g.mc / mr
+	gemmRaceWriteBlock(c, ldc, r0*mr, min(r1*mr, m)-r0*mr, g.jc+q0*nr, min(q1*nr, g.nb)-q0*nr)
+	gemmRaceRead(g.bufB[q0*nr*kb : q1*nr*kb])
 	var tile [mr * nr]float64
-	for rb := r0; rb < r1; rb += mcp {
-		re := min(rb+mcp, r1)
-		i0 := rb * mr
-		mb := min(re*mr, m) - i0
-		packA(g.asm && !gemmRace, g.transA, g.a, g.lda, i0, mb, g.pc, kb, bufA)
-		gemmRaceWriteBlock(c, ldc, i0, mb, g.jc+q0*nr, min(q1*nr, g.nb)-q0*nr)
-		gemmRaceRead(g.bufB[q0*nr*kb : q1*nr*kb])
-		for q := q0; q < q1; q++ {
-			bp := g.bufB[q*nr*kb : (q+1)*nr*kb]
-			j := g.jc + q*nr
-			cols := min(nr, g.jc+g.nb-j)
-			for r := rb; r < re; r++ {
-				ap := bufA[(r-rb)*mr*kb : (r-rb+1)*mr*kb]
-				i := r * mr
-				rows := min(mr, m-i)
-				if rows == mr && cols == nr {
-					ct := c[i*ldc+j : (i+mr-1)*ldc+j+nr]
-					if g.asm {
-						gemmKernel6x8(kb, ap, bp, ct, ldc, alpha, beta)
-					} else {
-						gemmKernelGo(kb, ap, bp, ct, ldc, alpha, beta)
-					}
-					continue
-				}
+	for q := q0; q < q1; q++ {
+		bp := g.bufB[q*nr*kb : (q+1)*nr*kb]
+		j := g.jc + q*nr
+		cols := min(nr, g.jc+g.nb-j)
+		for r := r0; r < r1; r++ {
+			ap := bufA[(r-r0)*mr*kb : (r-r0+1)*mr*kb]
+			i := r * mr
+			rows := min(mr, m-i)
+			if rows == mr && cols == nr {
+				ct := c[i*ldc+j : (i+mr-1)*ldc+j+nr]
 				if g.asm {
-					gemmKernel6x8(kb, ap, bp, tile[:], nr, 1, 0)
+					gemmKernel6x8(kb, ap, bp, ct, ldc, alpha, beta)
 				} else {
-					gemmKernelGo(kb, ap, bp, tile[:], nr, 1, 0)
+					gemmKernelGo(kb, ap, bp, ct, ldc, alpha, beta)
 				}
-				storeTile(rows, cols, &tile, c[i*ldc+j:], ldc, alpha, beta)
+				continue
 			}
+			if g.asm {
+				gemmKernel6x8(kb, ap, bp, tile[:], nr, 1, 0)
+			} else {
+				gemmKernelGo(kb, ap, bp, tile[:], nr, 1, 0)
+			}
+			storeTile(rows, cols, &tile, c[i*ldc+j:], ldc, alpha, beta)
 		}
 	}
 }
@@ -283,11 +341,12 @@ func storeTile(rows, cols int, t *[gemmMR * gemmNR]float64, c []float64, ldc int
 	}
 }
 
-// gemmTask asks a worker goroutine to do share w of one phase of g.
+// gemmTask asks a worker goroutine to help with the phase numbered epoch
+// of g, as goroutine slot.
 type gemmTask struct {
 	g     *gemmCall
-	w     int
-	phase int
+	slot  int
+	epoch uint32
 }
 
 var (
@@ -298,8 +357,9 @@ var (
 
 // startGemmWorkers makes sure at least n worker goroutines serve
 // gemmTasks. Workers live for the life of the process and sleep on the
-// channel when idle; tasks never wait on each other, so callers sharing
-// the workers cannot deadlock.
+// channel when idle. A task never waits for another one, and the caller
+// of a phase works on it too, so callers sharing the workers cannot
+// deadlock: at worst a phase runs on the caller alone.
 func startGemmWorkers(n int) {
 	gemmWorkersMu.Lock()
 	for gemmWorkersDone < n {
@@ -311,8 +371,7 @@ func startGemmWorkers(n int) {
 
 func gemmWorker() {
 	for task := range gemmTasks {
-		task.g.work(task.w, task.phase)
-		task.g.wg.Done()
+		task.g.help(task.slot, task.epoch)
 	}
 }
 

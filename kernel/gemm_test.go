@@ -396,34 +396,55 @@ func TestDgemmThreads(t *testing.T) {
 	}
 }
 
-// TestDgemmConcurrentCalls runs Dgemm from several goroutines at once, all
-// sharing the worker goroutines.
+// TestDgemmConcurrentCalls runs Dgemm from several goroutines at once, on
+// different shapes, all sharing the worker goroutines, so that helpers
+// often arrive after the phase they were called for is over. Every result
+// must equal the single-goroutine one bit for bit.
 func TestDgemmConcurrentCalls(t *testing.T) {
 	savedWork := gemmMinWork
 	gemmMinWork = 1
 	defer func() { gemmMinWork = savedWork }()
-	defer SetThreads(SetThreads(2))
+	defer SetThreads(SetThreads(1))
 	rng := rand.New(rand.NewPCG(6, 6))
-	tc := gemmCase{false, true, 37, 45, 29, 1, 0, 1}
-	a, lda, b, ldb, c, ldc := tc.operands(rng)
-	want := slices.Clone(c)
-	Dgemm(tc.transA, tc.transB, tc.m, tc.n, tc.k, tc.alpha, a, lda, b, ldb, tc.beta, want, ldc)
-	const callers = 4
-	errs := make(chan string, callers)
-	for range callers {
+	cases := []gemmCase{
+		{false, true, 37, 45, 29, 1, 0, 1},
+		{true, false, 6, 300, 70, -1, 0.7, 0},
+		{false, false, 150, 9, 300, 0.7, 1, 2},
+		{true, true, 1, 1, 5, 1, 0, 0}, // one tile: always on the caller
+	}
+	type job struct {
+		tc            gemmCase
+		a, b, c, want []float64
+		lda, ldb, ldc int
+	}
+	jobs := make([]job, len(cases))
+	for i, tc := range cases {
+		j := job{tc: tc}
+		j.a, j.lda, j.b, j.ldb, j.c, j.ldc = tc.operands(rng)
+		j.want = slices.Clone(j.c)
+		Dgemm(tc.transA, tc.transB, tc.m, tc.n, tc.k, tc.alpha, j.a, j.lda, j.b, j.ldb, tc.beta, j.want, j.ldc)
+		jobs[i] = j
+	}
+	SetThreads(3)
+	iters := 30
+	if testing.Short() {
+		iters = 8
+	}
+	errs := make(chan string, len(jobs))
+	for _, j := range jobs {
 		go func() {
-			got := slices.Clone(c)
-			for range 20 {
-				Dgemm(tc.transA, tc.transB, tc.m, tc.n, tc.k, tc.alpha, a, lda, b, ldb, tc.beta, got, ldc)
-			}
-			if !slices.Equal(math64bits(got), math64bits(want)) {
-				errs <- "concurrent call differs"
-				return
+			for range iters {
+				got := slices.Clone(j.c)
+				Dgemm(j.tc.transA, j.tc.transB, j.tc.m, j.tc.n, j.tc.k, j.tc.alpha, j.a, j.lda, j.b, j.ldb, j.tc.beta, got, j.ldc)
+				if !slices.Equal(math64bits(got), math64bits(j.want)) {
+					errs <- fmt.Sprintf("%v: concurrent call differs from the single-goroutine result", j.tc)
+					return
+				}
 			}
 			errs <- ""
 		}()
 	}
-	for range callers {
+	for range jobs {
 		if e := <-errs; e != "" {
 			t.Error(e)
 		}
