@@ -2,8 +2,10 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
+	iofs "io/fs"
 	"os"
 	"os/signal"
 	"strconv"
@@ -11,7 +13,6 @@ import (
 
 	"github.com/oddl-go/oddl/bench/experiments"
 	"github.com/oddl-go/oddl/blas"
-	"github.com/oddl-go/oddl/dataset"
 )
 
 func init() {
@@ -27,7 +28,7 @@ func runReproduce(args []string, stdout, stderr io.Writer) error {
 	table := fs.String("table", "all", "tables to run: 1, 2, 3, 4, 5, a comma-separated list, or all")
 	quick := fs.Bool("quick", false, "subsampled, smaller run of every table (a few minutes on 2 cores; not comparable with the paper)")
 	out := fs.String("out", "reproduce-out", "`folder` for results.json, the Table 3 plot and the dictionary pictures (\"\" writes no files)")
-	dataDir := fs.String("data-dir", "", "`folder` holding USPS and Extended Yale B (default: "+dataset.DefaultDataDir()+")")
+	dataDir := fs.String("data-dir", "", "`folder` holding the usps and yaleb files (default: $ODDL_DATA, ./data or ../shared/data, whichever has them)")
 	maxTrain := fs.Int("max-train", 0, "cap on the training samples of each digit set (default: all, with -quick 2000)")
 	maxTest := fs.Int("max-test", 0, "cap on the test samples of each digit set (default: all, with -quick 1000)")
 	k := fs.Int("k", 0, "dictionary size of Tables 1, 2 and 5, a multiple of 10 (default: 960, with -quick 320)")
@@ -81,6 +82,9 @@ func runReproduce(args []string, stdout, stderr io.Writer) error {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	res, err := experiments.Run(ctx, o, stdout)
+	if errors.Is(err, iofs.ErrNotExist) && *dataDir == "" {
+		return fmt.Errorf("%w (give the folder of the data files with -data-dir)", err)
+	}
 	if err != nil {
 		return err
 	}
