@@ -56,6 +56,10 @@ func Dgemm(transA, transB bool, m, n, k int, alpha float64, a []float64, lda int
 		scaleC(m, n, beta, c, ldc)
 		return
 	}
+	if float64(m)*float64(n)*float64(k) <= gemmTinyWork {
+		dgemmTiny(transA, transB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
+		return
+	}
 
 	g := gemmCallPool.Get().(*gemmCall)
 	g.transA, g.transB = transA, transB
@@ -66,6 +70,39 @@ func Dgemm(transA, transB bool, m, n, k int, alpha float64, a []float64, lda int
 	g.run()
 	g.a, g.b, g.c = nil, nil, nil
 	gemmCallPool.Put(g)
+}
+
+// gemmTinyWork is the number of multiply-adds (m·n·k) up to which Dgemm
+// uses plain loops: packing and the micro-kernel's fixed costs (about
+// 100 ns a call) outweigh the arithmetic there.
+const gemmTinyWork = 128
+
+// dgemmTiny is Dgemm by dot products, for tiny problems (alpha != 0,
+// k > 0).
+func dgemmTiny(transA, transB bool, m, n, k int, alpha float64, a []float64, lda int, b []float64, ldb int, beta float64, c []float64, ldc int) {
+	// Element (i, p) of op(A) is a[i*ai+p*ap], (p, j) of op(B) is
+	// b[p*bp+j*bj].
+	ai, ap, bp, bj := lda, 1, ldb, 1
+	if transA {
+		ai, ap = 1, lda
+	}
+	if transB {
+		bp, bj = 1, ldb
+	}
+	for i := range m {
+		for j := range n {
+			var s float64
+			for p := range k {
+				s += a[i*ai+p*ap] * b[p*bp+j*bj]
+			}
+			cij := &c[i*ldc+j]
+			if beta == 0 {
+				*cij = alpha * s
+			} else {
+				*cij = alpha*s + beta**cij
+			}
+		}
+	}
 }
 
 // scaleC sets C = beta*C, writing zeros when beta == 0.
@@ -155,11 +192,10 @@ func (g *gemmCall) run() {
 
 	// Goroutines: at most one per gemmMinWork multiply-adds, at most one per
 	// tile of C.
-	t := Threads()
-	if work := float64(m) * float64(n) * float64(k); work < float64(t)*float64(gemmMinWork) {
-		t = max(1, int(work/float64(gemmMinWork)))
+	t := 1
+	if work := float64(m) * float64(n) * float64(k); work >= 2*float64(gemmMinWork) {
+		t = min(Threads(), int(work/float64(gemmMinWork)), ceilDiv(m, mr)*ceilDiv(n, nr))
 	}
-	t = min(t, ceilDiv(m, mr)*ceilDiv(n, nr))
 	g.t = t
 	if t > 1 {
 		startGemmWorkers(t - 1)
