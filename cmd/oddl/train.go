@@ -131,6 +131,7 @@ func runTrain(args []string, stdout, stderr io.Writer) (err error) {
 		return usageError{errors.New("-checkpoint needs -o (where to save)")}
 	}
 	var model *oddl.Model
+	var addEpochs int // -epochs with -resume: epochs to add
 	if *resume != "" {
 		var given []string
 		for _, f := range modelFlags {
@@ -144,6 +145,7 @@ func runTrain(args []string, stdout, stderr io.Writer) (err error) {
 		if cfg.Epochs < 0 {
 			return usageError{fmt.Errorf("-epochs %d: need a count ≥ 0", cfg.Epochs)}
 		}
+		addEpochs = cfg.Epochs // cfg becomes the model's below
 		model, err = oddl.Load(*resume)
 		if err != nil {
 			return err
@@ -209,7 +211,7 @@ func runTrain(args []string, stdout, stderr io.Writer) (err error) {
 		seen0 = model.Seen()
 		switch {
 		case set["epochs"]:
-			err = model.Continue(ctx, src, cfg.Epochs, opts...)
+			err = model.Continue(ctx, src, addEpochs, opts...)
 		case model.Done():
 			err = model.Continue(ctx, src, 1, opts...)
 		default:
