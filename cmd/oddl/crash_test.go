@@ -214,3 +214,49 @@ func TestThreadsSameModel(t *testing.T) {
 		}
 	}
 }
+
+// -resume with -epochs N adds N epochs; -epochs 0 finishes an interrupted
+// run and leaves a finished one as it is, which makes it the command to
+// repeat after a crash whatever the moment of the crash.
+func TestResumeEpochs(t *testing.T) {
+	dir := toyData(t)
+	tmp := t.TempDir()
+	full := filepath.Join(tmp, "full.oddl")
+	if st, _, errs := runCmd(toyTrain(dir, "-q", "-o", full, "-epochs", "2")...); st != 0 {
+		t.Fatalf("status %d: %s", st, errs)
+	}
+	want, err := oddl.Load(full)
+	if err != nil {
+		t.Fatal(err)
+	}
+	part := filepath.Join(tmp, "part.oddl")
+	interruptHook = func(batches int64) bool { return batches == 6 }
+	st, _, errs := runCmd(toyTrain(dir, "-q", "-o", part, "-epochs", "2")...)
+	interruptHook = nil
+	if st != 1 {
+		t.Fatalf("interrupted run: status %d: %s", st, errs)
+	}
+	for i := range 2 { // the second time the model is already finished
+		if st, _, errs := runCmd("train", "-resume", part, "-epochs", "0", "-data", dir, "-q", "-threads", "1"); st != 0 {
+			t.Fatalf("resume %d with -epochs 0: status %d: %s", i, st, errs)
+		}
+		got, err := oddl.Load(part)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got.Config().Epochs != 2 || !got.Done() || got.Seen() != want.Seen() || !mat.Equal(got.Dictionary(), want.Dictionary()) {
+			t.Fatalf("resume %d with -epochs 0: %d epochs, done %v, %d samples; want the uninterrupted model (2 epochs, %d samples)",
+				i, got.Config().Epochs, got.Done(), got.Seen(), want.Seen())
+		}
+	}
+	if st, _, errs := runCmd("train", "-resume", part, "-epochs", "1", "-data", dir, "-q", "-threads", "1"); st != 0 {
+		t.Fatalf("resume with -epochs 1: status %d: %s", st, errs)
+	}
+	got, err := oddl.Load(part)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Config().Epochs != 3 || !got.Done() || got.Seen() != want.Seen()+600 {
+		t.Errorf("after -epochs 1: %d epochs, done %v, %d samples; want 3 epochs and %d samples", got.Config().Epochs, got.Done(), got.Seen(), want.Seen()+600)
+	}
+}
