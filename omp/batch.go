@@ -13,22 +13,40 @@ import (
 // signals.
 const tiny = 0x1p-52
 
+// With L >= gemvMinL and K <= gemvMaxK, the correlation update runs as one
+// GEMV over copies of the chosen rows of G (for up to gemvMaxRows atoms)
+// instead of one axpy per atom: for short rows and many atoms the fewer
+// calls pay for the copies. (Measured crossover: K between 640 and 960 at
+// L = 15; at K = 228, L = 15 the recurrence is 14% faster.)
+const (
+	gemvMinL    = 6
+	gemvMaxK    = 512
+	gemvMaxRows = 64
+)
+
 // worker is the scratch space of one goroutine of the recurrence phase.
 type worker struct {
 	lc   []float64 // L(L+1)/2: the Cholesky factor of G[I,I], packed by rows
 	y    []float64 // L: lc⁻¹·a0[I], grown by one entry a step
 	prev []float64 // L: the coefficients of the previous step
+	u    []float64 // copies of the rows of G of the first chosen atoms, or nil
+	dc   []float64 // the change of their coefficients
 	r    []float64 // n: residual, only with WithResiduals
 
 	err    error // first bad sample of the worker's part in this round
 	errRow int
 }
 
-func newWorker(n, l int, residuals bool) *worker {
+func newWorker(n, k, l int, residuals bool) *worker {
 	w := &worker{
 		lc:   make([]float64, l*(l+1)/2),
 		y:    make([]float64, l),
 		prev: make([]float64, l),
+	}
+	if l >= gemvMinL && k <= gemvMaxK {
+		rows := min(l, gemvMaxRows)
+		w.u = make([]float64, rows*k)
+		w.dc = make([]float64, rows)
 	}
 	if residuals {
 		w.r = make([]float64, n)
@@ -103,7 +121,22 @@ func (w *worker) batchOMP(g []float64, k int, a []float64, xx, tol float64, hasT
 		}
 		// a −= G[I,:]ᵀ·(c − c_prev), c_prev = 0 for the new atom.
 		prev[p-1] = 0
-		for m, i := range idx[:p] {
+		rows := 0
+		if u := w.u; len(u) > 0 {
+			// One GEMV over the copies of the chosen rows of G, four rows
+			// a pass, then axpys for any atoms beyond the copies.
+			rows = min(p, len(u)/k)
+			if p <= rows {
+				copy(u[(p-1)*k:p*k], gj)
+			}
+			dc := w.dc[:rows]
+			for m := range dc {
+				dc[m] = prev[m] - c[m]
+			}
+			kernel.GemvT(rows, k, 1, u, k, dc, 1, 1, a, 1)
+		}
+		for m := rows; m < p; m++ {
+			i := idx[m]
 			kernel.AxpyUnitary(prev[m]-c[m], g[i*k:i*k+k], a)
 		}
 		copy(prev[:p], c)

@@ -186,7 +186,7 @@ func BenchmarkRecurrence(b *testing.B) {
 			}
 			var a0 mat.Dense
 			a0.Mul(X, D.T())
-			w := newWorker(s.n, s.l, false)
+			w := newWorker(s.n, s.k, s.l, false)
 			scratch := make([]float64, s.k)
 			idx, val := make([]int, s.l), make([]float64, s.l)
 			xx := make([]float64, nsig)

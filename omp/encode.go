@@ -78,7 +78,7 @@ func (c *Coder) EncodeTo(dst *Codes, X *mat.Dense) error {
 	size := min(t*c.block, N)
 	c.ensureScratch(size)
 	for len(c.workers) < t {
-		c.workers = append(c.workers, newWorker(c.n, l, c.residuals))
+		c.workers = append(c.workers, newWorker(c.n, c.k, l, c.residuals))
 	}
 
 	r := &c.round

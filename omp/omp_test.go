@@ -483,7 +483,7 @@ func TestDegenerate(t *testing.T) {
 // choice depends on the first: it must stop after one atom.
 func TestBatchOMPDependent(t *testing.T) {
 	g := []float64{1, 1, 1, 1}
-	w := newWorker(2, 2, false)
+	w := newWorker(2, 2, 2, false)
 	idx, val := make([]int, 2), make([]float64, 2)
 	p := w.batchOMP(g, 2, []float64{1, 0.9}, 1, 0, false, idx, val)
 	if p != 1 || idx[0] != 0 || val[0] != 1 {
@@ -622,4 +622,21 @@ func checkFinite(t *testing.T, c *Codes) {
 			t.Fatalf("residual %d is %v", i, v)
 		}
 	}
+}
+
+// TestManyAtoms codes with more atoms than the GEMV update keeps copies of
+// (gemvMaxRows), so the update runs as a GEMV and then axpys, and compares
+// with the reference.
+func TestManyAtoms(t *testing.T) {
+	const n, k, N = 90, 100, 6
+	L := gemvMaxRows + 6
+	rng := rand.New(rand.NewPCG(12, 1))
+	D := randDict(rng, k, n)
+	X := randSamples(rng, N, n, true)
+	ref := make([]refCode, N)
+	for i := range ref {
+		ref[i] = refOMP(D, X.RawRowView(i), L, 0, false)
+	}
+	got := mustEncode(t, mustNew(t, D, WithSparsity(L)), X)
+	checkAgainst(t, got, ref, 1e-9)
 }
