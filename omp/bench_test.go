@@ -2,9 +2,11 @@ package omp
 
 import (
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"runtime"
 	"testing"
+	"time"
 
 	gblas "gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/mat"
@@ -206,5 +208,62 @@ func BenchmarkRecurrence(b *testing.B) {
 			reportCPU(b, cpu0)
 			b.ReportMetric(float64(nsig*b.N)/b.Elapsed().Seconds(), "signals/s")
 		})
+	}
+}
+
+// BenchmarkEncodeBest estimates what Encode and the correlation GEMM cost on
+// an idle core, even on a busy machine: it times Encode (one thread) and the
+// GEMM alone on small batches of different signals, alternately, and keeps
+// the fastest batch of each (a batch of about 2 ms of work is rarely
+// preempted). The batch is also the block size, so both sides run the same
+// GEMMs. Metrics: microseconds per signal of each, their ratio, and the
+// Encode throughput of the best batch.
+func BenchmarkEncodeBest(b *testing.B) {
+	for _, name := range blas.Available() {
+		impl, err := blas.Lookup(name)
+		if err != nil {
+			b.Fatal(err)
+		}
+		for _, s := range benchShapes {
+			b.Run(fmt.Sprintf("%s/n=%d,K=%d,L=%d", name, s.n, s.k, s.l), func(b *testing.B) {
+				D, X := benchProblem(s.n, s.k)
+				nsig, _ := X.Dims()
+				batch := max(16, min(256, int(2e-3*40e9/(2*float64(s.n)*float64(s.k)))))
+				reps := 100
+				if testing.Short() {
+					reps = 10
+				}
+				withThreads(b, name, 1, func() {
+					c, err := New(D, WithSparsity(s.l), WithBackend(impl), WithThreads(1), WithBlockSize(batch))
+					if err != nil {
+						b.Fatal(err)
+					}
+					a0 := make([]float64, batch*s.k)
+					x, d := X.RawMatrix(), D.RawMatrix()
+					var dst Codes
+					bestE, bestG := math.Inf(1), math.Inf(1)
+					b.ResetTimer()
+					for b.Loop() {
+						for rep := range reps {
+							start := (2 * rep * batch) % (nsig - 2*batch)
+							t0 := time.Now()
+							if err := c.EncodeTo(&dst, X.Slice(start, start+batch, 0, s.n).(*mat.Dense)); err != nil {
+								b.Fatal(err)
+							}
+							bestE = min(bestE, time.Since(t0).Seconds())
+							start += batch
+							t0 = time.Now()
+							impl.Dgemm(gblas.NoTrans, gblas.Trans, batch, s.k, s.n, 1, x.Data[start*x.Stride:], x.Stride,
+								d.Data, d.Stride, 0, a0, s.k)
+							bestG = min(bestG, time.Since(t0).Seconds())
+						}
+					}
+					b.ReportMetric(bestE/float64(batch)*1e6, "encode-µs/signal")
+					b.ReportMetric(bestG/float64(batch)*1e6, "gemm-µs/signal")
+					b.ReportMetric(bestE/bestG, "encode/gemm")
+					b.ReportMetric(float64(batch)/bestE, "signals/s")
+				})
+			})
+		}
 	}
 }
