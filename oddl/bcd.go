@@ -38,6 +38,25 @@ func newState(k, n, q int) *state {
 // stride is the row length of dt and nt.
 func (st *state) stride() int { return st.n + st.q }
 
+// block returns the atoms [lo, hi) of class c under InitClass: the K atoms
+// split into q consecutive blocks whose sizes differ by at most one.
+func (st *state) block(c int) (lo, hi int) {
+	return c * st.k / st.q, (c + 1) * st.k / st.q
+}
+
+// classOf returns the class whose block holds atom j.
+func (st *state) classOf(j int) int {
+	// The largest c with c·K/q ≤ j.
+	c := (j*st.q + st.q - 1) / st.k
+	for c > 0 && c*st.k/st.q > j {
+		c--
+	}
+	for c+1 < st.q && (c+1)*st.k/st.q <= j {
+		c++
+	}
+	return c
+}
+
 // unusedTol reports the threshold under which M_jj counts as zero: a tiny
 // fraction of the mean diagonal, so that it scales with the statistics.
 func (st *state) unusedTol() float64 {

@@ -40,6 +40,20 @@ const (
 	CodingStacked = "stacked"
 )
 
+// How the initialisation assigns atoms, the Init field of Config.
+const (
+	// InitClass gives each of the q classes its own block of about K/q
+	// atoms, started from samples of that class; during the
+	// initialisation a sample is coded on its class's block only, so each
+	// block is an online reconstructive dictionary of its class and every
+	// atom starts class-pure.
+	InitClass = "class"
+	// InitShared starts the K atoms from any training samples and codes
+	// every sample on all of them: one reconstructive dictionary for all
+	// classes.
+	InitShared = "shared"
+)
+
 // Preprocessing applied to every sample, in training and in prediction, the
 // Preprocess field of Config.
 const (
@@ -82,6 +96,9 @@ type Config struct {
 	// larger than the set. 0 skips that phase: the dictionary then starts
 	// from K training samples and W from zero.
 	InitSamples int
+	// Init selects how the initialisation assigns atoms to classes:
+	// InitClass or InitShared.
+	Init string
 	// Forget is the exponent ρ of the down-weighting of past statistics:
 	// before the t-th mini-batch (counted over both phases) is added, M and N
 	// are multiplied by (1 − 1/t)^ρ, so older codes — computed with older
@@ -118,7 +135,7 @@ type Config struct {
 const (
 	DefaultK           = 960
 	DefaultL           = 5
-	DefaultLambda0     = 1.0
+	DefaultLambda0     = 32.0
 	DefaultLambda1     = 1e-2
 	DefaultBatch       = 1024
 	DefaultEpochs      = 1
@@ -140,7 +157,8 @@ func DefaultConfig() Config {
 		Sweeps:      DefaultSweeps,
 		Unused:      UnusedReseed,
 		Update:      UpdateBlocked,
-		Coding:      CodingDictionary,
+		Coding:      CodingStacked,
+		Init:        InitClass,
 		Preprocess:  PreprocessUnit,
 		Seed:        1,
 	}
@@ -201,6 +219,11 @@ func (c Config) Validate() error {
 	default:
 		return configErr("coding %q, want %q or %q", c.Coding, CodingDictionary, CodingStacked)
 	}
+	switch c.Init {
+	case InitClass, InitShared:
+	default:
+		return configErr("initialisation %q, want %q or %q", c.Init, InitClass, InitShared)
+	}
 	switch c.Preprocess {
 	case PreprocessUnit, PreprocessNone:
 	default:
@@ -224,6 +247,8 @@ func (c Config) validateData(n, q, size int) error {
 		return configErr("sparsity L = %d is larger than the sample dimension %d", c.L, n)
 	case size < c.K:
 		return configErr("K = %d atoms but only %d training samples to start them from", c.K, size)
+	case c.Init == InitClass && c.K < q:
+		return configErr("K = %d atoms for %d classes: the per-class initialisation needs at least one atom a class", c.K, q)
 	}
 	return nil
 }

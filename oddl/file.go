@@ -33,6 +33,9 @@ import (
 //	            seen, batches                      int64
 //	            Times (5 parts, nanoseconds)       int64
 //	            running objective                  float64
+//	            Init                               uint16 length + bytes
+//	                                               (absent in older files:
+//	                                               InitShared)
 //	D~        K×(n+q) float64, atom-major (row j = [d_j, w_j])
 //	M         K×K     float64
 //	N         K×(n+q) float64, atom-major
@@ -88,6 +91,7 @@ func (m *Model) header() []byte {
 	t := m.times
 	w([5]int64{int64(t.Init), int64(t.Read), int64(t.Coding), int64(t.Statistics), int64(t.Update)})
 	w(m.avg)
+	str(c.Init)
 	return b.Bytes()
 }
 
@@ -359,6 +363,10 @@ func decode(data []byte) (*Model, error) {
 	var t Times
 	t.Init, t.Read, t.Coding, t.Statistics, t.Update = time.Duration(r.i64()), time.Duration(r.i64()), time.Duration(r.i64()), time.Duration(r.i64()), time.Duration(r.i64())
 	avg := r.f64()
+	c.Init = InitShared
+	if len(r.b) > 0 {
+		c.Init = r.str()
+	}
 	if r.err != nil {
 		return nil, r.err
 	}

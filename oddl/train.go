@@ -193,6 +193,15 @@ type trainer struct {
 	snorm  []float64
 	sx     []float64
 
+	// For InitClass: one coder per class on its block of atoms, their
+	// codes, and the batch sorted by class (samples, where each batch row
+	// went, where each class starts).
+	ccoders []*omp.Coder
+	ccodes  []omp.Codes
+	cx      []float64
+	cwhere  []int
+	cstart  []int
+
 	xb  []float64 // batch samples, κ×n
 	lab []int
 	res []float64 // residual scratch (n)
@@ -286,6 +295,9 @@ func (t *trainer) start() error {
 		return err
 	}
 	clear(st.dt)
+	if m.cfg.Init == InitClass {
+		return t.startClass()
+	}
 	got, read := 0, 0
 	for got < st.k {
 		cnt, err := t.read(m.cfg.Batch)
@@ -298,6 +310,54 @@ func (t *trainer) start() error {
 		read += cnt
 		for i := 0; i < cnt && got < st.k; i++ {
 			if t.atomFrom(t.x.RawRowView(i), st.dt[got*s:(got+1)*s]) {
+				got++
+			}
+		}
+	}
+	return nil
+}
+
+// startClass fills each class's block of atoms with samples of that class.
+// A class with too few usable samples has the rest of its block filled from
+// a second pass with samples of any class.
+func (t *trainer) startClass() error {
+	m, st := t.m, t.m.st
+	s := st.stride()
+	next := make([]int, st.q)
+	for c := range st.q {
+		next[c], _ = st.block(c)
+	}
+	got, read, anyClass := 0, 0, false
+	for got < st.k {
+		cnt, err := t.read(m.cfg.Batch)
+		if err != nil {
+			return err
+		}
+		if cnt == 0 {
+			if anyClass {
+				return configErr("K = %d atoms but only %d of the %d training samples are usable atoms (not constant)", st.k, got, read)
+			}
+			anyClass = true
+			if err := t.src.Seek(streamKey(m.cfg.Seed, phaseStart, 1), 0); err != nil {
+				return err
+			}
+			continue
+		}
+		read += cnt
+		for i := 0; i < cnt && got < st.k; i++ {
+			c := t.lab[i]
+			if anyClass {
+				for c = 0; c < st.q-1; c++ {
+					if _, hi := st.block(c); next[c] < hi {
+						break
+					}
+				}
+			}
+			if _, hi := st.block(c); next[c] >= hi {
+				continue
+			}
+			if t.atomFrom(t.x.RawRowView(i), st.dt[next[c]*s:(next[c]+1)*s]) {
+				next[c]++
 				got++
 			}
 		}
@@ -327,6 +387,19 @@ func (t *trainer) reseed(j int, row []float64) bool {
 		return false
 	}
 	r, _ := t.x.Dims()
+	if t.m.cfg.Init == InitClass && t.m.cur.phase == phaseInit {
+		// The atom belongs to its class's block: take a sample of that
+		// class, if the batch has one.
+		c := t.m.st.classOf(j)
+		i0 := t.rng.IntN(r)
+		for p := range r {
+			i := (i0 + p) % r
+			if t.lab[i] == c && t.atomFrom(t.x.RawRowView(i), row) {
+				return true
+			}
+		}
+		return false
+	}
 	for range 8 {
 		if t.atomFrom(t.x.RawRowView(t.rng.IntN(r)), row) {
 			return true
@@ -520,6 +593,10 @@ func (t *trainer) step(lambda0 float64, updateW bool) (batchStats, error) {
 		if err := t.encodeStacked(lambda0); err != nil {
 			return batchStats{}, err
 		}
+	} else if !joint && m.cfg.Init == InitClass {
+		if err := t.encodeClass(); err != nil {
+			return batchStats{}, err
+		}
 	} else if err := t.encode(); err != nil {
 		return batchStats{}, err
 	}
@@ -569,6 +646,74 @@ func (t *trainer) encode() error {
 	}
 	if err := t.coder.EncodeTo(&t.codes, t.x); err != nil {
 		return fmt.Errorf("oddl: coding: %w", err)
+	}
+	return nil
+}
+
+// encodeClass codes every sample of the batch on its class's block of
+// atoms (InitClass during the initialisation). Codes refer to the whole
+// dictionary and come in batch order.
+func (t *trainer) encodeClass() error {
+	m, st := t.m, t.m.st
+	k, n, q, s := st.k, st.n, st.q, st.stride()
+	r, _ := t.x.Dims()
+	if t.ccoders == nil {
+		t.ccoders = make([]*omp.Coder, q)
+		t.ccodes = make([]omp.Codes, q)
+		t.cx = make([]float64, m.cfg.Batch*n)
+		t.cwhere = make([]int, m.cfg.Batch)
+		t.cstart = make([]int, q+2)
+	}
+	// Counting sort of the batch rows by class; cstart[c+1] is then the
+	// next free slot of class c, and where each class starts afterwards.
+	start := t.cstart
+	clear(start)
+	for _, l := range t.lab[:r] {
+		start[l+2]++
+	}
+	for c := 1; c <= q; c++ {
+		start[c+1] += start[c]
+	}
+	for i := range r {
+		p := start[t.lab[i]+1]
+		start[t.lab[i]+1]++
+		t.cwhere[i] = p
+		copy(t.cx[p*n:(p+1)*n], t.x.RawRowView(i))
+	}
+	for c := range q {
+		a, b := start[c], start[c+1]
+		if a == b {
+			continue
+		}
+		lo, hi := st.block(c)
+		D := mat.NewDense(k, s, st.dt).Slice(lo, hi, 0, n).(*mat.Dense)
+		if t.ccoders[c] == nil {
+			cd, err := omp.New(D, omp.WithSparsity(min(m.cfg.L, hi-lo)), omp.WithBackend(t.impl), omp.WithThreads(t.threads))
+			if err != nil {
+				return fmt.Errorf("oddl: dictionary of class %d: %w", c, err)
+			}
+			t.ccoders[c] = cd
+		} else if err := t.ccoders[c].SetDictionary(D); err != nil {
+			return fmt.Errorf("oddl: dictionary of class %d: %w", c, err)
+		}
+		if err := t.ccoders[c].EncodeTo(&t.ccodes[c], mat.NewDense(b-a, n, t.cx[a*n:b*n])); err != nil {
+			return fmt.Errorf("oddl: coding: %w", err)
+		}
+	}
+	// Merge in batch order, atom indices shifted to the whole dictionary.
+	cs := &t.codes
+	cs.Samples, cs.Atoms, cs.Residual = r, k, nil
+	cs.Indptr = append(cs.Indptr[:0], 0)
+	cs.Index, cs.Value = cs.Index[:0], cs.Value[:0]
+	for i := range r {
+		c := t.lab[i]
+		lo, _ := st.block(c)
+		idx, val := t.ccodes[c].Row(t.cwhere[i] - start[c])
+		for p, j := range idx {
+			cs.Index = append(cs.Index, j+lo)
+			cs.Value = append(cs.Value, val[p])
+		}
+		cs.Indptr = append(cs.Indptr, len(cs.Index))
 	}
 	return nil
 }

@@ -39,6 +39,7 @@ func TestConfigValidate(t *testing.T) {
 		{"unused policy", func(c *Config) { c.Unused = "drop" }, "unused-atom policy"},
 		{"update form", func(c *Config) { c.Update = "fast" }, "update form"},
 		{"coding", func(c *Config) { c.Coding = "both" }, "coding"},
+		{"init", func(c *Config) { c.Init = "random" }, "initialisation"},
 		{"preprocess", func(c *Config) { c.Preprocess = "whiten" }, "preprocessing"},
 	} {
 		c := DefaultConfig()
@@ -59,6 +60,14 @@ func TestConfigValidate(t *testing.T) {
 	}
 	if err := c.validateData(784, 10, 50); err != nil {
 		t.Errorf("K = samples: %v", err)
+	}
+	c.K, c.L, c.Init = 9, 2, InitClass
+	if err := c.validateData(784, 10, 1000); err == nil || !strings.Contains(err.Error(), "at least one atom a class") {
+		t.Errorf("K < classes with per-class init: got %v", err)
+	}
+	c.Init = InitShared
+	if err := c.validateData(784, 10, 1000); err != nil {
+		t.Errorf("K < classes with shared init: %v", err)
 	}
 }
 
@@ -105,6 +114,10 @@ func TestRecoverPlanted(t *testing.T) {
 	cfg.Batch = 128
 	cfg.InitSamples = 0
 	cfg.Forget = 4
+	// Recovery is a property of the reconstructive algorithm: one shared
+	// dictionary, codes on D. (The planted labels are not tied to blocks of
+	// atoms, so per-class blocks could not recover it.)
+	cfg.Init, cfg.Coding, cfg.Lambda0 = InitShared, CodingDictionary, 1
 	var objs []float64
 	m, err := Train(context.Background(), cfg, mustSource(t, X, labels, 3), WithProgress(func(p Progress) {
 		objs = append(objs, p.Reconstruction)
