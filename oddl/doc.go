@@ -19,8 +19,9 @@
 // atom). Each mini-batch of κ samples:
 //
 //  1. codes every x on D by Batch-OMP after G = D Dᵀ (package omp); with
-//     Coding = CodingStacked the joint phase codes [x; √λ0·y] on [D; √λ0·W]
-//     instead;
+//     Coding = CodingStacked (the default) the joint phase codes
+//     [x; √λ0·y] on [D; √λ0·W] instead, so the label steers which atoms a
+//     sample uses (the stacked atoms are normalised for the pursuit);
 //  2. adds its codes to M and N (L² and L·(n+q) work per sample; samples in
 //     batch order, so results do not depend on the thread count), after
 //     scaling M and N by (1 − 1/t)^ρ when Forget = ρ > 0;
@@ -38,18 +39,26 @@
 // batch or kept; a vanishing u is never divided by.
 //
 // The update of d_j and w_j separates: λ0 does not enter step 3 and only
-// weighs the objective (and the stacked codes). With λ0 = 0 the classifier
-// is not updated online but fitted by ridge regression on the statistics.
+// weighs the objective and the stacked codes — with codes on D alone the
+// dictionary would be the reconstructive one whatever λ0. With λ0 = 0 the
+// classifier is not updated online but fitted by ridge regression on the
+// statistics.
 //
 // Training starts from K training samples as atoms, runs InitSamples samples
 // of the same algorithm without the classifier (reconstructive
-// initialisation), sets W by ridge regression on the accumulated statistics,
+// initialisation), then sets W by ridge regression on the accumulated
+// statistics,
 //
 //	W = Y Aᵀ (A Aᵀ + λ1·μ·I)⁻¹,   A Aᵀ = M,  Y Aᵀ = label part of N,
 //	μ = trace(M)/K,
 //
-// then makes Epochs passes of the joint update over the training set, each
-// in a random order drawn from the seed.
+// and makes Epochs passes of the joint update over the training set, each in
+// a random order drawn from the seed. With Init = InitClass (the default) the
+// atoms are split into q blocks of about K/q, block c started from samples of
+// class c, and during the initialisation a sample of class c is coded on
+// block c only: M is then block diagonal, each block is the online
+// reconstructive dictionary of its class and every atom, with its row of W,
+// starts class-pure. The stacked codes of the joint phase keep it so.
 //
 // # Streaming, resuming, files
 //
