@@ -88,9 +88,16 @@ func mnistInCache(cache string) string {
 	return ""
 }
 
+// hasMNIST reports whether dir holds the MNIST training pair under its own,
+// unprefixed names. Prefixed pairs (usps-train-…) belong to other data sets
+// and must not be taken for MNIST.
 func hasMNIST(dir string) bool {
-	_, _, ok := findPair(dir, "train")
-	return ok
+	for _, gz := range []string{".gz", ""} {
+		if isFile(filepath.Join(dir, "train-images-idx3-ubyte"+gz)) && isFile(filepath.Join(dir, "train-labels-idx1-ubyte"+gz)) {
+			return true
+		}
+	}
+	return false
 }
 
 func isFile(p string) bool {
