@@ -36,6 +36,7 @@ type trainReport struct {
 	InitSamples      int      `json:"init_samples"`
 	Sweeps           int      `json:"sweeps"`
 	Coding           string   `json:"coding"`
+	InitMode         string   `json:"init_mode"`
 	Forget           float64  `json:"forget"`
 	Seed             uint64   `json:"seed"`
 	Backend          string   `json:"backend"`
@@ -69,7 +70,7 @@ func secondsOf(t oddl.Times) timesRep {
 var interruptHook func(batches int64) bool
 
 // modelFlags are the flags that define a model; a resumed model keeps its own.
-var modelFlags = []string{"k", "l", "lambda0", "lambda1", "batch", "init", "sweeps", "unused", "update", "coding", "forget", "preprocess", "seed"}
+var modelFlags = []string{"k", "l", "lambda0", "lambda1", "batch", "init", "sweeps", "unused", "update", "coding", "init-mode", "forget", "preprocess", "seed"}
 
 func runTrain(args []string, stdout, stderr io.Writer) (err error) {
 	fs := newFlagSet("train", stderr)
@@ -86,6 +87,7 @@ func runTrain(args []string, stdout, stderr io.Writer) (err error) {
 	fs.StringVar(&cfg.Unused, "unused", def.Unused, "atoms never used: reseed (from a random sample) or keep")
 	fs.StringVar(&cfg.Update, "update", def.Update, "dictionary update form: blocked (GEMM) or column (GEMV, reference)")
 	fs.StringVar(&cfg.Coding, "coding", def.Coding, "training codes: stacked ([x; √λ0·y] on [D; √λ0·W]) or dictionary (x on D)")
+	fs.StringVar(&cfg.Init, "init-mode", def.Init, "initialisation: class (a block of K/q atoms per class, each class coded on its own block) or shared (one reconstructive dictionary)")
 	fs.Float64Var(&cfg.Forget, "forget", def.Forget, "exponent ρ of the down-weighting (1−1/t)^ρ of past statistics (0: plain sums)")
 	fs.StringVar(&cfg.Preprocess, "preprocess", def.Preprocess, "sample preprocessing: unit (zero mean, unit norm) or none")
 	seed := fs.Uint64("seed", def.Seed, "random seed (sample order, reseeded atoms, yaleb split)")
@@ -103,7 +105,7 @@ func runTrain(args []string, stdout, stderr io.Writer) (err error) {
 		fmt.Fprintln(stderr)
 		fmt.Fprintln(stderr, "Learns a dictionary D and linear classifier W jointly and online (ODDL) on the")
 		fmt.Fprintln(stderr, "training set, then reports the error on the test set. Defaults: MNIST, K=960,")
-		fmt.Fprintln(stderr, "L=5, λ0=1, one epoch. Ctrl-C saves a checkpoint when -o is given; resume it")
+		fmt.Fprintf(stderr, "L=5, λ0=%g, one epoch. Ctrl-C saves a checkpoint when -o is given; resume it\n", def.Lambda0)
 		fmt.Fprintln(stderr, "with -resume.")
 		fmt.Fprintln(stderr)
 		fs.PrintDefaults()
@@ -266,7 +268,7 @@ func runTrain(args []string, stdout, stderr io.Writer) (err error) {
 	rep := trainReport{
 		Dataset: train.Name, K: cfg.K, L: cfg.L, Lambda0: cfg.Lambda0, Lambda1: cfg.Lambda1,
 		Epochs: cfg.Epochs, Batch: cfg.Batch, InitSamples: cfg.InitSamples, Sweeps: cfg.Sweeps,
-		Coding: cfg.Coding, Forget: cfg.Forget, Seed: cfg.Seed,
+		Coding: cfg.Coding, InitMode: cfg.Init, Forget: cfg.Forget, Seed: cfg.Seed,
 		Backend: backendName, Threads: threads,
 		TrainSeconds: elapsed.Seconds(), Times: secondsOf(model.Times()),
 		NTrain: train.Len(), Model: *out, Resumed: *resume != "",
@@ -287,7 +289,7 @@ func runTrain(args []string, stdout, stderr io.Writer) (err error) {
 	}
 	t := model.Times()
 	fmt.Fprintf(stdout, "dataset      %s: %d training samples of dimension %d, %d classes\n", train.Name, train.Len(), train.Dim(), train.Classes)
-	fmt.Fprintf(stdout, "model        K=%d L=%d λ0=%g batch=%d epochs=%d init=%d coding=%s\n", cfg.K, cfg.L, cfg.Lambda0, cfg.Batch, cfg.Epochs, cfg.InitSamples, cfg.Coding)
+	fmt.Fprintf(stdout, "model        K=%d L=%d λ0=%g batch=%d epochs=%d init=%d init-mode=%s coding=%s\n", cfg.K, cfg.L, cfg.Lambda0, cfg.Batch, cfg.Epochs, cfg.InitSamples, cfg.Init, cfg.Coding)
 	if test != nil {
 		fmt.Fprintf(stdout, "test error   %.2f%% (%d of %d)\n", 100*ev.ErrorRate, ev.Errors, ev.Samples)
 	} else {

@@ -89,6 +89,7 @@ func TestTrainFlagErrors(t *testing.T) {
 		{[]string{"train", "-unused", "drop"}, "unused-atom policy"},
 		{[]string{"train", "-update", "fast"}, "update form"},
 		{[]string{"train", "-coding", "none"}, "coding"},
+		{[]string{"train", "-init-mode", "bogus"}, "initialisation"},
 		{[]string{"train", "-forget", "-2"}, "forgetting"},
 		{[]string{"train", "-preprocess", "whiten"}, "preprocessing"},
 		{[]string{"train", "-seed", "-1"}, "invalid value"},
