@@ -43,11 +43,13 @@ var gemmMinWork = 1 << 18
 // NaN and Inf in A or B propagate otherwise.
 //
 // The product runs through the GotoBLAS/BLIS loop nest: for each kc×nc
-// block of op(B) (packed once, shared by all goroutines) and each mc×kc block
-// of op(A) (packed per goroutine), a register-blocked micro-kernel updates
-// gemmMR×gemmNR tiles of C. Up to Threads() goroutines share the work; each
-// element of C sees the same sequence of operations whatever the number of
-// goroutines, so the result does not depend on Threads().
+// block of op(B) (packed once, shared by all goroutines) and each mc×kc
+// block of op(A) (packed per goroutine), a register-blocked micro-kernel
+// (AVX2/FMA assembly, or Go on the pure-Go path) updates 6×8 tiles of C.
+// Products of at most 128 multiply-adds skip all that and use plain loops.
+// Up to Threads() goroutines share large products; each element of C sees
+// the same sequence of operations whatever the number of goroutines, so the
+// result does not depend on Threads(). Steady-state calls allocate nothing.
 func Dgemm(transA, transB bool, m, n, k int, alpha float64, a []float64, lda int, b []float64, ldb int, beta float64, c []float64, ldc int) {
 	if m == 0 || n == 0 {
 		return
