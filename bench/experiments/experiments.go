@@ -81,7 +81,7 @@ var QuickLimits = struct {
 	Sizes          []int
 	Seeds          int
 	Persons        int
-}{Train: 2000, Test: 1000, K: 320, Sizes: []int{80, 160, 320}, Seeds: 2, Persons: 19}
+}{Train: 4000, Test: 2000, K: 480, Sizes: []int{120, 240, 480}, Seeds: 2, Persons: 19}
 
 // Machine describes where the experiments ran.
 type Machine struct {
