@@ -57,8 +57,9 @@ type Config struct {
 	// K distinct random non-zero samples, normalised.
 	Init *mat.Dense
 	// Threads is the number of goroutines of the sparse coder and of the
-	// residual computation; 0 means GOMAXPROCS. The result does not depend
-	// on it.
+	// residual computation; 0 means GOMAXPROCS. With the Go backends the
+	// result does not depend on it; OpenBLAS may round differently when the
+	// work is split differently.
 	Threads int
 	// Backend is the BLAS implementation of the sparse coder and of the
 	// Gram matrices; nil means blas.Default().

@@ -24,8 +24,8 @@ func classSeed(seed uint64, c int) uint64 {
 // cfg gives the settings of every run; its K is ignored and Init must be nil.
 // Class c's run is seeded from cfg.Seed and c. The classes are trained
 // concurrently, cfg.Threads (0 = GOMAXPROCS) of them at a time; when more
-// than one runs at once each codes on one thread, so the result does not
-// depend on the number of threads. cfg.Progress, if set, is called from the
+// than one runs at once each codes on one thread (with the Go backends the
+// result does not depend on the number of threads). cfg.Progress, if set, is called from the
 // runs of all classes, one call at a time, interleaved.
 func PerClass(X *mat.Dense, labels []int, classes, atomsPerClass int, cfg Config, opts ...Option) (*mat.Dense, error) {
 	if X == nil || X.IsEmpty() {
