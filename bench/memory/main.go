@@ -70,7 +70,8 @@ func main() {
 	l := flag.Int("l", 5, "sparsity L")
 	batch := flag.Int("batch", 1024, "mini-batch size")
 	window := flag.Int("window", oddl.DefaultWindow, "shuffling window of the stream source")
-	samples := flag.Int64("samples", 0, "stop each training after `N` samples (0: one full pass over the file)")
+	samples := flag.Int64("samples", 0, "stop each training after `N` samples (0: all the epochs)")
+	epochs := flag.Int("epochs", 1, "passes over the file in each training run")
 	encodeN := flag.Int64("encode", 1_000_000, "samples to code in the encode measurement (0: skip it)")
 	chunk := flag.Int("chunk", 4096, "samples coded per EncodeTo call")
 	threads := flag.Int("threads", 0, "threads (0: all cores)")
@@ -81,7 +82,7 @@ func main() {
 	modelPath := flag.String("model", "", "internal: model file written by -child train, read by -child encode")
 	flag.Parse()
 
-	opts := childOptions{k: *k, l: *l, batch: *batch, window: *window, samples: *samples,
+	opts := childOptions{k: *k, l: *l, batch: *batch, window: *window, samples: *samples, epochs: *epochs,
 		encode: *encodeN, chunk: *chunk, threads: *threads, model: *modelPath}
 	switch *child {
 	case "train":
@@ -122,7 +123,7 @@ func main() {
 		log.Fatal(err)
 	}
 	common := []string{"-k", fmt.Sprint(*k), "-l", fmt.Sprint(*l), "-batch", fmt.Sprint(*batch),
-		"-window", fmt.Sprint(*window), "-samples", fmt.Sprint(*samples), "-threads", fmt.Sprint(*threads),
+		"-window", fmt.Sprint(*window), "-samples", fmt.Sprint(*samples), "-epochs", fmt.Sprint(*epochs), "-threads", fmt.Sprint(*threads),
 		"-encode", fmt.Sprint(*encodeN), "-chunk", fmt.Sprint(*chunk)}
 	var results []result
 	model := filepath.Join(*dir, "memory-model.oddl")
@@ -148,6 +149,7 @@ func main() {
 
 type childOptions struct {
 	k, l, batch, window int
+	epochs              int
 	samples, encode     int64
 	chunk, threads      int
 	model               string
@@ -328,7 +330,8 @@ func trainChild(images, labels string, o childOptions, inMemory bool) (result, e
 	}
 	cfg := oddl.DefaultConfig()
 	cfg.K, cfg.L, cfg.Batch, cfg.Threads = o.k, o.l, o.batch, o.threads
-	cfg.InitSamples = 0 // one pass over the file, all of it joint training
+	cfg.Epochs = o.epochs
+	cfg.InitSamples = 0 // every sample in the joint training
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	var seen int64
@@ -405,8 +408,9 @@ func encodeChild(images, labels string, o childOptions) (result, error) {
 // report prints the results as a Markdown table with the figures that
 // put them in scale.
 func report(w io.Writer, rs []result, o childOptions) {
-	fmt.Fprintf(w, "peak resident memory (VmHWM), K=%d L=%d batch=%d window=%d, backend %s, %d threads, GOGC default\n\n",
-		o.k, o.l, o.batch, o.window, rs[0].Backend, threadsOf(o.threads))
+	def := oddl.DefaultConfig()
+	fmt.Fprintf(w, "peak resident memory (VmHWM), K=%d L=%d batch=%d window=%d, λ0=%g, coding %s, no initialisation phase, backend %s, %d threads, GOGC default\n\n",
+		o.k, o.l, o.batch, o.window, def.Lambda0, def.Coding, rs[0].Backend, threadsOf(o.threads))
 	fmt.Fprintln(w, "| run | samples in file | images file | samples processed | time | samples/s | peak RSS (VmHWM) | Go heap in use at end | live heap at end |")
 	fmt.Fprintln(w, "|---|---:|---:|---:|---:|---:|---:|---:|---:|")
 	for _, r := range rs {
