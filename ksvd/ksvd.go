@@ -396,8 +396,10 @@ func (t *trainer) groupByAtom() {
 	c := &t.codes
 	nnz := c.Indptr[t.N]
 	if cap(t.atomRef) < nnz {
-		t.atomRef = make([]int, nnz)
-		t.entrySample = make([]int, nnz)
+		// At most L entries a sample: allocate for that once.
+		size := max(nnz, t.N*t.s.L)
+		t.atomRef = make([]int, size)
+		t.entrySample = make([]int, size)
 	}
 	t.atomRef = t.atomRef[:nnz]
 	t.entrySample = t.entrySample[:nnz]
