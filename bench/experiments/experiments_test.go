@@ -86,8 +86,9 @@ func TestTables(t *testing.T) {
 			res.Digits = append(res.Digits, r)
 		}
 	}
-	Paper["1/mnist/oddl"] = 1.23
-	defer delete(Paper, "1/mnist/oddl")
+	saved := Paper
+	Paper = map[string]float64{"1/mnist/oddl": 1.23}
+	defer func() { Paper = saved }()
 	var b bytes.Buffer
 	writeTable1(&b, res)
 	writeTable2(&b, res)

@@ -12,7 +12,14 @@ import (
 // class), "3/DATASET/METHOD/K" (error %), "4/METHOD" (error %), "5/DATASET/METHOD"
 // (time ratio to ksvd-linear); DATASET is "mnist" or "usps". A missing key
 // is shown as "n/a": fill in the values from the paper's tables to compare.
-var Paper = map[string]float64{}
+//
+// The values filled in are the paper's ODDL results: 3.58 % on MNIST and
+// 5.35 % on USPS (Table 1) and 1.09 % on Extended Yale B (Table 4).
+var Paper = map[string]float64{
+	"1/mnist/oddl": 3.58,
+	"1/usps/oddl":  5.35,
+	"4/oddl":       1.09,
+}
 
 func paperCell(key string, format string) string {
 	v, ok := Paper[key]
