@@ -101,7 +101,8 @@ func (r *Report) WriteText(w io.Writer) error {
 	if len(r.Train) > 0 {
 		t0 := r.Train[0].Settings
 		p("")
-		p("ODDL training on MNIST, K=%d L=%d batch %d, one pass, no reconstructive initialisation phase", t0.K, t0.L, t0.Batch)
+		p("ODDL training on MNIST, K=%d L=%d batch %d, %s training codes, one pass, no initialisation phase",
+			t0.K, t0.L, t0.Batch, t0.Coding)
 		p("  whole pass (seconds by part, from the model's timers):")
 		p("  backend\tλ0\tsamples\tseconds\tsamples/s\tcoding\tstatistics\tupdate\tread\tstart")
 		for _, t := range r.Train {

@@ -18,15 +18,18 @@ type TrainSettings struct {
 	L       int     `json:"l"`       // sparsity
 	Batch   int     `json:"batch"`   // mini-batch size
 	Lambda0 float64 `json:"lambda0"` // 0: reconstructive training
+	Coding  string  `json:"coding"`  // oddl.CodingStacked or oddl.CodingDictionary
 	Samples int     `json:"samples"` // samples of the pass; 0: the whole set
 	Seed    uint64  `json:"seed"`
 }
 
-// MNISTTrainSettings returns the paper's digit settings (K = 960, L = 5,
-// λ0 = 1) with mini-batches of 256 samples, the batch size of the
-// scikit-learn comparison, over the whole training set.
+// MNISTTrainSettings returns the paper's digit settings (K = 960, L = 5)
+// with oddl's default λ0 and training coder and mini-batches of 256 samples,
+// the batch size of the scikit-learn comparison, over the whole training
+// set.
 func MNISTTrainSettings() TrainSettings {
-	return TrainSettings{K: 960, L: 5, Batch: 256, Lambda0: 1, Seed: 1}
+	d := oddl.DefaultConfig()
+	return TrainSettings{K: 960, L: 5, Batch: 256, Lambda0: d.Lambda0, Coding: d.Coding, Seed: 1}
 }
 
 // TrainResult is the measured speed of one training pass.
@@ -133,6 +136,9 @@ func MeasureTrain(ctx context.Context, set *dataset.Set, s TrainSettings) (Train
 func trainConfig(s TrainSettings) oddl.Config {
 	cfg := oddl.DefaultConfig()
 	cfg.K, cfg.L, cfg.Batch, cfg.Lambda0 = s.K, s.L, s.Batch, s.Lambda0
+	if s.Coding != "" {
+		cfg.Coding = s.Coding
+	}
 	cfg.Epochs, cfg.InitSamples = 1, 0
 	cfg.Seed, cfg.Threads, cfg.Backend = s.Seed, s.Threads, s.Backend
 	return cfg

@@ -3,7 +3,8 @@
 #
 # Runs, on this machine, one after the other:
 #   ours    oddl bench -only omp,train on the best backend compiled in:
-#           ODDL training (lambda0 = 1) and reconstructive training
+#           ODDL training (oddl's default lambda0 and training codes) and
+#           reconstructive training
 #           (lambda0 = 0) on the first SAMPLES shuffled MNIST training images,
 #           K=960, L=5, mini-batches of BATCH; Batch-OMP at (784,960,5) and
 #           (256,960,5) on 10000 random signals, all cores.
@@ -90,10 +91,9 @@ rows = []
 train = {t["settings"]["lambda0"]: t for t in ours.get("train", [])}
 def add(what, o, t, unit):
     rows.append((what, f"{o:,.0f}", f"{t:,.0f}", f"{o / t:.1f}×", unit))
-for lam, label in ((0, "reconstructive (λ0=0)"), (1, "ODDL (λ0=1)")):
-    if lam not in train:
-        continue
+for lam in sorted(train):
     t = train[lam]
+    label = "reconstructive (λ0=0)" if lam == 0 else f"ODDL (λ0={lam:g}, {t['settings']['coding']} codes)"
     add(f"training {label}, {t['samples']} imgs vs sklearn OMP-coded, {omp_peer['samples']} imgs",
         t["samples_per_s"], omp_peer["samples_per_s"], "samples/s")
     add(f"training {label}, {t['samples']} imgs vs sklearn stock LassoLars, {lars_peer['samples']} imgs",
