@@ -129,6 +129,13 @@ type Config struct {
 	// Backend names the BLAS backend ("" for the ODDL_BLAS environment
 	// variable or the best one compiled in).
 	Backend string
+	// Refit makes training, once it has done its epochs, refit the
+	// classifier that prediction uses: ridge regression (λ1, as in the
+	// initialisation) of the labels on the codes on D of one more pass over
+	// the training samples, the codes prediction computes. The training
+	// classifier — the W of the stacked dictionary, which Resume continues
+	// from — is kept as it is, so resuming stays exact.
+	Refit bool
 }
 
 // Default values of Config.
@@ -148,7 +155,8 @@ const (
 // per-class initialisation (InitClass), stacked training codes
 // (CodingStacked) and λ0 = 32, the best of the values measured on MNIST
 // (the paper's λ0 = 1 pulls the stacked codes too weakly towards the atoms
-// of the sample's class).
+// of the sample's class), and the prediction classifier refitted on codes
+// on D at the end (Refit).
 func DefaultConfig() Config {
 	return Config{
 		K:           DefaultK,
@@ -165,6 +173,7 @@ func DefaultConfig() Config {
 		Init:        InitClass,
 		Preprocess:  PreprocessUnit,
 		Seed:        1,
+		Refit:       true,
 	}
 }
 

@@ -16,10 +16,10 @@ import (
 	"github.com/oddl-go/oddl/blas"
 )
 
-// The model file (version 1), all numbers little-endian:
+// The model file (version 2), all numbers little-endian:
 //
 //	magic     8 bytes  "ODDLMODL"
-//	version   uint32   1
+//	version   uint32   2 (1 is read too)
 //	hlen      uint32   length of the header that follows
 //	header    hlen bytes:
 //	            K, n, q                            uint32
@@ -33,20 +33,30 @@ import (
 //	            seen, batches                      int64
 //	            Times (5 parts, nanoseconds)       int64
 //	            running objective                  float64
+//	            Refit                              uint8 (0 or 1)  } version
+//	            refitted: P below is in use        uint8 (0 or 1)  } 2 on
+//	            Times.Refit (nanoseconds)          int64           }
 //	            Init                               uint16 length + bytes
 //	                                               (absent in older files:
 //	                                               InitShared)
 //	D~        K×(n+q) float64, atom-major (row j = [d_j, w_j])
 //	M         K×K     float64
 //	N         K×(n+q) float64, atom-major
+//	P         K×q     float64, atom-major: the prediction classifier
+//	                  (version 2 on; zeros when not refitted)
 //	crc       uint32   CRC-32C (Castagnoli) of every byte before it
+//
+// A version 1 file has neither the version 2 fields nor P: it loads as a
+// model with Refit off whose prediction uses the training classifier. A
+// model without anything of version 2 (Refit off, never refitted) is
+// written as version 1, so that older readers still read it.
 //
 // A reader accepts any hlen at least as long as the fields it knows (later
 // versions may append fields), up to maxHeader.
 
 const (
 	fileMagic   = "ODDLMODL"
-	fileVersion = 1
+	fileVersion = 2
 	maxHeader   = 1 << 12
 	maxDim      = 1 << 24 // largest sample dimension a file may declare
 	maxClasses  = 1 << 16
@@ -77,6 +87,7 @@ func (m *Model) header() []byte {
 		b.WriteString(s)
 	}
 	c := m.cfg
+	v2 := m.version() >= 2
 	w([3]uint32{uint32(m.st.k), uint32(m.st.n), uint32(m.st.q)})
 	w([6]int64{int64(c.L), int64(c.Batch), int64(c.Epochs), int64(c.InitSamples), int64(c.Sweeps), int64(c.Threads)})
 	w([3]float64{c.Lambda0, c.Lambda1, c.Forget})
@@ -91,8 +102,28 @@ func (m *Model) header() []byte {
 	t := m.times
 	w([5]int64{int64(t.Init), int64(t.Read), int64(t.Coding), int64(t.Statistics), int64(t.Update)})
 	w(m.avg)
+	if v2 {
+		w([2]uint8{b2u(c.Refit), b2u(m.pw != nil)})
+		w(int64(t.Refit))
+	}
 	str(c.Init)
 	return b.Bytes()
+}
+
+// version returns the file version the model needs: 1 unless it uses the
+// refit of version 2.
+func (m *Model) version() uint32 {
+	if m.cfg.Refit || m.pw != nil || m.times.Refit != 0 {
+		return 2
+	}
+	return 1
+}
+
+func b2u(v bool) uint8 {
+	if v {
+		return 1
+	}
+	return 0
 }
 
 // WriteTo writes the model in the binary model format to w.
@@ -103,12 +134,20 @@ func (m *Model) WriteTo(w io.Writer) (int64, error) {
 	hdr := m.header()
 	var pro [prologue]byte
 	copy(pro[:], fileMagic)
-	binary.LittleEndian.PutUint32(pro[8:], fileVersion)
+	binary.LittleEndian.PutUint32(pro[8:], m.version())
 	binary.LittleEndian.PutUint32(pro[12:], uint32(len(hdr)))
 	bw.Write(pro[:])
 	bw.Write(hdr)
 	var buf [8]byte
-	for _, s := range [][]float64{m.st.dt, m.st.m, m.st.nt} {
+	blocks := [][]float64{m.st.dt, m.st.m, m.st.nt}
+	if m.version() >= 2 {
+		pw := m.pw
+		if pw == nil {
+			pw = make([]float64, m.st.k*m.st.q)
+		}
+		blocks = append(blocks, pw)
+	}
+	for _, s := range blocks {
 		for _, v := range s {
 			binary.LittleEndian.PutUint64(buf[:], math.Float64bits(v))
 			bw.Write(buf[:])
@@ -236,7 +275,7 @@ func (m *Model) UnmarshalBinary(data []byte) error {
 	}
 	nm.localBackend()
 	m.mu.Lock()
-	m.cfg, m.st, m.cur, m.times, m.avg, m.pred = nm.cfg, nm.st, nm.cur, nm.times, nm.avg, nil
+	m.cfg, m.st, m.cur, m.times, m.avg, m.pw, m.pred = nm.cfg, nm.st, nm.cur, nm.times, nm.avg, nm.pw, nil
 	m.mu.Unlock()
 	return nil
 }
@@ -291,6 +330,9 @@ func declaredSize(head []byte) (int64, error) {
 	}
 	// At most 2·2¹⁶·(2²⁴+2¹⁶) + 2³² values: far from overflowing int64.
 	vals := 2*k*(n+q) + k*k
+	if ver >= 2 {
+		vals += k * q
+	}
 	return prologue + hlen + 8*vals + 4, nil
 }
 
@@ -363,6 +405,16 @@ func decode(data []byte) (*Model, error) {
 	var t Times
 	t.Init, t.Read, t.Coding, t.Statistics, t.Update = time.Duration(r.i64()), time.Duration(r.i64()), time.Duration(r.i64()), time.Duration(r.i64()), time.Duration(r.i64())
 	avg := r.f64()
+	ver := binary.LittleEndian.Uint32(data[8:])
+	refitted := false
+	if ver >= 2 {
+		flags := r.take(2)
+		t.Refit = time.Duration(r.i64())
+		if r.err == nil && (flags[0] > 1 || flags[1] > 1) {
+			return nil, fmt.Errorf("%w: refit flags %d, %d", ErrCorrupt, flags[0], flags[1])
+		}
+		c.Refit, refitted = flags[0] == 1, flags[1] == 1
+	}
 	c.Init = InitShared
 	if len(r.b) > 0 {
 		c.Init = r.str()
@@ -381,12 +433,18 @@ func decode(data []byte) (*Model, error) {
 		return nil, fmt.Errorf("%w: training phase %d", ErrCorrupt, cu.phase)
 	case cu.pass < 0 || cu.pos < 0 || cu.initSeen < 0 || cu.seen < cu.initSeen || cu.batches < 0:
 		return nil, fmt.Errorf("%w: training position", ErrCorrupt)
-	case t.Init < 0 || t.Read < 0 || t.Coding < 0 || t.Statistics < 0 || t.Update < 0:
+	case t.Init < 0 || t.Read < 0 || t.Coding < 0 || t.Statistics < 0 || t.Update < 0 || t.Refit < 0:
 		return nil, fmt.Errorf("%w: negative times", ErrCorrupt)
 	}
 	st := newState(k, n, q)
 	p := data[prologue+hlen:]
-	for _, s := range [][]float64{st.dt, st.m, st.nt} {
+	blocks := [][]float64{st.dt, st.m, st.nt}
+	var pw []float64
+	if ver >= 2 {
+		pw = make([]float64, k*q)
+		blocks = append(blocks, pw)
+	}
+	for _, s := range blocks {
 		for i := range s {
 			v := math.Float64frombits(binary.LittleEndian.Uint64(p))
 			if math.IsNaN(v) || math.IsInf(v, 0) {
@@ -408,7 +466,10 @@ func decode(data []byte) (*Model, error) {
 			return nil, fmt.Errorf("%w: atom %d has norm %g, not 1", ErrCorrupt, j, math.Sqrt(ss))
 		}
 	}
-	return &Model{cfg: c, st: st, cur: cu, times: t, avg: avg}, nil
+	if !refitted {
+		pw = nil
+	}
+	return &Model{cfg: c, st: st, cur: cu, times: t, avg: avg, pw: pw}, nil
 }
 
 // localBackend forgets a saved backend that this binary lacks: the backend

@@ -42,11 +42,12 @@ type Times struct {
 	Coding     time.Duration // G = D Dᵀ and Batch-OMP
 	Statistics time.Duration // M += Σ a aᵀ, N += Σ x~ aᵀ, objective
 	Update     time.Duration // block-coordinate descent on D~
+	Refit      time.Duration // coding pass and ridge of the prediction classifier
 }
 
 // Total returns the sum of the parts.
 func (t Times) Total() time.Duration {
-	return t.Init + t.Read + t.Coding + t.Statistics + t.Update
+	return t.Init + t.Read + t.Coding + t.Statistics + t.Update + t.Refit
 }
 
 // Model is a learned dictionary D (K atoms of dimension n) with its linear
@@ -64,6 +65,10 @@ type Model struct {
 	times Times
 	// avg is the running (exponentially weighted) objective per sample.
 	avg float64
+	// pw is the refitted prediction classifier, K×q atom-major (row j =
+	// w_j), or nil: prediction then uses the training classifier, the W
+	// part of st.dt.
+	pw []float64
 
 	mu   sync.Mutex
 	pred *omp.Coder // coder on D for prediction, built on first use
@@ -114,7 +119,10 @@ func (m *Model) Dictionary() *mat.Dense {
 	return d
 }
 
-// Classifier returns a copy of W (q×K): the scores of a code a are W·a.
+// Classifier returns a copy of the classifier W (q×K) of the stacked
+// dictionary: the one the joint update learns and training continues
+// from. The scores of a code a are W·a; prediction uses this W unless the
+// model was refitted (see PredictionClassifier).
 func (m *Model) Classifier() *mat.Dense {
 	k, n, q, s := m.st.k, m.st.n, m.st.q, m.st.stride()
 	w := mat.NewDense(q, k, nil)
@@ -124,6 +132,37 @@ func (m *Model) Classifier() *mat.Dense {
 		}
 	}
 	return w
+}
+
+// PredictionClassifier returns a copy of the W (q×K) that Scores, Predict
+// and Evaluate use: after training with Config.Refit the refitted
+// classifier, otherwise the same as Classifier.
+func (m *Model) PredictionClassifier() *mat.Dense {
+	if m.pw == nil {
+		return m.Classifier()
+	}
+	k, q := m.st.k, m.st.q
+	w := mat.NewDense(q, k, nil)
+	for j := range k {
+		for c := range q {
+			w.Set(c, j, m.pw[j*q+c])
+		}
+	}
+	return w
+}
+
+// Refitted reports whether prediction uses a refitted classifier (see
+// Config.Refit).
+func (m *Model) Refitted() bool { return m.pw != nil }
+
+// predW returns row j (w_j, q values) of the prediction classifier.
+func (m *Model) predW(j int) []float64 {
+	if m.pw != nil {
+		q := m.st.q
+		return m.pw[j*q : (j+1)*q]
+	}
+	n, s := m.st.n, m.st.stride()
+	return m.st.dt[j*s+n : (j+1)*s]
 }
 
 // dictView returns D as a K×n view of the stacked dictionary.
@@ -224,13 +263,13 @@ func (m *Model) Scores(X *mat.Dense) (*mat.Dense, error) {
 		return nil, fmt.Errorf("oddl: coding: %w", err)
 	}
 	r, _ := Xc.Dims()
-	q, n, s := m.st.q, m.st.n, m.st.stride()
+	q := m.st.q
 	S := mat.NewDense(r, q, nil)
 	for i := range r {
 		idx, val := codes.Row(i)
 		row := S.RawRowView(i)
 		for t, j := range idx {
-			axpy(val[t], m.st.dt[j*s+n:(j+1)*s], row)
+			axpy(val[t], m.predW(j), row)
 		}
 	}
 	return S, nil

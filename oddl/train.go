@@ -103,7 +103,9 @@ func Train(ctx context.Context, cfg Config, src Source, opts ...Option) (*Model,
 }
 
 // Resume continues training on src until the model has done
-// Config().Epochs epochs; a model that is done is left unchanged. With the
+// Config().Epochs epochs, then (with Config.Refit) refits the prediction
+// classifier; a model that is done is left unchanged, except that a missing
+// refit (after a cancellation during it) is made. With the
 // same source (the same samples in the same order) a model saved and
 // resumed ends bit-for-bit where an uninterrupted run ends, provided the
 // backend is the same. Another source of samples of the same dimension
@@ -121,8 +123,12 @@ func (m *Model) Resume(ctx context.Context, src Source, opts ...Option) error {
 	if src.Len() < 1 {
 		return fmt.Errorf("oddl: %w: no samples", ErrInput)
 	}
-	if m.Done() {
+	if m.Done() && (m.pw != nil || !m.cfg.Refit) {
 		return nil
+	}
+	if !m.Done() {
+		// Training moves D and W: a refitted classifier no longer fits them.
+		m.pw = nil
 	}
 	var o options
 	for _, opt := range opts {
@@ -262,6 +268,11 @@ func (t *trainer) run(ctx context.Context) error {
 	// It does not change how training would continue.
 	if m.cur.phase == phaseInit || m.cfg.Lambda0 == 0 {
 		t.ridge()
+	}
+	if err == nil && m.Done() && m.cfg.Refit {
+		start := time.Now()
+		err = t.refit(ctx)
+		m.times.Refit += time.Since(start)
 	}
 	return err
 }
@@ -827,25 +838,39 @@ func (t *trainer) accumulate(lambda0 float64) batchStats {
 func (t *trainer) ridge() {
 	st := t.m.st
 	k, n, q, s := st.k, st.n, st.q, st.stride()
+	c := make([]float64, k*q)
+	for j := range k {
+		copy(c[j*q:(j+1)*q], st.nt[j*s+n:(j+1)*s])
+	}
+	w, ok := ridgeSolve(k, q, st.m, c, t.m.cfg.Lambda1)
+	if !ok {
+		return
+	}
+	for j := range k {
+		copy(st.dt[j*s+n:(j+1)*s], w[j*q:(j+1)*q])
+	}
+}
+
+// ridgeSolve returns the ridge regression Wᵀ = (M + λ1·μ·I)⁻¹ C, K×q
+// row-major, for M = A Aᵀ (K×K, both triangles) and C = A Yᵀ (K×q,
+// row-major), with μ = trace(M)/K. Without statistics (μ = 0) it returns
+// zeros; ok is false only when no ridge made the system definite.
+func ridgeSolve(k, q int, M, C []float64, lambda1 float64) (w []float64, ok bool) {
 	var tr float64
 	for j := range k {
-		tr += st.m[j*k+j]
+		tr += M[j*k+j]
 	}
 	mu := tr / float64(k)
 	if !(mu > 0) {
-		for j := range k {
-			clear(st.dt[j*s+n : (j+1)*s])
-		}
-		return
+		return make([]float64, k*q), true
 	}
-	// (M + λ1·μ·I)·Wᵀ = Cᵀ, with Cᵀ (K×q) the label part of N. Unused atoms
-	// have zero rows in M; a tiny floor on the ridge keeps the system
-	// definite and gives them w_j = 0.
-	ridge := max(t.m.cfg.Lambda1, 1e-10) * mu
+	// Unused atoms have zero rows in M; a tiny floor on the ridge keeps the
+	// system definite and gives them w_j = 0.
+	ridge := max(lambda1, 1e-10) * mu
 	a := mat.NewSymDense(k, nil)
 	for i := range k {
 		for j := i; j < k; j++ {
-			v := st.m[i*k+j]
+			v := M[i*k+j]
 			if i == j {
 				v += ridge
 			}
@@ -857,26 +882,24 @@ func (t *trainer) ridge() {
 	// strengthen the ridge until it is.
 	for f := 1e3; !ch.Factorize(a); f *= 1e3 {
 		if f > 1e12 {
-			return
+			return nil, false
 		}
 		for i := range k {
-			a.SetSym(i, i, st.m[i*k+i]+ridge*f)
+			a.SetSym(i, i, M[i*k+i]+ridge*f)
 		}
 	}
-	c := mat.NewDense(k, q, nil)
-	for j := range k {
-		copy(c.RawRowView(j), st.nt[j*s+n:(j+1)*s])
-	}
-	var w mat.Dense
+	var sol mat.Dense
 	// SolveTo reports a poor condition number as an error but still
 	// solves; the floor on the ridge bounds how poor it can be.
-	if err := ch.SolveTo(&w, c); err != nil {
+	if err := ch.SolveTo(&sol, mat.NewDense(k, q, C)); err != nil {
 		var cond mat.Condition
 		if !errors.As(err, &cond) {
-			return
+			return nil, false
 		}
 	}
+	w = make([]float64, k*q)
 	for j := range k {
-		copy(st.dt[j*s+n:(j+1)*s], w.RawRowView(j))
+		copy(w[j*q:(j+1)*q], sol.RawRowView(j))
 	}
+	return w, true
 }

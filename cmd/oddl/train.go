@@ -36,6 +36,7 @@ type trainReport struct {
 	InitSamples      int      `json:"init_samples"`
 	Sweeps           int      `json:"sweeps"`
 	Coding           string   `json:"coding"`
+	Refit            bool     `json:"refit"`
 	InitMode         string   `json:"init_mode"`
 	Forget           float64  `json:"forget"`
 	Seed             uint64   `json:"seed"`
@@ -59,10 +60,11 @@ type timesRep struct {
 	Coding     float64 `json:"coding"`
 	Statistics float64 `json:"statistics"`
 	Update     float64 `json:"update"`
+	Refit      float64 `json:"refit"`
 }
 
 func secondsOf(t oddl.Times) timesRep {
-	return timesRep{t.Init.Seconds(), t.Read.Seconds(), t.Coding.Seconds(), t.Statistics.Seconds(), t.Update.Seconds()}
+	return timesRep{t.Init.Seconds(), t.Read.Seconds(), t.Coding.Seconds(), t.Statistics.Seconds(), t.Update.Seconds(), t.Refit.Seconds()}
 }
 
 // interruptHook, when set (by tests), is asked after every mini-batch
@@ -70,7 +72,7 @@ func secondsOf(t oddl.Times) timesRep {
 var interruptHook func(batches int64) bool
 
 // modelFlags are the flags that define a model; a resumed model keeps its own.
-var modelFlags = []string{"k", "l", "lambda0", "lambda1", "batch", "init", "sweeps", "unused", "update", "coding", "init-mode", "forget", "preprocess", "seed"}
+var modelFlags = []string{"k", "l", "lambda0", "lambda1", "batch", "init", "sweeps", "unused", "update", "coding", "init-mode", "forget", "preprocess", "seed", "refit"}
 
 func runTrain(args []string, stdout, stderr io.Writer) (err error) {
 	fs := newFlagSet("train", stderr)
@@ -90,6 +92,7 @@ func runTrain(args []string, stdout, stderr io.Writer) (err error) {
 	fs.StringVar(&cfg.Init, "init-mode", def.Init, "initialisation: class (a block of K/q atoms per class, each class coded on its own block) or shared (one reconstructive dictionary)")
 	fs.Float64Var(&cfg.Forget, "forget", def.Forget, "exponent ρ of the down-weighting (1−1/t)^ρ of past statistics (0: plain sums)")
 	fs.StringVar(&cfg.Preprocess, "preprocess", def.Preprocess, "sample preprocessing: unit (zero mean, unit norm) or none")
+	fs.BoolVar(&cfg.Refit, "refit", def.Refit, "after training, refit the prediction classifier by ridge on the codes on D of one more pass (-refit=false: predict with the training classifier)")
 	seed := fs.Uint64("seed", def.Seed, "random seed (sample order, reseeded atoms, yaleb split)")
 	data := addDataFlags(fs)
 	rt := addRuntimeFlags(fs)
@@ -268,7 +271,7 @@ func runTrain(args []string, stdout, stderr io.Writer) (err error) {
 	rep := trainReport{
 		Dataset: train.Name, K: cfg.K, L: cfg.L, Lambda0: cfg.Lambda0, Lambda1: cfg.Lambda1,
 		Epochs: cfg.Epochs, Batch: cfg.Batch, InitSamples: cfg.InitSamples, Sweeps: cfg.Sweeps,
-		Coding: cfg.Coding, InitMode: cfg.Init, Forget: cfg.Forget, Seed: cfg.Seed,
+		Coding: cfg.Coding, Refit: cfg.Refit, InitMode: cfg.Init, Forget: cfg.Forget, Seed: cfg.Seed,
 		Backend: backendName, Threads: threads,
 		TrainSeconds: elapsed.Seconds(), Times: secondsOf(model.Times()),
 		NTrain: train.Len(), Model: *out, Resumed: *resume != "",
@@ -289,14 +292,14 @@ func runTrain(args []string, stdout, stderr io.Writer) (err error) {
 	}
 	t := model.Times()
 	fmt.Fprintf(stdout, "dataset      %s: %d training samples of dimension %d, %d classes\n", train.Name, train.Len(), train.Dim(), train.Classes)
-	fmt.Fprintf(stdout, "model        K=%d L=%d λ0=%g batch=%d epochs=%d init=%d init-mode=%s coding=%s\n", cfg.K, cfg.L, cfg.Lambda0, cfg.Batch, cfg.Epochs, cfg.InitSamples, cfg.Init, cfg.Coding)
+	fmt.Fprintf(stdout, "model        K=%d L=%d λ0=%g batch=%d epochs=%d init=%d init-mode=%s coding=%s refit=%t\n", cfg.K, cfg.L, cfg.Lambda0, cfg.Batch, cfg.Epochs, cfg.InitSamples, cfg.Init, cfg.Coding, cfg.Refit)
 	if test != nil {
 		fmt.Fprintf(stdout, "test error   %.2f%% (%d of %d)\n", 100*ev.ErrorRate, ev.Errors, ev.Samples)
 	} else {
 		fmt.Fprintln(stdout, "test error   - (no test set)")
 	}
-	fmt.Fprintf(stdout, "time         %.2f s this run; all runs: init %.2f s, read %.2f s, coding %.2f s, statistics %.2f s, update %.2f s\n",
-		elapsed.Seconds(), t.Init.Seconds(), t.Read.Seconds(), t.Coding.Seconds(), t.Statistics.Seconds(), t.Update.Seconds())
+	fmt.Fprintf(stdout, "time         %.2f s this run; all runs: init %.2f s, read %.2f s, coding %.2f s, statistics %.2f s, update %.2f s, refit %.2f s\n",
+		elapsed.Seconds(), t.Init.Seconds(), t.Read.Seconds(), t.Coding.Seconds(), t.Statistics.Seconds(), t.Update.Seconds(), t.Refit.Seconds())
 	fmt.Fprintf(stdout, "speed        %.0f samples/s\n", rep.SamplesPerSecond)
 	fmt.Fprintf(stdout, "backend      %s, %d threads\n", backendName, threads)
 	if *out != "" {

@@ -1,0 +1,178 @@
+package oddl
+
+import (
+	"context"
+	"encoding/binary"
+	"hash/crc32"
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/oddl-go/oddl/omp"
+)
+
+// The refitted classifier is the ridge regression of the labels on the
+// codes on D of the training samples, solved here directly.
+func TestRefitIsRidge(t *testing.T) {
+	rng := rand.New(rand.NewPCG(21, 5))
+	_, X, labels := planted(rng, 24, 16, 3, 4, 500, 0.05)
+	cfg := smallConfig(24, 3)
+	m, err := Train(context.Background(), cfg, mustSource(t, X, labels, 4))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !m.Refitted() {
+		t.Fatal("model trained with Refit is not refitted")
+	}
+	coder, err := omp.New(m.Dictionary(), omp.WithSparsity(cfg.L))
+	if err != nil {
+		t.Fatal(err)
+	}
+	codes, err := coder.Encode(X)
+	if err != nil {
+		t.Fatal(err)
+	}
+	k, q := cfg.K, 4
+	r, _ := X.Dims()
+	A := mat.NewDense(k, r, nil)
+	Y := mat.NewDense(q, r, nil)
+	for i := range r {
+		idx, val := codes.Row(i)
+		for p, j := range idx {
+			A.Set(j, i, val[p])
+		}
+		Y.Set(labels[i], i, 1)
+	}
+	var G mat.Dense
+	G.Mul(A, A.T())
+	mu := mat.Trace(&G) / float64(k)
+	for j := range k {
+		G.Set(j, j, G.At(j, j)+cfg.Lambda1*mu)
+	}
+	var YA, Wt mat.Dense
+	YA.Mul(A, Y.T()) // K×q
+	if err := Wt.Solve(&G, &YA); err != nil {
+		t.Fatal(err)
+	}
+	got := m.PredictionClassifier()
+	var maxDiff, scale float64
+	for c := range q {
+		for j := range k {
+			maxDiff = math.Max(maxDiff, math.Abs(got.At(c, j)-Wt.At(j, c)))
+			scale = math.Max(scale, math.Abs(Wt.At(j, c)))
+		}
+	}
+	if maxDiff > 1e-8*scale {
+		t.Fatalf("refitted W differs from the direct ridge solve by %g (scale %g)", maxDiff, scale)
+	}
+	// The training classifier is kept and differs from the refitted one.
+	if mat.Equal(m.Classifier(), got) {
+		t.Fatal("training classifier replaced by the refitted one")
+	}
+
+	// Without Refit, prediction uses the training classifier.
+	cfg.Refit = false
+	m2, err := Train(context.Background(), cfg, mustSource(t, X, labels, 4))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m2.Refitted() || !mat.Equal(m2.PredictionClassifier(), m2.Classifier()) {
+		t.Fatal("model without Refit predicts with another classifier than its training one")
+	}
+	sameState(t, m, m2)
+}
+
+// A saved refitted model keeps its prediction classifier; a version 1 file
+// (no refit fields, no prediction block) still loads, with Refit off.
+func TestRefitFile(t *testing.T) {
+	m, b := trainedModel(t)
+	if !m.Refitted() {
+		t.Fatal("default training did not refit")
+	}
+	got, err := decode(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !got.Refitted() || !mat.Equal(got.PredictionClassifier(), m.PredictionClassifier()) || got.cfg != m.cfg || got.times != m.times {
+		t.Fatal("refitted classifier or header not kept by the file")
+	}
+	// Build the version 1 form: drop Refit, refitted and Times.Refit (10
+	// bytes before the trailing Init field) and the prediction block.
+	hlen := int(binary.LittleEndian.Uint32(b[12:]))
+	initLen := 2 + len(m.cfg.Init)
+	at := prologue + hlen - initLen - 10
+	k, q := m.st.k, m.st.q
+	v1 := append([]byte{}, b[:at]...)
+	v1 = append(v1, b[at+10:len(b)-4-8*k*q]...)
+	binary.LittleEndian.PutUint32(v1[8:], 1)
+	binary.LittleEndian.PutUint32(v1[12:], uint32(hlen-10))
+	v1 = binary.LittleEndian.AppendUint32(v1, crc32.Checksum(v1, castagnoli))
+	old, err := decode(v1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := m.cfg
+	want.Refit = false
+	if old.cfg != want || old.Refitted() {
+		t.Fatalf("version 1 file: config %+v refitted %v, want %+v without refit", old.cfg, old.Refitted(), want)
+	}
+	sameState(t, m, old)
+	if !mat.Equal(old.PredictionClassifier(), m.Classifier()) {
+		t.Fatal("version 1 file does not predict with the training classifier")
+	}
+	// A refit flag other than 0 or 1 is corrupt.
+	bad := append([]byte{}, b...)
+	bad[at] = 7
+	binary.LittleEndian.PutUint32(bad[len(bad)-4:], crc32.Checksum(bad[:len(bad)-4], castagnoli))
+	if _, err := decode(bad); err == nil {
+		t.Fatal("refit flag 7 accepted")
+	}
+}
+
+// A run cancelled during the refit is done but not refitted; Resume then
+// makes the refit alone, the same as an uninterrupted run's.
+func TestRefitResume(t *testing.T) {
+	rng := rand.New(rand.NewPCG(8, 8))
+	_, X, labels := planted(rng, 24, 16, 3, 4, 400, 0.05)
+	cfg := smallConfig(24, 3)
+	full, err := Train(context.Background(), cfg, mustSource(t, X, labels, 4))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Arm the source after the last mini-batch: its next read, the
+	// refit's first, cancels.
+	ctx, cancel := context.WithCancel(context.Background())
+	src := &cancelSource{Source: mustSource(t, X, labels, 4), cancel: cancel}
+	part, err := Train(ctx, cfg, src, WithProgress(func(p Progress) {
+		if p.Phase == "train" && p.Samples == p.Total {
+			src.armed = true
+		}
+	}))
+	cancel()
+	if err == nil || part == nil || !part.Done() || part.Refitted() {
+		t.Fatalf("cancelled refit: error %v, done %v, refitted %v", err, part != nil && part.Done(), part != nil && part.Refitted())
+	}
+	if err := part.Resume(context.Background(), mustSource(t, X, labels, 4)); err != nil {
+		t.Fatal(err)
+	}
+	sameState(t, full, part)
+	if !part.Refitted() || !mat.Equal(part.PredictionClassifier(), full.PredictionClassifier()) {
+		t.Fatal("resumed refit differs from the uninterrupted one")
+	}
+}
+
+// cancelSource calls cancel at every read once armed.
+type cancelSource struct {
+	Source
+	cancel func()
+	armed  bool
+}
+
+func (s *cancelSource) Read(x []float64, labels []int) (int, error) {
+	if s.armed {
+		s.cancel()
+	}
+	return s.Source.Read(x, labels)
+}
