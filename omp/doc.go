@@ -5,10 +5,10 @@
 // # The problem
 //
 // A dictionary D holds K atoms d_j ∈ Rⁿ of unit norm, one per row (K×n).
-// The code of a sample x ∈ Rⁿ is a vector a with at most L nonzeros such that
-// x ≈ Dᵀa = Σ a_j d_j. OMP builds it greedily: pick the atom most correlated
+// The code of a sample x ∈ Rⁿ is a vector c with at most L nonzeros such that
+// x ≈ Dᵀc = Σ c_j d_j. OMP builds it greedily: pick the atom most correlated
 // with the residual, re-fit all chosen coefficients by least squares, repeat
-// until L atoms are chosen or the residual energy ||x − Dᵀa||² is at most a
+// until L atoms are chosen or the residual energy ||x − Dᵀc||² is at most a
 // tolerance ε.
 //
 // # Batch-OMP
@@ -17,17 +17,22 @@
 // correlations, computed for a block of samples by one GEMM, A0 = X Dᵀ),
 // each step touches no sample and no atom, only G and small matrices:
 //
-//	I = {}, a = a0, r² = ||x||²
+//	I = {}, a = a0, r² = ||x||², c = 0
 //	repeat:
-//	    k = argmax_j |a_j|      stop if k ∈ I or a_k² ≤ tiny·||x||²
-//	    w = Lc⁻¹ G[I,k]          forward substitution, |I|² flops
-//	    δ = G_kk − wᵀw           stop if δ ≤ tiny·G_kk (k depends on I)
-//	    Lc = [Lc 0; wᵀ √δ]        Cholesky factor of G[I,I], grown by one row
-//	    y = [y; (a0_k − wᵀy)/√δ]  y = Lc⁻¹ a0[I], grown by one entry
-//	    I = I ∪ {k}, c = Lc⁻ᵀ y    back substitution, |I|² flops
-//	    r² = r² − y_k²            residual energy ||x||² − yᵀy, never rising
+//	    k = argmax_j |a_j|        stop if k ∈ I or a_k² ≤ tiny·||x||²
+//	    w = Lc⁻¹ G[I,k]            forward substitution, |I|² flops
+//	    δ = G_kk − wᵀw             stop if δ ≤ tiny·G_kk (k depends on I)
+//	    Lc = [Lc 0; wᵀ √δ]          Cholesky factor of G[I,I], one row more
+//	    y = [y; a_k/√δ]             y = Lc⁻¹ a0[I], one entry more
+//	    I = I ∪ {k}, c' = Lc⁻ᵀ y     back substitution, |I|² flops
+//	    r² = r² − (a_k/√δ)²         residual energy ||x||² − yᵀy, never rising
 //	    stop if |I| = L or r² ≤ ε
-//	    a = a0 − G[I,:]ᵀ c        |I| axpys over rows of G
+//	    a = a − G[I,:]ᵀ (c' − c)    |I| axpys over rows of G; c = c'
+//
+// The new entry of y is the part of x along the new atom's direction
+// orthogonal to the chosen ones, so it comes from the current correlation
+// a_k; the update keeps a = a0 − G[I,:]ᵀ c = D (x − D[I,:]ᵀ c), the
+// correlations of the residual, without touching a0 again.
 //
 // The coefficients of the chosen atoms I (in the order chosen) are c. tiny is
 // float64's machine epsilon. Per sample the recurrence costs about K·L²/2
