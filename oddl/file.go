@@ -36,6 +36,7 @@ import (
 //	            Refit                              uint8 (0 or 1)  } version
 //	            refitted: P below is in use        uint8 (0 or 1)  } 2 on
 //	            Times.Refit (nanoseconds)          int64           }
+//	            TaskStep                           float64         }
 //	            Init                               uint16 length + bytes
 //	                                               (absent in older files:
 //	                                               InitShared)
@@ -105,15 +106,16 @@ func (m *Model) header() []byte {
 	if v2 {
 		w([2]uint8{b2u(c.Refit), b2u(m.pw != nil)})
 		w(int64(t.Refit))
+		w(c.TaskStep)
 	}
 	str(c.Init)
 	return b.Bytes()
 }
 
 // version returns the file version the model needs: 1 unless it uses the
-// refit of version 2.
+// refit or the task step of version 2.
 func (m *Model) version() uint32 {
-	if m.cfg.Refit || m.pw != nil || m.times.Refit != 0 {
+	if m.cfg.Refit || m.pw != nil || m.times.Refit != 0 || m.cfg.TaskStep != 0 {
 		return 2
 	}
 	return 1
@@ -410,6 +412,7 @@ func decode(data []byte) (*Model, error) {
 	if ver >= 2 {
 		flags := r.take(2)
 		t.Refit = time.Duration(r.i64())
+		c.TaskStep = r.f64()
 		if r.err == nil && (flags[0] > 1 || flags[1] > 1) {
 			return nil, fmt.Errorf("%w: refit flags %d, %d", ErrCorrupt, flags[0], flags[1])
 		}

@@ -98,23 +98,24 @@ func TestRefitFile(t *testing.T) {
 	if !got.Refitted() || !mat.Equal(got.PredictionClassifier(), m.PredictionClassifier()) || got.cfg != m.cfg || got.times != m.times {
 		t.Fatal("refitted classifier or header not kept by the file")
 	}
-	// Build the version 1 form: drop Refit, refitted and Times.Refit (10
-	// bytes before the trailing Init field) and the prediction block.
+	// Build the version 1 form: drop Refit, refitted, Times.Refit and
+	// TaskStep (18 bytes before the trailing Init field) and the
+	// prediction block.
 	hlen := int(binary.LittleEndian.Uint32(b[12:]))
 	initLen := 2 + len(m.cfg.Init)
-	at := prologue + hlen - initLen - 10
+	at := prologue + hlen - initLen - 18
 	k, q := m.st.k, m.st.q
 	v1 := append([]byte{}, b[:at]...)
-	v1 = append(v1, b[at+10:len(b)-4-8*k*q]...)
+	v1 = append(v1, b[at+18:len(b)-4-8*k*q]...)
 	binary.LittleEndian.PutUint32(v1[8:], 1)
-	binary.LittleEndian.PutUint32(v1[12:], uint32(hlen-10))
+	binary.LittleEndian.PutUint32(v1[12:], uint32(hlen-18))
 	v1 = binary.LittleEndian.AppendUint32(v1, crc32.Checksum(v1, castagnoli))
 	old, err := decode(v1)
 	if err != nil {
 		t.Fatal(err)
 	}
 	want := m.cfg
-	want.Refit = false
+	want.Refit, want.TaskStep = false, 0
 	if old.cfg != want || old.Refitted() {
 		t.Fatalf("version 1 file: config %+v refitted %v, want %+v without refit", old.cfg, old.Refitted(), want)
 	}

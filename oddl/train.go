@@ -208,13 +208,14 @@ type trainer struct {
 	cwhere  []int
 	cstart  []int
 
-	xb  []float64 // batch samples, κ×n
-	lab []int
-	res []float64 // residual scratch (n)
-	z   []float64 // scores scratch (q)
-	up  updater
-	rng *rand.Rand
-	x   *mat.Dense // the current batch
+	xb   []float64 // batch samples, κ×n
+	lab  []int
+	res  []float64 // residual scratch (n)
+	z    []float64 // scores scratch (q)
+	up   updater
+	task taskScratch
+	rng  *rand.Rand
+	x    *mat.Dense // the current batch
 
 	runStart   time.Time
 	phaseStart time.Time
@@ -625,6 +626,14 @@ func (t *trainer) step(lambda0 float64, updateW bool) (batchStats, error) {
 	b := t.accumulate(lambda0)
 	if joint {
 		m.times.Statistics += time.Since(start)
+	}
+	if joint && m.cfg.TaskStep > 0 && lambda0 > 0 {
+		start = time.Now()
+		if err := t.encode(); err != nil {
+			return batchStats{}, err
+		}
+		t.taskGradient(m.cfg.TaskStep)
+		m.times.Coding += time.Since(start)
 	}
 
 	start = time.Now()

@@ -1,0 +1,144 @@
+package oddl
+
+import (
+	"math"
+
+	"github.com/oddl-go/oddl/kernel"
+)
+
+// taskGradient adds −η·∂ℓ/∂D of the batch, ℓ = Σ ½||W a − y||² with a the
+// codes on D in t.codes, to the dictionary part of N, so that the next
+// sweep minimises the surrogate plus η times the task loss linearised at
+// the current D. Samples are taken in batch order.
+//
+// For a sample with support Λ, code a and classifier residual r = W a − y,
+// the code on its support is a_Λ = (D_Λᵀ D_Λ)⁻¹ D_Λᵀ x, and
+//
+//	β_Λ = (D_Λᵀ D_Λ)⁻¹ W_Λᵀ r,   ∂ℓ/∂d_j = −a_j·D_Λ β_Λ + β_j·(x − D a)
+//
+// for j ∈ Λ (zero for the other atoms).
+func (t *trainer) taskGradient(eta float64) {
+	st := t.m.st
+	n, s := st.n, st.stride()
+	r, _ := t.x.Dims()
+	t.ensureTask()
+	for i := range r {
+		idx, val := t.codes.Row(i)
+		if len(idx) == 0 {
+			continue
+		}
+		taskSample(st, t.x.RawRowView(i), t.lab[i], idx, val, &t.task)
+		for p, j := range idx {
+			g := t.task.grad[p*n : (p+1)*n]
+			kernel.AxpyUnitary(-eta, g, st.nt[j*s:j*s+n])
+		}
+	}
+}
+
+// taskScratch holds the per-sample buffers of taskGradient.
+type taskScratch struct {
+	gram, beta, z, e, db, grad []float64
+}
+
+func (t *trainer) ensureTask() {
+	st, l := t.m.st, t.m.cfg.L
+	if t.task.e == nil {
+		t.task = taskScratch{
+			gram: make([]float64, l*l), beta: make([]float64, l),
+			z: make([]float64, st.q), e: make([]float64, st.n),
+			db: make([]float64, st.n), grad: make([]float64, l*st.n),
+		}
+	}
+}
+
+// taskSample writes ∂ℓ/∂d_j for the atoms j = idx[p] of one sample into
+// rows p of ts.grad (n values each).
+func taskSample(st *state, x []float64, y int, idx []int, val []float64, ts *taskScratch) {
+	n, s := st.n, st.stride()
+	l := len(idx)
+	// z = W a, residual e = x − D a.
+	z, e := ts.z, ts.e
+	clear(z)
+	copy(e, x)
+	for p, j := range idx {
+		row := st.dt[j*s : (j+1)*s]
+		axpy(val[p], row[n:], z)
+		kernel.AxpyUnitary(-val[p], row[:n], e)
+	}
+	z[y]--
+	// β = (D_Λᵀ D_Λ)⁻¹ W_Λᵀ r by Cholesky of the small Gram matrix.
+	g, beta := ts.gram[:l*l], ts.beta[:l]
+	for p, j := range idx {
+		row := st.dt[j*s : (j+1)*s]
+		beta[p] = dot(row[n:], z)
+		for p2 := 0; p2 <= p; p2++ {
+			g[p*l+p2] = kernel.DotUnitary(row[:n], st.dt[idx[p2]*s:idx[p2]*s+n])
+		}
+	}
+	if !cholSolve(g, l, beta) {
+		for p := range l {
+			clear(ts.grad[p*n : (p+1)*n])
+		}
+		return
+	}
+	// Dβ, then the gradients.
+	db := ts.db
+	clear(db)
+	for p, j := range idx {
+		kernel.AxpyUnitary(beta[p], st.dt[j*s:j*s+n], db)
+	}
+	for p := range idx {
+		gr := ts.grad[p*n : (p+1)*n]
+		a, b := -val[p], beta[p]
+		for i := range gr {
+			gr[i] = a*db[i] + b*e[i]
+		}
+	}
+}
+
+// cholSolve solves G·x = b in place for the symmetric positive definite
+// l×l matrix G given by its lower triangle (row-major, overwritten by the
+// factor). It reports false when G is not numerically definite.
+func cholSolve(g []float64, l int, b []float64) bool {
+	for j := range l {
+		d := g[j*l+j]
+		for k := range j {
+			d -= g[j*l+k] * g[j*l+k]
+		}
+		if !(d > 1e-12) {
+			return false
+		}
+		d = math.Sqrt(d)
+		g[j*l+j] = d
+		for i := j + 1; i < l; i++ {
+			v := g[i*l+j]
+			for k := range j {
+				v -= g[i*l+k] * g[j*l+k]
+			}
+			g[i*l+j] = v / d
+		}
+	}
+	for i := range l {
+		v := b[i]
+		for k := range i {
+			v -= g[i*l+k] * b[k]
+		}
+		b[i] = v / g[i*l+i]
+	}
+	for i := l - 1; i >= 0; i-- {
+		v := b[i]
+		for k := i + 1; k < l; k++ {
+			v -= g[k*l+i] * b[k]
+		}
+		b[i] = v / g[i*l+i]
+	}
+	return true
+}
+
+func dot(x, y []float64) float64 {
+	var s float64
+	for i, v := range x {
+		s += v * y[i]
+	}
+	return s
+}
