@@ -60,6 +60,29 @@
 // reconstructive dictionary of its class and every atom, with its row of W,
 // starts class-pure. The stacked codes of the joint phase keep it so.
 //
+// # Task-driven term and refit
+//
+// The block-coordinate descent minimises the reconstruction surrogate; by
+// itself it cannot move an atom away from the classes it confuses. With
+// TaskStep = η > 0 (the default, η = 3) and λ0 > 0, every joint mini-batch
+// also codes its samples on D alone, as prediction does, and for each
+// sample with support Λ, code a and classifier residual r = W a − y takes
+// the gradient of ½||W a − y||² through the codes (a_Λ = (D_Λᵀ D_Λ)⁻¹ D_Λᵀ x):
+//
+//	β_Λ = (D_Λᵀ D_Λ)⁻¹ W_Λᵀ r,   ∂/∂d_j = −a_j·D_Λ β_Λ + β_j·(x − D a),  j ∈ Λ.
+//
+// η times this gradient is subtracted from the dictionary part of N, so the
+// next sweeps minimise the surrogate plus η times the task loss linearised
+// at the dictionaries it was taken at (the term accumulates and is
+// forgotten like the rest of the statistics).
+//
+// With Refit (the default), once the epochs are done, one more pass codes
+// the training samples on the final D and the classifier that prediction
+// uses is the ridge regression W = Y Aᵀ (A Aᵀ + λ1·μ·I)⁻¹ on these codes.
+// The training classifier (Classifier) stays in the stacked dictionary so
+// that Resume and Continue go on exactly; PredictionClassifier returns the
+// refitted one.
+//
 // # Streaming, resuming, files
 //
 // Training reads a Source: NewSetSource and NewMatrixSource for data in
