@@ -99,8 +99,9 @@ func TestCrashResume(t *testing.T) {
 	const kills = 4
 	var seen []int64 // samples in the checkpoint after each kill
 	temps := 0       // kills that left a temporary file (during a write)
+	retries := 0     // fresh runs that finished before their first kill
 	for round := 0; ; round++ {
-		if round > kills+3 {
+		if round > kills+3+retries {
 			t.Fatal("training did not finish")
 		}
 		args := append(fresh, "-o", ck)
@@ -119,10 +120,11 @@ func TestCrashResume(t *testing.T) {
 		cmd := exec.Command(bin, args...)
 		var stderr strings.Builder
 		cmd.Stderr = &stderr
+		runStart := time.Now()
 		if err := cmd.Start(); err != nil {
 			t.Fatal(err)
 		}
-		if round >= kills {
+		if len(seen) >= kills {
 			if err := cmd.Wait(); err != nil {
 				t.Fatalf("round %d (%v): %v\n%s", round, args, err, stderr.String())
 			}
@@ -163,6 +165,17 @@ func TestCrashResume(t *testing.T) {
 			default:
 				t.Fatalf("round %d: unexpected file %s", round, name)
 			}
+		}
+		if finished && len(seen) == 0 && retries < 5 {
+			// The machine got faster than during the timed run (the load
+			// of a shared machine varies): start again from scratch with
+			// kills placed within this run's duration.
+			retries++
+			span = time.Since(runStart)
+			if err := os.Remove(ck); err != nil {
+				t.Fatal(err)
+			}
+			continue
 		}
 		if finished {
 			break
