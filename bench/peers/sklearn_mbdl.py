@@ -157,22 +157,23 @@ def main():
     ap.add_argument("--samples", type=int, default=0,
                     help="train on the first N shuffled training images (default: all 60000)")
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--threads", type=int, default=0,
+                    help="BLAS threads of numpy, set through threadpoolctl (default 0: numpy's own setting)")
     ap.add_argument("--n-jobs", type=int, default=None,
                     help="sklearn n_jobs for sparse_encode (default: None, sklearn's default)")
     ap.add_argument("--mnist", default="", help="folder of the MNIST IDX files (default: the GoMNIST module)")
     ap.add_argument("--json", action="store_true", help="print one JSON object")
     args = ap.parse_args()
-    if args.k < 1 or args.batch < 1 or args.L < 1 or args.alpha <= 0 or args.samples < 0:
-        ap.error("--k, --batch, --L must be >= 1, --alpha > 0, --samples >= 0")
+    if args.k < 1 or args.batch < 1 or args.L < 1 or args.alpha <= 0 or args.samples < 0 or args.threads < 0:
+        ap.error("--k, --batch, --L must be >= 1, --alpha > 0, --samples and --threads >= 0")
 
     import sklearn
     from sklearn.decomposition import MiniBatchDictionaryLearning
-    try:
-        import threadpoolctl
-        blas = [f'{p["internal_api"]} {p["version"]} ({p["num_threads"]} threads)'
-                for p in threadpoolctl.threadpool_info() if p["user_api"] == "blas"]
-    except ImportError:
-        blas = []
+    import threadpoolctl  # a dependency of scikit-learn
+    if args.threads:
+        threadpoolctl.threadpool_limits(limits=args.threads, user_api="blas")
+    blas = [f'{p["internal_api"]} {p["version"]} ({p["num_threads"]} threads)'
+            for p in threadpoolctl.threadpool_info() if p["user_api"] == "blas"]
 
     raw = load_mnist(mnist_dir(args.mnist))
     rng = np.random.default_rng(args.seed)
