@@ -183,7 +183,7 @@ func TestGemmCase(t *testing.T) {
 
 func TestOMPCase(t *testing.T) {
 	s := OMPShape{Dim: 20, Atoms: 30, Sparsity: 3}
-	c := NewOMPCase(s, 300, 3)
+	c := NewOMPCase(s, OMPBlock+76, 3) // two blocks
 	norm := func(m *mat.Dense, i int) float64 { return mat.Norm(m.RowView(i), 2) }
 	for j := range s.Atoms {
 		if math.Abs(norm(c.D, j)-1) > 1e-12 {

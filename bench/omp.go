@@ -44,8 +44,9 @@ type OMPCase struct {
 }
 
 // OMPBlock is the number of signals whose correlations with the atoms are
-// computed by one GEMM, in the coder (omp.WithBlockSize) and in A0.
-const OMPBlock = 256
+// computed by one GEMM, in the coder (omp.WithBlockSize, its default) and in
+// A0.
+const OMPBlock = 1024
 
 // NewOMPCase returns a problem of the given shape with signals signals.
 func NewOMPCase(s OMPShape, signals int, seed uint64) *OMPCase {
@@ -112,9 +113,9 @@ func (c *OMPCase) Coder(impl gblas.Float64, threads int) (*omp.Coder, error) {
 func (c *OMPCase) Encode(coder *omp.Coder) error { return coder.EncodeTo(&c.Codes, c.X) }
 
 // A0 computes the correlations A0 = X·Dᵀ of every signal with every atom on
-// impl, OMPBlock signals per GEMM into one reused block as the coder does:
-// the part of Batch-OMP no implementation can avoid, and the bound its
-// throughput is compared with. (One GEMM over all signals is slower here: its
+// impl, OMPBlock signals per GEMM (the coder's block size) into one reused
+// block: the part of Batch-OMP no implementation can avoid, and the bound
+// its throughput is compared with. (One GEMM over all signals is slower: its
 // N×K result does not stay in cache.)
 func (c *OMPCase) A0(impl gblas.Float64) {
 	s := c.Shape

@@ -90,7 +90,7 @@ func (r *Report) WriteText(w io.Writer) error {
 	if len(r.OMP) > 0 {
 		p("")
 		p("Batch-OMP on random unit-norm data (n, K, L): signals/s beside the GEMM bound, the rate if")
-		p("coding cost nothing beyond A0 = X·Dᵀ (%d signals a GEMM, as the coder does)", OMPBlock)
+		p("coding cost nothing beyond A0 = X·Dᵀ (%d signals a GEMM, the coder's block size)", OMPBlock)
 		p("  (n, K, L)\tbackend\tthreads\tsignals\tsignals/s\tGEMM bound\ttime / bound\tA0 GFLOP/s")
 		for _, o := range r.OMP {
 			p("  %v\t%s\t%d\t%d\t%.0f\t%.0f\t%.2f×\t%.1f",
