@@ -373,10 +373,10 @@ func TestRunTrainPredict(t *testing.T) {
 		t.Fatalf("%d training and %d prediction results, want 1 and 1", len(r.Train), len(r.Predict))
 	}
 	tr := r.Train[0]
-	if tr.Samples != 1024 || tr.Steps != 4 || tr.StepSeconds <= 0 || tr.SamplesPerS <= 0 {
+	if tr.Samples != 1024 || tr.Steps != 4 || tr.StepSeconds <= 0 || tr.SamplesPerS <= 0 || tr.Config.K != 960 {
 		t.Errorf("training: %+v", tr)
 	}
-	if parts := tr.Coding + tr.Statistics + tr.Update + tr.Read + tr.Start; parts > tr.Seconds*1.01 {
+	if parts := tr.Coding + tr.Statistics + tr.Update + tr.Read + tr.Refit + tr.Start; parts > tr.Seconds*1.01 {
 		t.Errorf("parts add up to %.3f s, more than the %.3f s of the pass", parts, tr.Seconds)
 	}
 	p := r.Predict[0]

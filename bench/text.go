@@ -99,16 +99,18 @@ func (r *Report) WriteText(w io.Writer) error {
 	}
 
 	if len(r.Train) > 0 {
-		t0 := r.Train[0].Settings
+		t0 := r.Train[0]
 		p("")
-		p("ODDL training on MNIST, K=%d L=%d batch %d, %s training codes, one pass, no initialisation phase",
-			t0.K, t0.L, t0.Batch, t0.Coding)
+		p("ODDL training on MNIST, K=%d L=%d batch %d, one pass, no initialisation phase;",
+			t0.Settings.K, t0.Settings.L, t0.Settings.Batch)
+		p("%s training codes, task step %g, refit of the prediction classifier: %v",
+			t0.Config.Coding, t0.Config.TaskStep, t0.Config.Refit)
 		p("  whole pass (seconds by part, from the model's timers):")
-		p("  backend\tλ0\tsamples\tseconds\tsamples/s\tcoding\tstatistics\tupdate\tread\tstart")
+		p("  backend\tλ0\tsamples\tseconds\tsamples/s\tcoding\tstatistics\tupdate\tread\trefit\tstart")
 		for _, t := range r.Train {
-			p("  %s\t%g\t%d\t%.2f\t%.0f\t%.2f\t%.2f\t%.2f\t%.2f\t%.2f",
+			p("  %s\t%g\t%d\t%.2f\t%.0f\t%.2f\t%.2f\t%.2f\t%.2f\t%.2f\t%.2f",
 				t.Settings.Backend, t.Settings.Lambda0, t.Samples, t.Seconds, t.SamplesPerS,
-				t.Coding, t.Statistics, t.Update, t.Read, t.Start)
+				t.Coding, t.Statistics, t.Update, t.Read, t.Refit, t.Start)
 		}
 		p("  one mini-batch step (medians over the steps after the first, milliseconds):")
 		p("  backend\tλ0\tsteps\tms/step\tsamples/s\tcoding\tstatistics\tupdate")

@@ -35,8 +35,10 @@ func MNISTTrainSettings() TrainSettings {
 // TrainResult is the measured speed of one training pass.
 type TrainResult struct {
 	Settings TrainSettings `json:"settings"`
-	Samples  int           `json:"samples"` // samples trained on
-	Steps    int           `json:"steps"`   // mini-batches
+	// Config is the whole oddl configuration the pass ran with.
+	Config  oddl.Config `json:"config"`
+	Samples int         `json:"samples"` // samples trained on
+	Steps   int         `json:"steps"`   // mini-batches
 
 	// Seconds is the wall time of oddl.Train, and SamplesPerS =
 	// Samples/Seconds the throughput of the whole pass, start-up included.
@@ -45,12 +47,15 @@ type TrainResult struct {
 	// The pass split by part (oddl.Times), seconds: Start is the initial
 	// dictionary and classifier (no reconstructive phase is run), Read the
 	// reading and preprocessing of samples, Coding G = D·Dᵀ and Batch-OMP,
-	// Statistics the updates of M and N, Update the dictionary sweep.
+	// Statistics the updates of M and N, Update the dictionary sweep, Refit
+	// the prediction classifier's coding pass and ridge at the end
+	// (oddl.Config.Refit).
 	Start      float64 `json:"start_s"`
 	Read       float64 `json:"read_s"`
 	Coding     float64 `json:"coding_s"`
 	Statistics float64 `json:"statistics_s"`
 	Update     float64 `json:"update_s"`
+	Refit      float64 `json:"refit_s"`
 
 	// One mini-batch step in the steady state: the medians over the steps
 	// of the pass of each part and of their sum (which is why the parts need
@@ -112,6 +117,7 @@ func MeasureTrain(ctx context.Context, set *dataset.Set, s TrainSettings) (Train
 	tm := m.Times()
 	r := TrainResult{
 		Settings:    s,
+		Config:      m.Config(),
 		Samples:     s.Samples,
 		Steps:       len(steps) + 1,
 		Seconds:     secs,
@@ -121,6 +127,7 @@ func MeasureTrain(ctx context.Context, set *dataset.Set, s TrainSettings) (Train
 		Coding:      tm.Coding.Seconds(),
 		Statistics:  tm.Statistics.Seconds(),
 		Update:      tm.Update.Seconds(),
+		Refit:       tm.Refit.Seconds(),
 		Objective:   m.Objective(),
 	}
 	if len(steps) > 0 {

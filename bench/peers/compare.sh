@@ -133,5 +133,6 @@ print(f"sklearn OMP-coded pass: coding {omp_peer['coding_s']:.1f} s, update {omp
 for lam in sorted(train):
     t = train[lam]
     print(f"oddl λ0={lam:g} pass: coding {t['coding_s']:.1f} s, statistics {t['statistics_s']:.1f} s, "
-          f"update {t['update_s']:.1f} s, read {t['read_s']:.1f} s of {t['seconds']:.1f} s")
+          f"update {t['update_s']:.1f} s, read {t['read_s']:.1f} s, refit {t.get('refit_s', 0):.1f} s "
+          f"of {t['seconds']:.1f} s")
 PY
