@@ -163,8 +163,7 @@ func Run(ctx context.Context, o Options) (*Report, error) {
 	}
 
 	logf("probing the machine")
-	quickProbe := planSizes(o, 1).probe
-	r := &Report{Machine: MeasureMachine(quickProbe), Quick: o.Quick, Backends: backends}
+	r := &Report{Machine: MeasureMachine(planSizes(o, 1).probe), Quick: o.Quick, Backends: backends}
 	r.Threads = o.Threads
 	if r.Threads == 0 {
 		r.Threads = r.Machine.Cores
