@@ -168,10 +168,7 @@ func Run(ctx context.Context, o Options) (*Report, error) {
 	if r.Threads == 0 {
 		r.Threads = r.Machine.Cores
 	}
-	r.Best = backends[0]
-	if slices.Contains(backends, r.Machine.DefaultBackend) {
-		r.Best = r.Machine.DefaultBackend
-	}
+	r.Best = bestOf(backends, r.Machine.DefaultBackend)
 	sz := planSizes(o, r.Threads)
 	batch := cmpOr(o.Batch, 256)
 	done := func() (*Report, error) {
@@ -292,4 +289,19 @@ func samplesLabel(n, all int) string {
 		return fmt.Sprintf("%d (one epoch)", all)
 	}
 	return fmt.Sprint(n)
+}
+
+// bestOf picks the backend of the full-size runs among those measured: the
+// default backend if it is one of them, else the first of them in the
+// preference order of blas.Available, else the first given.
+func bestOf(backends []string, def string) string {
+	if slices.Contains(backends, def) {
+		return def
+	}
+	for _, b := range blas.Available() {
+		if slices.Contains(backends, b) {
+			return b
+		}
+	}
+	return backends[0]
 }
