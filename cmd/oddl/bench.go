@@ -37,19 +37,14 @@ func runBench(args []string, stdout, stderr io.Writer) error {
 	batch := fs.Int("batch", 256, "training mini-batch size")
 	quiet := fs.Bool("q", false, "do not log each measurement to stderr")
 	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the run to `file` (read it with go tool pprof)")
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: oddl bench [-quick] [-json] [-blas names] [-only sections] [flags]")
-		fmt.Fprintln(stderr)
-		fmt.Fprintln(stderr, "Measures, for every BLAS backend compiled in (or those given with -blas):")
-		fmt.Fprintln(stderr, "the CPU, its clock under load and FP64 peak; DGEMM at the shapes ODDL uses;")
-		fmt.Fprintln(stderr, "Batch-OMP signals/s beside the GEMM bound; ODDL training on MNIST (K=960,")
-		fmt.Fprintln(stderr, "L=5) by part; prediction on the 10000 MNIST test images. The best backend")
-		fmt.Fprintln(stderr, "gets the full-size runs, the others smaller ones. No network is needed;")
-		fmt.Fprintln(stderr, "MNIST comes from the Go module cache (training and prediction are skipped")
-		fmt.Fprintln(stderr, "with a note if it is missing).")
-		fmt.Fprintln(stderr)
-		fs.PrintDefaults()
-	}
+	setUsage(fs, stderr, "oddl bench [-quick] [-json] [-blas names] [-only sections] [flags]",
+		"Measures, for every BLAS backend compiled in (or those given with -blas):\n"+
+			"the CPU, its clock under load and FP64 peak; DGEMM at the shapes ODDL uses;\n"+
+			"Batch-OMP signals/s beside the GEMM bound; ODDL training on MNIST (K=960,\n"+
+			"L=5) by part; prediction on the 10000 MNIST test images. The best backend\n"+
+			"gets the full-size runs, the others smaller ones. No network is needed;\n"+
+			"MNIST comes from the Go module cache (training and prediction are skipped\n"+
+			"with a note if it is missing).\n")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}

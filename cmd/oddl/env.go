@@ -71,14 +71,9 @@ func runEnv(args []string, stdout, stderr io.Writer) error {
 	asJSON := fs.Bool("json", false, "print one JSON object instead of text")
 	backend := fs.String("blas", "", "BLAS backend to report as chosen: "+strings.Join(blas.Available(), ", ")+
 		" (default: $"+blas.EnvVar+", else the best available)")
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: oddl env [-json] [-blas name]")
-		fmt.Fprintln(stderr)
-		fmt.Fprintln(stderr, "Shows the CPU and its SIMD features, the kernel path, the BLAS backends")
-		fmt.Fprintln(stderr, "compiled in, the one oddl would use and the threads of each.")
-		fmt.Fprintln(stderr)
-		fs.PrintDefaults()
-	}
+	setUsage(fs, stderr, "oddl env [-json] [-blas name]",
+		"Shows the CPU and its SIMD features, the kernel path, the BLAS backends\n"+
+			"compiled in, the one oddl would use and the threads of each.\n")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}

@@ -45,14 +45,9 @@ func runEval(args []string, stdout, stderr io.Writer) error {
 	data := addDataFlags(fs)
 	rt := addRuntimeFlags(fs)
 	asJSON := fs.Bool("json", false, "print one JSON object on stdout")
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: oddl eval -model file [flags]")
-		fmt.Fprintln(stderr)
-		fmt.Fprintln(stderr, "Classifies a data set with a saved model and reports the error rate and the")
-		fmt.Fprintln(stderr, "confusion matrix.")
-		fmt.Fprintln(stderr)
-		fs.PrintDefaults()
-	}
+	setUsage(fs, stderr, "oddl eval -model file [flags]",
+		"Classifies a data set with a saved model and reports the error rate and the\n"+
+			"confusion matrix.\n")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}

@@ -110,6 +110,15 @@ func newFlagSet(name string, stderr io.Writer) *flag.FlagSet {
 	return fs
 }
 
+// setUsage makes fs print "usage: oddl SYNOPSIS", a blank line, about (one
+// or more lines, each ending in a newline), a blank line and the flags.
+func setUsage(fs *flag.FlagSet, w io.Writer, synopsis, about string) {
+	fs.Usage = func() {
+		fmt.Fprintf(w, "usage: %s\n\n%s\n", synopsis, about)
+		fs.PrintDefaults()
+	}
+}
+
 // parseFlags parses args into fs and wraps a failure as a usage error.
 // Positional arguments left over are an error too.
 func parseFlags(fs *flag.FlagSet, args []string) error {

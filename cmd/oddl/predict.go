@@ -29,14 +29,9 @@ func runPredict(args []string, stdout, stderr io.Writer) error {
 	modelPath := fs.String("model", "", "the model `file` (required)")
 	in := fs.String("in", "", "input `file` (required): IDX images (gzip or plain), or CSV/text with one sample of n numbers a line; - reads CSV from stdin")
 	rt := addRuntimeFlags(fs)
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: oddl predict -model file -in file [flags]")
-		fmt.Fprintln(stderr)
-		fmt.Fprintln(stderr, "Prints one label per line on stdout, one for each sample of the input, in order.")
-		fmt.Fprintln(stderr, "Samples are raw (e.g. pixels 0..255); the model applies its own preprocessing.")
-		fmt.Fprintln(stderr)
-		fs.PrintDefaults()
-	}
+	setUsage(fs, stderr, "oddl predict -model file -in file [flags]",
+		"Prints one label per line on stdout, one for each sample of the input, in order.\n"+
+			"Samples are raw (e.g. pixels 0..255); the model applies its own preprocessing.\n")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}

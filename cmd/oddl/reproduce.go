@@ -38,19 +38,14 @@ func runReproduce(args []string, stdout, stderr io.Writer) error {
 	threads := fs.Int("threads", 0, "threads (default: all cores)")
 	backend := fs.String("blas", "", "BLAS backend: "+strings.Join(blas.Available(), ", ")+" (default: $"+blas.EnvVar+", else the best available)")
 	quiet := fs.Bool("q", false, "do not log each run to stderr")
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: oddl reproduce [-table 1|2|3|4|5|all] [-quick] [-out DIR] [-data-dir DIR] [flags]")
-		fmt.Fprintln(stderr)
-		fmt.Fprintln(stderr, "Runs the paper's experiments and prints each table in Markdown, the paper's")
-		fmt.Fprintln(stderr, "values beside ours: Table 1 error rates on MNIST and USPS (oddl, ksvd-linear,")
-		fmt.Fprintln(stderr, "online-rec-linear, dksvd); Table 2 training times; Table 3 error against the")
-		fmt.Fprintln(stderr, "dictionary size (with a plot); Table 4 Extended Yale B with the 7-patch")
-		fmt.Fprintln(stderr, "protocol over random splits; Table 5 training time relative to ksvd-linear.")
-		fmt.Fprintln(stderr, "Writes results.json, table3.png/svg and pictures of the MNIST dictionaries")
-		fmt.Fprintln(stderr, "to the -out folder. Tables 2 and 5 come from the runs of Table 1.")
-		fmt.Fprintln(stderr)
-		fs.PrintDefaults()
-	}
+	setUsage(fs, stderr, "oddl reproduce [-table 1|2|3|4|5|all] [-quick] [-out DIR] [-data-dir DIR] [flags]",
+		"Runs the paper's experiments and prints each table in Markdown, the paper's\n"+
+			"values beside ours: Table 1 error rates on MNIST and USPS (oddl, ksvd-linear,\n"+
+			"online-rec-linear, dksvd); Table 2 training times; Table 3 error against the\n"+
+			"dictionary size (with a plot); Table 4 Extended Yale B with the 7-patch\n"+
+			"protocol over random splits; Table 5 training time relative to ksvd-linear.\n"+
+			"Writes results.json, table3.png/svg and pictures of the MNIST dictionaries\n"+
+			"to the -out folder. Tables 2 and 5 come from the runs of Table 1.\n")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}

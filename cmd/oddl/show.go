@@ -25,15 +25,10 @@ func runShow(args []string, stdout, stderr io.Writer) error {
 	columns := fs.Int("columns", 0, "atoms per row of the grid (default: about square)")
 	maxAtoms := fs.Int("n", 0, "draw only the first `n` atoms (default: all)")
 	zoom := fs.Int("zoom", 2, "pixels per atom entry")
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: oddl show -model FILE [-o atoms.png] [-rows R -cols C] [flags]")
-		fmt.Fprintln(stderr)
-		fmt.Fprintln(stderr, "Draws every atom of the model's dictionary as a small gray image (0 is mid")
-		fmt.Fprintln(stderr, "gray, each atom scaled to its largest entry, positive white) in a grid, and")
-		fmt.Fprintln(stderr, "writes it as a PNG file.")
-		fmt.Fprintln(stderr)
-		fs.PrintDefaults()
-	}
+	setUsage(fs, stderr, "oddl show -model FILE [-o atoms.png] [-rows R -cols C] [flags]",
+		"Draws every atom of the model's dictionary as a small gray image (0 is mid\n"+
+			"gray, each atom scaled to its largest entry, positive white) in a grid, and\n"+
+			"writes it as a PNG file.\n")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}

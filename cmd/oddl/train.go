@@ -105,16 +105,11 @@ func runTrain(args []string, stdout, stderr io.Writer) (err error) {
 	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile to `file` (go tool pprof)")
 	memProfile := fs.String("memprofile", "", "write a heap profile at the end to `file`")
 	quiet := fs.Bool("q", false, "no progress on stderr")
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: oddl train [flags]")
-		fmt.Fprintln(stderr)
-		fmt.Fprintln(stderr, "Learns a dictionary D and linear classifier W jointly and online (ODDL) on the")
-		fmt.Fprintln(stderr, "training set, then reports the error on the test set. Defaults: MNIST, K=960,")
-		fmt.Fprintf(stderr, "L=5, λ0=%g, one epoch. Ctrl-C saves a checkpoint when -o is given; resume it\n", def.Lambda0)
-		fmt.Fprintln(stderr, "with -resume.")
-		fmt.Fprintln(stderr)
-		fs.PrintDefaults()
-	}
+	setUsage(fs, stderr, "oddl train [flags]", fmt.Sprintf(
+		"Learns a dictionary D and linear classifier W jointly and online (ODDL) on the\n"+
+			"training set, then reports the error on the test set. Defaults: MNIST, K=960,\n"+
+			"L=5, λ0=%g, one epoch. Ctrl-C saves a checkpoint when -o is given; resume it\n"+
+			"with -resume.\n", def.Lambda0))
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
