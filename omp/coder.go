@@ -38,6 +38,7 @@ type Coder struct {
 	block     int
 	normalize bool
 	residuals bool
+	gramOnly  bool // built by NewGram: no dictionary, n = 0
 
 	dict     []float64 // K×n, row-major, stride n: the (normalised) atoms
 	gram     []float64 // K×K, row-major: G = D Dᵀ
@@ -122,6 +123,9 @@ func New(D *mat.Dense, opts ...Option) (*Coder, error) {
 // checks D as New does; on error the coder keeps its previous dictionary.
 // The coder allocates nothing here (the backend's GEMM may).
 func (c *Coder) SetDictionary(D *mat.Dense) error {
+	if c.gramOnly {
+		return errNoDictionary
+	}
 	if D == nil || D.IsEmpty() {
 		return ErrEmpty
 	}

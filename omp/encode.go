@@ -29,8 +29,10 @@ type round struct {
 	start  int // first sample of the round
 	m      int // samples in the round
 	parts  int
-	x      blas64.General
-	resOut []float64 // Codes.Residual of the call, or nil
+	x      blas64.General // the samples, or
+	a0     blas64.General // their correlations (EncodeGramTo)
+	xx     []float64      // and squared norms
+	resOut []float64      // Codes.Residual of the call, or nil
 }
 
 // Encode returns the codes of the samples in X, an N×n matrix with one sample
@@ -52,6 +54,9 @@ func (c *Coder) EncodeTo(dst *Codes, X *mat.Dense) error {
 	if dst == nil {
 		panic("omp: nil destination Codes")
 	}
+	if c.gramOnly {
+		return errNoDictionary
+	}
 	var N int
 	if X != nil && !X.IsEmpty() {
 		var cols int
@@ -62,13 +67,53 @@ func (c *Coder) EncodeTo(dst *Codes, X *mat.Dense) error {
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	var x blas64.General
+	if N > 0 {
+		x = X.RawMatrix()
+	}
+	return c.encode(dst, N, x, blas64.General{}, nil, c.residuals)
+}
 
+// EncodeGramTo codes N samples given by their correlations with the atoms,
+// A0 = X Dᵀ (N×K, row i holds d_j·x_i; a view is fine), and their squared
+// norms xx (len N), instead of the samples themselves: Batch-OMP needs
+// nothing else besides G. It works for any Coder, and is the only way to
+// code with one built by NewGram. A0 and xx are not modified; the codes are
+// those EncodeTo gives for the same X up to rounding, without residuals.
+//
+// A NaN or infinite correlation or norm, or a negative norm, is an error
+// wrapping ErrNonFinite or ErrShape that names the sample.
+func (c *Coder) EncodeGramTo(dst *Codes, A0 *mat.Dense, xx []float64) error {
+	if dst == nil {
+		panic("omp: nil destination Codes")
+	}
+	var N int
+	var a0 blas64.General
+	if A0 != nil && !A0.IsEmpty() {
+		var cols int
+		N, cols = A0.Dims()
+		if cols != c.k {
+			return fmt.Errorf("%w: correlations have %d columns, the coder has %d atoms", ErrShape, cols, c.k)
+		}
+		a0 = A0.RawMatrix()
+	}
+	if len(xx) != N {
+		return fmt.Errorf("%w: %d squared norms for %d samples", ErrShape, len(xx), N)
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.encode(dst, N, blas64.General{}, a0, xx, false)
+}
+
+// encode codes N samples, from x or (when a0.Data is set) from the
+// correlations a0 and squared norms xx.
+func (c *Coder) encode(dst *Codes, N int, x, a0 blas64.General, xx []float64, residuals bool) error {
 	l := c.sparsity
 	capHint := 0
 	if !c.hasTol {
 		capHint = N * l
 	}
-	dst.reset(N, c.k, capHint, c.residuals)
+	dst.reset(N, c.k, capHint, residuals)
 	if N == 0 {
 		return nil
 	}
@@ -82,16 +127,18 @@ func (c *Coder) EncodeTo(dst *Codes, X *mat.Dense) error {
 	}
 
 	r := &c.round
-	r.x = X.RawMatrix()
+	r.x, r.a0, r.xx = x, a0, xx
 	r.resOut = dst.Residual
 	r.parts = t
-	defer func() { r.x, r.resOut = blas64.General{}, nil }()
+	defer func() { r.x, r.a0, r.xx, r.resOut = blas64.General{}, blas64.General{}, nil, nil }()
 	var work chan struct{}
 	if t > 1 {
-		// Every goroutine runs its own GEMM: the backend must not start
-		// threads of its own on the same cores.
-		slot := singleThreaded(c.backend)
-		defer restoreThreads(slot)
+		if a0.Data == nil {
+			// Every goroutine runs its own GEMM: the backend must not
+			// start threads of its own on the same cores.
+			slot := singleThreaded(c.backend)
+			defer restoreThreads(slot)
+		}
 		work = make(chan struct{}, t-1)
 		defer close(work)
 		for _, w := range c.workers[1:t] {
@@ -174,6 +221,18 @@ func (c *Coder) runParts(w *worker) {
 // the correlations by one GEMM, then the recurrences.
 func (c *Coder) runPart(w *worker, lo, hi int) {
 	r := &c.round
+	if r.a0.Data != nil {
+		for i := lo; i < hi; i++ {
+			if err := c.prepareGram(i, r.start+i); err != nil {
+				w.err, w.errRow = err, r.start+i
+				return
+			}
+		}
+		for i := lo; i < hi; i++ {
+			c.codeSample(w, i)
+		}
+		return
+	}
 	x := r.x
 	for i := lo; i < hi; i++ {
 		if err := c.prepare(i, r.start+i); err != nil {
@@ -214,6 +273,38 @@ func (c *Coder) prepare(i, row int) error {
 			xx = nrm * scale
 			xx *= xx
 		}
+	}
+	c.xx[i] = xx
+	c.scale[i] = scale
+	return nil
+}
+
+// prepareGram copies the correlations of sample row (slot i of the round)
+// and stores its squared norm and scale factor, checking both.
+func (c *Coder) prepareGram(i, row int) error {
+	r := &c.round
+	src := r.a0.Data[row*r.a0.Stride : row*r.a0.Stride+c.k]
+	dst := c.a0[i*c.k : (i+1)*c.k]
+	copy(dst, src)
+	xx := r.xx[row]
+	switch {
+	case math.IsNaN(xx) || math.IsInf(xx, 0):
+		return fmt.Errorf("%w: sample %d: squared norm is %v", ErrNonFinite, row, xx)
+	case xx < 0:
+		return fmt.Errorf("%w: sample %d: squared norm %v is negative", ErrShape, row, xx)
+	}
+	if s := kernel.SumSqUnitary(dst); math.IsNaN(s) || math.IsInf(s, 0) {
+		for j, v := range dst {
+			if math.IsNaN(v) || math.IsInf(v, 0) {
+				return fmt.Errorf("%w: sample %d (row %d of A0), correlation %d is %v", ErrNonFinite, row, row, j, v)
+			}
+		}
+	}
+	scale := 1.0
+	if xx != 0 && !(xx >= normLo && xx <= normHi) {
+		_, e := math.Frexp(math.Sqrt(xx))
+		scale = math.Ldexp(1, -e)
+		xx *= scale * scale
 	}
 	c.xx[i] = xx
 	c.scale[i] = scale

@@ -1,0 +1,126 @@
+package omp
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"runtime"
+
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/oddl-go/oddl/blas"
+)
+
+// errNoDictionary is returned by the calls that need the atoms themselves
+// on a Coder built by NewGram.
+var errNoDictionary = fmt.Errorf("%w: the coder was built from a Gram matrix and has no dictionary: use EncodeGramTo", ErrShape)
+
+// NewGram returns a Coder that knows only G = D Dᵀ, the K×K Gram matrix of
+// a dictionary of unit-norm atoms, and codes samples from their
+// correlations with EncodeGramTo (the inputs of scikit-learn's
+// orthogonal_mp_gram). It serves callers who get G and A0 = X Dᵀ cheaper
+// than by a SYRK and a GEMM, for instance from those of a related
+// dictionary.
+//
+// Only the upper triangle of G is read (the coder mirrors it). Its entries
+// must be finite and its diagonal within NormTolerance of 1 (atom norms
+// squared). WithSparsity (default max(1, K/10)), WithTolerance, WithThreads
+// and WithBlockSize apply; WithNormalize and WithResiduals need the atoms and
+// are refused.
+func NewGram(G *mat.Dense, opts ...Option) (*Coder, error) {
+	if G == nil || G.IsEmpty() {
+		return nil, ErrEmpty
+	}
+	var s settings
+	for _, o := range opts {
+		if o == nil {
+			return nil, fmt.Errorf("%w: nil Option", ErrOption)
+		}
+		if err := o(&s); err != nil {
+			return nil, err
+		}
+	}
+	k, cols := G.Dims()
+	switch {
+	case k != cols:
+		return nil, fmt.Errorf("%w: Gram matrix is %d×%d, not square", ErrShape, k, cols)
+	case s.normalize:
+		return nil, fmt.Errorf("%w: WithNormalize needs the dictionary", ErrOption)
+	case s.residuals:
+		return nil, fmt.Errorf("%w: WithResiduals needs the dictionary", ErrOption)
+	case s.sparsity > k:
+		return nil, fmt.Errorf("%w: sparsity %d > K = %d", ErrOption, s.sparsity, k)
+	case s.sparsity == 0 && s.hasTol:
+		s.sparsity = k
+	case s.sparsity == 0:
+		s.sparsity = max(1, k/10)
+	}
+	if s.backend == nil {
+		s.backend = blas.Default()
+	}
+	if s.threads == 0 {
+		s.threads = runtime.GOMAXPROCS(0)
+	}
+	if s.block == 0 {
+		s.block = defaultBlock(k)
+	}
+	c := &Coder{
+		k:        k,
+		sparsity: s.sparsity,
+		tol:      s.tol,
+		hasTol:   s.hasTol,
+		backend:  s.backend,
+		threads:  s.threads,
+		block:    s.block,
+		gramOnly: true,
+		gram:     make([]float64, k*k),
+	}
+	c.gramView = mat.NewDense(k, k, c.gram)
+	if err := c.setGram(G); err != nil {
+		return nil, err
+	}
+	return c, nil
+}
+
+// SetGram replaces the Gram matrix of a Coder built by NewGram by G, which
+// must have its shape and pass its checks; on error the coder keeps its
+// previous matrix. It allocates nothing.
+func (c *Coder) SetGram(G *mat.Dense) error {
+	if !c.gramOnly {
+		return errors.New("omp: SetGram on a coder with a dictionary: use SetDictionary")
+	}
+	if G == nil || G.IsEmpty() {
+		return ErrEmpty
+	}
+	if r, cols := G.Dims(); r != c.k || cols != c.k {
+		return fmt.Errorf("%w: Gram matrix is %d×%d, the coder's is %d×%d", ErrShape, r, cols, c.k, c.k)
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.setGram(G)
+}
+
+// setGram checks G's upper triangle and copies it, mirrored, into c.gram.
+func (c *Coder) setGram(G *mat.Dense) error {
+	k := c.k
+	raw := G.RawMatrix()
+	for i := range k {
+		row := raw.Data[i*raw.Stride : i*raw.Stride+k]
+		for j := i; j < k; j++ {
+			if v := row[j]; math.IsNaN(v) || math.IsInf(v, 0) {
+				return fmt.Errorf("%w: Gram matrix entry (%d, %d) is %v", ErrNonFinite, i, j, v)
+			}
+		}
+		if d := row[i]; !(math.Abs(math.Sqrt(d)-1) <= NormTolerance) {
+			return fmt.Errorf("%w: atom %d has squared norm %.17g in the Gram matrix (tolerance %g on the norm)",
+				ErrNotUnit, i, d, NormTolerance)
+		}
+	}
+	for i := range k {
+		copy(c.gram[i*k+i:(i+1)*k], raw.Data[i*raw.Stride+i:i*raw.Stride+k])
+		for j := range i {
+			c.gram[i*k+j] = raw.Data[j*raw.Stride+i]
+		}
+	}
+	return nil
+}
