@@ -192,12 +192,16 @@ type trainer struct {
 	codes omp.Codes
 	dirty bool // D changed since the coder saw it
 
-	// For CodingStacked: the coder on the normalised stacked dictionary,
-	// that dictionary (K×(n+q)), its row norms, and the stacked batch.
-	scoder *omp.Coder
-	sdict  []float64
-	snorm  []float64
-	sx     []float64
+	// For CodingStacked: the Gram coder of the normalised stacked
+	// dictionary, its Gram matrix and row norms, the batch's correlations
+	// with D and with the stacked atoms and the squared norms of both;
+	// haveA0 says that a0 and xx belong to the current batch and D.
+	scoder  *omp.Coder
+	sgram   []float64
+	snorm   []float64
+	a0, sa0 []float64
+	xx, sxx []float64
+	haveA0  bool
 
 	// For InitClass: one coder per class on its block of atoms, their
 	// codes, and the batch sorted by class (samples, where each batch row
@@ -601,6 +605,7 @@ func (t *trainer) step(lambda0 float64, updateW bool) (batchStats, error) {
 	joint := m.cur.phase == phaseJoint
 
 	start := time.Now()
+	t.haveA0 = false
 	if joint && m.cfg.Coding == CodingStacked && lambda0 > 0 {
 		if err := t.encodeStacked(lambda0); err != nil {
 			return batchStats{}, err
@@ -629,7 +634,7 @@ func (t *trainer) step(lambda0 float64, updateW bool) (batchStats, error) {
 	}
 	if joint && m.cfg.TaskStep > 0 && lambda0 > 0 {
 		start = time.Now()
-		if err := t.encode(); err != nil {
+		if err := t.encodeTask(); err != nil {
 			return batchStats{}, err
 		}
 		t.taskGradient(m.cfg.TaskStep)
@@ -650,6 +655,17 @@ func (t *trainer) step(lambda0 float64, updateW bool) (batchStats, error) {
 
 // encode codes the batch on D.
 func (t *trainer) encode() error {
+	if err := t.ensureCoder(); err != nil {
+		return err
+	}
+	if err := t.coder.EncodeTo(&t.codes, t.x); err != nil {
+		return fmt.Errorf("oddl: coding: %w", err)
+	}
+	return nil
+}
+
+// ensureCoder makes t.coder code on the current D (and hold its Gram matrix).
+func (t *trainer) ensureCoder() error {
 	m := t.m
 	if t.coder == nil {
 		c, err := omp.New(m.dictView(), omp.WithSparsity(m.cfg.L), omp.WithBackend(t.impl), omp.WithThreads(t.threads))
@@ -663,9 +679,6 @@ func (t *trainer) encode() error {
 			return fmt.Errorf("oddl: dictionary: %w", err)
 		}
 		t.dirty = false
-	}
-	if err := t.coder.EncodeTo(&t.codes, t.x); err != nil {
-		return fmt.Errorf("oddl: coding: %w", err)
 	}
 	return nil
 }
@@ -741,49 +754,92 @@ func (t *trainer) encodeClass() error {
 // encodeStacked codes the stacked batch [x; √λ0·y] on the stacked
 // dictionary [D; √λ0·W] with its rows normalised, then rescales the codes
 // to the unnormalised rows, so that a refers to D and W as stored.
+//
+// Neither the stacked dictionary nor the stacked batch is formed: with c_j
+// the norm of stacked row j, everything Batch-OMP needs follows from G =
+// D Dᵀ and A0 = X Dᵀ, which the codes on D of the task-driven term need
+// anyway:
+//
+//	G~ = C⁻¹ (G + λ0·W Wᵀ) C⁻¹,   A0~_ij = (A0_ij + λ0·w_j[y_i]) / c_j,
+//	||x~_i||² = ||x_i||² + λ0,
+//
+// a K×K×q product and κ×K additions instead of a SYRK and a GEMM over
+// n + q columns. encodeStacked leaves A0 and the norms in t.a0 and t.xx
+// for encodeTask.
 func (t *trainer) encodeStacked(lambda0 float64) error {
 	m, st := t.m, t.m.st
-	k, n, s := st.k, st.n, st.stride()
-	if t.sdict == nil {
-		t.sdict = make([]float64, k*s)
-		t.snorm = make([]float64, k)
-		t.sx = make([]float64, m.cfg.Batch*s)
-	}
-	sq := math.Sqrt(lambda0)
-	for j := range k {
-		src := st.dt[j*s : (j+1)*s]
-		dst := t.sdict[j*s : (j+1)*s]
-		copy(dst[:n], src[:n])
-		for i := n; i < s; i++ {
-			dst[i] = sq * src[i]
-		}
-		norm := kernel.Nrm2Unitary(dst)
-		t.snorm[j] = norm
-		kernel.ScalUnitary(1/norm, dst)
-	}
+	k, n, q, s := st.k, st.n, st.q, st.stride()
 	r, _ := t.x.Dims()
-	for i := range r {
-		row := t.sx[i*s : (i+1)*s]
-		copy(row[:n], t.x.RawRowView(i))
-		clear(row[n:])
-		row[n+t.lab[i]] = sq
+	if t.sgram == nil {
+		t.sgram = make([]float64, k*k)
+		t.snorm = make([]float64, k)
+		t.a0 = make([]float64, m.cfg.Batch*k)
+		t.sa0 = make([]float64, m.cfg.Batch*k)
+		t.xx = make([]float64, m.cfg.Batch)
+		t.sxx = make([]float64, m.cfg.Batch)
 	}
-	D := mat.NewDense(k, s, t.sdict)
-	X := mat.NewDense(r, s, t.sx[:r*s])
+	if err := t.ensureCoder(); err != nil {
+		return err
+	}
+	G := t.coder.Gram().RawMatrix().Data
+	for j := range k {
+		row := st.dt[j*s : (j+1)*s]
+		t.snorm[j] = math.Sqrt(kernel.SumSqUnitary(row[:n]) + lambda0*kernel.SumSqUnitary(row[n:]))
+	}
+	// Upper triangle of G~ (all the Gram coder reads).
+	gs := t.sgram
+	t.impl.Dsyrk(gblas.Upper, gblas.NoTrans, k, q, lambda0, st.dt[n:], s, 0, gs, k)
+	for i := range k {
+		ci := t.snorm[i]
+		grow, srow := G[i*k:(i+1)*k], gs[i*k:(i+1)*k]
+		for j := i; j < k; j++ {
+			srow[j] = (srow[j] + grow[j]) / (ci * t.snorm[j])
+		}
+	}
+	// A0 = X Dᵀ and the norms.
+	x := t.x.RawMatrix()
+	t.impl.Dgemm(gblas.NoTrans, gblas.Trans, r, k, n, 1, x.Data, x.Stride, st.dt, s, 0, t.a0, k)
+	for i := range r {
+		xx := kernel.SumSqUnitary(x.Data[i*x.Stride : i*x.Stride+n])
+		t.xx[i] = xx
+		t.sxx[i] = xx + lambda0
+		y := n + t.lab[i]
+		a, sa := t.a0[i*k:(i+1)*k], t.sa0[i*k:(i+1)*k]
+		for j := range k {
+			sa[j] = (a[j] + lambda0*st.dt[j*s+y]) / t.snorm[j]
+		}
+	}
+	Gs := mat.NewDense(k, k, gs)
 	if t.scoder == nil {
-		c, err := omp.New(D, omp.WithSparsity(m.cfg.L), omp.WithBackend(t.impl), omp.WithThreads(t.threads))
+		c, err := omp.NewGram(Gs, omp.WithSparsity(m.cfg.L), omp.WithBackend(t.impl), omp.WithThreads(t.threads))
 		if err != nil {
 			return fmt.Errorf("oddl: stacked dictionary: %w", err)
 		}
 		t.scoder = c
-	} else if err := t.scoder.SetDictionary(D); err != nil {
+	} else if err := t.scoder.SetGram(Gs); err != nil {
 		return fmt.Errorf("oddl: stacked dictionary: %w", err)
 	}
-	if err := t.scoder.EncodeTo(&t.codes, X); err != nil {
+	if err := t.scoder.EncodeGramTo(&t.codes, mat.NewDense(r, k, t.sa0[:r*k]), t.sxx[:r]); err != nil {
 		return fmt.Errorf("oddl: coding: %w", err)
 	}
 	for p, j := range t.codes.Index {
 		t.codes.Value[p] /= t.snorm[j]
+	}
+	t.haveA0 = true
+	return nil
+}
+
+// encodeTask codes the batch on D for the task-driven term: from the
+// correlations encodeStacked left when it ran on this batch and
+// dictionary, else as encode does.
+func (t *trainer) encodeTask() error {
+	if !t.haveA0 {
+		return t.encode()
+	}
+	k := t.m.st.k
+	r, _ := t.x.Dims()
+	if err := t.coder.EncodeGramTo(&t.codes, mat.NewDense(r, k, t.a0[:r*k]), t.xx[:r]); err != nil {
+		return fmt.Errorf("oddl: coding: %w", err)
 	}
 	return nil
 }
