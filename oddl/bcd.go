@@ -23,6 +23,11 @@ type state struct {
 	// nt is N = Σ [x; y] aᵀ stored atom-major: K rows of length n+q,
 	// row j = Σ_i a_ij [x_i, y_i].
 	nt []float64
+	// ra and ry are the running statistics of the codes on D that the
+	// joint phase computes (Σ a aᵀ, K×K, and Σ a yᵀ, K×q atom-major), or
+	// nil while it has computed none: the prediction classifier is their
+	// ridge regression (Config.Refit without RefitPass).
+	ra, ry []float64
 }
 
 func newState(k, n, q int) *state {

@@ -16,10 +16,10 @@ import (
 	"github.com/oddl-go/oddl/blas"
 )
 
-// The model file (version 2), all numbers little-endian:
+// The model file (version 3), all numbers little-endian:
 //
 //	magic     8 bytes  "ODDLMODL"
-//	version   uint32   2 (1 is read too)
+//	version   uint32   3 (1 and 2 are read too)
 //	hlen      uint32   length of the header that follows
 //	header    hlen bytes:
 //	            K, n, q                            uint32
@@ -40,24 +40,32 @@ import (
 //	            Init                               uint16 length + bytes
 //	                                               (absent in older files:
 //	                                               InitShared)
+//	            RefitPass                          uint8 (0 or 1)  } version
+//	            running: RA, RY below in use       uint8 (0 or 1)  } 3 on
 //	D~        K×(n+q) float64, atom-major (row j = [d_j, w_j])
 //	M         K×K     float64
 //	N         K×(n+q) float64, atom-major
 //	P         K×q     float64, atom-major: the prediction classifier
 //	                  (version 2 on; zeros when not refitted)
+//	RA        K×K     float64: running Σ a aᵀ of the codes on D    } version 3
+//	RY        K×q     float64: running Σ a yᵀ, atom-major          } on; zeros
+//	                                                               } when unused
 //	crc       uint32   CRC-32C (Castagnoli) of every byte before it
 //
 // A version 1 file has neither the version 2 fields nor P: it loads as a
 // model with Refit off whose prediction uses the training classifier. A
-// model without anything of version 2 (Refit off, never refitted) is
-// written as version 1, so that older readers still read it.
+// version 2 file has no running statistics: refitting it again (after more
+// training) makes the coding pass until the joint phase has gathered new
+// ones. A model is written in the lowest version that holds it (1 without
+// anything of version 2, 2 without anything of version 3), so that older
+// readers still read it.
 //
 // A reader accepts any hlen at least as long as the fields it knows (later
 // versions may append fields), up to maxHeader.
 
 const (
 	fileMagic   = "ODDLMODL"
-	fileVersion = 2
+	fileVersion = 3
 	maxHeader   = 1 << 12
 	maxDim      = 1 << 24 // largest sample dimension a file may declare
 	maxClasses  = 1 << 16
@@ -109,12 +117,19 @@ func (m *Model) header() []byte {
 		w(c.TaskStep)
 	}
 	str(c.Init)
+	if m.version() >= 3 {
+		w([2]uint8{b2u(c.RefitPass), b2u(m.st.ra != nil)})
+	}
 	return b.Bytes()
 }
 
 // version returns the file version the model needs: 1 unless it uses the
-// refit or the task step of version 2.
+// refit or the task step of version 2, 3 if it has running statistics or
+// RefitPass.
 func (m *Model) version() uint32 {
+	if m.st.ra != nil || m.cfg.RefitPass {
+		return 3
+	}
 	if m.cfg.Refit || m.pw != nil || m.times.Refit != 0 || m.cfg.TaskStep != 0 {
 		return 2
 	}
@@ -148,6 +163,13 @@ func (m *Model) WriteTo(w io.Writer) (int64, error) {
 			pw = make([]float64, m.st.k*m.st.q)
 		}
 		blocks = append(blocks, pw)
+	}
+	if m.version() >= 3 {
+		ra, ry := m.st.ra, m.st.ry
+		if ra == nil {
+			ra, ry = make([]float64, m.st.k*m.st.k), make([]float64, m.st.k*m.st.q)
+		}
+		blocks = append(blocks, ra, ry)
 	}
 	for _, s := range blocks {
 		for _, v := range s {
@@ -335,6 +357,9 @@ func declaredSize(head []byte) (int64, error) {
 	if ver >= 2 {
 		vals += k * q
 	}
+	if ver >= 3 {
+		vals += k*k + k*q
+	}
 	return prologue + hlen + 8*vals + 4, nil
 }
 
@@ -419,8 +444,16 @@ func decode(data []byte) (*Model, error) {
 		c.Refit, refitted = flags[0] == 1, flags[1] == 1
 	}
 	c.Init = InitShared
-	if len(r.b) > 0 {
+	if len(r.b) > 0 || ver >= 3 {
 		c.Init = r.str()
+	}
+	running := false
+	if ver >= 3 {
+		flags := r.take(2)
+		if r.err == nil && (flags[0] > 1 || flags[1] > 1) {
+			return nil, fmt.Errorf("%w: refit-pass and running flags %d, %d", ErrCorrupt, flags[0], flags[1])
+		}
+		c.RefitPass, running = flags[0] == 1, flags[1] == 1
 	}
 	if r.err != nil {
 		return nil, r.err
@@ -447,6 +480,10 @@ func decode(data []byte) (*Model, error) {
 		pw = make([]float64, k*q)
 		blocks = append(blocks, pw)
 	}
+	if ver >= 3 {
+		st.ra, st.ry = make([]float64, k*k), make([]float64, k*q)
+		blocks = append(blocks, st.ra, st.ry)
+	}
 	for _, s := range blocks {
 		for i := range s {
 			v := math.Float64frombits(binary.LittleEndian.Uint64(p))
@@ -471,6 +508,9 @@ func decode(data []byte) (*Model, error) {
 	}
 	if !refitted {
 		pw = nil
+	}
+	if !running {
+		st.ra, st.ry = nil, nil
 	}
 	return &Model{cfg: c, st: st, cur: cu, times: t, avg: avg, pw: pw}, nil
 }

@@ -5,9 +5,11 @@ import (
 	"context"
 	"encoding/binary"
 	"errors"
+	"hash/crc32"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -27,6 +29,58 @@ func trainedModel(t testing.TB) (*Model, []byte) {
 		t.Fatal(err)
 	}
 	return m, b
+}
+
+// asVersion2 returns b, a version 3 file of m, in the version 2 form (no
+// RefitPass and running flags, no RA and RY blocks), and a model with m's
+// contents as that file holds them.
+func asVersion2(t testing.TB, m *Model, b []byte) ([]byte, *Model) {
+	t.Helper()
+	if v := binary.LittleEndian.Uint32(b[8:]); v != 3 || m.st.ra == nil {
+		t.Fatalf("version %d, running statistics %v: want a version 3 file with them", v, m.st.ra != nil)
+	}
+	hlen := int(binary.LittleEndian.Uint32(b[12:]))
+	k, q := m.st.k, m.st.q
+	v2 := append([]byte{}, b[:prologue+hlen-2]...)
+	v2 = append(v2, b[prologue+hlen:len(b)-4-8*(k*k+k*q)]...)
+	binary.LittleEndian.PutUint32(v2[8:], 2)
+	binary.LittleEndian.PutUint32(v2[12:], uint32(hlen-2))
+	v2 = binary.LittleEndian.AppendUint32(v2, crc32.Checksum(v2, castagnoli))
+	st := *m.st
+	st.ra, st.ry = nil, nil
+	cfg := m.cfg
+	cfg.RefitPass = false
+	return v2, &Model{cfg: cfg, st: &st, cur: m.cur, times: m.times, avg: m.avg, pw: m.pw}
+}
+
+// A version 2 file (before the running statistics) still loads, without
+// them; a running flag other than 0 or 1 is corrupt.
+func TestDecodeVersion2(t *testing.T) {
+	m, b := trainedModel(t)
+	v2, want := asVersion2(t, m, b)
+	got, err := decode(v2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.cfg != want.cfg || got.st.ra != nil || !got.Refitted() {
+		t.Fatalf("version 2 file: config %+v, running %v, refitted %v", got.cfg, got.st.ra != nil, got.Refitted())
+	}
+	sameState(t, want, got)
+	// Written again, it is a version 2 file with the same bytes.
+	again, err := got.MarshalBinary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(again, v2) {
+		t.Fatal("a model without running statistics is not written as version 2")
+	}
+	hlen := int(binary.LittleEndian.Uint32(b[12:]))
+	bad := append([]byte{}, b...)
+	bad[prologue+hlen-1] = 2
+	binary.LittleEndian.PutUint32(bad[len(bad)-4:], crc32.Checksum(bad[:len(bad)-4], castagnoli))
+	if _, err := decode(bad); !errors.Is(err, ErrCorrupt) || !strings.Contains(err.Error(), "running flags") {
+		t.Fatalf("running flag 2: %v", err)
+	}
 }
 
 func TestModelRoundTrip(t *testing.T) {

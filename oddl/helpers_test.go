@@ -77,7 +77,11 @@ func sameState(t *testing.T, a, b *Model) {
 	}
 	for name, p := range map[string][2][]float64{
 		"D~": {a.st.dt, b.st.dt}, "M": {a.st.m, b.st.m}, "N": {a.st.nt, b.st.nt},
+		"RA": {a.st.ra, b.st.ra}, "RY": {a.st.ry, b.st.ry},
 	} {
+		if (p[0] == nil) != (p[1] == nil) {
+			t.Fatalf("%s: present in one model only", name)
+		}
 		x, y := p[0], p[1]
 		if len(x) != len(y) {
 			t.Fatalf("%s: lengths %d and %d", name, len(x), len(y))

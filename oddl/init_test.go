@@ -123,6 +123,7 @@ func TestInitClassScarceClass(t *testing.T) {
 // only initialisation of that time.
 func TestDecodeWithoutInit(t *testing.T) {
 	m, b := trainedModel(t)
+	b, m = asVersion2(t, m, b)
 	if m.cfg.Init != InitClass {
 		t.Fatalf("trained with Init %q, want the default %q", m.cfg.Init, InitClass)
 	}

@@ -51,10 +51,48 @@ func (t *trainer) refit(ctx context.Context) error {
 			}
 		}
 	}
-	w, ok := ridgeSolve(k, q, aa, ya, m.cfg.Lambda1)
+	return t.setPrediction(aa, ya)
+}
+
+// setPrediction sets the prediction classifier to the ridge regression
+// (λ1) of the statistics Σ a aᵀ (K×K) and Σ a yᵀ (K×q, atom-major).
+func (t *trainer) setPrediction(aa, ya []float64) error {
+	m, st := t.m, t.m.st
+	w, ok := ridgeSolve(st.k, st.q, aa, ya, m.cfg.Lambda1)
 	if !ok {
 		return fmt.Errorf("oddl: refitting the classifier: the ridge system is not definite")
 	}
 	m.pw = w
 	return nil
+}
+
+// refitRunning sets the prediction classifier from the running statistics
+// of the codes on D (state.ra, state.ry).
+func (t *trainer) refitRunning() error {
+	return t.setPrediction(t.m.st.ra, t.m.st.ry)
+}
+
+// accumulateRunning adds the codes on D in t.codes to the running
+// statistics, in batch order (so the sums do not depend on the thread
+// count), allocating them on first use.
+func (t *trainer) accumulateRunning() {
+	st := t.m.st
+	k, q := st.k, st.q
+	if st.ra == nil {
+		st.ra = make([]float64, k*k)
+		st.ry = make([]float64, k*q)
+	}
+	r, _ := t.x.Dims()
+	for i := range r {
+		idx, val := t.codes.Row(i)
+		y := t.lab[i]
+		for p, j := range idx {
+			v := val[p]
+			row := st.ra[j*k : (j+1)*k]
+			for p2, j2 := range idx {
+				row[j2] += v * val[p2]
+			}
+			st.ry[j*q+y] += v
+		}
+	}
 }

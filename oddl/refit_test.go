@@ -13,20 +13,11 @@ import (
 	"github.com/oddl-go/oddl/omp"
 )
 
-// The refitted classifier is the ridge regression of the labels on the
-// codes on D of the training samples, solved here directly.
-func TestRefitIsRidge(t *testing.T) {
-	rng := rand.New(rand.NewPCG(21, 5))
-	_, X, labels := planted(rng, 24, 16, 3, 4, 500, 0.05)
-	cfg := smallConfig(24, 3)
-	m, err := Train(context.Background(), cfg, mustSource(t, X, labels, 4))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !m.Refitted() {
-		t.Fatal("model trained with Refit is not refitted")
-	}
-	coder, err := omp.New(m.Dictionary(), omp.WithSparsity(cfg.L))
+// ridgeOnCodes solves the ridge regression (λ1) of the labels on the codes
+// of X on D directly; it returns W as q×K.
+func ridgeOnCodes(t *testing.T, D, X *mat.Dense, labels []int, q int, cfg Config) *mat.Dense {
+	t.Helper()
+	coder, err := omp.New(D, omp.WithSparsity(cfg.L))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -34,7 +25,7 @@ func TestRefitIsRidge(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	k, q := cfg.K, 4
+	k := cfg.K
 	r, _ := X.Dims()
 	A := mat.NewDense(k, r, nil)
 	Y := mat.NewDense(q, r, nil)
@@ -56,17 +47,43 @@ func TestRefitIsRidge(t *testing.T) {
 	if err := Wt.Solve(&G, &YA); err != nil {
 		t.Fatal(err)
 	}
-	got := m.PredictionClassifier()
+	return mat.DenseCopyOf(Wt.T())
+}
+
+// closeW fails unless got and want (q×K) agree within 1e-8 of want's
+// largest entry.
+func closeW(t *testing.T, what string, got, want *mat.Dense) {
+	t.Helper()
 	var maxDiff, scale float64
+	q, k := want.Dims()
 	for c := range q {
 		for j := range k {
-			maxDiff = math.Max(maxDiff, math.Abs(got.At(c, j)-Wt.At(j, c)))
-			scale = math.Max(scale, math.Abs(Wt.At(j, c)))
+			maxDiff = math.Max(maxDiff, math.Abs(got.At(c, j)-want.At(c, j)))
+			scale = math.Max(scale, math.Abs(want.At(c, j)))
 		}
 	}
 	if maxDiff > 1e-8*scale {
-		t.Fatalf("refitted W differs from the direct ridge solve by %g (scale %g)", maxDiff, scale)
+		t.Fatalf("%s: W differs from the direct ridge solve by %g (scale %g)", what, maxDiff, scale)
 	}
+}
+
+// With RefitPass, the refitted classifier is the ridge regression of the
+// labels on the codes on the final D of the training samples, solved here
+// directly.
+func TestRefitIsRidge(t *testing.T) {
+	rng := rand.New(rand.NewPCG(21, 5))
+	_, X, labels := planted(rng, 24, 16, 3, 4, 500, 0.05)
+	cfg := smallConfig(24, 3)
+	cfg.RefitPass = true
+	m, err := Train(context.Background(), cfg, mustSource(t, X, labels, 4))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !m.Refitted() {
+		t.Fatal("model trained with Refit is not refitted")
+	}
+	got := m.PredictionClassifier()
+	closeW(t, "refit pass", got, ridgeOnCodes(t, m.Dictionary(), X, labels, 4, cfg))
 	// The training classifier is kept and differs from the refitted one.
 	if mat.Equal(m.Classifier(), got) {
 		t.Fatal("training classifier replaced by the refitted one")
@@ -84,6 +101,42 @@ func TestRefitIsRidge(t *testing.T) {
 	sameState(t, m, m2)
 }
 
+// Without RefitPass, the refit uses the running statistics of the codes on
+// D of the joint phase: with one mini-batch holding every sample, those are
+// the codes on the dictionary the initialisation left, and the classifier
+// is the ridge regression on them.
+func TestRefitRunning(t *testing.T) {
+	rng := rand.New(rand.NewPCG(22, 6))
+	_, X, labels := planted(rng, 24, 16, 3, 4, 300, 0.05)
+	cfg := smallConfig(24, 3)
+	cfg.Batch = 300
+	cfg.Epochs = 0
+	init, err := Train(context.Background(), cfg, mustSource(t, X, labels, 4))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg.Epochs = 1
+	m, err := Train(context.Background(), cfg, mustSource(t, X, labels, 4))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !m.Refitted() || m.st.ra == nil {
+		t.Fatalf("refitted %v, running statistics %v", m.Refitted(), m.st.ra != nil)
+	}
+	closeW(t, "running statistics", m.PredictionClassifier(), ridgeOnCodes(t, init.Dictionary(), X, labels, 4, cfg))
+	// λ0 = 0 codes nothing on D beyond its training codes: the refit makes
+	// the pass, and the file keeps no running statistics.
+	cfg.Lambda0 = 0
+	m0, err := Train(context.Background(), cfg, mustSource(t, X, labels, 4))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !m0.Refitted() || m0.st.ra != nil {
+		t.Fatalf("λ0 = 0: refitted %v, running statistics %v", m0.Refitted(), m0.st.ra != nil)
+	}
+	closeW(t, "λ0 = 0", m0.PredictionClassifier(), ridgeOnCodes(t, m0.Dictionary(), X, labels, 4, cfg))
+}
+
 // A saved refitted model keeps its prediction classifier; a version 1 file
 // (no refit fields, no prediction block) still loads, with Refit off.
 func TestRefitFile(t *testing.T) {
@@ -98,6 +151,7 @@ func TestRefitFile(t *testing.T) {
 	if !got.Refitted() || !mat.Equal(got.PredictionClassifier(), m.PredictionClassifier()) || got.cfg != m.cfg || got.times != m.times {
 		t.Fatal("refitted classifier or header not kept by the file")
 	}
+	b, m = asVersion2(t, m, b)
 	// Build the version 1 form: drop Refit, refitted, Times.Refit and
 	// TaskStep (18 bytes before the trailing Init field) and the
 	// prediction block.
@@ -138,6 +192,7 @@ func TestRefitResume(t *testing.T) {
 	rng := rand.New(rand.NewPCG(8, 8))
 	_, X, labels := planted(rng, 24, 16, 3, 4, 400, 0.05)
 	cfg := smallConfig(24, 3)
+	cfg.RefitPass = true
 	full, err := Train(context.Background(), cfg, mustSource(t, X, labels, 4))
 	if err != nil {
 		t.Fatal(err)

@@ -276,7 +276,11 @@ func (t *trainer) run(ctx context.Context) error {
 	}
 	if err == nil && m.Done() && m.cfg.Refit {
 		start := time.Now()
-		err = t.refit(ctx)
+		if m.st.ra != nil && !m.cfg.RefitPass {
+			err = t.refitRunning()
+		} else {
+			err = t.refit(ctx)
+		}
 		m.times.Refit += time.Since(start)
 	}
 	return err
@@ -627,6 +631,13 @@ func (t *trainer) step(lambda0 float64, updateW bool) (batchStats, error) {
 		beta := math.Pow(1-1/tb, rho)
 		kernel.ScalUnitary(beta, st.m)
 		kernel.ScalUnitary(beta, st.nt)
+		if st.ra != nil {
+			kernel.ScalUnitary(beta, st.ra)
+			kernel.ScalUnitary(beta, st.ry)
+		}
+	}
+	if joint && lambda0 > 0 && m.cfg.Coding == CodingDictionary {
+		t.accumulateRunning()
 	}
 	b := t.accumulate(lambda0)
 	if joint {
@@ -636,6 +647,9 @@ func (t *trainer) step(lambda0 float64, updateW bool) (batchStats, error) {
 		start = time.Now()
 		if err := t.encodeTask(); err != nil {
 			return batchStats{}, err
+		}
+		if m.cfg.Coding == CodingStacked {
+			t.accumulateRunning()
 		}
 		t.taskGradient(m.cfg.TaskStep)
 		m.times.Coding += time.Since(start)

@@ -37,6 +37,7 @@ type trainReport struct {
 	Sweeps           int      `json:"sweeps"`
 	Coding           string   `json:"coding"`
 	Refit            bool     `json:"refit"`
+	RefitPass        bool     `json:"refit_pass"`
 	TaskStep         float64  `json:"task_step"`
 	InitMode         string   `json:"init_mode"`
 	Forget           float64  `json:"forget"`
@@ -73,7 +74,7 @@ func secondsOf(t oddl.Times) timesRep {
 var interruptHook func(batches int64) bool
 
 // modelFlags are the flags that define a model; a resumed model keeps its own.
-var modelFlags = []string{"k", "l", "lambda0", "lambda1", "batch", "init", "sweeps", "unused", "update", "coding", "init-mode", "forget", "preprocess", "seed", "refit", "task-step"}
+var modelFlags = []string{"k", "l", "lambda0", "lambda1", "batch", "init", "sweeps", "unused", "update", "coding", "init-mode", "forget", "preprocess", "seed", "refit", "refit-pass", "task-step"}
 
 func runTrain(args []string, stdout, stderr io.Writer) (err error) {
 	fs := newFlagSet("train", stderr)
@@ -93,7 +94,8 @@ func runTrain(args []string, stdout, stderr io.Writer) (err error) {
 	fs.StringVar(&cfg.Init, "init-mode", def.Init, "initialisation: class (a block of K/q atoms per class, each class coded on its own block) or shared (one reconstructive dictionary)")
 	fs.Float64Var(&cfg.Forget, "forget", def.Forget, "exponent ρ of the down-weighting (1−1/t)^ρ of past statistics (0: plain sums)")
 	fs.StringVar(&cfg.Preprocess, "preprocess", def.Preprocess, "sample preprocessing: unit (zero mean, unit norm) or none")
-	fs.BoolVar(&cfg.Refit, "refit", def.Refit, "after training, refit the prediction classifier by ridge on the codes on D of one more pass (-refit=false: predict with the training classifier)")
+	fs.BoolVar(&cfg.Refit, "refit", def.Refit, "after training, refit the prediction classifier by ridge on codes on D: the running statistics of those the joint phase computes, or those of one more pass (-refit=false: predict with the training classifier)")
+	fs.BoolVar(&cfg.RefitPass, "refit-pass", def.RefitPass, "with -refit, code the training set once more on the final D for the refit instead of using the running statistics")
 	fs.Float64Var(&cfg.TaskStep, "task-step", def.TaskStep, "weight η of the supervised (task-driven) dictionary gradient in the joint phase (0: off)")
 	seed := fs.Uint64("seed", def.Seed, "random seed (sample order, reseeded atoms, yaleb split)")
 	data := addDataFlags(fs)
@@ -268,7 +270,7 @@ func runTrain(args []string, stdout, stderr io.Writer) (err error) {
 	rep := trainReport{
 		Dataset: train.Name, K: cfg.K, L: cfg.L, Lambda0: cfg.Lambda0, Lambda1: cfg.Lambda1,
 		Epochs: cfg.Epochs, Batch: cfg.Batch, InitSamples: cfg.InitSamples, Sweeps: cfg.Sweeps,
-		Coding: cfg.Coding, Refit: cfg.Refit, TaskStep: cfg.TaskStep, InitMode: cfg.Init, Forget: cfg.Forget, Seed: cfg.Seed,
+		Coding: cfg.Coding, Refit: cfg.Refit, RefitPass: cfg.RefitPass, TaskStep: cfg.TaskStep, InitMode: cfg.Init, Forget: cfg.Forget, Seed: cfg.Seed,
 		Backend: backendName, Threads: threads,
 		TrainSeconds: elapsed.Seconds(), Times: secondsOf(model.Times()),
 		NTrain: train.Len(), Model: *out, Resumed: *resume != "",
@@ -289,7 +291,7 @@ func runTrain(args []string, stdout, stderr io.Writer) (err error) {
 	}
 	t := model.Times()
 	fmt.Fprintf(stdout, "dataset      %s: %d training samples of dimension %d, %d classes\n", train.Name, train.Len(), train.Dim(), train.Classes)
-	fmt.Fprintf(stdout, "model        K=%d L=%d λ0=%g batch=%d epochs=%d init=%d init-mode=%s coding=%s refit=%t task-step=%g\n", cfg.K, cfg.L, cfg.Lambda0, cfg.Batch, cfg.Epochs, cfg.InitSamples, cfg.Init, cfg.Coding, cfg.Refit, cfg.TaskStep)
+	fmt.Fprintf(stdout, "model        K=%d L=%d λ0=%g batch=%d epochs=%d init=%d init-mode=%s coding=%s refit=%t refit-pass=%t task-step=%g\n", cfg.K, cfg.L, cfg.Lambda0, cfg.Batch, cfg.Epochs, cfg.InitSamples, cfg.Init, cfg.Coding, cfg.Refit, cfg.RefitPass, cfg.TaskStep)
 	if test != nil {
 		fmt.Fprintf(stdout, "test error   %.2f%% (%d of %d)\n", 100*ev.ErrorRate, ev.Errors, ev.Samples)
 	} else {
