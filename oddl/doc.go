@@ -76,12 +76,26 @@
 // at the dictionaries it was taken at (the term accumulates and is
 // forgotten like the rest of the statistics).
 //
-// With Refit (the default), once the epochs are done, one more pass codes
-// the training samples on the final D and the classifier that prediction
-// uses is the ridge regression W = Y Aᵀ (A Aᵀ + λ1·μ·I)⁻¹ on these codes.
+// With Refit (the default) the classifier that prediction uses is the
+// ridge regression W = Y Aᵀ (A Aᵀ + λ1·μ·I)⁻¹ on codes on D, the codes
+// prediction computes. The codes on D of the task-driven term are summed
+// into running statistics A Aᵀ and Y Aᵀ as the joint phase goes, so the
+// refit is one K×K solve once the epochs are done; with RefitPass, or when
+// the joint phase codes nothing on D (λ0 = 0, or TaskStep 0 with stacked
+// codes), one more pass codes the training samples on the final D instead.
 // The training classifier (Classifier) stays in the stacked dictionary so
 // that Resume and Continue go on exactly; PredictionClassifier returns the
 // refitted one.
+//
+// # Sharing the coding work
+//
+// A joint mini-batch needs codes of x on D (task term) and codes of
+// [x; √λ0·y] on the normalised stacked dictionary (training codes). With c_j
+// the norm of stacked atom j, the second coding's inputs follow from the
+// first's: its Gram matrix is C⁻¹(D Dᵀ + λ0·W Wᵀ)C⁻¹ and its correlations
+// (X Dᵀ + λ0·Y Wᵀ)C⁻¹, so each mini-batch runs one SYRK and one GEMM over
+// the samples' n features, not two of each (package omp's EncodeGramTo codes
+// from such inputs).
 //
 // # Streaming, resuming, files
 //
