@@ -4,11 +4,13 @@ import (
 	"math"
 
 	gblas "gonum.org/v1/gonum/blas"
+
+	"github.com/oddl-go/oddl/kernel"
 )
 
 // bcdBlock is the number of atoms per block of the blocked update: large
 // enough for the trailing GEMM to run near peak, small enough that the
-// in-block corrections (b/2 AXPYs per atom) stay cheap.
+// in-block corrections (one GEMV over up to b−1 rows per atom) stay cheap.
 const bcdBlock = 64
 
 // state is the learner's numeric state: the stacked dictionary and the
@@ -135,11 +137,9 @@ func (up *updater) sweepBlocked(st *state) (unused int) {
 		for j := j0; j < j1; j++ {
 			pj := p[j*s : (j+1)*s]
 			// Bring p_j up to date with the atoms of this block already
-			// changed: p_j += Σ_{j0≤i<j} M_ji Δ_i.
-			for i := j0; i < j; i++ {
-				if mji := st.m[j*k+i]; mji != 0 {
-					axpy(mji, delta[(i-j0)*s:(i-j0+1)*s], pj)
-				}
+			// changed: p_j += Σ_{j0≤i<j} M_ji Δ_i = Δ[:j−j0]ᵀ·M[j, j0:j].
+			if j > j0 {
+				kernel.GemvT(j-j0, s, 1, delta, s, st.m[j*k+j0:j*k+j], 1, 1, pj, 1)
 			}
 			dj := delta[(j-j0)*s : (j-j0+1)*s]
 			copy(dj, st.dt[j*s:(j+1)*s])

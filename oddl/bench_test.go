@@ -118,3 +118,20 @@ func BenchmarkEpoch(b *testing.B) {
 		b.ReportMetric(d.Seconds()/float64(b.N), name+"-s/op")
 	}
 }
+
+// BenchmarkSweep measures one blocked block-coordinate descent sweep at
+// the MNIST shape (K = 960, n + q = 794) with the statistics of a running
+// model, and reports its GEMM-equivalent rate (2·K²·(n+q) flops for P = M·D~).
+func BenchmarkSweep(b *testing.B) {
+	cfg := DefaultConfig()
+	t := benchTrainer(b, cfg, 784, 10)
+	st := t.m.st
+	saved := append([]float64(nil), st.dt...)
+	b.ResetTimer()
+	for range b.N {
+		copy(st.dt, saved)
+		t.up.sweep(st, true)
+	}
+	flops := 2 * float64(st.k) * float64(st.k) * float64(st.stride())
+	b.ReportMetric(flops*float64(b.N)/b.Elapsed().Seconds()/1e9, "GFLOP/s")
+}
