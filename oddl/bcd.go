@@ -11,7 +11,7 @@ import (
 // bcdBlock is the number of atoms per block of the blocked update: large
 // enough for the trailing GEMM to run near peak, small enough that the
 // in-block corrections (one GEMV over up to b−1 rows per atom) stay cheap.
-const bcdBlock = 64
+const bcdBlock = 128
 
 // state is the learner's numeric state: the stacked dictionary and the
 // accumulated statistics, all row-major in flat slices.
@@ -30,6 +30,13 @@ type state struct {
 	// nil while it has computed none: the prediction classifier is their
 	// ridge regression (Config.Refit without RefitPass).
 	ra, ry []float64
+	// p is P = M·D~ (K×(n+q), row j = Σ_k M_jk d~_k) when pValid. The
+	// blocked sweep keeps it exact through its own changes of D~, and
+	// accumulate through the batch's additions to M, so a sweep need not
+	// recompute it; anything else that changes M or D~ clears pValid (or,
+	// like the ridge fit of W, recomputes the columns it changed).
+	p      []float64
+	pValid bool
 }
 
 func newState(k, n, q int) *state {
@@ -77,9 +84,9 @@ func (st *state) unusedTol() float64 {
 // updater runs the block-coordinate descent sweeps over the atoms.
 type updater struct {
 	impl gblas.Float64
-	// p holds P = M·D~ (K×(n+q)) for the blocked form, or one row for the
-	// column form; delta holds a block's changes of D~.
-	p, delta, u []float64
+	// p holds one row of M·D~ for the column form; delta holds a block's
+	// changes of D~ and saved its rows of P before the in-block corrections.
+	p, delta, saved, u []float64
 	// reseed, when set, is called for an unused atom j and writes the new
 	// row into its argument; it reports whether it did.
 	reseed func(j int, row []float64) bool
@@ -103,6 +110,7 @@ func (up *updater) sweep(st *state, blocked bool) (unused int) {
 
 func (up *updater) sweepColumn(st *state) (unused int) {
 	k, s := st.k, st.stride()
+	st.pValid = false
 	if len(up.p) < s {
 		up.p = make([]float64, s)
 	}
@@ -118,22 +126,35 @@ func (up *updater) sweepColumn(st *state) (unused int) {
 	return unused
 }
 
+// sweepBlocked is the sweep in blocks of bcdBlock atoms. Row j of P =
+// M·D~ must be exact with the atoms < j updated when atom j's turn comes:
+// within a block one GEMV per atom applies the changes of the block's
+// earlier atoms, and after each block one GEMM applies all its changes to
+// every row of P (the block's own rows from their values before the
+// in-block corrections). P is thus M·D~ for the updated dictionary at the
+// end, ready for the next mini-batch: a sweep costs one K×K×(n+q) product
+// in all, plus the first computation of P.
 func (up *updater) sweepBlocked(st *state) (unused int) {
 	k, s := st.k, st.stride()
-	if len(up.p) < k*s {
-		up.p = make([]float64, k*s)
+	if len(st.p) != k*s {
+		st.p = make([]float64, k*s)
+		st.pValid = false
 	}
 	if len(up.delta) < bcdBlock*s {
 		up.delta = make([]float64, bcdBlock*s)
+		up.saved = make([]float64, bcdBlock*s)
 	}
-	p := up.p[:k*s]
+	p := st.p
+	if !st.pValid {
+		up.impl.Dgemm(gblas.NoTrans, gblas.NoTrans, k, s, k, 1, st.m, k, st.dt, s, 0, p, s)
+		st.pValid = true
+	}
 	tol := st.unusedTol()
-	// P = M·D~: row j of P is Σ_k M_jk d~_k.
-	up.impl.Dgemm(gblas.NoTrans, gblas.NoTrans, k, s, k, 1, st.m, k, st.dt, s, 0, p, s)
 	for j0 := 0; j0 < k; j0 += bcdBlock {
 		j1 := min(j0+bcdBlock, k)
 		b := j1 - j0
-		delta := up.delta[:b*s]
+		delta, saved := up.delta[:b*s], up.saved[:b*s]
+		copy(saved, p[j0*s:j1*s])
 		for j := j0; j < j1; j++ {
 			pj := p[j*s : (j+1)*s]
 			// Bring p_j up to date with the atoms of this block already
@@ -152,11 +173,10 @@ func (up *updater) sweepBlocked(st *state) (unused int) {
 				dj[i] = row[i] - dj[i]
 			}
 		}
-		// P[j1:, :] += M[j1:, j0:j1]·Δ — the rows still to come see this
-		// block's changes. Rows before j1 are finished for this sweep.
-		if j1 < k {
-			up.impl.Dgemm(gblas.NoTrans, gblas.NoTrans, k-j1, s, b, 1, st.m[j1*k+j0:], k, delta, s, 1, p[j1*s:], s)
-		}
+		// P += M[:, j0:j1]·Δ for every row, the block's own from before
+		// their in-block corrections.
+		copy(p[j0*s:j1*s], saved)
+		up.impl.Dgemm(gblas.NoTrans, gblas.NoTrans, k, s, b, 1, st.m[j0:], k, delta, s, 1, p, s)
 	}
 	return unused
 }

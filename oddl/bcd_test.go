@@ -1,9 +1,12 @@
 package oddl
 
 import (
+	"context"
 	"math"
 	"math/rand/v2"
 	"testing"
+
+	"gonum.org/v1/gonum/mat"
 
 	"github.com/oddl-go/oddl/blas"
 )
@@ -149,5 +152,50 @@ func TestSweepFixedPoint(t *testing.T) {
 		if math.Abs(before[i]-st.dt[i]) > 1e-10 {
 			t.Fatalf("element %d moved from %v to %v at the fixed point", i, before[i], st.dt[i])
 		}
+	}
+}
+
+// The product P = M·D~ that the blocked sweep and the statistics keep up
+// to date between mini-batches equals the product computed afresh, after
+// training with forgetting, reseeded atoms, both phases and the ridge fit
+// of W at the phase change.
+func TestKeptProduct(t *testing.T) {
+	rng := rand.New(rand.NewPCG(41, 3))
+	_, X, labels := planted(rng, 40, 20, 3, 4, 600, 0.05)
+	for _, tc := range []struct {
+		name   string
+		change func(*Config)
+	}{
+		{"defaults", func(*Config) {}},
+		{"forgetting", func(c *Config) { c.Forget = 1 }},
+		{"reconstructive", func(c *Config) { c.Lambda0 = 0 }},
+		{"codes on D, shared init", func(c *Config) { c.Coding, c.Init = CodingDictionary, InitShared }},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			cfg := smallConfig(40, 3)
+			cfg.Epochs = 2
+			tc.change(&cfg)
+			m, err := Train(context.Background(), cfg, mustSource(t, X, labels, 4))
+			if err != nil {
+				t.Fatal(err)
+			}
+			st := m.st
+			if !st.pValid {
+				t.Fatal("no kept product after training")
+			}
+			k, s := st.k, st.stride()
+			var want mat.Dense
+			want.Mul(mat.NewDense(k, k, st.m), mat.NewDense(k, s, st.dt))
+			var maxDiff, scale float64
+			for i := range k {
+				for j := range s {
+					maxDiff = math.Max(maxDiff, math.Abs(st.p[i*s+j]-want.At(i, j)))
+					scale = math.Max(scale, math.Abs(want.At(i, j)))
+				}
+			}
+			if maxDiff > 1e-10*scale {
+				t.Fatalf("kept P differs from M·D~ by %g (scale %g)", maxDiff, scale)
+			}
+		})
 	}
 }

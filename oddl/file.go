@@ -42,6 +42,7 @@ import (
 //	                                               InitShared)
 //	            RefitPass                          uint8 (0 or 1)  } version
 //	            running: RA, RY below in use       uint8 (0 or 1)  } 3 on
+//	            P below in use                     uint8 (0 or 1)  }
 //	D~        K×(n+q) float64, atom-major (row j = [d_j, w_j])
 //	M         K×K     float64
 //	N         K×(n+q) float64, atom-major
@@ -49,7 +50,7 @@ import (
 //	                  (version 2 on; zeros when not refitted)
 //	RA        K×K     float64: running Σ a aᵀ of the codes on D    } version 3
 //	RY        K×q     float64: running Σ a yᵀ, atom-major          } on; zeros
-//	                                                               } when unused
+//	P         K×(n+q) float64: M·D~ as the update keeps it         } when unused
 //	crc       uint32   CRC-32C (Castagnoli) of every byte before it
 //
 // A version 1 file has neither the version 2 fields nor P: it loads as a
@@ -118,16 +119,16 @@ func (m *Model) header() []byte {
 	}
 	str(c.Init)
 	if m.version() >= 3 {
-		w([2]uint8{b2u(c.RefitPass), b2u(m.st.ra != nil)})
+		w([3]uint8{b2u(c.RefitPass), b2u(m.st.ra != nil), b2u(m.st.pValid)})
 	}
 	return b.Bytes()
 }
 
 // version returns the file version the model needs: 1 unless it uses the
-// refit or the task step of version 2, 3 if it has running statistics or
-// RefitPass.
+// refit or the task step of version 2, 3 if it has running statistics, the
+// kept product P or RefitPass.
 func (m *Model) version() uint32 {
-	if m.st.ra != nil || m.cfg.RefitPass {
+	if m.st.ra != nil || m.st.pValid || m.cfg.RefitPass {
 		return 3
 	}
 	if m.cfg.Refit || m.pw != nil || m.times.Refit != 0 || m.cfg.TaskStep != 0 {
@@ -169,7 +170,11 @@ func (m *Model) WriteTo(w io.Writer) (int64, error) {
 		if ra == nil {
 			ra, ry = make([]float64, m.st.k*m.st.k), make([]float64, m.st.k*m.st.q)
 		}
-		blocks = append(blocks, ra, ry)
+		pp := m.st.p
+		if !m.st.pValid {
+			pp = make([]float64, m.st.k*m.st.stride())
+		}
+		blocks = append(blocks, ra, ry, pp)
 	}
 	for _, s := range blocks {
 		for _, v := range s {
@@ -358,7 +363,7 @@ func declaredSize(head []byte) (int64, error) {
 		vals += k * q
 	}
 	if ver >= 3 {
-		vals += k*k + k*q
+		vals += k*k + k*q + k*(n+q)
 	}
 	return prologue + hlen + 8*vals + 4, nil
 }
@@ -447,13 +452,13 @@ func decode(data []byte) (*Model, error) {
 	if len(r.b) > 0 || ver >= 3 {
 		c.Init = r.str()
 	}
-	running := false
+	running, pValid := false, false
 	if ver >= 3 {
-		flags := r.take(2)
-		if r.err == nil && (flags[0] > 1 || flags[1] > 1) {
-			return nil, fmt.Errorf("%w: refit-pass and running flags %d, %d", ErrCorrupt, flags[0], flags[1])
+		flags := r.take(3)
+		if r.err == nil && (flags[0] > 1 || flags[1] > 1 || flags[2] > 1) {
+			return nil, fmt.Errorf("%w: refit-pass, running and P flags %d, %d, %d", ErrCorrupt, flags[0], flags[1], flags[2])
 		}
-		c.RefitPass, running = flags[0] == 1, flags[1] == 1
+		c.RefitPass, running, pValid = flags[0] == 1, flags[1] == 1, flags[2] == 1
 	}
 	if r.err != nil {
 		return nil, r.err
@@ -482,7 +487,8 @@ func decode(data []byte) (*Model, error) {
 	}
 	if ver >= 3 {
 		st.ra, st.ry = make([]float64, k*k), make([]float64, k*q)
-		blocks = append(blocks, st.ra, st.ry)
+		st.p = make([]float64, k*(n+q))
+		blocks = append(blocks, st.ra, st.ry, st.p)
 	}
 	for _, s := range blocks {
 		for i := range s {
@@ -511,6 +517,10 @@ func decode(data []byte) (*Model, error) {
 	}
 	if !running {
 		st.ra, st.ry = nil, nil
+	}
+	st.pValid = pValid
+	if !pValid {
+		st.p = nil
 	}
 	return &Model{cfg: c, st: st, cur: cu, times: t, avg: avg, pw: pw}, nil
 }

@@ -41,13 +41,13 @@ func asVersion2(t testing.TB, m *Model, b []byte) ([]byte, *Model) {
 	}
 	hlen := int(binary.LittleEndian.Uint32(b[12:]))
 	k, q := m.st.k, m.st.q
-	v2 := append([]byte{}, b[:prologue+hlen-2]...)
-	v2 = append(v2, b[prologue+hlen:len(b)-4-8*(k*k+k*q)]...)
+	v2 := append([]byte{}, b[:prologue+hlen-3]...)
+	v2 = append(v2, b[prologue+hlen:len(b)-4-8*(k*k+k*q+k*m.st.stride())]...)
 	binary.LittleEndian.PutUint32(v2[8:], 2)
-	binary.LittleEndian.PutUint32(v2[12:], uint32(hlen-2))
+	binary.LittleEndian.PutUint32(v2[12:], uint32(hlen-3))
 	v2 = binary.LittleEndian.AppendUint32(v2, crc32.Checksum(v2, castagnoli))
 	st := *m.st
-	st.ra, st.ry = nil, nil
+	st.ra, st.ry, st.p, st.pValid = nil, nil, nil, false
 	cfg := m.cfg
 	cfg.RefitPass = false
 	return v2, &Model{cfg: cfg, st: &st, cur: m.cur, times: m.times, avg: m.avg, pw: m.pw}
@@ -76,9 +76,9 @@ func TestDecodeVersion2(t *testing.T) {
 	}
 	hlen := int(binary.LittleEndian.Uint32(b[12:]))
 	bad := append([]byte{}, b...)
-	bad[prologue+hlen-1] = 2
+	bad[prologue+hlen-2] = 2
 	binary.LittleEndian.PutUint32(bad[len(bad)-4:], crc32.Checksum(bad[:len(bad)-4], castagnoli))
-	if _, err := decode(bad); !errors.Is(err, ErrCorrupt) || !strings.Contains(err.Error(), "running flags") {
+	if _, err := decode(bad); !errors.Is(err, ErrCorrupt) || !strings.Contains(err.Error(), "running and P flags") {
 		t.Fatalf("running flag 2: %v", err)
 	}
 }

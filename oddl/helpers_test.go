@@ -77,7 +77,7 @@ func sameState(t *testing.T, a, b *Model) {
 	}
 	for name, p := range map[string][2][]float64{
 		"D~": {a.st.dt, b.st.dt}, "M": {a.st.m, b.st.m}, "N": {a.st.nt, b.st.nt},
-		"RA": {a.st.ra, b.st.ra}, "RY": {a.st.ry, b.st.ry},
+		"RA": {a.st.ra, b.st.ra}, "RY": {a.st.ry, b.st.ry}, "P": {a.pKept(), b.pKept()},
 	} {
 		if (p[0] == nil) != (p[1] == nil) {
 			t.Fatalf("%s: present in one model only", name)
@@ -92,4 +92,12 @@ func sameState(t *testing.T, a, b *Model) {
 			}
 		}
 	}
+}
+
+// pKept returns the product P = M·D~ the model keeps, or nil.
+func (m *Model) pKept() []float64 {
+	if !m.st.pValid {
+		return nil
+	}
+	return m.st.p
 }

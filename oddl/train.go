@@ -215,6 +215,7 @@ type trainer struct {
 	xb   []float64 // batch samples, κ×n
 	lab  []int
 	res  []float64 // residual scratch (n)
+	rec  []float64 // reconstruction scratch (n+q)
 	z    []float64 // scores scratch (q)
 	up   updater
 	task taskScratch
@@ -237,6 +238,7 @@ func newTrainer(m *Model, src Source, o options) (*trainer, error) {
 		xb:  make([]float64, m.cfg.Batch*st.n),
 		lab: make([]int, m.cfg.Batch),
 		res: make([]float64, st.n),
+		rec: make([]float64, st.stride()),
 		z:   make([]float64, st.q),
 	}
 	t.oldThr = blas.Threads(name)
@@ -315,6 +317,7 @@ func (t *trainer) start() error {
 		return err
 	}
 	clear(st.dt)
+	st.pValid = false
 	if m.cfg.Init == InitClass {
 		return t.startClass()
 	}
@@ -631,6 +634,9 @@ func (t *trainer) step(lambda0 float64, updateW bool) (batchStats, error) {
 		beta := math.Pow(1-1/tb, rho)
 		kernel.ScalUnitary(beta, st.m)
 		kernel.ScalUnitary(beta, st.nt)
+		if st.pValid {
+			kernel.ScalUnitary(beta, st.p)
+		}
 		if st.ra != nil {
 			kernel.ScalUnitary(beta, st.ra)
 			kernel.ScalUnitary(beta, st.ry)
@@ -871,15 +877,16 @@ func (t *trainer) accumulate(lambda0 float64) batchStats {
 		x := t.x.RawRowView(i)
 		y := t.lab[i]
 		idx, val := t.codes.Row(i)
-		res, z := t.res, t.z
-		copy(res, x)
-		clear(z)
+		// rec = D~ᵀa = [D a; W a].
+		res, rec := t.res, t.rec
+		clear(rec)
 		for p, j := range idx {
-			v := val[p]
-			row := st.dt[j*s : (j+1)*s]
-			kernel.AxpyUnitary(-v, row[:n], res)
-			axpy(v, row[n:], z)
+			kernel.AxpyUnitary(val[p], st.dt[j*s:(j+1)*s], rec)
 		}
+		for i, v := range x {
+			res[i] = v - rec[i]
+		}
+		z := rec[n:]
 		b.rec += kernel.DotUnitary(res, res)
 		var c float64
 		for cl, v := range z {
@@ -901,6 +908,12 @@ func (t *trainer) accumulate(lambda0 float64) batchStats {
 			nrow := st.nt[j*s : (j+1)*s]
 			kernel.AxpyUnitary(v, x, nrow[:n])
 			nrow[n+y] += v
+		}
+		// P = M·D~ gains a aᵀD~: row j gets a_j·rec.
+		if st.pValid {
+			for p, j := range idx {
+				kernel.AxpyUnitary(val[p], rec, st.p[j*s:(j+1)*s])
+			}
 		}
 	}
 	fr := float64(r)
@@ -927,6 +940,10 @@ func (t *trainer) ridge() {
 	}
 	for j := range k {
 		copy(st.dt[j*s+n:(j+1)*s], w[j*q:(j+1)*q])
+	}
+	// The classifier columns of P = M·D~ follow W.
+	if st.pValid {
+		t.impl.Dgemm(gblas.NoTrans, gblas.NoTrans, k, q, k, 1, st.m, k, st.dt[n:], s, 0, st.p[n:], s)
 	}
 }
 
