@@ -33,8 +33,10 @@
 //	u = d~_j + (n_j − Σ_k M_jk d~_k) / M_jj,   d~_j = u / ||u[:n]||,
 //
 // both parts divided by the norm of the dictionary part. The fast form
-// (UpdateBlocked) computes P = M D~ with one GEMM and keeps it exact by one
-// GEMM per block of finished atoms; the column form does one GEMV per atom.
+// (UpdateBlocked) keeps P = M D~ exact by one GEMV per atom for the changes
+// of its own block and one GEMM per finished block for every row of P; P is
+// kept between mini-batches (each code adds a_j·D~ᵀa to row j), so a sweep
+// costs one K×K×(n+q) product. The column form does one GEMV per atom.
 // Atoms with M_jj ≈ 0 (never used) are reseeded from a random sample of the
 // batch or kept; a vanishing u is never divided by.
 //
