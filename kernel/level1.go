@@ -75,6 +75,50 @@ func AxpyUnitary(alpha float64, x, y []float64) {
 	axpyRef(alpha, x, y)
 }
 
+// AxpyRows adds to y the rows idx[m] of the row-major matrix g (leading
+// dimension ld), scaled by c[m], in order of m:
+//
+//	for m, r := range idx {
+//		AxpyUnitary(c[m], g[r*ld:r*ld+len(y)], y)
+//	}
+//
+// with the same rounding as those calls, but reading and writing y once
+// per four rows. len(c) must be at least len(idx), and every row must lie
+// inside g.
+func AxpyRows(c, g []float64, ld int, idx []int, y []float64) {
+	n := len(y)
+	c = c[:len(idx)]
+	row := func(m int) []float64 { r := idx[m] * ld; return g[r : r+n] }
+	if !useAsm || n < axpyAsmMin {
+		for m := range idx {
+			axpyRef(c[m], row(m), y)
+		}
+		return
+	}
+	raceWrite(y)
+	m := 0
+	for ; m+4 <= len(idx); m += 4 {
+		x0, x1, x2, x3 := row(m), row(m+1), row(m+2), row(m+3)
+		raceRead(x0)
+		raceRead(x1)
+		raceRead(x2)
+		raceRead(x3)
+		axpy4AVX((*[4]float64)(c[m:m+4]), x0, x1, x2, x3, y)
+	}
+	if m+2 <= len(idx) {
+		x0, x1 := row(m), row(m+1)
+		raceRead(x0)
+		raceRead(x1)
+		axpy2AVX((*[2]float64)(c[m:m+2]), x0, x1, y)
+		m += 2
+	}
+	if m < len(idx) {
+		x := row(m)
+		raceRead(x)
+		axpyAVX(c[m], x, y)
+	}
+}
+
 // AxpyInc adds alpha times n strided elements of x to y:
 //
 //	for i := 0; i < n; i++ {

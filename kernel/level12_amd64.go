@@ -60,3 +60,15 @@ func gemvTAVX(m, n int, alpha float64, a []float64, lda int, x []float64, incX i
 //
 //go:noescape
 func gerAVX(m, n int, alpha float64, x []float64, incX int, y []float64, a []float64, lda int)
+
+// axpy4AVX computes y[i] += c[0]*x0[i] + c[1]*x1[i] + c[2]*x2[i] +
+// c[3]*x3[i], i < len(y), as four FMAs in that order; every x is at least
+// as long as y.
+//
+//go:noescape
+func axpy4AVX(c *[4]float64, x0, x1, x2, x3, y []float64)
+
+// axpy2AVX is axpy4AVX with two rows.
+//
+//go:noescape
+func axpy2AVX(c *[2]float64, x0, x1, y []float64)

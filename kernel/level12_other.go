@@ -34,3 +34,14 @@ func gemvTAVX(m, n int, alpha float64, a []float64, lda int, x []float64, incX i
 func gerAVX(m, n int, alpha float64, x []float64, incX int, y []float64, a []float64, lda int) {
 	gerRef(m, n, alpha, x, incX, y, 1, a, lda)
 }
+
+func axpy4AVX(c *[4]float64, x0, x1, x2, x3, y []float64) {
+	for m, x := range [4][]float64{x0, x1, x2, x3} {
+		axpyRef(c[m], x[:len(y)], y)
+	}
+}
+
+func axpy2AVX(c *[2]float64, x0, x1, y []float64) {
+	axpyRef(c[0], x0[:len(y)], y)
+	axpyRef(c[1], x1[:len(y)], y)
+}

@@ -31,6 +31,7 @@ type worker struct {
 	prev []float64 // L: the coefficients of the previous step
 	u    []float64 // copies of the rows of G of the first chosen atoms, or nil
 	dc   []float64 // the change of their coefficients
+	dc2  []float64 // L: the change of the others' coefficients
 	r    []float64 // n: residual, only with WithResiduals
 
 	err    error // first bad sample of the worker's part in this round
@@ -42,6 +43,7 @@ func newWorker(n, k, l int, residuals bool) *worker {
 		lc:   make([]float64, l*(l+1)/2),
 		y:    make([]float64, l),
 		prev: make([]float64, l),
+		dc2:  make([]float64, l),
 	}
 	if l >= gemvMinL && k <= gemvMaxK {
 		rows := min(l, gemvMaxRows)
@@ -70,7 +72,7 @@ func newWorker(n, k, l int, residuals bool) *worker {
 // residual energy is ||x||² − yᵀy, so each step lowers it by the new entry
 // squared, never raises it. The correlations a = a0 − G[I,:]ᵀ·c are updated
 // in place by the change of c, |I| axpys over rows of G a step.
-func (w *worker) batchOMP(g []float64, k int, a []float64, xx, tol float64, hasTol bool, idx []int, val []float64) int {
+func (w *worker) batchOMP(g, diag []float64, k int, a []float64, xx, tol float64, hasTol bool, idx []int, val []float64) int {
 	l := len(idx)
 	if hasTol && xx <= tol {
 		return 0
@@ -87,15 +89,19 @@ func (w *worker) batchOMP(g []float64, k int, a []float64, xx, tol float64, hasT
 		}
 		gj := g[j*k : j*k+k]
 		// Row p of the factor: forward substitution lc[:p,:p]·row = G[I,j].
+		// G[i,j] is read as G[j,i] from the rows of the chosen atoms, which
+		// the updates keep in cache (G is exactly symmetric); row j itself
+		// is first read whole by the next update.
 		off := p * (p + 1) / 2
 		row := lc[off : off+p+1]
 		for m := range p {
 			om := m * (m + 1) / 2
 			rm := lc[om : om+m+1]
-			row[m] = (gj[idx[m]] - dot(rm[:m], row[:m])) / rm[m]
+			row[m] = (g[idx[m]*k+j] - dot(rm[:m], row[:m])) / rm[m]
 		}
-		d := gj[j] - dot(row[:p], row[:p])
-		if !(d > tiny*gj[j]) {
+		gjj := diag[j]
+		d := gjj - dot(row[:p], row[:p])
+		if !(d > tiny*gjj) {
 			break // j depends on the chosen atoms
 		}
 		row[p] = math.Sqrt(d)
@@ -135,9 +141,12 @@ func (w *worker) batchOMP(g []float64, k int, a []float64, xx, tol float64, hasT
 			}
 			kernel.GemvT(rows, k, 1, u, k, dc, 1, 1, a, 1)
 		}
-		for m := rows; m < p; m++ {
-			i := idx[m]
-			kernel.AxpyUnitary(prev[m]-c[m], g[i*k:i*k+k], a)
+		if rows < p {
+			dc := w.dc2[:p-rows]
+			for m := range dc {
+				dc[m] = prev[rows+m] - c[rows+m]
+			}
+			kernel.AxpyRows(dc, g, k, idx[rows:p], a)
 		}
 		copy(prev[:p], c)
 	}

@@ -202,7 +202,7 @@ func BenchmarkRecurrence(b *testing.B) {
 			for b.Loop() {
 				for i := range nsig {
 					copy(scratch, raw.Data[i*raw.Stride:i*raw.Stride+s.k])
-					w.batchOMP(c.gram, s.k, scratch, xx[i], 0, false, idx, val)
+					w.batchOMP(c.gram, c.diag, s.k, scratch, xx[i], 0, false, idx, val)
 				}
 			}
 			reportCPU(b, cpu0)

@@ -42,6 +42,7 @@ type Coder struct {
 
 	dict     []float64 // K×n, row-major, stride n: the (normalised) atoms
 	gram     []float64 // K×K, row-major: G = D Dᵀ
+	diag     []float64 // K: the diagonal of G
 	gramView *mat.Dense
 	norms    []float64 // K: atom norms, scratch of SetDictionary
 
@@ -109,6 +110,7 @@ func New(D *mat.Dense, opts ...Option) (*Coder, error) {
 		residuals: s.residuals,
 		dict:      make([]float64, k*n),
 		gram:      make([]float64, k*k),
+		diag:      make([]float64, k),
 		norms:     make([]float64, k),
 	}
 	c.gramView = mat.NewDense(k, k, c.gram)
@@ -187,6 +189,15 @@ func (c *Coder) computeGram() {
 				}
 			}
 		}
+	}
+	c.setDiag()
+}
+
+// setDiag copies the diagonal of G into c.diag, where the recurrence reads
+// it without touching a row of G.
+func (c *Coder) setDiag() {
+	for j := range c.k {
+		c.diag[j] = c.gram[j*c.k+j]
 	}
 }
 

@@ -324,7 +324,7 @@ func (c *Coder) codeSample(w *worker, i int) {
 		kernel.ScalUnitary(scale, a)
 		tol *= scale * scale
 	}
-	cnt := w.batchOMP(c.gram, k, a, c.xx[i], tol, c.hasTol, idx, val)
+	cnt := w.batchOMP(c.gram, c.diag, k, a, c.xx[i], tol, c.hasTol, idx, val)
 	if scale != 1 {
 		for j := range val[:cnt] {
 			val[j] /= scale

@@ -74,6 +74,7 @@ func NewGram(G *mat.Dense, opts ...Option) (*Coder, error) {
 		block:    s.block,
 		gramOnly: true,
 		gram:     make([]float64, k*k),
+		diag:     make([]float64, k),
 	}
 	c.gramView = mat.NewDense(k, k, c.gram)
 	if err := c.setGram(G); err != nil {
@@ -122,5 +123,6 @@ func (c *Coder) setGram(G *mat.Dense) error {
 			c.gram[i*k+j] = raw.Data[j*raw.Stride+i]
 		}
 	}
+	c.setDiag()
 	return nil
 }

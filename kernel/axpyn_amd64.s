@@ -1,0 +1,163 @@
+//go:build amd64 && !purego
+
+#include "textflag.h"
+
+#define Y_PTR DX
+#define X0_PTR SI
+#define X1_PTR DI
+#define X2_PTR R8
+#define X3_PTR R9
+#define LEN CX
+#define TAIL BX
+#define C0 Y12
+#define C1 Y13
+#define C2 Y14
+#define C3 Y15
+#define C0_X X12
+#define C1_X X13
+#define C2_X X14
+#define C3_X X15
+
+// func axpy4AVX(c *[4]float64, x0, x1, x2, x3, y []float64)
+//
+// y[i] = fma(c3, x3[i], fma(c2, x2[i], fma(c1, x1[i], fma(c0, x0[i], y[i]))))
+// for i < len(y): the four axpys of c[m]·x_m in order of m with one
+// rounding each, as four calls of axpyAVX would round, but reading and
+// writing y once. 8 doubles per iteration, then 4, then scalars.
+TEXT ·axpy4AVX(SB), NOSPLIT, $0-128
+	MOVQ         c+0(FP), AX
+	VBROADCASTSD (AX), C0
+	VBROADCASTSD 8(AX), C1
+	VBROADCASTSD 16(AX), C2
+	VBROADCASTSD 24(AX), C3
+	MOVQ         x0_base+8(FP), X0_PTR
+	MOVQ         x1_base+32(FP), X1_PTR
+	MOVQ         x2_base+56(FP), X2_PTR
+	MOVQ         x3_base+80(FP), X3_PTR
+	MOVQ         y_base+104(FP), Y_PTR
+	MOVQ         y_len+112(FP), LEN
+	MOVQ         LEN, TAIL
+	ANDQ         $7, TAIL                // TAIL = n % 8
+	SHRQ         $3, LEN                 // LEN = n / 8
+	JZ           four4_start
+
+four8:
+	VMOVUPD     (Y_PTR), Y0          // Y0 = y[i:i+4]
+	VMOVUPD     32(Y_PTR), Y1        // Y1 = y[i+4:i+8]
+	VFMADD231PD (X0_PTR), C0, Y0     // Y0 += c0*x0[i:i+4]
+	VFMADD231PD 32(X0_PTR), C0, Y1   // Y1 += c0*x0[i+4:i+8]
+	VFMADD231PD (X1_PTR), C1, Y0     // Y0 += c1*x1[i:i+4]
+	VFMADD231PD 32(X1_PTR), C1, Y1   // Y1 += c1*x1[i+4:i+8]
+	VFMADD231PD (X2_PTR), C2, Y0     // Y0 += c2*x2[i:i+4]
+	VFMADD231PD 32(X2_PTR), C2, Y1   // Y1 += c2*x2[i+4:i+8]
+	VFMADD231PD (X3_PTR), C3, Y0     // Y0 += c3*x3[i:i+4]
+	VFMADD231PD 32(X3_PTR), C3, Y1   // Y1 += c3*x3[i+4:i+8]
+	VMOVUPD     Y0, (Y_PTR)          // y[i:i+4] = Y0
+	VMOVUPD     Y1, 32(Y_PTR)        // y[i+4:i+8] = Y1
+	ADDQ        $64, X0_PTR
+	ADDQ        $64, X1_PTR
+	ADDQ        $64, X2_PTR
+	ADDQ        $64, X3_PTR
+	ADDQ        $64, Y_PTR
+	DECQ        LEN
+	JNZ         four8                // } while --LEN > 0
+
+four4_start:
+	TESTQ $4, TAIL
+	JZ    four1_start // if TAIL < 4 { goto four1_start }
+	VMOVUPD     (Y_PTR), Y0      // Y0 = y[i:i+4]
+	VFMADD231PD (X0_PTR), C0, Y0 // Y0 += c0*x0[i:i+4]
+	VFMADD231PD (X1_PTR), C1, Y0 // Y0 += c1*x1[i:i+4]
+	VFMADD231PD (X2_PTR), C2, Y0 // Y0 += c2*x2[i:i+4]
+	VFMADD231PD (X3_PTR), C3, Y0 // Y0 += c3*x3[i:i+4]
+	VMOVUPD     Y0, (Y_PTR)      // y[i:i+4] = Y0
+	ADDQ        $32, X0_PTR
+	ADDQ        $32, X1_PTR
+	ADDQ        $32, X2_PTR
+	ADDQ        $32, X3_PTR
+	ADDQ        $32, Y_PTR
+
+four1_start:
+	ANDQ $3, TAIL // TAIL = n % 4
+	JZ   four_end
+
+four1:
+	VMOVSD      (Y_PTR), X0        // X0 = y[i]
+	VFMADD231SD (X0_PTR), C0_X, X0 // X0 += c0*x0[i]
+	VFMADD231SD (X1_PTR), C1_X, X0 // X0 += c1*x1[i]
+	VFMADD231SD (X2_PTR), C2_X, X0 // X0 += c2*x2[i]
+	VFMADD231SD (X3_PTR), C3_X, X0 // X0 += c3*x3[i]
+	VMOVSD      X0, (Y_PTR)        // y[i] = X0
+	ADDQ        $8, X0_PTR
+	ADDQ        $8, X1_PTR
+	ADDQ        $8, X2_PTR
+	ADDQ        $8, X3_PTR
+	ADDQ        $8, Y_PTR
+	DECQ        TAIL
+	JNZ         four1              // } while --TAIL > 0
+
+four_end:
+	VZEROUPPER
+	RET
+
+// func axpy2AVX(c *[2]float64, x0, x1, y []float64)
+//
+// y[i] = fma(c1, x1[i], fma(c0, x0[i], y[i])) for i < len(y), as axpy4AVX
+// with two rows.
+TEXT ·axpy2AVX(SB), NOSPLIT, $0-80
+	MOVQ         c+0(FP), AX
+	VBROADCASTSD (AX), C0
+	VBROADCASTSD 8(AX), C1
+	MOVQ         x0_base+8(FP), X0_PTR
+	MOVQ         x1_base+32(FP), X1_PTR
+	MOVQ         y_base+56(FP), Y_PTR
+	MOVQ         y_len+64(FP), LEN
+	MOVQ         LEN, TAIL
+	ANDQ         $7, TAIL              // TAIL = n % 8
+	SHRQ         $3, LEN               // LEN = n / 8
+	JZ           two4_start
+
+two8:
+	VMOVUPD     (Y_PTR), Y0        // Y0 = y[i:i+4]
+	VMOVUPD     32(Y_PTR), Y1      // Y1 = y[i+4:i+8]
+	VFMADD231PD (X0_PTR), C0, Y0   // Y0 += c0*x0[i:i+4]
+	VFMADD231PD 32(X0_PTR), C0, Y1 // Y1 += c0*x0[i+4:i+8]
+	VFMADD231PD (X1_PTR), C1, Y0   // Y0 += c1*x1[i:i+4]
+	VFMADD231PD 32(X1_PTR), C1, Y1 // Y1 += c1*x1[i+4:i+8]
+	VMOVUPD     Y0, (Y_PTR)        // y[i:i+4] = Y0
+	VMOVUPD     Y1, 32(Y_PTR)      // y[i+4:i+8] = Y1
+	ADDQ        $64, X0_PTR
+	ADDQ        $64, X1_PTR
+	ADDQ        $64, Y_PTR
+	DECQ        LEN
+	JNZ         two8               // } while --LEN > 0
+
+two4_start:
+	TESTQ $4, TAIL
+	JZ    two1_start // if TAIL < 4 { goto two1_start }
+	VMOVUPD     (Y_PTR), Y0      // Y0 = y[i:i+4]
+	VFMADD231PD (X0_PTR), C0, Y0 // Y0 += c0*x0[i:i+4]
+	VFMADD231PD (X1_PTR), C1, Y0 // Y0 += c1*x1[i:i+4]
+	VMOVUPD     Y0, (Y_PTR)      // y[i:i+4] = Y0
+	ADDQ        $32, X0_PTR
+	ADDQ        $32, X1_PTR
+	ADDQ        $32, Y_PTR
+
+two1_start:
+	ANDQ $3, TAIL // TAIL = n % 4
+	JZ   two_end
+
+two1:
+	VMOVSD      (Y_PTR), X0        // X0 = y[i]
+	VFMADD231SD (X0_PTR), C0_X, X0 // X0 += c0*x0[i]
+	VFMADD231SD (X1_PTR), C1_X, X0 // X0 += c1*x1[i]
+	VMOVSD      X0, (Y_PTR)        // y[i] = X0
+	ADDQ        $8, X0_PTR
+	ADDQ        $8, X1_PTR
+	ADDQ        $8, Y_PTR
+	DECQ        TAIL
+	JNZ         two1               // } while --TAIL > 0
+
+two_end:
+	VZEROUPPER
+	RET
