@@ -165,6 +165,10 @@ type gemmCall struct {
 
 	bufB  []float64  // packed kc×nc block of op(B), shared
 	slots []gemmSlot // per-goroutine state; slot 0 is the caller's
+
+	// packed, when set (DgemmPacked), holds op(B) already packed with its
+	// own blocking: bufB then points into it and nothing is packed.
+	packed *PackedB
 }
 
 // gemmSlot is the private state of one goroutine taking part in a call.
@@ -191,6 +195,9 @@ func (g *gemmCall) run() {
 	g.kc = ceilDiv(k, ceilDiv(k, gemmKC))
 	g.mc = roundUp(ceilDiv(m, ceilDiv(m, gemmMC)), mr)
 	g.nc = roundUp(min(n, gemmNC), nr)
+	if pb := g.packed; pb != nil {
+		g.kc, g.nc = pb.kc, pb.nc
+	}
 
 	// Goroutines: at most one per gemmMinWork multiply-adds, at most one per
 	// tile of C.
@@ -204,10 +211,13 @@ func (g *gemmCall) run() {
 	}
 
 	// Buffers.
-	if need := g.kc * g.nc; cap(g.bufB) < need {
-		g.bufB = make([]float64, need)
+	if g.packed == nil {
+		if need := g.kc * g.nc; cap(g.bufB) < need {
+			g.bufB = make([]float64, need)
+		}
+		g.bufB = g.bufB[:g.kc*g.nc]
 	}
-	g.bufB = g.bufB[:g.kc*g.nc]
+	own := g.bufB
 	for len(g.slots) < t {
 		g.slots = append(g.slots, gemmSlot{})
 	}
@@ -237,10 +247,16 @@ func (g *gemmCall) run() {
 				g.betaBlk = 1
 			}
 			g.block++
-			g.runPhase(gemmPhasePackB, ceilDiv(np, g.packPanels))
+			if pb := g.packed; pb != nil {
+				off := pb.offs[(jc/g.nc)*ceilDiv(k, g.kc)+pc/g.kc]
+				g.bufB = pb.data[off : off+np*nr*g.kb]
+			} else {
+				g.runPhase(gemmPhasePackB, ceilDiv(np, g.packPanels))
+			}
 			g.runPhase(gemmPhaseCompute, mBlocks*g.nChunks)
 		}
 	}
+	g.bufB = own
 }
 
 const (

@@ -43,6 +43,12 @@ type Coder struct {
 	dict     []float64 // K×n, row-major, stride n: the (normalised) atoms
 	gram     []float64 // K×K, row-major: G = D Dᵀ
 	diag     []float64 // K: the diagonal of G
+
+	// With the native backend the correlation GEMMs run on the kernel
+	// with D packed once per dictionary (packed holds Dᵀ as the GEMM's
+	// second operand) instead of once per block of samples.
+	native bool
+	packed kernel.PackedB
 	gramView *mat.Dense
 	norms    []float64 // K: atom norms, scratch of SetDictionary
 
@@ -114,6 +120,7 @@ func New(D *mat.Dense, opts ...Option) (*Coder, error) {
 		norms:     make([]float64, k),
 	}
 	c.gramView = mat.NewDense(k, k, c.gram)
+	c.native = blas.Name(c.backend) == blas.NativeName
 	if err := c.setDictionary(D); err != nil {
 		return nil, err
 	}
@@ -171,6 +178,9 @@ func (c *Coder) setDictionary(D *mat.Dense) error {
 		}
 	}
 	c.computeGram()
+	if c.native {
+		c.packed.Pack(true, c.n, c.k, c.dict, c.n)
+	}
 	return nil
 }
 

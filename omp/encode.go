@@ -240,9 +240,13 @@ func (c *Coder) runPart(w *worker, lo, hi int) {
 			return
 		}
 	}
-	c.backend.Dgemm(gblas.NoTrans, gblas.Trans, hi-lo, c.k, c.n,
-		1, x.Data[(r.start+lo)*x.Stride:], x.Stride, c.dict, c.n,
-		0, c.a0[lo*c.k:], c.k)
+	if c.native {
+		kernel.DgemmPacked(false, hi-lo, 1, x.Data[(r.start+lo)*x.Stride:], x.Stride, &c.packed, 0, c.a0[lo*c.k:], c.k)
+	} else {
+		c.backend.Dgemm(gblas.NoTrans, gblas.Trans, hi-lo, c.k, c.n,
+			1, x.Data[(r.start+lo)*x.Stride:], x.Stride, c.dict, c.n,
+			0, c.a0[lo*c.k:], c.k)
+	}
 	for i := lo; i < hi; i++ {
 		c.codeSample(w, i)
 	}

@@ -1,0 +1,76 @@
+package kernel
+
+// PackedB is the second operand of Dgemm packed once for the micro-kernel,
+// for many products with the same B: DgemmPacked skips the packing that
+// Dgemm does on every call. The zero value is empty; Pack fills it.
+type PackedB struct {
+	k, n   int
+	kc, nc int
+	// data holds the packed (jc, pc) blocks in the order Dgemm visits
+	// them: for each block of nc columns, each block of kc rows.
+	data []float64
+	offs []int // start of each block in data
+}
+
+// Pack packs op(B), a k×n matrix (op(B)[p][j] is b[p*ldb+j], or b[j*ldb+p]
+// when transB is set), into p, reusing p's memory when it is large enough.
+// Later changes to b do not affect p.
+func (p *PackedB) Pack(transB bool, k, n int, b []float64, ldb int) {
+	const nr = gemmNR
+	p.k, p.n = k, n
+	p.data, p.offs = p.data[:0], p.offs[:0]
+	if k == 0 || n == 0 {
+		return
+	}
+	p.kc = ceilDiv(k, ceilDiv(k, gemmKC))
+	p.nc = roundUp(min(n, gemmNC), nr)
+	size := 0
+	for jc := 0; jc < n; jc += p.nc {
+		nb := min(p.nc, n-jc)
+		size += roundUp(nb, nr) * k
+	}
+	if cap(p.data) < size {
+		p.data = make([]float64, size)
+	}
+	p.data = p.data[:size]
+	off := 0
+	for jc := 0; jc < n; jc += p.nc {
+		nb := min(p.nc, n-jc)
+		np := ceilDiv(nb, nr)
+		for pc := 0; pc < k; pc += p.kc {
+			kb := min(p.kc, k-pc)
+			p.offs = append(p.offs, off)
+			packB(useAsm && !gemmRace, transB, b, ldb, pc, kb, jc, nb, 0, np, p.data[off:off+np*nr*kb])
+			off += np * nr * kb
+		}
+	}
+}
+
+// Dims returns the shape k×n of the packed op(B).
+func (p *PackedB) Dims() (k, n int) { return p.k, p.n }
+
+// DgemmPacked computes C = alpha*op(A)*B + beta*C as Dgemm does, with B
+// the matrix packed in pb (k×n, k = pb's rows); op(A) is m×k. It gives
+// the same result as Dgemm with the unpacked B, bit for bit, on any number
+// of threads — except for products of at most 128 multiply-adds, which
+// Dgemm computes by plain loops. Unchecked like Dgemm.
+func DgemmPacked(transA bool, m int, alpha float64, a []float64, lda int, pb *PackedB, beta float64, c []float64, ldc int) {
+	n, k := pb.n, pb.k
+	if m == 0 || n == 0 {
+		return
+	}
+	if alpha == 0 || k == 0 {
+		scaleC(m, n, beta, c, ldc)
+		return
+	}
+	g := gemmCallPool.Get().(*gemmCall)
+	g.transA = transA
+	g.m, g.n, g.k = m, n, k
+	g.alpha, g.beta = alpha, beta
+	g.a, g.lda, g.c, g.ldc = a, lda, c, ldc
+	g.packed = pb
+	g.asm = useAsm
+	g.run()
+	g.a, g.b, g.c, g.packed = nil, nil, nil, nil
+	gemmCallPool.Put(g)
+}
