@@ -40,15 +40,15 @@ type Coder struct {
 	residuals bool
 	gramOnly  bool // built by NewGram: no dictionary, n = 0
 
-	dict     []float64 // K×n, row-major, stride n: the (normalised) atoms
-	gram     []float64 // K×K, row-major: G = D Dᵀ
-	diag     []float64 // K: the diagonal of G
+	dict []float64 // K×n, row-major, stride n: the (normalised) atoms
+	gram []float64 // K×K, row-major: G = D Dᵀ
+	diag []float64 // K: the diagonal of G
 
 	// With the native backend the correlation GEMMs run on the kernel
 	// with D packed once per dictionary (packed holds Dᵀ as the GEMM's
 	// second operand) instead of once per block of samples.
-	native bool
-	packed kernel.PackedB
+	native   bool
+	packed   kernel.PackedB
 	gramView *mat.Dense
 	norms    []float64 // K: atom norms, scratch of SetDictionary
 
