@@ -47,10 +47,11 @@ type Coder struct {
 	// With the native backend the correlation GEMMs run on the kernel
 	// with D packed once per dictionary (packed holds Dᵀ as the GEMM's
 	// second operand) instead of once per block of samples.
-	native   bool
-	packed   kernel.PackedB
-	gramView *mat.Dense
-	norms    []float64 // K: atom norms, scratch of SetDictionary
+	native    bool
+	packed    kernel.PackedB
+	packStale bool // packed is not the current D (packed on first use)
+	gramView  *mat.Dense
+	norms     []float64 // K: atom norms, scratch of SetDictionary
 
 	// Encode scratch for a round of up to threads×block samples, grown on
 	// demand and kept.
@@ -178,9 +179,7 @@ func (c *Coder) setDictionary(D *mat.Dense) error {
 		}
 	}
 	c.computeGram()
-	if c.native {
-		c.packed.Pack(true, c.n, c.k, c.dict, c.n)
-	}
+	c.packStale = true
 	return nil
 }
 

@@ -67,6 +67,10 @@ func (c *Coder) EncodeTo(dst *Codes, X *mat.Dense) error {
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	if c.native && c.packStale && N > 0 {
+		c.packed.Pack(true, c.n, c.k, c.dict, c.n)
+		c.packStale = false
+	}
 	var x blas64.General
 	if N > 0 {
 		x = X.RawMatrix()
