@@ -103,8 +103,15 @@ func (r *Report) WriteText(w io.Writer) error {
 		p("")
 		p("ODDL training on MNIST, K=%d L=%d batch %d, one pass, no initialisation phase;",
 			t0.Settings.K, t0.Settings.L, t0.Settings.Batch)
-		p("%s training codes, task step %g, refit of the prediction classifier: %v",
-			t0.Config.Coding, t0.Config.TaskStep, t0.Config.Refit)
+		refit := "none"
+		switch {
+		case t0.Config.Refit && t0.Config.RefitPass:
+			refit = "one more coding pass"
+		case t0.Config.Refit:
+			refit = "from running statistics (a coding pass when there are none)"
+		}
+		p("%s training codes, task step %g, refit of the prediction classifier: %s",
+			t0.Config.Coding, t0.Config.TaskStep, refit)
 		p("  whole pass (seconds by part, from the model's timers):")
 		p("  backend\tλ0\tsamples\tseconds\tsamples/s\tcoding\tstatistics\tupdate\tread\trefit\tstart")
 		for _, t := range r.Train {
