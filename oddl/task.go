@@ -2,6 +2,7 @@ package oddl
 
 import (
 	"math"
+	"sync"
 
 	"github.com/oddl-go/oddl/kernel"
 )
@@ -9,45 +10,82 @@ import (
 // taskGradient adds −η·∂ℓ/∂D of the batch, ℓ = Σ ½||W a − y||² with a the
 // codes on D in t.codes, to the dictionary part of N, so that the next
 // sweep minimises the surrogate plus η times the task loss linearised at
-// the current D. Samples are taken in batch order.
+// the current D.
 //
 // For a sample with support Λ, code a and classifier residual r = W a − y,
 // the code on its support is a_Λ = (D_Λᵀ D_Λ)⁻¹ D_Λᵀ x, and
 //
 //	β_Λ = (D_Λᵀ D_Λ)⁻¹ W_Λᵀ r,   ∂ℓ/∂d_j = −a_j·D_Λ β_Λ + β_j·(x − D a)
 //
-// for j ∈ Λ (zero for the other atoms).
+// for j ∈ Λ (zero for the other atoms). The per-sample gradients of a chunk
+// of taskChunk samples are computed on up to t.threads goroutines, then
+// added in batch order, so N does not depend on the thread count.
 func (t *trainer) taskGradient(eta float64) {
 	st := t.m.st
-	n, s := st.n, st.stride()
+	n, s, l := st.n, st.stride(), t.m.cfg.L
 	r, _ := t.x.Dims()
-	t.ensureTask()
-	for i := range r {
-		idx, val := t.codes.Row(i)
-		if len(idx) == 0 {
-			continue
+	workers := max(1, min(t.threads, taskChunk/8))
+	t.ensureTask(workers)
+	for c0 := 0; c0 < r; c0 += taskChunk {
+		c1 := min(r, c0+taskChunk)
+		grads := t.taskGrads[:(c1-c0)*l*n]
+		// Compute: worker w takes samples c0+w, c0+w+workers, …
+		var wg sync.WaitGroup
+		for w := 1; w < workers; w++ {
+			wg.Add(1)
+			go func(w int) {
+				defer wg.Done()
+				t.taskRange(c0, c1, w, workers, grads, &t.tasks[w])
+			}(w)
 		}
-		taskSample(st, t.x.RawRowView(i), t.lab[i], idx, val, &t.task)
-		for p, j := range idx {
-			g := t.task.grad[p*n : (p+1)*n]
-			kernel.AxpyUnitary(-eta, g, st.nt[j*s:j*s+n])
+		t.taskRange(c0, c1, 0, workers, grads, &t.tasks[0])
+		wg.Wait()
+		// Add, in batch order.
+		for i := c0; i < c1; i++ {
+			idx, _ := t.codes.Row(i)
+			g := grads[(i-c0)*l*n:]
+			for p, j := range idx {
+				kernel.AxpyUnitary(-eta, g[p*n:(p+1)*n], st.nt[j*s:j*s+n])
+			}
 		}
 	}
 }
 
-// taskScratch holds the per-sample buffers of taskGradient.
+// taskChunk is the number of samples whose task gradients are computed
+// before they are added to N.
+const taskChunk = 64
+
+// taskRange writes the gradients of samples c0+w, c0+w+step, … (< c1) into
+// their slots of grads (L·n values a sample).
+func (t *trainer) taskRange(c0, c1, w, step int, grads []float64, ts *taskScratch) {
+	st := t.m.st
+	n, l := st.n, t.m.cfg.L
+	for i := c0 + w; i < c1; i += step {
+		idx, val := t.codes.Row(i)
+		if len(idx) == 0 {
+			continue
+		}
+		taskSample(st, t.x.RawRowView(i), t.lab[i], idx, val, ts)
+		copy(grads[(i-c0)*l*n:], ts.grad[:len(idx)*n])
+	}
+}
+
+// taskScratch holds the per-sample buffers of taskSample.
 type taskScratch struct {
 	gram, beta, z, e, db, grad []float64
 }
 
-func (t *trainer) ensureTask() {
+func (t *trainer) ensureTask(workers int) {
 	st, l := t.m.st, t.m.cfg.L
-	if t.task.e == nil {
-		t.task = taskScratch{
+	if t.taskGrads == nil {
+		t.taskGrads = make([]float64, taskChunk*l*st.n)
+	}
+	for len(t.tasks) < workers {
+		t.tasks = append(t.tasks, taskScratch{
 			gram: make([]float64, l*l), beta: make([]float64, l),
 			z: make([]float64, st.q), e: make([]float64, st.n),
 			db: make([]float64, st.n), grad: make([]float64, l*st.n),
-		}
+		})
 	}
 }
 

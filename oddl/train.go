@@ -212,15 +212,17 @@ type trainer struct {
 	cwhere  []int
 	cstart  []int
 
-	xb   []float64 // batch samples, κ×n
-	lab  []int
-	res  []float64 // residual scratch (n)
-	rec  []float64 // reconstruction scratch (n+q)
-	z    []float64 // scores scratch (q)
-	up   updater
-	task taskScratch
-	rng  *rand.Rand
-	x    *mat.Dense // the current batch
+	xb  []float64 // batch samples, κ×n
+	lab []int
+	res []float64 // residual scratch (n)
+	rec []float64 // reconstruction scratch (n+q)
+	z   []float64 // scores scratch (q)
+	up  updater
+	// Task-driven term: per-goroutine scratch and a chunk's gradients.
+	tasks     []taskScratch
+	taskGrads []float64
+	rng       *rand.Rand
+	x         *mat.Dense // the current batch
 
 	runStart   time.Time
 	phaseStart time.Time
