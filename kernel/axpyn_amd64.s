@@ -161,3 +161,163 @@ two1:
 two_end:
 	VZEROUPPER
 	RET
+
+// The iamax forms below also track, per lane of the eight-element stride,
+// the largest |y[i]| after the update and its index: a lane moves only on
+// a strictly greater value (VCMPPD GT_OQ, false for NaN), so it keeps the
+// first index of its maximum and never a NaN. They handle the first
+// 8·⌊len(y)/8⌋ elements; the caller does the rest and reduces the lanes.
+
+#define ABS Y11
+#define MAX0 Y8
+#define MAX1 Y9
+#define IDX0 Y6
+#define IDX1 Y7
+#define CUR0 Y4
+#define CUR1 Y5
+#define STEP Y10
+
+// IAMAX_SETUP loads the lane state from *lanes (max[8] then idx[8], as
+// iamaxLanes) and the constants.
+#define IAMAX_SETUP(lanes) \
+	MOVQ         $0x7fffffffffffffff, AX; \
+	MOVQ         AX, X11; \
+	VPBROADCASTQ X11, ABS; \
+	MOVQ         $8, AX; \
+	MOVQ         AX, X10; \
+	VPBROADCASTQ X10, STEP; \
+	VMOVUPD      (lanes), MAX0; \
+	VMOVUPD      32(lanes), MAX1; \
+	VMOVDQU      64(lanes), CUR0; \
+	VMOVDQU      96(lanes), CUR1; \
+	VMOVDQU      CUR0, IDX0; \
+	VMOVDQU      CUR1, IDX1
+
+// IAMAX_STEP folds Y0 = y[i:i+4] and Y1 = y[i+4:i+8] into the lanes.
+#define IAMAX_STEP \
+	VANDPD    ABS, Y0, Y2; \
+	VANDPD    ABS, Y1, Y3; \
+	VCMPPD    $0x1e, MAX0, Y2, Y0; \
+	VCMPPD    $0x1e, MAX1, Y3, Y1; \
+	VBLENDVPD Y0, Y2, MAX0, MAX0; \
+	VBLENDVPD Y1, Y3, MAX1, MAX1; \
+	VBLENDVPD Y0, CUR0, IDX0, IDX0; \
+	VBLENDVPD Y1, CUR1, IDX1, IDX1; \
+	VPADDQ    STEP, CUR0, CUR0; \
+	VPADDQ    STEP, CUR1, CUR1
+
+// IAMAX_STORE writes the lane maxima and indices back to *lanes.
+#define IAMAX_STORE(lanes) \
+	VMOVUPD MAX0, (lanes); \
+	VMOVUPD MAX1, 32(lanes); \
+	VMOVDQU IDX0, 64(lanes); \
+	VMOVDQU IDX1, 96(lanes)
+
+// func axpy4IamaxAVX(c *[4]float64, x0, x1, x2, x3, y []float64, lanes *iamaxLanes)
+TEXT ·axpy4IamaxAVX(SB), NOSPLIT, $0-136
+	MOVQ         lanes+128(FP), R10
+	IAMAX_SETUP(R10)
+	MOVQ         c+0(FP), AX
+	VBROADCASTSD (AX), C0
+	VBROADCASTSD 8(AX), C1
+	VBROADCASTSD 16(AX), C2
+	VBROADCASTSD 24(AX), C3
+	MOVQ         x0_base+8(FP), X0_PTR
+	MOVQ         x1_base+32(FP), X1_PTR
+	MOVQ         x2_base+56(FP), X2_PTR
+	MOVQ         x3_base+80(FP), X3_PTR
+	MOVQ         y_base+104(FP), Y_PTR
+	MOVQ         y_len+112(FP), LEN
+	SHRQ         $3, LEN                 // LEN = n / 8
+	JZ           four_iamax_end
+
+four_iamax8:
+	VMOVUPD     (Y_PTR), Y0        // Y0 = y[i:i+4]
+	VMOVUPD     32(Y_PTR), Y1      // Y1 = y[i+4:i+8]
+	VFMADD231PD (X0_PTR), C0, Y0   // Y0 += c0*x0[i:i+4]
+	VFMADD231PD 32(X0_PTR), C0, Y1 // Y1 += c0*x0[i+4:i+8]
+	VFMADD231PD (X1_PTR), C1, Y0   // Y0 += c1*x1[i:i+4]
+	VFMADD231PD 32(X1_PTR), C1, Y1 // Y1 += c1*x1[i+4:i+8]
+	VFMADD231PD (X2_PTR), C2, Y0   // Y0 += c2*x2[i:i+4]
+	VFMADD231PD 32(X2_PTR), C2, Y1 // Y1 += c2*x2[i+4:i+8]
+	VFMADD231PD (X3_PTR), C3, Y0   // Y0 += c3*x3[i:i+4]
+	VFMADD231PD 32(X3_PTR), C3, Y1 // Y1 += c3*x3[i+4:i+8]
+	VMOVUPD     Y0, (Y_PTR)        // y[i:i+4] = Y0
+	VMOVUPD     Y1, 32(Y_PTR)      // y[i+4:i+8] = Y1
+	IAMAX_STEP
+	ADDQ        $64, X0_PTR
+	ADDQ        $64, X1_PTR
+	ADDQ        $64, X2_PTR
+	ADDQ        $64, X3_PTR
+	ADDQ        $64, Y_PTR
+	DECQ        LEN
+	JNZ         four_iamax8        // } while --LEN > 0
+
+four_iamax_end:
+	IAMAX_STORE(R10)
+	VZEROUPPER
+	RET
+
+// func axpy2IamaxAVX(c *[2]float64, x0, x1, y []float64, lanes *iamaxLanes)
+TEXT ·axpy2IamaxAVX(SB), NOSPLIT, $0-88
+	MOVQ         lanes+80(FP), R10
+	IAMAX_SETUP(R10)
+	MOVQ         c+0(FP), AX
+	VBROADCASTSD (AX), C0
+	VBROADCASTSD 8(AX), C1
+	MOVQ         x0_base+8(FP), X0_PTR
+	MOVQ         x1_base+32(FP), X1_PTR
+	MOVQ         y_base+56(FP), Y_PTR
+	MOVQ         y_len+64(FP), LEN
+	SHRQ         $3, LEN                 // LEN = n / 8
+	JZ           two_iamax_end
+
+two_iamax8:
+	VMOVUPD     (Y_PTR), Y0        // Y0 = y[i:i+4]
+	VMOVUPD     32(Y_PTR), Y1      // Y1 = y[i+4:i+8]
+	VFMADD231PD (X0_PTR), C0, Y0   // Y0 += c0*x0[i:i+4]
+	VFMADD231PD 32(X0_PTR), C0, Y1 // Y1 += c0*x0[i+4:i+8]
+	VFMADD231PD (X1_PTR), C1, Y0   // Y0 += c1*x1[i:i+4]
+	VFMADD231PD 32(X1_PTR), C1, Y1 // Y1 += c1*x1[i+4:i+8]
+	VMOVUPD     Y0, (Y_PTR)        // y[i:i+4] = Y0
+	VMOVUPD     Y1, 32(Y_PTR)      // y[i+4:i+8] = Y1
+	IAMAX_STEP
+	ADDQ        $64, X0_PTR
+	ADDQ        $64, X1_PTR
+	ADDQ        $64, Y_PTR
+	DECQ        LEN
+	JNZ         two_iamax8         // } while --LEN > 0
+
+two_iamax_end:
+	IAMAX_STORE(R10)
+	VZEROUPPER
+	RET
+
+// func axpy1IamaxAVX(c float64, x0, y []float64, lanes *iamaxLanes)
+TEXT ·axpy1IamaxAVX(SB), NOSPLIT, $0-64
+	MOVQ         lanes+56(FP), R10
+	IAMAX_SETUP(R10)
+	VBROADCASTSD c+0(FP), C0
+	MOVQ         x0_base+8(FP), X0_PTR
+	MOVQ         y_base+32(FP), Y_PTR
+	MOVQ         y_len+40(FP), LEN
+	SHRQ         $3, LEN                 // LEN = n / 8
+	JZ           one_iamax_end
+
+one_iamax8:
+	VMOVUPD     (Y_PTR), Y0        // Y0 = y[i:i+4]
+	VMOVUPD     32(Y_PTR), Y1      // Y1 = y[i+4:i+8]
+	VFMADD231PD (X0_PTR), C0, Y0   // Y0 += c*x0[i:i+4]
+	VFMADD231PD 32(X0_PTR), C0, Y1 // Y1 += c*x0[i+4:i+8]
+	VMOVUPD     Y0, (Y_PTR)        // y[i:i+4] = Y0
+	VMOVUPD     Y1, 32(Y_PTR)      // y[i+4:i+8] = Y1
+	IAMAX_STEP
+	ADDQ        $64, X0_PTR
+	ADDQ        $64, Y_PTR
+	DECQ        LEN
+	JNZ         one_iamax8         // } while --LEN > 0
+
+one_iamax_end:
+	IAMAX_STORE(R10)
+	VZEROUPPER
+	RET

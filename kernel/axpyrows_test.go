@@ -82,3 +82,69 @@ func BenchmarkAxpyRows(b *testing.B) {
 		})
 	}
 }
+
+// AxpyRowsIamax updates y exactly as AxpyRows does and returns the first
+// index of the largest |y[i]| after the update, NaNs passed over: checked
+// against AxpyRows and a plain search, with ties in different lanes and in
+// the tail, NaNs, and every number of rows.
+func TestAxpyRowsIamax(t *testing.T) {
+	eachKernelPath(t, func(t *testing.T) {
+		rng := rand.New(rand.NewPCG(19, 2))
+		const ld, rows = 61, 10
+		g := make([]float64, rows*ld)
+		for i := range g {
+			g[i] = rng.Float64()*2 - 1
+		}
+		for n := 0; n <= min(testN(), ld); n++ {
+			for p := 0; p <= 9; p++ {
+				for variant := range 4 {
+					idx := make([]int, p)
+					c := make([]float64, p)
+					for m := range idx {
+						idx[m] = rng.IntN(rows)
+						c[m] = rng.Float64()*4 - 2
+					}
+					y := make([]float64, n)
+					for i := range y {
+						y[i] = rng.Float64()*2 - 1
+					}
+					if variant == 1 || variant == 3 {
+						clear(c) // the update keeps y's values
+					}
+					switch {
+					case variant == 1 && n > 0:
+						// Ties: the same largest value at several places,
+						// in different lanes and in the tail.
+						for _, i := range []int{n / 3, n - 1, n / 2, n / 2 + 8} {
+							if i < n {
+								y[i] = -7
+							}
+						}
+					case variant == 2 && n > 0:
+						y[rng.IntN(n)] = math.NaN()
+						y[0] = math.NaN()
+					case variant == 3 && n > 0:
+						for i := range y {
+							y[i] = math.NaN()
+						}
+					}
+					want := append([]float64(nil), y...)
+					AxpyRows(c, g, ld, idx, want)
+					wantAt := -1
+					if n > 0 {
+						wantAt = iamaxSkipNaN(want)
+					}
+					at := AxpyRowsIamax(c, g, ld, idx, y)
+					for i := range y {
+						if math.Float64bits(y[i]) != math.Float64bits(want[i]) && !(math.IsNaN(y[i]) && math.IsNaN(want[i])) {
+							t.Fatalf("n=%d rows=%d variant=%d: y[%d] = %v, want %v", n, p, variant, i, y[i], want[i])
+						}
+					}
+					if at != wantAt {
+						t.Fatalf("n=%d rows=%d variant=%d: index %d, want %d", n, p, variant, at, wantAt)
+					}
+				}
+			}
+		}
+	})
+}

@@ -72,3 +72,19 @@ func axpy4AVX(c *[4]float64, x0, x1, x2, x3, y []float64)
 //
 //go:noescape
 func axpy2AVX(c *[2]float64, x0, x1, y []float64)
+
+// axpy4IamaxAVX is axpy4AVX on the first 8·⌊len(y)/8⌋ elements of y that
+// also folds the updated |y[i]| into lanes (see iamaxLanes).
+//
+//go:noescape
+func axpy4IamaxAVX(c *[4]float64, x0, x1, x2, x3, y []float64, lanes *iamaxLanes)
+
+// axpy2IamaxAVX is axpy4IamaxAVX with two rows.
+//
+//go:noescape
+func axpy2IamaxAVX(c *[2]float64, x0, x1, y []float64, lanes *iamaxLanes)
+
+// axpy1IamaxAVX is axpy4IamaxAVX with one row.
+//
+//go:noescape
+func axpy1IamaxAVX(c float64, x0, y []float64, lanes *iamaxLanes)

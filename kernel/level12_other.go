@@ -45,3 +45,15 @@ func axpy2AVX(c *[2]float64, x0, x1, y []float64) {
 	axpyRef(c[0], x0[:len(y)], y)
 	axpyRef(c[1], x1[:len(y)], y)
 }
+
+func axpy4IamaxAVX(c *[4]float64, x0, x1, x2, x3, y []float64, lanes *iamaxLanes) {
+	panic("kernel: assembly routine called without assembly")
+}
+
+func axpy2IamaxAVX(c *[2]float64, x0, x1, y []float64, lanes *iamaxLanes) {
+	panic("kernel: assembly routine called without assembly")
+}
+
+func axpy1IamaxAVX(c float64, x0, y []float64, lanes *iamaxLanes) {
+	panic("kernel: assembly routine called without assembly")
+}

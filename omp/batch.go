@@ -81,8 +81,8 @@ func (w *worker) batchOMP(g, diag []float64, k int, a []float64, xx, tol float64
 	noise := tiny * xx
 	r2 := xx
 	p := 0
+	j := kernel.IamaxUnitary(a)
 	for {
-		j := kernel.IamaxUnitary(a)
 		aj := a[j]
 		if aj*aj <= noise || contains(idx[:p], j) {
 			break
@@ -141,12 +141,15 @@ func (w *worker) batchOMP(g, diag []float64, k int, a []float64, xx, tol float64
 			}
 			kernel.GemvT(rows, k, 1, u, k, dc, 1, 1, a, 1)
 		}
+		// The next atom: argmax |a|, found by the last pass of the update.
 		if rows < p {
 			dc := w.dc2[:p-rows]
 			for m := range dc {
 				dc[m] = prev[rows+m] - c[rows+m]
 			}
-			kernel.AxpyRows(dc, g, k, idx[rows:p], a)
+			j = kernel.AxpyRowsIamax(dc, g, k, idx[rows:p], a)
+		} else {
+			j = kernel.IamaxUnitary(a)
 		}
 		copy(prev[:p], c)
 	}

@@ -1,0 +1,95 @@
+package kernel
+
+import "math"
+
+// iamaxLanes is the state of the iamax forms of the row kernels: for each
+// lane l of the eight-element stride, the largest |y[i]| seen at an index
+// i ≡ l (mod 8) and that index. max starts at −1, so any non-NaN value
+// replaces it; idx starts at l.
+type iamaxLanes struct {
+	max [8]float64
+	idx [8]int64
+}
+
+// AxpyRowsIamax is AxpyRows followed by the index of the largest |y[i]|
+// after the update — the first such index, NaNs passed over, 0 if every
+// element is NaN, −1 for an empty y — found in the same pass over y.
+func AxpyRowsIamax(c, g []float64, ld int, idx []int, y []float64) int {
+	n := len(y)
+	p := len(idx)
+	if n == 0 {
+		AxpyRows(c, g, ld, idx, y)
+		return -1
+	}
+	if !useAsm || n < 8 || p == 0 {
+		AxpyRows(c, g, ld, idx, y)
+		return iamaxSkipNaN(y)
+	}
+	c = c[:p]
+	row := func(m int) []float64 { r := idx[m] * ld; return g[r : r+n] }
+	// All but the last group of rows (4, 2 or 1 of them) as AxpyRows.
+	last := 4
+	switch p % 4 {
+	case 1:
+		last = 1
+	case 2, 3:
+		last = 2
+	}
+	AxpyRows(c[:p-last], g, ld, idx[:p-last], y)
+	m := p - last
+	var ln iamaxLanes
+	for l := range 8 {
+		ln.max[l], ln.idx[l] = -1, int64(l)
+	}
+	raceWrite(y)
+	switch last {
+	case 4:
+		x0, x1, x2, x3 := row(m), row(m+1), row(m+2), row(m+3)
+		raceRead(x0)
+		raceRead(x1)
+		raceRead(x2)
+		raceRead(x3)
+		axpy4IamaxAVX((*[4]float64)(c[m:m+4]), x0, x1, x2, x3, y, &ln)
+	case 2:
+		x0, x1 := row(m), row(m+1)
+		raceRead(x0)
+		raceRead(x1)
+		axpy2IamaxAVX((*[2]float64)(c[m:m+2]), x0, x1, y, &ln)
+	default:
+		x0 := row(m)
+		raceRead(x0)
+		axpy1IamaxAVX(c[m], x0, y, &ln)
+	}
+	// The tail, with the kernels' rounding (one FMA per row, in order).
+	best, at := -1.0, 0
+	for i := n &^ 7; i < n; i++ {
+		v := y[i]
+		for r := m; r < p; r++ {
+			v = math.FMA(c[r], g[idx[r]*ld+i], v)
+		}
+		y[i] = v
+		if a := math.Abs(v); a > best {
+			best, at = a, i
+		}
+	}
+	// The lanes: the largest value, and among equal ones the first index
+	// (the tail's indices come after every lane's).
+	for l := range 8 {
+		if v, i := ln.max[l], int(ln.idx[l]); v > best || (v == best && v >= 0 && i < at) {
+			best, at = v, i
+		}
+	}
+	return at
+}
+
+// iamaxSkipNaN returns the first index of the largest |x[i]|, NaNs passed
+// over, 0 if every element is NaN; x is not empty.
+func iamaxSkipNaN(x []float64) int {
+	best, at := -1.0, 0
+	for i, v := range x {
+		if a := math.Abs(v); a > best {
+			best, at = a, i
+		}
+	}
+	return at
+}
