@@ -115,7 +115,7 @@ func TestAxpyRowsIamax(t *testing.T) {
 					case variant == 1 && n > 0:
 						// Ties: the same largest value at several places,
 						// in different lanes and in the tail.
-						for _, i := range []int{n / 3, n - 1, n / 2, n / 2 + 8} {
+						for _, i := range []int{n / 3, n - 1, n / 2, n/2 + 8} {
 							if i < n {
 								y[i] = -7
 							}
