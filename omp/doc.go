@@ -56,11 +56,25 @@
 // between GEMMs while the recurrences run. gonum's GEMM runs on goroutines,
 // which the Go scheduler fits into GOMAXPROCS.
 //
+// With the native backend the correlation GEMMs run on the kernel with D
+// packed once per dictionary (kernel.PackedB), not once per block. The
+// correlation update of each step is one pass over a per four chosen atoms
+// that also finds the next atom (kernel.AxpyRowsIamax).
+//
 // Codes go to a fixed slot of L entries per sample and are packed into the
 // compressed-row Codes after each round; nothing is allocated per sample, and
 // EncodeTo into a reused Codes allocates nothing but the goroutines of the
 // call. The codes do not depend on the thread count or block size beyond the
 // rounding of the backend's GEMM.
+//
+// # From a Gram matrix
+//
+// Batch-OMP needs of the dictionary only G, and of a sample only a0 = D x
+// and ||x||². NewGram builds a Coder from G alone and EncodeGramTo codes
+// from given correlations and norms (EncodeGramTo works on any Coder): for
+// callers that get those cheaper than by a SYRK and a GEMM, for instance
+// from those of a related dictionary. Package oddl codes [x; √λ0·y] on a
+// stacked dictionary that way, from the Gram matrix and correlations of D.
 //
 // # Numbers
 //
