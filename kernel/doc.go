@@ -25,6 +25,14 @@
 //	Nrm2Inc               the same over x[i·incX]
 //	IamaxUnitary(x)       first i with the largest |x[i]|; -1 if empty
 //	IamaxInc              the same over x[i·incX], returning i
+//	AxpyRows(c, g, ld, idx, y)       y += Σ_m c[m]·g[idx[m]·ld:], rows in order
+//	AxpyRowsIamax(c, g, ld, idx, y)  the same, then the first i with the
+//	                                 largest |y[i]| (NaNs passed over)
+//
+// AxpyRows rounds exactly as the AxpyUnitary calls it stands for but reads
+// and writes y once per four rows; AxpyRowsIamax also finds the largest
+// element in its last pass (Batch-OMP's correlation update and atom
+// choice in one pass).
 //
 // Iamax follows gonum's Idamax for NaN: a NaN at x[0] gives 0, a NaN
 // anywhere else is passed over. Nrm2 takes the fast unscaled sum of squares
@@ -48,7 +56,8 @@
 //
 // Dgemm computes C = α·op(A)·op(B) + β·C with a blocked, packed loop nest
 // around a 6×8 register micro-kernel, split over up to Threads() goroutines
-// (see SetThreads).
+// (see SetThreads). PackedB and DgemmPacked pack B once for many products
+// with the same B (bit for bit the same results as Dgemm).
 //
 // # Dispatch
 //
