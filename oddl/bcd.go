@@ -93,6 +93,11 @@ type updater struct {
 	// updateW tells whether the classifier part of D~ follows the update;
 	// when false (λ0 = 0) only the dictionary part moves and W is kept.
 	updateW bool
+	// perClass says that M is block diagonal over the class blocks of
+	// state.block (the InitClass initialisation codes each sample on its
+	// class's atoms only): a block's changes then reach only its own rows
+	// of P, and the blocked sweep works class by class.
+	perClass bool
 }
 
 // sweep runs one Gauss–Seidel sweep over the atoms j = 0..K−1:
@@ -150,8 +155,16 @@ func (up *updater) sweepBlocked(st *state) (unused int) {
 		st.pValid = true
 	}
 	tol := st.unusedTol()
-	for j0 := 0; j0 < k; j0 += bcdBlock {
-		j1 := min(j0+bcdBlock, k)
+	c, lo, hi := 0, 0, k // the rows of P a block's changes reach
+	if up.perClass {
+		lo, hi = st.block(0)
+	}
+	for j0 := 0; j0 < k; {
+		for up.perClass && j0 == hi && c+1 < st.q {
+			c++
+			lo, hi = st.block(c)
+		}
+		j1 := min(j0+bcdBlock, hi)
 		b := j1 - j0
 		delta, saved := up.delta[:b*s], up.saved[:b*s]
 		copy(saved, p[j0*s:j1*s])
@@ -173,10 +186,12 @@ func (up *updater) sweepBlocked(st *state) (unused int) {
 				dj[i] = row[i] - dj[i]
 			}
 		}
-		// P += M[:, j0:j1]·Δ for every row, the block's own from before
-		// their in-block corrections.
+		// P += M[:, j0:j1]·Δ for every row it reaches (M[i, j0:j1] = 0
+		// outside [lo, hi)), the block's own rows from before their
+		// in-block corrections.
 		copy(p[j0*s:j1*s], saved)
-		up.impl.Dgemm(gblas.NoTrans, gblas.NoTrans, k, s, b, 1, st.m[j0:], k, delta, s, 1, p, s)
+		up.impl.Dgemm(gblas.NoTrans, gblas.NoTrans, hi-lo, s, b, 1, st.m[lo*k+j0:], k, delta, s, 1, p[lo*s:], s)
+		j0 = j1
 	}
 	return unused
 }

@@ -162,11 +162,14 @@ func TestSweepFixedPoint(t *testing.T) {
 func TestKeptProduct(t *testing.T) {
 	rng := rand.New(rand.NewPCG(41, 3))
 	_, X, labels := planted(rng, 40, 20, 3, 4, 600, 0.05)
+	_, X2, labels2 := planted(rng, 2*bcdBlock+40, 20, 3, 2, 2*(2*bcdBlock+40), 0.05)
 	for _, tc := range []struct {
 		name   string
 		change func(*Config)
 	}{
 		{"defaults", func(*Config) {}},
+		// Class blocks larger than the sweep's blocks.
+		{"two classes, large blocks", func(c *Config) { c.K = 2*bcdBlock + 40; c.InitSamples = 2 * c.K }},
 		{"forgetting", func(c *Config) { c.Forget = 1 }},
 		{"reconstructive", func(c *Config) { c.Lambda0 = 0 }},
 		{"codes on D, shared init", func(c *Config) { c.Coding, c.Init = CodingDictionary, InitShared }},
@@ -175,7 +178,11 @@ func TestKeptProduct(t *testing.T) {
 			cfg := smallConfig(40, 3)
 			cfg.Epochs = 2
 			tc.change(&cfg)
-			m, err := Train(context.Background(), cfg, mustSource(t, X, labels, 4))
+			src := mustSource(t, X, labels, 4)
+			if cfg.K > 40 {
+				src = mustSource(t, X2, labels2, 2)
+			}
+			m, err := Train(context.Background(), cfg, src)
 			if err != nil {
 				t.Fatal(err)
 			}

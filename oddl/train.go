@@ -665,6 +665,7 @@ func (t *trainer) step(lambda0 float64, updateW bool) (batchStats, error) {
 
 	start = time.Now()
 	t.up.updateW = updateW
+	t.up.perClass = !joint && m.cfg.Init == InitClass
 	for range m.cfg.Sweeps {
 		b.unused = t.up.sweep(st, m.cfg.Update == UpdateBlocked)
 	}
