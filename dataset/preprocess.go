@@ -5,6 +5,8 @@ import (
 	"math"
 
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/oddl-go/oddl/kernel"
 )
 
 // Preprocess normalises each row of X in place as the paper does: subtract
@@ -76,7 +78,13 @@ func Preprocess(X *mat.Dense) (zero []int) {
 func Validate(X *mat.Dense) error {
 	r, _ := X.Dims()
 	for i := range r {
-		for j, v := range X.RawRowView(i) {
+		row := X.RawRowView(i)
+		// A NaN or infinite entry makes the sum of squares NaN or
+		// infinite; so may large finite ones, which the scan then clears.
+		if s := kernel.SumSqUnitary(row); !math.IsNaN(s) && !math.IsInf(s, 0) {
+			continue
+		}
+		for j, v := range row {
 			if math.IsNaN(v) || math.IsInf(v, 0) {
 				return fmt.Errorf("dataset: row %d, column %d is %v: %w", i, j, v, ErrValue)
 			}

@@ -118,6 +118,19 @@ func TestValidate(t *testing.T) {
 	if err := Validate(X); err == nil || !strings.Contains(err.Error(), "row 2, column 3 is -Inf") {
 		t.Errorf("got %v", err)
 	}
+	// Finite values whose squares overflow are valid; a NaN among them,
+	// after them in the row, is still found.
+	X.Set(2, 3, 0)
+	for j := range 4 {
+		X.Set(0, j, 1.5e300)
+	}
+	if err := Validate(X); err != nil {
+		t.Errorf("huge finite values: %v", err)
+	}
+	X.Set(0, 3, math.NaN())
+	if err := Validate(X); err == nil || !strings.Contains(err.Error(), "row 0, column 3 is NaN") {
+		t.Errorf("NaN after huge values: %v", err)
+	}
 }
 
 func TestSetPreprocessAndViews(t *testing.T) {

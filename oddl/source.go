@@ -10,6 +10,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/oddl-go/oddl/dataset"
+	"github.com/oddl-go/oddl/kernel"
 )
 
 // Source is a stream of labelled training samples, read in passes (epochs).
@@ -113,11 +114,15 @@ func (s *matrixSource) Read(x []float64, labels []int) (int, error) {
 		j := s.order[s.pos+i]
 		row := s.x.RawRowView(j)
 		// Checked here, where the row number is the sample's: training
-		// sees the samples shuffled.
-		for c, v := range row {
-			if math.IsNaN(v) || math.IsInf(v, 0) {
-				s.pos += i
-				return i, fmt.Errorf("oddl: %w: row %d, column %d is %v", ErrInput, j, c, v)
+		// sees the samples shuffled. A NaN or infinite entry makes the sum
+		// of squares NaN or infinite (so may large finite ones: the scan
+		// then finds nothing).
+		if ss := kernel.SumSqUnitary(row); math.IsNaN(ss) || math.IsInf(ss, 0) {
+			for c, v := range row {
+				if math.IsNaN(v) || math.IsInf(v, 0) {
+					s.pos += i
+					return i, fmt.Errorf("oddl: %w: row %d, column %d is %v", ErrInput, j, c, v)
+				}
 			}
 		}
 		copy(x[i*n:(i+1)*n], row)
