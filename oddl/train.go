@@ -7,6 +7,7 @@ import (
 	"io"
 	"math"
 	"math/rand/v2"
+	"sync"
 	"time"
 
 	gblas "gonum.org/v1/gonum/blas"
@@ -214,10 +215,12 @@ type trainer struct {
 
 	xb  []float64 // batch samples, κ×n
 	lab []int
-	res []float64 // residual scratch (n)
-	rec []float64 // reconstruction scratch (n+q)
-	z   []float64 // scores scratch (q)
-	up  updater
+	// accumulate: a chunk's reconstructions and objective terms, and a
+	// residual scratch per goroutine.
+	accRec []float64
+	accObj []accSample
+	accRes [][]float64
+	up     updater
 	// Task-driven term: per-goroutine scratch and a chunk's gradients.
 	tasks     []taskScratch
 	taskGrads []float64
@@ -239,9 +242,6 @@ func newTrainer(m *Model, src Source, o options) (*trainer, error) {
 		m: m, src: src, o: o, impl: impl, bname: name, threads: m.threads(),
 		xb:  make([]float64, m.cfg.Batch*st.n),
 		lab: make([]int, m.cfg.Batch),
-		res: make([]float64, st.n),
-		rec: make([]float64, st.stride()),
-		z:   make([]float64, st.q),
 	}
 	t.oldThr = blas.Threads(name)
 	// The backend's GEMM and the coder's goroutines take turns, so both may
@@ -872,50 +872,34 @@ func (t *trainer) encodeTask() error {
 // sums do not depend on the number of threads.
 func (t *trainer) accumulate(lambda0 float64) batchStats {
 	st := t.m.st
-	k, n, s := st.k, st.n, st.stride()
+	s := st.stride()
 	r, _ := t.x.Dims()
+	workers := max(1, min(t.threads, accChunk/16))
+	if len(t.accRec) < accChunk*s {
+		t.accRec = make([]float64, accChunk*s)
+		t.accObj = make([]accSample, accChunk)
+	}
+	for len(t.accRes) < workers {
+		t.accRes = append(t.accRes, make([]float64, st.n))
+	}
 	var b batchStats
 	errs := 0
-	for i := range r {
-		x := t.x.RawRowView(i)
-		y := t.lab[i]
-		idx, val := t.codes.Row(i)
-		// rec = D~ᵀa = [D a; W a].
-		res, rec := t.res, t.rec
-		clear(rec)
-		for p, j := range idx {
-			kernel.AxpyUnitary(val[p], st.dt[j*s:(j+1)*s], rec)
-		}
-		for i, v := range x {
-			res[i] = v - rec[i]
-		}
-		z := rec[n:]
-		b.rec += kernel.DotUnitary(res, res)
-		var c float64
-		for cl, v := range z {
-			if cl == y {
-				v -= 1
-			}
-			c += v * v
-		}
-		b.cls += c
-		if argmax(z) != y {
-			errs++
-		}
-		for p, j := range idx {
-			v := val[p]
-			mrow := st.m[j*k : (j+1)*k]
-			for p2, j2 := range idx {
-				mrow[j2] += v * val[p2]
-			}
-			nrow := st.nt[j*s : (j+1)*s]
-			kernel.AxpyUnitary(v, x, nrow[:n])
-			nrow[n+y] += v
-		}
-		// P = M·D~ gains a aᵀD~: row j gets a_j·rec.
-		if st.pValid {
-			for p, j := range idx {
-				kernel.AxpyUnitary(val[p], rec, st.p[j*s:(j+1)*s])
+	for c0 := 0; c0 < r; c0 += accChunk {
+		c1 := min(r, c0+accChunk)
+		// The reconstructions and the objective's terms, sample by sample
+		// (worker w takes c0+w, c0+w+workers, …); then the statistics,
+		// atom by atom (worker w takes the rows of its share of atoms),
+		// each row in sample order.
+		t.parallel(workers, func(w int) { t.accReconstruct(c0, c1, w, workers) })
+		t.parallel(workers, func(w int) {
+			lo, hi := w*st.k/workers, (w+1)*st.k/workers
+			t.accAdd(c0, c1, lo, hi)
+		})
+		for _, o := range t.accObj[:c1-c0] {
+			b.rec += o.rec
+			b.cls += o.cls
+			if o.wrong {
+				errs++
 			}
 		}
 	}
@@ -925,6 +909,94 @@ func (t *trainer) accumulate(lambda0 float64) batchStats {
 	b.obj = b.rec + lambda0*b.cls
 	b.errRate = float64(errs) / fr
 	return b
+}
+
+// accChunk is the number of samples accumulate reconstructs before adding
+// them to the statistics.
+const accChunk = 256
+
+// accSample holds one sample's terms of the objective.
+type accSample struct {
+	rec, cls float64 // ||x − D a||², ||y − W a||²
+	wrong    bool    // argmax W a ≠ y
+}
+
+// parallel runs f(0), …, f(workers−1) on as many goroutines (f(0) on the
+// calling one) and waits for them.
+func (t *trainer) parallel(workers int, f func(w int)) {
+	if workers == 1 {
+		f(0)
+		return
+	}
+	var wg sync.WaitGroup
+	for w := 1; w < workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			f(w)
+		}()
+	}
+	f(0)
+	wg.Wait()
+}
+
+// accReconstruct computes rec = D~ᵀa = [D a; W a] of samples c0+w,
+// c0+w+step, … (< c1) into t.accRec and their objective terms into t.accObj.
+func (t *trainer) accReconstruct(c0, c1, w, step int) {
+	st := t.m.st
+	n, s := st.n, st.stride()
+	res := t.accRes[w]
+	for i := c0 + w; i < c1; i += step {
+		x := t.x.RawRowView(i)
+		y := t.lab[i]
+		idx, val := t.codes.Row(i)
+		rec := t.accRec[(i-c0)*s : (i-c0+1)*s]
+		clear(rec)
+		for p, j := range idx {
+			kernel.AxpyUnitary(val[p], st.dt[j*s:(j+1)*s], rec)
+		}
+		for i, v := range x {
+			res[i] = v - rec[i]
+		}
+		z := rec[n:]
+		var c float64
+		for cl, v := range z {
+			if cl == y {
+				v -= 1
+			}
+			c += v * v
+		}
+		t.accObj[i-c0] = accSample{rec: kernel.DotUnitary(res, res), cls: c, wrong: argmax(z) != y}
+	}
+}
+
+// accAdd adds the codes of samples c0..c1−1, in order, to the rows lo..hi−1
+// of M, N and (when kept) P = M·D~, which gains a aᵀD~: row j gets a_j·rec.
+func (t *trainer) accAdd(c0, c1, lo, hi int) {
+	st := t.m.st
+	k, n, s := st.k, st.n, st.stride()
+	for i := c0; i < c1; i++ {
+		x := t.x.RawRowView(i)
+		y := t.lab[i]
+		idx, val := t.codes.Row(i)
+		rec := t.accRec[(i-c0)*s : (i-c0+1)*s]
+		for p, j := range idx {
+			if j < lo || j >= hi {
+				continue
+			}
+			v := val[p]
+			mrow := st.m[j*k : (j+1)*k]
+			for p2, j2 := range idx {
+				mrow[j2] += v * val[p2]
+			}
+			nrow := st.nt[j*s : (j+1)*s]
+			kernel.AxpyUnitary(v, x, nrow[:n])
+			nrow[n+y] += v
+			if st.pValid {
+				kernel.AxpyUnitary(v, rec, st.p[j*s:(j+1)*s])
+			}
+		}
+	}
 }
 
 // ridge sets W to the ridge regression of the labels on the codes seen so
