@@ -78,16 +78,24 @@
 // at the dictionaries it was taken at (the term accumulates and is
 // forgotten like the rest of the statistics).
 //
-// With Refit (the default) the classifier that prediction uses is the
-// ridge regression W = Y Aᵀ (A Aᵀ + λ1·μ·I)⁻¹ on codes on D, the codes
-// prediction computes. The codes on D of the task-driven term are summed
-// into running statistics A Aᵀ and Y Aᵀ as the joint phase goes, so the
-// refit is one K×K solve once the epochs are done; with RefitPass, or when
-// the joint phase codes nothing on D (λ0 = 0, or TaskStep 0 with stacked
-// codes), one more pass codes the training samples on the final D instead.
-// The training classifier (Classifier) stays in the stacked dictionary so
-// that Resume and Continue go on exactly; PredictionClassifier returns the
-// refitted one.
+// With Refit (the default) the classifier that prediction uses is fitted
+// on codes on D, the codes prediction computes, and kept apart from the
+// training classifier (Classifier), which stays in the stacked dictionary
+// so that Resume and Continue go on exactly; PredictionClassifier returns
+// the refitted one. With RefitPass (the default) one more pass codes the
+// training samples on the final D; the classifier is the ridge regression
+// W = Y Aᵀ (A Aᵀ + λ1·μ·I)⁻¹ on these codes, refined by ten passes of
+// stochastic gradient descent on the multiclass hinge loss
+//
+//	Σ_i max(0, m + max_{c≠y_i} w_cᵀa_i − w_{y_i}ᵀa_i) + (λ/2)·||W||²,   m = 0.5,
+//
+// on the same codes (step 0.1 decreasing linearly to 0, λ = 10⁻⁶ relative
+// to the step, orders drawn from the seed; the codes of at most 2²⁰ samples
+// are kept for it). Without RefitPass the codes on D of the task-driven
+// term are summed into running statistics A Aᵀ and Y Aᵀ as the joint phase
+// goes, and the classifier is their ridge regression: one K×K solve, no
+// extra pass. When the joint phase codes nothing on D (λ0 = 0, or TaskStep
+// 0 with stacked codes) the refit always makes the pass.
 //
 // # Sharing the coding work
 //

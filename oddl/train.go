@@ -644,7 +644,7 @@ func (t *trainer) step(lambda0 float64, updateW bool) (batchStats, error) {
 			kernel.ScalUnitary(beta, st.ry)
 		}
 	}
-	if joint && lambda0 > 0 && m.cfg.Coding == CodingDictionary {
+	if joint && lambda0 > 0 && m.cfg.Coding == CodingDictionary && !m.cfg.RefitPass {
 		t.accumulateRunning()
 	}
 	b := t.accumulate(lambda0)
@@ -656,7 +656,7 @@ func (t *trainer) step(lambda0 float64, updateW bool) (batchStats, error) {
 		if err := t.encodeTask(); err != nil {
 			return batchStats{}, err
 		}
-		if m.cfg.Coding == CodingStacked {
+		if m.cfg.Coding == CodingStacked && !m.cfg.RefitPass {
 			t.accumulateRunning()
 		}
 		t.taskGradient(m.cfg.TaskStep)
