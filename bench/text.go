@@ -106,7 +106,7 @@ func (r *Report) WriteText(w io.Writer) error {
 		refit := "none"
 		switch {
 		case t0.Config.Refit && t0.Config.RefitPass:
-			refit = "one more coding pass"
+			refit = "one more coding pass, ridge then multiclass hinge"
 		case t0.Config.Refit:
 			refit = "from running statistics (a coding pass when there are none)"
 		}
