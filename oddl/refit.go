@@ -57,14 +57,7 @@ func (t *trainer) refit(ctx context.Context) error {
 			if len(kept.labels) < hingeMaxSamples {
 				kept.add(idx, val, y)
 			}
-			for p, j := range idx {
-				v := val[p]
-				row := aa[j*k : (j+1)*k]
-				for p2, j2 := range idx {
-					row[j2] += v * val[p2]
-				}
-				ya[j*q+y] += v
-			}
+			addCode(aa, ya, k, q, idx, val, y)
 		}
 	}
 	if err := t.setPrediction(aa, ya); err != nil {
@@ -72,6 +65,19 @@ func (t *trainer) refit(ctx context.Context) error {
 	}
 	hingeRefine(st.q, m.pw, &kept, m.cfg.Seed)
 	return nil
+}
+
+// addCode adds a code (atoms idx, coefficients val) of a sample of class y
+// to the statistics aa += a aᵀ (K×K) and ya += a yᵀ (K×q, atom-major).
+func addCode(aa, ya []float64, k, q int, idx []int, val []float64, y int) {
+	for p, j := range idx {
+		v := val[p]
+		row := aa[j*k : (j+1)*k]
+		for p2, j2 := range idx {
+			row[j2] += v * val[p2]
+		}
+		ya[j*q+y] += v
+	}
 }
 
 // codeSet holds sparse codes in compressed rows, with their labels.
@@ -184,14 +190,6 @@ func (t *trainer) accumulateRunning() {
 	r, _ := t.x.Dims()
 	for i := range r {
 		idx, val := t.codes.Row(i)
-		y := t.lab[i]
-		for p, j := range idx {
-			v := val[p]
-			row := st.ra[j*k : (j+1)*k]
-			for p2, j2 := range idx {
-				row[j2] += v * val[p2]
-			}
-			st.ry[j*q+y] += v
-		}
+		addCode(st.ra, st.ry, k, q, idx, val, t.lab[i])
 	}
 }

@@ -3,7 +3,6 @@ package omp
 import (
 	"fmt"
 	"math"
-	"runtime"
 	"sync"
 
 	gblas "gonum.org/v1/gonum/blas"
@@ -76,14 +75,9 @@ func New(D *mat.Dense, opts ...Option) (*Coder, error) {
 	if D == nil || D.IsEmpty() {
 		return nil, ErrEmpty
 	}
-	var s settings
-	for _, o := range opts {
-		if o == nil {
-			return nil, fmt.Errorf("%w: nil Option", ErrOption)
-		}
-		if err := o(&s); err != nil {
-			return nil, err
-		}
+	s, err := parseOptions(opts)
+	if err != nil {
+		return nil, err
 	}
 	k, n := D.Dims()
 	maxL := min(n, k)
@@ -95,15 +89,7 @@ func New(D *mat.Dense, opts ...Option) (*Coder, error) {
 	case s.sparsity == 0:
 		s.sparsity = min(max(1, n/10), maxL)
 	}
-	if s.backend == nil {
-		s.backend = blas.Default()
-	}
-	if s.threads == 0 {
-		s.threads = runtime.GOMAXPROCS(0)
-	}
-	if s.block == 0 {
-		s.block = defaultBlock(k)
-	}
+	s.complete(k)
 	c := &Coder{
 		k:         k,
 		n:         n,

@@ -4,11 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"runtime"
 
 	"gonum.org/v1/gonum/mat"
-
-	"github.com/oddl-go/oddl/blas"
 )
 
 // errNoDictionary is returned by the calls that need the atoms themselves
@@ -31,14 +28,9 @@ func NewGram(G *mat.Dense, opts ...Option) (*Coder, error) {
 	if G == nil || G.IsEmpty() {
 		return nil, ErrEmpty
 	}
-	var s settings
-	for _, o := range opts {
-		if o == nil {
-			return nil, fmt.Errorf("%w: nil Option", ErrOption)
-		}
-		if err := o(&s); err != nil {
-			return nil, err
-		}
+	s, err := parseOptions(opts)
+	if err != nil {
+		return nil, err
 	}
 	k, cols := G.Dims()
 	switch {
@@ -55,15 +47,7 @@ func NewGram(G *mat.Dense, opts ...Option) (*Coder, error) {
 	case s.sparsity == 0:
 		s.sparsity = max(1, k/10)
 	}
-	if s.backend == nil {
-		s.backend = blas.Default()
-	}
-	if s.threads == 0 {
-		s.threads = runtime.GOMAXPROCS(0)
-	}
-	if s.block == 0 {
-		s.block = defaultBlock(k)
-	}
+	s.complete(k)
 	c := &Coder{
 		k:        k,
 		sparsity: s.sparsity,

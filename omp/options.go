@@ -4,8 +4,11 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"runtime"
 
 	gblas "gonum.org/v1/gonum/blas"
+
+	"github.com/oddl-go/oddl/blas"
 )
 
 // Sentinel errors. The errors returned by New, SetDictionary, Encode and
@@ -33,6 +36,34 @@ var (
 // diagonal of G = D Dᵀ, so atoms within the tolerance are coded exactly as
 // given, not as if their norm were 1.
 const NormTolerance = 1e-6
+
+// parseOptions applies opts to fresh settings.
+func parseOptions(opts []Option) (settings, error) {
+	var s settings
+	for _, o := range opts {
+		if o == nil {
+			return s, fmt.Errorf("%w: nil Option", ErrOption)
+		}
+		if err := o(&s); err != nil {
+			return s, err
+		}
+	}
+	return s, nil
+}
+
+// complete fills in the defaults of the options not given, for K atoms:
+// blas.Default(), GOMAXPROCS threads, defaultBlock(K).
+func (s *settings) complete(k int) {
+	if s.backend == nil {
+		s.backend = blas.Default()
+	}
+	if s.threads == 0 {
+		s.threads = runtime.GOMAXPROCS(0)
+	}
+	if s.block == 0 {
+		s.block = defaultBlock(k)
+	}
+}
 
 // settings collects the options given to New.
 type settings struct {
