@@ -18,7 +18,7 @@ var (
 	hingeEpochs     = 10      // SGD passes over the pass's codes
 	hingeRate       = 0.1     // first step, decreasing linearly to 0
 	hingeDecay      = 1e-6    // weight decay λ, relative to the step
-	hingeMaxSamples = 1 << 20 // codes kept for it: the first of the pass
+	hingeMaxSamples = 1 << 18 // codes kept for it: the first of the pass
 )
 
 // refit sets the prediction classifier from the codes on D (the codes
@@ -80,19 +80,22 @@ func addCode(aa, ya []float64, k, q int, idx []int, val []float64, y int) {
 	}
 }
 
-// codeSet holds sparse codes in compressed rows, with their labels.
+// codeSet holds sparse codes in compressed rows, with their labels (atom
+// indices and labels as int32: about 12·L + 12 bytes a sample).
 type codeSet struct {
 	indptr []int
-	index  []int
+	index  []int32
 	value  []float64
-	labels []int
+	labels []int32
 }
 
 func (c *codeSet) add(idx []int, val []float64, y int) {
-	c.index = append(c.index, idx...)
+	for _, j := range idx {
+		c.index = append(c.index, int32(j))
+	}
 	c.value = append(c.value, val...)
 	c.indptr = append(c.indptr, len(c.index))
-	c.labels = append(c.labels, y)
+	c.labels = append(c.labels, int32(y))
 }
 
 // hingeRefine improves the classifier w (K×q, atom-major) on the codes by
@@ -128,9 +131,10 @@ func hingeRefine(q int, w []float64, cs *codeSet, seed uint64) {
 			step++
 			idx := cs.index[cs.indptr[i]:cs.indptr[i+1]]
 			val := cs.value[cs.indptr[i]:cs.indptr[i+1]]
-			y := cs.labels[i]
+			y := int(cs.labels[i])
 			clear(z)
-			for p, j := range idx {
+			for p, j32 := range idx {
+				j := int(j32)
 				row := w[j*q : (j+1)*q]
 				for c, v := range row {
 					z[c] += val[p] * v
@@ -148,7 +152,8 @@ func hingeRefine(q int, w []float64, cs *codeSet, seed uint64) {
 				continue
 			}
 			f := rate / scale
-			for p, j := range idx {
+			for p, j32 := range idx {
+				j := int(j32)
 				w[j*q+worst] -= f * val[p]
 				w[j*q+y] += f * val[p]
 			}

@@ -260,10 +260,11 @@ func (s *cancelSource) Read(x []float64, labels []int) (int, error) {
 // under the classifier w (K×q, atom-major), and those misclassified.
 func hingeErrors(q int, w []float64, cs *codeSet) (violations, wrong int) {
 	z := make([]float64, q)
-	for i, y := range cs.labels {
+	for i, y32 := range cs.labels {
+		y := int(y32)
 		clear(z)
 		for p := cs.indptr[i]; p < cs.indptr[i+1]; p++ {
-			j := cs.index[p]
+			j := int(cs.index[p])
 			for c := range q {
 				z[c] += cs.value[p] * w[j*q+c]
 			}
@@ -315,9 +316,9 @@ func TestHingeRefine(t *testing.T) {
 	for i, y := range cs.labels {
 		for p := cs.indptr[i]; p < cs.indptr[i+1]; p++ {
 			for p2 := cs.indptr[i]; p2 < cs.indptr[i+1]; p2++ {
-				aa[cs.index[p]*k+cs.index[p2]] += cs.value[p] * cs.value[p2]
+				aa[int(cs.index[p])*k+int(cs.index[p2])] += cs.value[p] * cs.value[p2]
 			}
-			ya[cs.index[p]*q+y] += cs.value[p]
+			ya[int(cs.index[p])*q+int(y)] += cs.value[p]
 		}
 	}
 	w, ok := ridgeSolve(k, q, aa, ya, 0.01)
@@ -357,5 +358,31 @@ func TestHingeRefine(t *testing.T) {
 		if want := before[i]; math.Abs(big[i]-want) > 1e-4*math.Abs(want)+1e-300 {
 			t.Fatalf("separable codes: w[%d] %v → %v", i, want, big[i])
 		}
+	}
+}
+
+// The hinge step keeps the codes of at most hingeMaxSamples samples of the
+// pass: with a lower cap training still refits, on fewer codes.
+func TestHingeCap(t *testing.T) {
+	rng := rand.New(rand.NewPCG(23, 7))
+	_, X, labels := planted(rng, 24, 16, 3, 4, 400, 0.3)
+	cfg := smallConfig(24, 3)
+	full, err := Train(context.Background(), cfg, mustSource(t, X, labels, 4))
+	if err != nil {
+		t.Fatal(err)
+	}
+	old := hingeMaxSamples
+	hingeMaxSamples = 50
+	defer func() { hingeMaxSamples = old }()
+	capped, err := Train(context.Background(), cfg, mustSource(t, X, labels, 4))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !capped.Refitted() {
+		t.Fatal("capped run not refitted")
+	}
+	sameState(t, full, capped)
+	if mat.Equal(full.PredictionClassifier(), capped.PredictionClassifier()) {
+		t.Fatal("the cap did not change the hinge step's data")
 	}
 }
