@@ -34,7 +34,14 @@ func (t *trainer) refit(ctx context.Context) error {
 	}
 	aa := make([]float64, k*k)
 	ya := make([]float64, k*q)
-	kept := codeSet{indptr: []int{0}}
+	// The hinge step's codes, allocated once for the samples it keeps.
+	nk := min(t.src.Len(), hingeMaxSamples)
+	kept := codeSet{
+		indptr: append(make([]int, 0, nk+1), 0),
+		index:  make([]int32, 0, nk*m.cfg.L),
+		value:  make([]float64, 0, nk*m.cfg.L),
+		labels: make([]int32, 0, nk),
+	}
 	t.dirty = true
 	for {
 		if err := ctx.Err(); err != nil {
