@@ -56,8 +56,8 @@ import (
 // A version 1 file has neither the version 2 fields nor P: it loads as a
 // model with Refit off whose prediction uses the training classifier. A
 // version 2 file has no running statistics: refitting it again (after more
-// training) makes the coding pass until the joint phase has gathered new
-// ones. A model is written in the lowest version that holds it (1 without
+// training) always makes the coding pass, since running statistics are
+// gathered from the first joint mini-batch on or not at all. A model is written in the lowest version that holds it (1 without
 // anything of version 2, 2 without anything of version 3), so that older
 // readers still read it.
 //

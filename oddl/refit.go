@@ -196,6 +196,12 @@ func (t *trainer) accumulateRunning() {
 	st := t.m.st
 	k, q := st.k, st.q
 	if st.ra == nil {
+		// Gathered from the first joint mini-batch on, or not at all: a
+		// model that reached the joint phase without them (a version 2
+		// file) refits by the pass.
+		if t.m.jointSeen() > 0 {
+			return
+		}
 		st.ra = make([]float64, k*k)
 		st.ry = make([]float64, k*q)
 	}

@@ -386,3 +386,27 @@ func TestHingeCap(t *testing.T) {
 		t.Fatal("the cap did not change the hinge step's data")
 	}
 }
+
+// A model that reached the joint phase without running statistics (as one
+// read from a version 2 file) does not start them halfway: its refit makes
+// the pass.
+func TestRunningNotHalfway(t *testing.T) {
+	rng := rand.New(rand.NewPCG(24, 8))
+	_, X, labels := planted(rng, 24, 16, 3, 4, 300, 0.05)
+	cfg := smallConfig(24, 3)
+	cfg.RefitPass = false
+	m, err := Train(context.Background(), cfg, mustSource(t, X, labels, 4))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.st.ra == nil {
+		t.Fatal("no running statistics")
+	}
+	m.st.ra, m.st.ry = nil, nil
+	if err := m.Continue(context.Background(), mustSource(t, X, labels, 4), 1); err != nil {
+		t.Fatal(err)
+	}
+	if m.st.ra != nil || !m.Refitted() {
+		t.Fatalf("running statistics %v, refitted %v", m.st.ra != nil, m.Refitted())
+	}
+}
