@@ -18,6 +18,69 @@
 #define C2_X X14
 #define C3_X X15
 
+// ARGS4 and ARGS2 load the coefficients and pointers of the 4- and 2-row
+// forms (the same argument layout with and without iamax) and LEN = len(y).
+#define ARGS4 \
+	MOVQ         c+0(FP), AX;            \
+	VBROADCASTSD (AX), C0;               \
+	VBROADCASTSD 8(AX), C1;              \
+	VBROADCASTSD 16(AX), C2;             \
+	VBROADCASTSD 24(AX), C3;             \
+	MOVQ         x0_base+8(FP), X0_PTR;  \
+	MOVQ         x1_base+32(FP), X1_PTR; \
+	MOVQ         x2_base+56(FP), X2_PTR; \
+	MOVQ         x3_base+80(FP), X3_PTR; \
+	MOVQ         y_base+104(FP), Y_PTR;  \
+	MOVQ         y_len+112(FP), LEN
+
+#define ARGS2 \
+	MOVQ         c+0(FP), AX;            \
+	VBROADCASTSD (AX), C0;               \
+	VBROADCASTSD 8(AX), C1;              \
+	MOVQ         x0_base+8(FP), X0_PTR;  \
+	MOVQ         x1_base+32(FP), X1_PTR; \
+	MOVQ         y_base+56(FP), Y_PTR;   \
+	MOVQ         y_len+64(FP), LEN
+
+// ROWS4_8 and ROWS2_8 update y[i:i+8] (left in Y0, Y1 and stored) with the
+// rows' FMAs in order of the rows.
+#define ROWS4_8 \
+	VMOVUPD     (Y_PTR), Y0;        \
+	VMOVUPD     32(Y_PTR), Y1;      \
+	VFMADD231PD (X0_PTR), C0, Y0;   \
+	VFMADD231PD 32(X0_PTR), C0, Y1; \
+	VFMADD231PD (X1_PTR), C1, Y0;   \
+	VFMADD231PD 32(X1_PTR), C1, Y1; \
+	VFMADD231PD (X2_PTR), C2, Y0;   \
+	VFMADD231PD 32(X2_PTR), C2, Y1; \
+	VFMADD231PD (X3_PTR), C3, Y0;   \
+	VFMADD231PD 32(X3_PTR), C3, Y1; \
+	VMOVUPD     Y0, (Y_PTR);        \
+	VMOVUPD     Y1, 32(Y_PTR)
+
+#define ROWS2_8 \
+	VMOVUPD     (Y_PTR), Y0;        \
+	VMOVUPD     32(Y_PTR), Y1;      \
+	VFMADD231PD (X0_PTR), C0, Y0;   \
+	VFMADD231PD 32(X0_PTR), C0, Y1; \
+	VFMADD231PD (X1_PTR), C1, Y0;   \
+	VFMADD231PD 32(X1_PTR), C1, Y1; \
+	VMOVUPD     Y0, (Y_PTR);        \
+	VMOVUPD     Y1, 32(Y_PTR)
+
+// ADV4 and ADV2 move the row and y pointers on by n bytes.
+#define ADV4(n) \
+	ADDQ n, X0_PTR; \
+	ADDQ n, X1_PTR; \
+	ADDQ n, X2_PTR; \
+	ADDQ n, X3_PTR; \
+	ADDQ n, Y_PTR
+
+#define ADV2(n) \
+	ADDQ n, X0_PTR; \
+	ADDQ n, X1_PTR; \
+	ADDQ n, Y_PTR
+
 // func axpy4AVX(c *[4]float64, x0, x1, x2, x3, y []float64)
 //
 // y[i] = fma(c3, x3[i], fma(c2, x2[i], fma(c1, x1[i], fma(c0, x0[i], y[i]))))
@@ -25,42 +88,17 @@
 // rounding each, as four calls of axpyAVX would round, but reading and
 // writing y once. 8 doubles per iteration, then 4, then scalars.
 TEXT ·axpy4AVX(SB), NOSPLIT, $0-128
-	MOVQ         c+0(FP), AX
-	VBROADCASTSD (AX), C0
-	VBROADCASTSD 8(AX), C1
-	VBROADCASTSD 16(AX), C2
-	VBROADCASTSD 24(AX), C3
-	MOVQ         x0_base+8(FP), X0_PTR
-	MOVQ         x1_base+32(FP), X1_PTR
-	MOVQ         x2_base+56(FP), X2_PTR
-	MOVQ         x3_base+80(FP), X3_PTR
-	MOVQ         y_base+104(FP), Y_PTR
-	MOVQ         y_len+112(FP), LEN
+	ARGS4
 	MOVQ         LEN, TAIL
 	ANDQ         $7, TAIL                // TAIL = n % 8
 	SHRQ         $3, LEN                 // LEN = n / 8
 	JZ           four4_start
 
 four8:
-	VMOVUPD     (Y_PTR), Y0          // Y0 = y[i:i+4]
-	VMOVUPD     32(Y_PTR), Y1        // Y1 = y[i+4:i+8]
-	VFMADD231PD (X0_PTR), C0, Y0     // Y0 += c0*x0[i:i+4]
-	VFMADD231PD 32(X0_PTR), C0, Y1   // Y1 += c0*x0[i+4:i+8]
-	VFMADD231PD (X1_PTR), C1, Y0     // Y0 += c1*x1[i:i+4]
-	VFMADD231PD 32(X1_PTR), C1, Y1   // Y1 += c1*x1[i+4:i+8]
-	VFMADD231PD (X2_PTR), C2, Y0     // Y0 += c2*x2[i:i+4]
-	VFMADD231PD 32(X2_PTR), C2, Y1   // Y1 += c2*x2[i+4:i+8]
-	VFMADD231PD (X3_PTR), C3, Y0     // Y0 += c3*x3[i:i+4]
-	VFMADD231PD 32(X3_PTR), C3, Y1   // Y1 += c3*x3[i+4:i+8]
-	VMOVUPD     Y0, (Y_PTR)          // y[i:i+4] = Y0
-	VMOVUPD     Y1, 32(Y_PTR)        // y[i+4:i+8] = Y1
-	ADDQ        $64, X0_PTR
-	ADDQ        $64, X1_PTR
-	ADDQ        $64, X2_PTR
-	ADDQ        $64, X3_PTR
-	ADDQ        $64, Y_PTR
-	DECQ        LEN
-	JNZ         four8                // } while --LEN > 0
+	ROWS4_8
+	ADV4($64)
+	DECQ LEN
+	JNZ  four8 // } while --LEN > 0
 
 four4_start:
 	TESTQ $4, TAIL
@@ -71,11 +109,7 @@ four4_start:
 	VFMADD231PD (X2_PTR), C2, Y0 // Y0 += c2*x2[i:i+4]
 	VFMADD231PD (X3_PTR), C3, Y0 // Y0 += c3*x3[i:i+4]
 	VMOVUPD     Y0, (Y_PTR)      // y[i:i+4] = Y0
-	ADDQ        $32, X0_PTR
-	ADDQ        $32, X1_PTR
-	ADDQ        $32, X2_PTR
-	ADDQ        $32, X3_PTR
-	ADDQ        $32, Y_PTR
+	ADV4($32)
 
 four1_start:
 	ANDQ $3, TAIL // TAIL = n % 4
@@ -88,11 +122,7 @@ four1:
 	VFMADD231SD (X2_PTR), C2_X, X0 // X0 += c2*x2[i]
 	VFMADD231SD (X3_PTR), C3_X, X0 // X0 += c3*x3[i]
 	VMOVSD      X0, (Y_PTR)        // y[i] = X0
-	ADDQ        $8, X0_PTR
-	ADDQ        $8, X1_PTR
-	ADDQ        $8, X2_PTR
-	ADDQ        $8, X3_PTR
-	ADDQ        $8, Y_PTR
+	ADV4($8)
 	DECQ        TAIL
 	JNZ         four1              // } while --TAIL > 0
 
@@ -105,32 +135,17 @@ four_end:
 // y[i] = fma(c1, x1[i], fma(c0, x0[i], y[i])) for i < len(y), as axpy4AVX
 // with two rows.
 TEXT ·axpy2AVX(SB), NOSPLIT, $0-80
-	MOVQ         c+0(FP), AX
-	VBROADCASTSD (AX), C0
-	VBROADCASTSD 8(AX), C1
-	MOVQ         x0_base+8(FP), X0_PTR
-	MOVQ         x1_base+32(FP), X1_PTR
-	MOVQ         y_base+56(FP), Y_PTR
-	MOVQ         y_len+64(FP), LEN
+	ARGS2
 	MOVQ         LEN, TAIL
 	ANDQ         $7, TAIL              // TAIL = n % 8
 	SHRQ         $3, LEN               // LEN = n / 8
 	JZ           two4_start
 
 two8:
-	VMOVUPD     (Y_PTR), Y0        // Y0 = y[i:i+4]
-	VMOVUPD     32(Y_PTR), Y1      // Y1 = y[i+4:i+8]
-	VFMADD231PD (X0_PTR), C0, Y0   // Y0 += c0*x0[i:i+4]
-	VFMADD231PD 32(X0_PTR), C0, Y1 // Y1 += c0*x0[i+4:i+8]
-	VFMADD231PD (X1_PTR), C1, Y0   // Y0 += c1*x1[i:i+4]
-	VFMADD231PD 32(X1_PTR), C1, Y1 // Y1 += c1*x1[i+4:i+8]
-	VMOVUPD     Y0, (Y_PTR)        // y[i:i+4] = Y0
-	VMOVUPD     Y1, 32(Y_PTR)      // y[i+4:i+8] = Y1
-	ADDQ        $64, X0_PTR
-	ADDQ        $64, X1_PTR
-	ADDQ        $64, Y_PTR
-	DECQ        LEN
-	JNZ         two8               // } while --LEN > 0
+	ROWS2_8
+	ADV2($64)
+	DECQ LEN
+	JNZ  two8 // } while --LEN > 0
 
 two4_start:
 	TESTQ $4, TAIL
@@ -139,9 +154,7 @@ two4_start:
 	VFMADD231PD (X0_PTR), C0, Y0 // Y0 += c0*x0[i:i+4]
 	VFMADD231PD (X1_PTR), C1, Y0 // Y0 += c1*x1[i:i+4]
 	VMOVUPD     Y0, (Y_PTR)      // y[i:i+4] = Y0
-	ADDQ        $32, X0_PTR
-	ADDQ        $32, X1_PTR
-	ADDQ        $32, Y_PTR
+	ADV2($32)
 
 two1_start:
 	ANDQ $3, TAIL // TAIL = n % 4
@@ -152,9 +165,7 @@ two1:
 	VFMADD231SD (X0_PTR), C0_X, X0 // X0 += c0*x0[i]
 	VFMADD231SD (X1_PTR), C1_X, X0 // X0 += c1*x1[i]
 	VMOVSD      X0, (Y_PTR)        // y[i] = X0
-	ADDQ        $8, X0_PTR
-	ADDQ        $8, X1_PTR
-	ADDQ        $8, Y_PTR
+	ADV2($8)
 	DECQ        TAIL
 	JNZ         two1               // } while --TAIL > 0
 
@@ -217,41 +228,16 @@ two_end:
 TEXT ·axpy4IamaxAVX(SB), NOSPLIT, $0-136
 	MOVQ         lanes+128(FP), R10
 	IAMAX_SETUP(R10)
-	MOVQ         c+0(FP), AX
-	VBROADCASTSD (AX), C0
-	VBROADCASTSD 8(AX), C1
-	VBROADCASTSD 16(AX), C2
-	VBROADCASTSD 24(AX), C3
-	MOVQ         x0_base+8(FP), X0_PTR
-	MOVQ         x1_base+32(FP), X1_PTR
-	MOVQ         x2_base+56(FP), X2_PTR
-	MOVQ         x3_base+80(FP), X3_PTR
-	MOVQ         y_base+104(FP), Y_PTR
-	MOVQ         y_len+112(FP), LEN
+	ARGS4
 	SHRQ         $3, LEN                 // LEN = n / 8
 	JZ           four_iamax_end
 
 four_iamax8:
-	VMOVUPD     (Y_PTR), Y0        // Y0 = y[i:i+4]
-	VMOVUPD     32(Y_PTR), Y1      // Y1 = y[i+4:i+8]
-	VFMADD231PD (X0_PTR), C0, Y0   // Y0 += c0*x0[i:i+4]
-	VFMADD231PD 32(X0_PTR), C0, Y1 // Y1 += c0*x0[i+4:i+8]
-	VFMADD231PD (X1_PTR), C1, Y0   // Y0 += c1*x1[i:i+4]
-	VFMADD231PD 32(X1_PTR), C1, Y1 // Y1 += c1*x1[i+4:i+8]
-	VFMADD231PD (X2_PTR), C2, Y0   // Y0 += c2*x2[i:i+4]
-	VFMADD231PD 32(X2_PTR), C2, Y1 // Y1 += c2*x2[i+4:i+8]
-	VFMADD231PD (X3_PTR), C3, Y0   // Y0 += c3*x3[i:i+4]
-	VFMADD231PD 32(X3_PTR), C3, Y1 // Y1 += c3*x3[i+4:i+8]
-	VMOVUPD     Y0, (Y_PTR)        // y[i:i+4] = Y0
-	VMOVUPD     Y1, 32(Y_PTR)      // y[i+4:i+8] = Y1
+	ROWS4_8
 	IAMAX_STEP
-	ADDQ        $64, X0_PTR
-	ADDQ        $64, X1_PTR
-	ADDQ        $64, X2_PTR
-	ADDQ        $64, X3_PTR
-	ADDQ        $64, Y_PTR
-	DECQ        LEN
-	JNZ         four_iamax8        // } while --LEN > 0
+	ADV4($64)
+	DECQ LEN
+	JNZ  four_iamax8 // } while --LEN > 0
 
 four_iamax_end:
 	IAMAX_STORE(R10)
@@ -262,31 +248,16 @@ four_iamax_end:
 TEXT ·axpy2IamaxAVX(SB), NOSPLIT, $0-88
 	MOVQ         lanes+80(FP), R10
 	IAMAX_SETUP(R10)
-	MOVQ         c+0(FP), AX
-	VBROADCASTSD (AX), C0
-	VBROADCASTSD 8(AX), C1
-	MOVQ         x0_base+8(FP), X0_PTR
-	MOVQ         x1_base+32(FP), X1_PTR
-	MOVQ         y_base+56(FP), Y_PTR
-	MOVQ         y_len+64(FP), LEN
+	ARGS2
 	SHRQ         $3, LEN                 // LEN = n / 8
 	JZ           two_iamax_end
 
 two_iamax8:
-	VMOVUPD     (Y_PTR), Y0        // Y0 = y[i:i+4]
-	VMOVUPD     32(Y_PTR), Y1      // Y1 = y[i+4:i+8]
-	VFMADD231PD (X0_PTR), C0, Y0   // Y0 += c0*x0[i:i+4]
-	VFMADD231PD 32(X0_PTR), C0, Y1 // Y1 += c0*x0[i+4:i+8]
-	VFMADD231PD (X1_PTR), C1, Y0   // Y0 += c1*x1[i:i+4]
-	VFMADD231PD 32(X1_PTR), C1, Y1 // Y1 += c1*x1[i+4:i+8]
-	VMOVUPD     Y0, (Y_PTR)        // y[i:i+4] = Y0
-	VMOVUPD     Y1, 32(Y_PTR)      // y[i+4:i+8] = Y1
+	ROWS2_8
 	IAMAX_STEP
-	ADDQ        $64, X0_PTR
-	ADDQ        $64, X1_PTR
-	ADDQ        $64, Y_PTR
-	DECQ        LEN
-	JNZ         two_iamax8         // } while --LEN > 0
+	ADV2($64)
+	DECQ LEN
+	JNZ  two_iamax8 // } while --LEN > 0
 
 two_iamax_end:
 	IAMAX_STORE(R10)
