@@ -387,10 +387,8 @@ func TestRunTrainPredict(t *testing.T) {
 	if p.Samples != 2000 || p.SamplesPerS <= 0 {
 		t.Errorf("prediction: %+v", p)
 	}
-	// Four mini-batches already beat guessing (90% error) clearly, though
-	// the classifier from their running statistics (codes on four quite
-	// different dictionaries, 1024 samples for 960 atoms) is still poor.
-	if p.ErrorRate > 0.75 {
+	// Four mini-batches already beat guessing (90% error) by far.
+	if p.ErrorRate > 0.5 {
 		t.Errorf("error rate %.1f%% after four mini-batches", 100*p.ErrorRate)
 	}
 	var buf bytes.Buffer
