@@ -169,6 +169,9 @@ type gemmCall struct {
 	// packed, when set (DgemmPacked), holds op(B) already packed with its
 	// own blocking: bufB then points into it and nothing is packed.
 	packed *PackedB
+	// upper, when set (DgemmPackedUpper), skips the micro-tiles of C that
+	// lie wholly below its diagonal.
+	upper bool
 }
 
 // gemmSlot is the private state of one goroutine taking part in a call.
@@ -329,6 +332,9 @@ func (g *gemmCall) doUnit(slot, u int) {
 	mcp := g.mc / mr
 	r0, r1 := ib*mcp, min(ceilDiv(g.m, mr), (ib+1)*mcp)
 	q0, q1 := ch*g.chunkPanels, min(np, (ch+1)*g.chunkPanels)
+	if g.upper && g.jc+min(q1*nr, g.nb) <= r0*mr {
+		return // every tile of the unit is below the diagonal
+	}
 	sl := &g.slots[slot]
 	if sl.block != g.block || sl.ib != ib {
 		i0 := r0 * mr
@@ -355,6 +361,9 @@ func (g *gemmCall) macro(r0, r1, q0, q1 int, bufA []float64) {
 		for r := r0; r < r1; r++ {
 			ap := bufA[(r-r0)*mr*kb : (r-r0+1)*mr*kb]
 			i := r * mr
+			if g.upper && j+cols <= i {
+				continue // below the diagonal
+			}
 			rows := min(mr, m-i)
 			if rows == mr && cols == nr {
 				ct := c[i*ldc+j : (i+mr-1)*ldc+j+nr]

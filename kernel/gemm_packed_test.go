@@ -61,3 +61,54 @@ func randSlice(rng *rand.Rand, n int) []float64 {
 	}
 	return s
 }
+
+// DgemmPackedUpper gives DgemmPacked's upper triangle bit for bit (the
+// diagonal included) and leaves the entries of C that are not in a tile
+// reaching the upper triangle untouched, for orders across the micro-tile
+// and block sizes, both orientations of A, one and several threads.
+func TestDgemmPackedUpper(t *testing.T) {
+	eachKernelPath(t, func(t *testing.T) {
+		rng := rand.New(rand.NewPCG(5, 11))
+		oldKC, oldNC, oldMin := gemmKC, gemmNC, gemmMinWork
+		defer func() { gemmKC, gemmNC, gemmMinWork = oldKC, oldNC, oldMin }()
+		gemmKC, gemmNC = 16, 24
+		gemmMinWork = 64
+		var pb PackedB
+		for _, s := range []struct{ n, k int }{{1, 3}, {5, 7}, {6, 8}, {13, 40}, {30, 17}, {49, 33}, {50, 16}} {
+			for _, trA := range []bool{false, true} {
+				for _, ab := range [][2]float64{{1, 0}, {-0.5, 1}, {2, -1.5}} {
+					for _, threads := range []int{1, 3} {
+						name := fmt.Sprintf("n=%d k=%d transA=%v alpha,beta=%v threads=%d", s.n, s.k, trA, ab, threads)
+						lda, ldb, ldc := s.k+2, s.n+1, s.n+3
+						if trA {
+							lda = s.n + 2
+						}
+						a := randSlice(rng, lda*max(s.n, s.k))
+						b := randSlice(rng, ldb*s.k)
+						c0 := randSlice(rng, ldc*s.n)
+						want := append([]float64(nil), c0...)
+						got := append([]float64(nil), c0...)
+						prev := SetThreads(threads)
+						pb.Pack(false, s.k, s.n, b, ldb)
+						DgemmPacked(trA, s.n, ab[0], a, lda, &pb, ab[1], want, ldc)
+						DgemmPackedUpper(trA, ab[0], a, lda, &pb, ab[1], got, ldc)
+						SetThreads(prev)
+						for i := range s.n {
+							for j := range s.n {
+								g, w, c := got[i*ldc+j], want[i*ldc+j], c0[i*ldc+j]
+								switch {
+								case j >= i && math.Float64bits(g) != math.Float64bits(w):
+									t.Fatalf("%s: c[%d][%d] = %v, want %v", name, i, j, g, w)
+								case j < i && g != w && g != c:
+									t.Fatalf("%s: c[%d][%d] = %v, neither the product %v nor the old %v", name, i, j, g, w, c)
+								case j+gemmNR <= i-i%gemmMR && g != c:
+									t.Fatalf("%s: c[%d][%d] below the diagonal's tiles was written", name, i, j)
+								}
+							}
+						}
+					}
+				}
+			}
+		}
+	})
+}
