@@ -414,45 +414,42 @@ func (impl Native) Dsyrk(ul gblas.Uplo, tA gblas.Transpose, n, k int, alpha floa
 		scaleTriangle(ul, n, beta, c, ldc)
 		return
 	}
+	syrkRec(ul, tA, n, k, alpha, a, lda, beta, c, ldc)
+}
+
+// syrkRec computes the triangle ul of Dsyrk recursively: the two diagonal
+// halves, then the off-diagonal rectangle between them in one GEMM. The
+// rectangles are large (the first is a quarter of C), so the GEMMs run
+// near peak on every thread, and only the diagonal blocks of at most
+// syrkBlock rows do the redundant half of their product.
+func syrkRec(ul gblas.Uplo, tA gblas.Transpose, n, k int, alpha float64, a []float64, lda int, beta float64, c []float64, ldc int) {
 	if n <= syrkBlock {
 		syrkDiag(ul, tA, n, k, alpha, a, lda, beta, c, ldc)
 		return
 	}
-	// For block rows [i0, i1): the diagonal block, then the rectangle to its
-	// right (Upper) or left (Lower) in one GEMM.
+	h := (n/2 + 7) &^ 7
 	trans := tA != gblas.NoTrans
-	for i0 := 0; i0 < n; i0 += syrkBlock {
-		i1 := min(i0+syrkBlock, n)
-		nb := i1 - i0
-		// Rows i0..i1 of op(A), where op(A) is n×k.
-		var ai []float64
-		if trans {
-			ai = a[i0:]
-		} else {
-			ai = a[i0*lda:]
-		}
-		syrkDiag(ul, tA, nb, k, alpha, ai, lda, beta, c[i0*ldc+i0:], ldc)
-		var j0, j1 int
-		if ul == gblas.Upper {
-			j0, j1 = i1, n
-		} else {
-			j0, j1 = 0, i0
-		}
-		if j0 == j1 {
-			continue
-		}
-		// C[i0:i1, j0:j1] = alpha·op(A)[i0:i1,:]·op(A)[j0:j1,:]ᵀ + beta·C.
-		if trans {
-			kernel.Dgemm(true, false, nb, j1-j0, k, alpha, ai, lda, a[j0:], lda, beta, c[i0*ldc+j0:], ldc)
-		} else {
-			kernel.Dgemm(false, true, nb, j1-j0, k, alpha, ai, lda, a[j0*lda:], lda, beta, c[i0*ldc+j0:], ldc)
-		}
+	// a2 holds rows h..n of op(A), which is n×k.
+	a2 := a[h*lda:]
+	if trans {
+		a2 = a[h:]
 	}
+	syrkRec(ul, tA, h, k, alpha, a, lda, beta, c, ldc)
+	syrkRec(ul, tA, n-h, k, alpha, a2, lda, beta, c[h*ldc+h:], ldc)
+	// Upper: C[0:h, h:n] = alpha·op(A)[0:h]·op(A)[h:n]ᵀ + beta·C;
+	// Lower: C[h:n, 0:h] = alpha·op(A)[h:n]·op(A)[0:h]ᵀ + beta·C.
+	x, y, cb := a, a2, c[h:]
+	m, nn := h, n-h
+	if ul == gblas.Lower {
+		x, y, cb = a2, a, c[h*ldc:]
+		m, nn = n-h, h
+	}
+	kernel.Dgemm(trans, !trans, m, nn, k, alpha, x, lda, y, lda, beta, cb, ldc)
 }
 
 // syrkBlock is the order of Dsyrk's diagonal blocks: small enough that the
 // redundant half of each block costs little, large enough for GEMM speed.
-const syrkBlock = 64
+const syrkBlock = 192
 
 // syrkPool holds the scratch squares of syrkDiag.
 var syrkPool = sync.Pool{New: func() any { return new([syrkBlock * syrkBlock]float64) }}
