@@ -164,18 +164,33 @@ func (c *Coder) setDictionary(D *mat.Dense) error {
 			kernel.ScalUnitary(1/c.norms[j], dst)
 		}
 	}
-	c.computeGram()
 	c.packStale = true
+	c.computeGram()
 	return nil
 }
 
 // computeGram sets G = D Dᵀ: the upper triangle by the backend's Dsyrk,
-// then the lower triangle mirrored, so G is exactly symmetric.
+// then the lower triangle mirrored, so G is exactly symmetric. With the
+// native backend D is packed here, once for the Gram matrix and the
+// correlations, and the upper triangle is one parallel product over the
+// micro-tiles that reach it (the same values as the kernel's Dsyrk).
 func (c *Coder) computeGram() {
 	k := c.k
-	c.backend.Dsyrk(gblas.Upper, gblas.NoTrans, k, c.n, 1, c.dict, c.n, 0, c.gram, k)
+	if c.native {
+		c.packed.Pack(true, c.n, c.k, c.dict, c.n)
+		c.packStale = false
+		kernel.DgemmPackedUpper(false, 1, c.dict, c.n, &c.packed, 0, c.gram, k)
+	} else {
+		c.backend.Dsyrk(gblas.Upper, gblas.NoTrans, k, c.n, 1, c.dict, c.n, 0, c.gram, k)
+	}
+	mirrorUpper(c.gram, k)
+	c.setDiag()
+}
+
+// mirrorUpper copies the upper triangle of the k×k row-major g to its
+// lower triangle, in square tiles so that the column reads stay in cache.
+func mirrorUpper(g []float64, k int) {
 	const tile = 64
-	g := c.gram
 	for i0 := 0; i0 < k; i0 += tile {
 		for j0 := 0; j0 <= i0; j0 += tile {
 			for i := i0; i < min(i0+tile, k); i++ {
@@ -185,7 +200,6 @@ func (c *Coder) computeGram() {
 			}
 		}
 	}
-	c.setDiag()
 }
 
 // setDiag copies the diagonal of G into c.diag, where the recurrence reads

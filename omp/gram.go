@@ -6,6 +6,8 @@ import (
 	"math"
 
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/oddl-go/oddl/kernel"
 )
 
 // errNoDictionary is returned by the calls that need the atoms themselves
@@ -91,9 +93,13 @@ func (c *Coder) setGram(G *mat.Dense) error {
 	raw := G.RawMatrix()
 	for i := range k {
 		row := raw.Data[i*raw.Stride : i*raw.Stride+k]
-		for j := i; j < k; j++ {
-			if v := row[j]; math.IsNaN(v) || math.IsInf(v, 0) {
-				return fmt.Errorf("%w: Gram matrix entry (%d, %d) is %v", ErrNonFinite, i, j, v)
+		// One vectorised sum of squares finds a non-finite entry (or a
+		// finite one large enough to overflow it, which the scan clears).
+		if ss := kernel.SumSqUnitary(row[i:]); math.IsNaN(ss) || math.IsInf(ss, 0) {
+			for j := i; j < k; j++ {
+				if v := row[j]; math.IsNaN(v) || math.IsInf(v, 0) {
+					return fmt.Errorf("%w: Gram matrix entry (%d, %d) is %v", ErrNonFinite, i, j, v)
+				}
 			}
 		}
 		if d := row[i]; !(math.Abs(math.Sqrt(d)-1) <= NormTolerance) {
@@ -101,12 +107,11 @@ func (c *Coder) setGram(G *mat.Dense) error {
 				ErrNotUnit, i, d, NormTolerance)
 		}
 	}
+	g := c.gram
 	for i := range k {
-		copy(c.gram[i*k+i:(i+1)*k], raw.Data[i*raw.Stride+i:i*raw.Stride+k])
-		for j := range i {
-			c.gram[i*k+j] = raw.Data[j*raw.Stride+i]
-		}
+		copy(g[i*k+i:(i+1)*k], raw.Data[i*raw.Stride+i:i*raw.Stride+k])
 	}
+	mirrorUpper(g, k)
 	c.setDiag()
 	return nil
 }
