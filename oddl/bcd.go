@@ -13,6 +13,11 @@ import (
 // in-block corrections (one GEMV over up to b−1 rows per atom) stay cheap.
 const bcdBlock = 128
 
+// bcdSub is the number of atoms per sub-block inside a block: the GEMVs
+// reach back at most bcdSub−1 rows, and a small GEMM per sub-block carries
+// its changes to the rest of the block.
+const bcdSub = 32
+
 // state is the learner's numeric state: the stacked dictionary and the
 // accumulated statistics, all row-major in flat slices.
 type state struct {
@@ -132,13 +137,15 @@ func (up *updater) sweepColumn(st *state) (unused int) {
 }
 
 // sweepBlocked is the sweep in blocks of bcdBlock atoms. Row j of P =
-// M·D~ must be exact with the atoms < j updated when atom j's turn comes:
-// within a block one GEMV per atom applies the changes of the block's
-// earlier atoms, and after each block one GEMM applies all its changes to
-// every row of P (the block's own rows from their values before the
-// in-block corrections). P is thus M·D~ for the updated dictionary at the
-// end, ready for the next mini-batch: a sweep costs one K×K×(n+q) product
-// in all, plus the first computation of P.
+// M·D~ must be exact with the atoms < j updated when atom j's turn comes.
+// Within a block the atoms go in sub-blocks of bcdSub: one GEMV per atom
+// applies the changes of its sub-block's earlier atoms, and after each
+// sub-block a small GEMM applies its changes to the block's later rows;
+// after each block one GEMM applies all its changes to every row of P (the
+// block's own rows from their values before the in-block corrections). P is
+// thus M·D~ for the updated dictionary at the end, ready for the next
+// mini-batch: a sweep costs one K×K×(n+q) product in all, plus the first
+// computation of P.
 func (up *updater) sweepBlocked(st *state) (unused int) {
 	k, s := st.k, st.stride()
 	if len(st.p) != k*s {
@@ -157,7 +164,7 @@ func (up *updater) sweepBlocked(st *state) (unused int) {
 	tol := st.unusedTol()
 	c, lo, hi := 0, 0, k // the rows of P a block's changes reach
 	if up.perClass {
-		lo, hi = st.block(0)
+		lo, hi = st.block(c)
 	}
 	for j0 := 0; j0 < k; {
 		for up.perClass && j0 == hi && c+1 < st.q {
@@ -168,22 +175,28 @@ func (up *updater) sweepBlocked(st *state) (unused int) {
 		b := j1 - j0
 		delta, saved := up.delta[:b*s], up.saved[:b*s]
 		copy(saved, p[j0*s:j1*s])
-		for j := j0; j < j1; j++ {
-			pj := p[j*s : (j+1)*s]
-			// Bring p_j up to date with the atoms of this block already
-			// changed: p_j += Σ_{j0≤i<j} M_ji Δ_i = Δ[:j−j0]ᵀ·M[j, j0:j].
-			if j > j0 {
-				kernel.GemvT(j-j0, s, 1, delta, s, st.m[j*k+j0:j*k+j], 1, 1, pj, 1)
+		for i0 := j0; i0 < j1; i0 += bcdSub {
+			i1 := min(i0+bcdSub, j1)
+			dsub := delta[(i0-j0)*s:]
+			for j := i0; j < i1; j++ {
+				pj := p[j*s : (j+1)*s]
+				// Bring p_j up to date with the atoms of this sub-block
+				// already changed: p_j += Δ[i0:j]ᵀ·M[j, i0:j].
+				if j > i0 {
+					kernel.GemvT(j-i0, s, 1, dsub, s, st.m[j*k+i0:j*k+j], 1, 1, pj, 1)
+				}
+				dj := delta[(j-j0)*s : (j-j0+1)*s]
+				copy(dj, st.dt[j*s:(j+1)*s])
+				if !up.atom(st, j, pj, tol) {
+					unused++
+				}
+				// Δ_j = new − old.
+				kernel.ScalUnitary(-1, dj)
+				kernel.AxpyUnitary(1, st.dt[j*s:(j+1)*s], dj)
 			}
-			dj := delta[(j-j0)*s : (j-j0+1)*s]
-			copy(dj, st.dt[j*s:(j+1)*s])
-			if !up.atom(st, j, pj, tol) {
-				unused++
-			}
-			// Δ_j = new − old.
-			row := st.dt[j*s : (j+1)*s]
-			for i := range dj {
-				dj[i] = row[i] - dj[i]
+			// The block's later rows: P[i1:j1] += M[i1:j1, i0:i1]·Δ[i0:i1].
+			if i1 < j1 {
+				up.impl.Dgemm(gblas.NoTrans, gblas.NoTrans, j1-i1, s, i1-i0, 1, st.m[i1*k+i0:], k, dsub, s, 1, p[i1*s:], s)
 			}
 		}
 		// P += M[:, j0:j1]·Δ for every row it reaches (M[i, j0:j1] = 0
@@ -215,28 +228,22 @@ func (up *updater) atom(st *state, j int, p []float64, tol float64) bool {
 	u := up.u[:s]
 	nj := st.nt[j*s : (j+1)*s]
 	inv := 1 / mjj
-	for i := range u {
-		u[i] = row[i] + (nj[i]-p[i])*inv
-	}
-	var ss float64
-	for _, v := range u[:n] {
-		ss += v * v
-	}
-	norm := math.Sqrt(ss)
+	copy(u, row)
+	kernel.AxpyUnitary(inv, nj, u)
+	kernel.AxpyUnitary(-inv, p[:s], u)
+	norm := math.Sqrt(kernel.SumSqUnitary(u[:n]))
 	if !(norm > 1e-150) || math.IsInf(norm, 0) {
 		// The dictionary part vanished (or overflowed): no direction to
 		// normalise, keep the atom as it is.
 		return true
 	}
 	inv = 1 / norm
-	for i := range n {
-		row[i] = u[i] * inv
-	}
+	m := n
 	if up.updateW {
-		for i := n; i < s; i++ {
-			row[i] = u[i] * inv
-		}
+		m = s
 	}
+	copy(row[:m], u[:m])
+	kernel.ScalUnitary(inv, row[:m])
 	return true
 }
 

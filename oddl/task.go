@@ -40,14 +40,21 @@ func (t *trainer) taskGradient(eta float64) {
 		}
 		t.taskRange(c0, c1, 0, workers, grads, &t.tasks[0])
 		wg.Wait()
-		// Add, in batch order.
-		for i := c0; i < c1; i++ {
-			idx, _ := t.codes.Row(i)
-			g := grads[(i-c0)*l*n:]
-			for p, j := range idx {
-				kernel.AxpyUnitary(-eta, g[p*n:(p+1)*n], st.nt[j*s:j*s+n])
+		// Add, in batch order: worker w adds to the rows of N of its
+		// share of the atoms, so each row sees the same additions in the
+		// same order whatever the number of workers.
+		t.parallel(workers, func(w int) {
+			lo, hi := w*st.k/workers, (w+1)*st.k/workers
+			for i := c0; i < c1; i++ {
+				idx, _ := t.codes.Row(i)
+				g := grads[(i-c0)*l*n:]
+				for p, j := range idx {
+					if j >= lo && j < hi {
+						kernel.AxpyUnitary(-eta, g[p*n:(p+1)*n], st.nt[j*s:j*s+n])
+					}
+				}
 			}
-		}
+		})
 	}
 }
 

@@ -200,6 +200,7 @@ type trainer struct {
 	scoder  *omp.Coder
 	sgram   []float64
 	snorm   []float64
+	wt      []float64 // q×K: W transposed, scratch of encodeStacked
 	a0, sa0 []float64
 	xx, sxx []float64
 	haveA0  bool
@@ -809,29 +810,46 @@ func (t *trainer) encodeStacked(lambda0 float64) error {
 		row := st.dt[j*s : (j+1)*s]
 		t.snorm[j] = math.Sqrt(kernel.SumSqUnitary(row[:n]) + lambda0*kernel.SumSqUnitary(row[n:]))
 	}
-	// Upper triangle of G~ (all the Gram coder reads).
+	// Upper triangle of G~ (all the Gram coder reads), rows shared
+	// round-robin between the workers.
 	gs := t.sgram
 	t.impl.Dsyrk(gblas.Upper, gblas.NoTrans, k, q, lambda0, st.dt[n:], s, 0, gs, k)
-	for i := range k {
-		ci := t.snorm[i]
-		grow, srow := G[i*k:(i+1)*k], gs[i*k:(i+1)*k]
-		for j := i; j < k; j++ {
-			srow[j] = (srow[j] + grow[j]) / (ci * t.snorm[j])
+	workers := max(1, t.threads)
+	t.parallel(workers, func(w int) {
+		for i := w; i < k; i += workers {
+			ci := t.snorm[i]
+			grow, srow := G[i*k:(i+1)*k], gs[i*k:(i+1)*k]
+			for j := i; j < k; j++ {
+				srow[j] = (srow[j] + grow[j]) / (ci * t.snorm[j])
+			}
 		}
-	}
-	// A0 = X Dᵀ and the norms.
+	})
+	// A0 = X Dᵀ, the norms and the stacked correlations (the class's row
+	// of W read from a transposed copy), samples shared between workers.
 	x := t.x.RawMatrix()
 	t.impl.Dgemm(gblas.NoTrans, gblas.Trans, r, k, n, 1, x.Data, x.Stride, st.dt, s, 0, t.a0, k)
-	for i := range r {
-		xx := kernel.SumSqUnitary(x.Data[i*x.Stride : i*x.Stride+n])
-		t.xx[i] = xx
-		t.sxx[i] = xx + lambda0
-		y := n + t.lab[i]
-		a, sa := t.a0[i*k:(i+1)*k], t.sa0[i*k:(i+1)*k]
-		for j := range k {
-			sa[j] = (a[j] + lambda0*st.dt[j*s+y]) / t.snorm[j]
+	if len(t.wt) < q*k {
+		t.wt = make([]float64, q*k)
+	}
+	for j := range k {
+		for c, v := range st.dt[j*s+n : (j+1)*s] {
+			t.wt[c*k+j] = v
 		}
 	}
+	sw := max(1, min(workers, r))
+	t.parallel(sw, func(w int) {
+		lo, hi := w*r/sw, (w+1)*r/sw
+		for i := lo; i < hi; i++ {
+			xx := kernel.SumSqUnitary(x.Data[i*x.Stride : i*x.Stride+n])
+			t.xx[i] = xx
+			t.sxx[i] = xx + lambda0
+			wy := t.wt[t.lab[i]*k : (t.lab[i]+1)*k]
+			a, sa := t.a0[i*k:(i+1)*k], t.sa0[i*k:(i+1)*k]
+			for j := range k {
+				sa[j] = (a[j] + lambda0*wy[j]) / t.snorm[j]
+			}
+		}
+	})
 	Gs := mat.NewDense(k, k, gs)
 	if t.scoder == nil {
 		c, err := omp.NewGram(Gs, omp.WithSparsity(m.cfg.L), omp.WithBackend(t.impl), omp.WithThreads(t.threads))
