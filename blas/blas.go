@@ -91,10 +91,10 @@ func (e *lookupError) Unwrap() error { return e.kind }
 // autoName is the backend chosen when nothing overrides the choice.
 func autoName() string {
 	switch {
-	case openblasCompiled:
-		return OpenBLASName
 	case kernel.Name() == "avx2fma":
 		return NativeName
+	case openblasCompiled:
+		return OpenBLASName
 	}
 	return GonumName
 }

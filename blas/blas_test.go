@@ -103,10 +103,10 @@ func TestAutoChoice(t *testing.T) {
 	t.Setenv(EnvVar, "")
 	want := GonumName
 	switch {
-	case openblasCompiled:
-		want = OpenBLASName
 	case kernel.Name() == "avx2fma":
 		want = NativeName
+	case openblasCompiled:
+		want = OpenBLASName
 	}
 	if got := DefaultName(); got != want {
 		t.Errorf("DefaultName() = %q, want %q (kernel %s, available %v)", got, want, kernel.Name(), Available())
