@@ -824,10 +824,13 @@ func (t *trainer) encodeStacked(lambda0 float64) error {
 			}
 		}
 	})
-	// A0 = X Dᵀ, the norms and the stacked correlations (the class's row
+	// A0 = X Dᵀ (on the coder's copy of D, packed once with the native
+	// backend), the norms and the stacked correlations (the class's row
 	// of W read from a transposed copy), samples shared between workers.
 	x := t.x.RawMatrix()
-	t.impl.Dgemm(gblas.NoTrans, gblas.Trans, r, k, n, 1, x.Data, x.Stride, st.dt, s, 0, t.a0, k)
+	if err := t.coder.CorrelationsTo(mat.NewDense(r, k, t.a0[:r*k]), t.x); err != nil {
+		return fmt.Errorf("oddl: coding: %w", err)
+	}
 	if len(t.wt) < q*k {
 		t.wt = make([]float64, q*k)
 	}

@@ -174,8 +174,8 @@ func TestSetDictionary(t *testing.T) {
 		if err := c.SetDictionary(D2); err != nil {
 			t.Fatal(err)
 		}
-	}); a != 0 {
-		t.Errorf("SetDictionary allocates %v times", a)
+	}); a > 4 {
+		t.Errorf("SetDictionary allocates %v times (want at most the few of its goroutines)", a)
 	}
 }
 

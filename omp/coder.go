@@ -46,11 +46,10 @@ type Coder struct {
 	// With the native backend the correlation GEMMs run on the kernel
 	// with D packed once per dictionary (packed holds Dᵀ as the GEMM's
 	// second operand) instead of once per block of samples.
-	native    bool
-	packed    kernel.PackedB
-	packStale bool // packed is not the current D (packed on first use)
-	gramView  *mat.Dense
-	norms     []float64 // K: atom norms, scratch of SetDictionary
+	native   bool
+	packed   kernel.PackedB
+	gramView *mat.Dense
+	norms    []float64 // K: atom norms, scratch of SetDictionary
 
 	// Encode scratch for a round of up to threads×block samples, grown on
 	// demand and kept.
@@ -117,7 +116,8 @@ func New(D *mat.Dense, opts ...Option) (*Coder, error) {
 // SetDictionary replaces the dictionary by D, which must have the shape of
 // the current one (K×n; a view is fine), and recomputes G in place. It
 // checks D as New does; on error the coder keeps its previous dictionary.
-// The coder allocates nothing here (the backend's GEMM may).
+// The coder allocates nothing here but the goroutines that share the
+// copying of G's triangle (the backend's GEMM may allocate).
 func (c *Coder) SetDictionary(D *mat.Dense) error {
 	if c.gramOnly {
 		return errNoDictionary
@@ -164,7 +164,6 @@ func (c *Coder) setDictionary(D *mat.Dense) error {
 			kernel.ScalUnitary(1/c.norms[j], dst)
 		}
 	}
-	c.packStale = true
 	c.computeGram()
 	return nil
 }
@@ -178,28 +177,46 @@ func (c *Coder) computeGram() {
 	k := c.k
 	if c.native {
 		c.packed.Pack(true, c.n, c.k, c.dict, c.n)
-		c.packStale = false
 		kernel.DgemmPackedUpper(false, 1, c.dict, c.n, &c.packed, 0, c.gram, k)
 	} else {
 		c.backend.Dsyrk(gblas.Upper, gblas.NoTrans, k, c.n, 1, c.dict, c.n, 0, c.gram, k)
 	}
-	mirrorUpper(c.gram, k)
+	mirrorUpper(c.gram, k, c.threads)
 	c.setDiag()
 }
 
 // mirrorUpper copies the upper triangle of the k×k row-major g to its
-// lower triangle, in square tiles so that the column reads stay in cache.
-func mirrorUpper(g []float64, k int) {
+// lower triangle on up to threads goroutines: each takes bands of rows and
+// fills their lower part in square tiles, so that the column reads stay in
+// cache (the upper triangle it reads is not written).
+func mirrorUpper(g []float64, k, threads int) {
 	const tile = 64
-	for i0 := 0; i0 < k; i0 += tile {
-		for j0 := 0; j0 <= i0; j0 += tile {
-			for i := i0; i < min(i0+tile, k); i++ {
+	bands := (k + tile - 1) / tile
+	band := func(b int) {
+		i0, i1 := b*tile, min(b*tile+tile, k)
+		for j0 := 0; j0 < i1; j0 += tile {
+			for i := i0; i < i1; i++ {
 				for j := j0; j < min(j0+tile, i); j++ {
 					g[i*k+j] = g[j*k+i]
 				}
 			}
 		}
 	}
+	workers := min(max(1, threads), bands)
+	var wg sync.WaitGroup
+	for w := 1; w < workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for b := w; b < bands; b += workers {
+				band(b)
+			}
+		}()
+	}
+	for b := 0; b < bands; b += workers {
+		band(b)
+	}
+	wg.Wait()
 }
 
 // setDiag copies the diagonal of G into c.diag, where the recurrence reads

@@ -67,10 +67,6 @@ func (c *Coder) EncodeTo(dst *Codes, X *mat.Dense) error {
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if c.native && c.packStale && N > 0 {
-		c.packed.Pack(true, c.n, c.k, c.dict, c.n)
-		c.packStale = false
-	}
 	var x blas64.General
 	if N > 0 {
 		x = X.RawMatrix()
@@ -349,4 +345,35 @@ func (c *Coder) codeSample(w *worker, i int) {
 		}
 		r.resOut[row] = kernel.Nrm2Unitary(res)
 	}
+}
+
+// CorrelationsTo writes the correlations A0 = X·Dᵀ of the samples X (N×n)
+// with the coder's atoms (normalised, with WithNormalize) into dst, which
+// must be N×K: the first product of Batch-OMP, for callers that combine it
+// with other terms before EncodeGramTo. With the native backend it runs on
+// the dictionary packed once (the same values as the backend's Dgemm, bit
+// for bit). It checks shapes only: non-finite inputs propagate.
+func (c *Coder) CorrelationsTo(dst, X *mat.Dense) error {
+	if c.gramOnly {
+		return errNoDictionary
+	}
+	if X == nil || X.IsEmpty() || dst == nil || dst.IsEmpty() {
+		return ErrEmpty
+	}
+	N, cols := X.Dims()
+	if cols != c.n {
+		return fmt.Errorf("%w: samples have %d features, the dictionary's atoms %d", ErrShape, cols, c.n)
+	}
+	if r, k := dst.Dims(); r != N || k != c.k {
+		return fmt.Errorf("%w: correlations are %d×%d, want %d×%d", ErrShape, r, k, N, c.k)
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	x, d := X.RawMatrix(), dst.RawMatrix()
+	if c.native {
+		kernel.DgemmPacked(false, N, 1, x.Data, x.Stride, &c.packed, 0, d.Data, d.Stride)
+		return nil
+	}
+	c.backend.Dgemm(gblas.NoTrans, gblas.Trans, N, c.k, c.n, 1, x.Data, x.Stride, c.dict, c.n, 0, d.Data, d.Stride)
+	return nil
 }

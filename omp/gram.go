@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"sync"
 
 	"gonum.org/v1/gonum/mat"
 
@@ -71,7 +72,8 @@ func NewGram(G *mat.Dense, opts ...Option) (*Coder, error) {
 
 // SetGram replaces the Gram matrix of a Coder built by NewGram by G, which
 // must have its shape and pass its checks; on error the coder keeps its
-// previous matrix. It allocates nothing.
+// previous matrix. It allocates nothing but the goroutines that
+// share the copy.
 func (c *Coder) SetGram(G *mat.Dense) error {
 	if !c.gramOnly {
 		return errors.New("omp: SetGram on a coder with a dictionary: use SetDictionary")
@@ -107,11 +109,39 @@ func (c *Coder) setGram(G *mat.Dense) error {
 				ErrNotUnit, i, d, NormTolerance)
 		}
 	}
-	g := c.gram
-	for i := range k {
-		copy(g[i*k+i:(i+1)*k], raw.Data[i*raw.Stride+i:i*raw.Stride+k])
+	// Row i of the copy is G[i, i:] then G[0:i, i] read in tiles; rows
+	// are independent, so the threads take bands of rows.
+	g, src, ld := c.gram, raw.Data, raw.Stride
+	const tile = 64
+	bands := (k + tile - 1) / tile
+	band := func(b int) {
+		i0, i1 := b*tile, min(b*tile+tile, k)
+		for i := i0; i < i1; i++ {
+			copy(g[i*k+i:(i+1)*k], src[i*ld+i:i*ld+k])
+		}
+		for j0 := 0; j0 < i1; j0 += tile {
+			for i := i0; i < i1; i++ {
+				for j := j0; j < min(j0+tile, i); j++ {
+					g[i*k+j] = src[j*ld+i]
+				}
+			}
+		}
 	}
-	mirrorUpper(g, k)
+	workers := min(max(1, c.threads), bands)
+	var wg sync.WaitGroup
+	for w := 1; w < workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for b := w; b < bands; b += workers {
+				band(b)
+			}
+		}()
+	}
+	for b := 0; b < bands; b += workers {
+		band(b)
+	}
+	wg.Wait()
 	c.setDiag()
 	return nil
 }
