@@ -471,7 +471,12 @@ func (t *trainer) read(want int) (int, error) {
 		return 0, fmt.Errorf("oddl: %w: mini-batch %d: %v", ErrInput, t.m.cur.batches+1, err)
 	}
 	if t.m.cfg.Preprocess == PreprocessUnit {
-		dataset.Preprocess(t.x)
+		// Rows are independent: the workers take contiguous bands.
+		workers := max(1, min(t.threads, cnt/64))
+		t.parallel(workers, func(w int) {
+			lo, hi := w*cnt/workers, (w+1)*cnt/workers
+			dataset.Preprocess(t.x.Slice(lo, hi, 0, n).(*mat.Dense))
+		})
 	}
 	return cnt, nil
 }
