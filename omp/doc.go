@@ -56,10 +56,14 @@
 // between GEMMs while the recurrences run. gonum's GEMM runs on goroutines,
 // which the Go scheduler fits into GOMAXPROCS.
 //
-// With the native backend the correlation GEMMs run on the kernel with D
-// packed once per dictionary (kernel.PackedB), not once per block. The
+// With the native backend D is packed once per dictionary (kernel.PackedB)
+// and serves both the Gram matrix, computed over the micro-tiles of its
+// upper triangle only (kernel.DgemmPackedUpper, then mirrored), and the
+// correlation GEMMs, which then skip packing D for every block. The
 // correlation update of each step is one pass over a per four chosen atoms
-// that also finds the next atom (kernel.AxpyRowsIamax).
+// that also finds the next atom (kernel.AxpyRowsIamax). CorrelationsTo
+// exposes the correlation product for callers that combine it with other
+// terms before EncodeGramTo.
 //
 // Codes go to a fixed slot of L entries per sample and are packed into the
 // compressed-row Codes after each round; nothing is allocated per sample, and
