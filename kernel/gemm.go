@@ -51,6 +51,14 @@ var gemmMinWork = 1 << 18
 // the same sequence of operations whatever the number of goroutines, so the
 // result does not depend on Threads(). Steady-state calls allocate nothing.
 func Dgemm(transA, transB bool, m, n, k int, alpha float64, a []float64, lda int, b []float64, ldb int, beta float64, c []float64, ldc int) {
+	DgemmOn(0, transA, transB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
+}
+
+// DgemmOn is Dgemm on at most threads goroutines, the caller's included,
+// whatever Threads() says (threads < 1: Threads()). The result is the same
+// on any number. It lets a caller that runs several products at once on
+// goroutines of its own keep each on its core.
+func DgemmOn(threads int, transA, transB bool, m, n, k int, alpha float64, a []float64, lda int, b []float64, ldb int, beta float64, c []float64, ldc int) {
 	if m == 0 || n == 0 {
 		return
 	}
@@ -69,8 +77,9 @@ func Dgemm(transA, transB bool, m, n, k int, alpha float64, a []float64, lda int
 	g.alpha, g.beta = alpha, beta
 	g.a, g.lda, g.b, g.ldb, g.c, g.ldc = a, lda, b, ldb, c, ldc
 	g.asm = useAsm
+	g.tmax = threads
 	g.run()
-	g.a, g.b, g.c = nil, nil, nil
+	g.a, g.b, g.c, g.tmax = nil, nil, nil, 0
 	gemmCallPool.Put(g)
 }
 
@@ -172,6 +181,8 @@ type gemmCall struct {
 	// upper, when set (DgemmPackedUpper), skips the micro-tiles of C that
 	// lie wholly below its diagonal.
 	upper bool
+	// tmax, when positive (DgemmOn, DgemmPackedOn), caps the goroutines.
+	tmax int
 }
 
 // gemmSlot is the private state of one goroutine taking part in a call.
@@ -207,6 +218,9 @@ func (g *gemmCall) run() {
 	t := 1
 	if work := float64(m) * float64(n) * float64(k); work >= 2*float64(gemmMinWork) {
 		t = min(Threads(), int(work/float64(gemmMinWork)), ceilDiv(m, mr)*ceilDiv(n, nr))
+		if g.tmax > 0 {
+			t = min(t, g.tmax)
+		}
 	}
 	g.t = t
 	if t > 1 {

@@ -55,6 +55,12 @@ func (p *PackedB) Dims() (k, n int) { return p.k, p.n }
 // of threads — except for products of at most 128 multiply-adds, which
 // Dgemm computes by plain loops. Unchecked like Dgemm.
 func DgemmPacked(transA bool, m int, alpha float64, a []float64, lda int, pb *PackedB, beta float64, c []float64, ldc int) {
+	DgemmPackedOn(0, transA, m, alpha, a, lda, pb, beta, c, ldc)
+}
+
+// DgemmPackedOn is DgemmPacked on at most threads goroutines, the caller's
+// included (threads < 1: Threads()), as DgemmOn is Dgemm.
+func DgemmPackedOn(threads int, transA bool, m int, alpha float64, a []float64, lda int, pb *PackedB, beta float64, c []float64, ldc int) {
 	n, k := pb.n, pb.k
 	if m == 0 || n == 0 {
 		return
@@ -70,8 +76,9 @@ func DgemmPacked(transA bool, m int, alpha float64, a []float64, lda int, pb *Pa
 	g.a, g.lda, g.c, g.ldc = a, lda, c, ldc
 	g.packed = pb
 	g.asm = useAsm
+	g.tmax = threads
 	g.run()
-	g.a, g.b, g.c, g.packed = nil, nil, nil, nil
+	g.a, g.b, g.c, g.packed, g.tmax = nil, nil, nil, nil, 0
 	gemmCallPool.Put(g)
 }
 

@@ -2,6 +2,7 @@ package oddl
 
 import (
 	"math"
+	"sync/atomic"
 
 	gblas "gonum.org/v1/gonum/blas"
 
@@ -103,6 +104,12 @@ type updater struct {
 	// class's atoms only): a block's changes then reach only its own rows
 	// of P, and the blocked sweep works class by class.
 	perClass bool
+	// lookahead, when set, runs the blocked sweep with the kernel's GEMM
+	// directly and overlaps each block's product with the next block's
+	// Gauss–Seidel updates (sweepAhead); it needs the native backend and
+	// two threads. pd holds a block's changes packed for it.
+	lookahead bool
+	pd        kernel.PackedB
 }
 
 // sweep runs one Gauss–Seidel sweep over the atoms j = 0..K−1:
@@ -112,6 +119,9 @@ type updater struct {
 // where the sum sees the atoms < j already updated. blocked selects the
 // GEMM form. It returns the number of atoms skipped or reseeded as unused.
 func (up *updater) sweep(st *state, blocked bool) (unused int) {
+	if blocked && up.lookahead && !up.perClass {
+		return up.sweepAhead(st)
+	}
 	if blocked {
 		return up.sweepBlocked(st)
 	}
@@ -175,30 +185,7 @@ func (up *updater) sweepBlocked(st *state) (unused int) {
 		b := j1 - j0
 		delta, saved := up.delta[:b*s], up.saved[:b*s]
 		copy(saved, p[j0*s:j1*s])
-		for i0 := j0; i0 < j1; i0 += bcdSub {
-			i1 := min(i0+bcdSub, j1)
-			dsub := delta[(i0-j0)*s:]
-			for j := i0; j < i1; j++ {
-				pj := p[j*s : (j+1)*s]
-				// Bring p_j up to date with the atoms of this sub-block
-				// already changed: p_j += Δ[i0:j]ᵀ·M[j, i0:j].
-				if j > i0 {
-					kernel.GemvT(j-i0, s, 1, dsub, s, st.m[j*k+i0:j*k+j], 1, 1, pj, 1)
-				}
-				dj := delta[(j-j0)*s : (j-j0+1)*s]
-				copy(dj, st.dt[j*s:(j+1)*s])
-				if !up.atom(st, j, pj, tol) {
-					unused++
-				}
-				// Δ_j = new − old.
-				kernel.ScalUnitary(-1, dj)
-				kernel.AxpyUnitary(1, st.dt[j*s:(j+1)*s], dj)
-			}
-			// The block's later rows: P[i1:j1] += M[i1:j1, i0:i1]·Δ[i0:i1].
-			if i1 < j1 {
-				up.impl.Dgemm(gblas.NoTrans, gblas.NoTrans, j1-i1, s, i1-i0, 1, st.m[i1*k+i0:], k, dsub, s, 1, p[i1*s:], s)
-			}
-		}
+		unused += up.inBlock(st, j0, j1, tol, up.impl.Dgemm)
 		// P += M[:, j0:j1]·Δ for every row it reaches (M[i, j0:j1] = 0
 		// outside [lo, hi)), the block's own rows from before their
 		// in-block corrections.
@@ -206,6 +193,151 @@ func (up *updater) sweepBlocked(st *state) (unused int) {
 		up.impl.Dgemm(gblas.NoTrans, gblas.NoTrans, hi-lo, s, b, 1, st.m[lo*k+j0:], k, delta, s, 1, p[lo*s:], s)
 		j0 = j1
 	}
+	return unused
+}
+
+// gemmFunc is the signature of the GEMM the in-block sub-block products
+// run on (a backend's Dgemm, or the kernel's on one thread).
+type gemmFunc func(tA, tB gblas.Transpose, m, n, k int, alpha float64, a []float64, lda int, b []float64, ldb int, beta float64, c []float64, ldc int)
+
+// inBlock updates atoms j0..j1-1 of a block in order, in sub-blocks of
+// bcdSub: one GEMV per atom applies the changes of its sub-block's earlier
+// atoms to its row of P, and after each sub-block one product (gemm) applies
+// its changes to the block's later rows. It leaves the block's changes Δ in
+// up.delta and returns the number of unused atoms.
+func (up *updater) inBlock(st *state, j0, j1 int, tol float64, gemm gemmFunc) (unused int) {
+	k, s := st.k, st.stride()
+	p, delta := st.p, up.delta
+	for i0 := j0; i0 < j1; i0 += bcdSub {
+		i1 := min(i0+bcdSub, j1)
+		dsub := delta[(i0-j0)*s:]
+		for j := i0; j < i1; j++ {
+			pj := p[j*s : (j+1)*s]
+			// Bring p_j up to date with the atoms of this sub-block
+			// already changed: p_j += Δ[i0:j]ᵀ·M[j, i0:j].
+			if j > i0 {
+				kernel.GemvT(j-i0, s, 1, dsub, s, st.m[j*k+i0:j*k+j], 1, 1, pj, 1)
+			}
+			dj := delta[(j-j0)*s : (j-j0+1)*s]
+			copy(dj, st.dt[j*s:(j+1)*s])
+			if !up.atom(st, j, pj, tol) {
+				unused++
+			}
+			// Δ_j = new − old.
+			kernel.ScalUnitary(-1, dj)
+			kernel.AxpyUnitary(1, st.dt[j*s:(j+1)*s], dj)
+		}
+		// The block's later rows: P[i1:j1] += M[i1:j1, i0:i1]·Δ[i0:i1].
+		if i1 < j1 {
+			gemm(gblas.NoTrans, gblas.NoTrans, j1-i1, s, i1-i0, 1, st.m[i1*k+i0:], k, dsub, s, 1, p[i1*s:], s)
+		}
+	}
+	return unused
+}
+
+// aheadRows is the number of rows of P in one product of sweepAhead's
+// shared work: small enough that the goroutines finish together.
+const aheadRows = 48
+
+// sweepAhead is sweepBlocked (the same blocks, sub-blocks and products, so
+// the same result bit for bit) on the kernel's GEMM with one block of look-
+// ahead. Once a block's changes Δ are known (and packed once), the rows of
+// P of the next block get their product first, on both threads; the
+// products for all other rows, aheadRows rows each, are then shared: a
+// helper goroutine starts on them while the calling goroutine runs the next
+// block's Gauss–Seidel updates (which read and write only that block's rows
+// of P and D~), then joins in. Both run their products on one thread.
+func (up *updater) sweepAhead(st *state) (unused int) {
+	k, s := st.k, st.stride()
+	if len(st.p) != k*s {
+		st.p = make([]float64, k*s)
+		st.pValid = false
+	}
+	if len(up.delta) < bcdBlock*s {
+		up.delta = make([]float64, bcdBlock*s)
+		up.saved = make([]float64, bcdBlock*s)
+	}
+	p := st.p
+	if !st.pValid {
+		kernel.Dgemm(false, false, k, s, k, 1, st.m, k, st.dt, s, 0, p, s)
+		st.pValid = true
+	}
+	tol := st.unusedTol()
+	one := func(tA, tB gblas.Transpose, m, n, kk int, alpha float64, a []float64, lda int, b []float64, ldb int, beta float64, c []float64, ldc int) {
+		kernel.DgemmOn(1, tA == gblas.Trans, tB == gblas.Trans, m, n, kk, alpha, a, lda, b, ldb, beta, c, ldc)
+	}
+
+	// The pending work: P[r0:r1] += M[r0:r1, pj0:pj0+b]·Δ for each span,
+	// claimed in turn through next. The helper leaves it through out.
+	type span struct{ r0, r1 int }
+	var (
+		spans []span
+		pj0   int
+		next  atomic.Int64
+	)
+	run := func() {
+		for {
+			c := int(next.Add(1)) - 1
+			if c >= len(spans) {
+				return
+			}
+			sp := spans[c]
+			kernel.DgemmPackedOn(1, false, sp.r1-sp.r0, 1, st.m[sp.r0*k+pj0:], k, &up.pd, 1, p[sp.r0*s:], s)
+		}
+	}
+	work, out, gone := make(chan struct{}), make(chan struct{}), make(chan struct{})
+	go func() {
+		defer close(gone)
+		for range work {
+			run()
+			out <- struct{}{}
+		}
+	}()
+	defer func() {
+		close(work)
+		<-gone
+	}()
+	pending := false
+	join := func() {
+		if pending {
+			run()
+			<-out
+			pending = false
+		}
+	}
+	add := func(lo, hi int) {
+		for r := lo; r < hi; r += aheadRows {
+			spans = append(spans, span{r, min(r+aheadRows, hi)})
+		}
+	}
+
+	for j0 := 0; j0 < k; {
+		j1 := min(j0+bcdBlock, k)
+		b := j1 - j0
+		saved := up.saved[:b*s]
+		copy(saved, p[j0*s:j1*s])
+		gemm := up.impl.Dgemm
+		if pending {
+			gemm = one
+		}
+		unused += up.inBlock(st, j0, j1, tol, gemm)
+		join()
+		copy(p[j0*s:j1*s], saved)
+		up.pd.Pack(false, b, s, up.delta[:b*s], s)
+		j2 := min(j1+bcdBlock, k)
+		if j2 > j1 {
+			kernel.DgemmPacked(false, j2-j1, 1, st.m[j1*k+j0:], k, &up.pd, 1, p[j1*s:], s)
+		}
+		spans = spans[:0]
+		add(0, j1)
+		add(j2, k)
+		pj0 = j0
+		next.Store(0)
+		pending = true
+		work <- struct{}{}
+		j0 = j1
+	}
+	join()
 	return unused
 }
 

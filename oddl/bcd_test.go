@@ -206,3 +206,53 @@ func TestKeptProduct(t *testing.T) {
 		})
 	}
 }
+
+// The look-ahead sweep (the kernel's GEMM, each block's product shared with
+// a helper goroutine while the next block's atoms update) gives the blocked
+// sweep's dictionary and kept product P bit for bit: across block edges,
+// with a last block shorter than aheadRows and unused atoms, over several
+// sweeps, and with reseeding writing rows during the overlap.
+func TestSweepAheadMatchesBlocked(t *testing.T) {
+	impl, err := blas.Lookup(blas.NativeName)
+	if err != nil {
+		t.Skip("native backend not available")
+	}
+	for _, k := range []int{1, 100, 128, 129, 300, 400} {
+		rng := rand.New(rand.NewPCG(uint64(k), 9))
+		unused := map[int]bool{k / 3: true, k - 1: true}
+		n, q := 37, 5
+		st := randomState(rng, k, n, q, 30*k, min(4, k), unused)
+		a, b := cloneState(st), cloneState(st)
+		s := st.stride()
+		// Unused atoms are reseeded to a fixed new direction.
+		reseed := func(j int, row []float64) bool {
+			for i := range row {
+				row[i] = 0
+			}
+			row[j%n] = 1
+			return true
+		}
+		upA := updater{impl: impl, updateW: true, reseed: reseed}
+		upB := updater{impl: impl, updateW: true, reseed: reseed, lookahead: true}
+		for sweep := range 3 {
+			ua := upA.sweep(a, true)
+			ub := upB.sweep(b, true)
+			if ua != ub {
+				t.Fatalf("K=%d sweep %d: %d unused atoms blocked, %d look-ahead", k, sweep, ua, ub)
+			}
+			if !a.pValid || !b.pValid {
+				t.Fatalf("K=%d sweep %d: P not kept", k, sweep)
+			}
+			for i := range a.dt {
+				if math.Float64bits(a.dt[i]) != math.Float64bits(b.dt[i]) {
+					t.Fatalf("K=%d sweep %d: D~[%d][%d] = %v look-ahead, %v blocked", k, sweep, i/s, i%s, b.dt[i], a.dt[i])
+				}
+			}
+			for i := range a.p {
+				if math.Float64bits(a.p[i]) != math.Float64bits(b.p[i]) {
+					t.Fatalf("K=%d sweep %d: P[%d][%d] = %v look-ahead, %v blocked", k, sweep, i/s, i%s, b.p[i], a.p[i])
+				}
+			}
+		}
+	}
+}

@@ -248,7 +248,9 @@ func newTrainer(m *Model, src Source, o options) (*trainer, error) {
 	// The backend's GEMM and the coder's goroutines take turns, so both may
 	// use every thread. gonum's thread count is fixed; ignore its refusal.
 	_ = blas.SetThreads(name, t.threads)
-	t.up = updater{impl: impl, reseed: t.reseed}
+	// With the native backend on two or more threads the sweep overlaps
+	// each block's product with the next block's updates (same result).
+	t.up = updater{impl: impl, reseed: t.reseed, lookahead: name == blas.NativeName && t.threads >= 2}
 	return t, nil
 }
 
