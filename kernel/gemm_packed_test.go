@@ -112,3 +112,32 @@ func TestDgemmPackedUpper(t *testing.T) {
 		}
 	})
 }
+
+// DgemmOn and DgemmPackedOn give Dgemm's result bit for bit whatever cap
+// they are given on the goroutines (below, at and above Threads()).
+func TestDgemmOn(t *testing.T) {
+	eachKernelPath(t, func(t *testing.T) {
+		rng := rand.New(rand.NewPCG(12, 1))
+		oldMin := gemmMinWork
+		defer func() { gemmMinWork = oldMin }()
+		gemmMinWork = 64 // several goroutines on small shapes
+		const m, n, k = 37, 45, 29
+		a, b := randSlice(rng, m*k), randSlice(rng, k*n)
+		c0 := randSlice(rng, m*n)
+		want := append([]float64(nil), c0...)
+		Dgemm(false, false, m, n, k, 0.5, a, k, b, n, 1.5, want, n)
+		var pb PackedB
+		pb.Pack(false, k, n, b, n)
+		for _, threads := range []int{0, 1, 2, 5} {
+			got := append([]float64(nil), c0...)
+			DgemmOn(threads, false, false, m, n, k, 0.5, a, k, b, n, 1.5, got, n)
+			got2 := append([]float64(nil), c0...)
+			DgemmPackedOn(threads, false, m, 0.5, a, k, &pb, 1.5, got2, n)
+			for i := range want {
+				if math.Float64bits(got[i]) != math.Float64bits(want[i]) || math.Float64bits(got2[i]) != math.Float64bits(want[i]) {
+					t.Fatalf("threads=%d: c[%d] = %v / %v, want %v", threads, i, got[i], got2[i], want[i])
+				}
+			}
+		}
+	})
+}
