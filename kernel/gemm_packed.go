@@ -61,6 +61,24 @@ func DgemmPacked(transA bool, m int, alpha float64, a []float64, lda int, pb *Pa
 // DgemmPackedOn is DgemmPacked on at most threads goroutines, the caller's
 // included (threads < 1: Threads()), as DgemmOn is Dgemm.
 func DgemmPackedOn(threads int, transA bool, m int, alpha float64, a []float64, lda int, pb *PackedB, beta float64, c []float64, ldc int) {
+	dgemmPacked(threads, false, transA, m, alpha, a, lda, pb, beta, c, ldc)
+}
+
+// DgemmPackedUpper computes the upper triangle of the square product
+// C = alpha*op(A)*B + beta*C (op(A) is n×k, B packed in pb is k×n): every
+// C[i][j] with j >= i gets exactly the value DgemmPacked would give it,
+// while only the micro-tiles that reach the upper triangle are computed,
+// about half the work. Entries strictly below the diagonal are left
+// unspecified (some, near the diagonal, are written). It is the Gram
+// matrix G = D·Dᵀ in half a GEMM when pb holds Dᵀ and op(A) is D.
+// Unchecked like Dgemm; pb must be k×n with n the order of C.
+func DgemmPackedUpper(transA bool, alpha float64, a []float64, lda int, pb *PackedB, beta float64, c []float64, ldc int) {
+	dgemmPacked(0, true, transA, pb.n, alpha, a, lda, pb, beta, c, ldc)
+}
+
+// dgemmPacked runs a product on the packed B on at most threads goroutines
+// (threads < 1: Threads()); upper skips the tiles below the diagonal.
+func dgemmPacked(threads int, upper, transA bool, m int, alpha float64, a []float64, lda int, pb *PackedB, beta float64, c []float64, ldc int) {
 	n, k := pb.n, pb.k
 	if m == 0 || n == 0 {
 		return
@@ -74,40 +92,10 @@ func DgemmPackedOn(threads int, transA bool, m int, alpha float64, a []float64, 
 	g.m, g.n, g.k = m, n, k
 	g.alpha, g.beta = alpha, beta
 	g.a, g.lda, g.c, g.ldc = a, lda, c, ldc
-	g.packed = pb
+	g.packed, g.upper = pb, upper
 	g.asm = useAsm
 	g.tmax = threads
 	g.run()
-	g.a, g.b, g.c, g.packed, g.tmax = nil, nil, nil, nil, 0
-	gemmCallPool.Put(g)
-}
-
-// DgemmPackedUpper computes the upper triangle of the square product
-// C = alpha*op(A)*B + beta*C (op(A) is n×k, B packed in pb is k×n): every
-// C[i][j] with j >= i gets exactly the value DgemmPacked would give it,
-// while only the micro-tiles that reach the upper triangle are computed,
-// about half the work. Entries strictly below the diagonal are left
-// unspecified (some, near the diagonal, are written). It is the Gram
-// matrix G = D·Dᵀ in half a GEMM when pb holds Dᵀ and op(A) is D.
-// Unchecked like Dgemm; pb must be k×n with n the order of C.
-func DgemmPackedUpper(transA bool, alpha float64, a []float64, lda int, pb *PackedB, beta float64, c []float64, ldc int) {
-	n, k := pb.n, pb.k
-	if n == 0 {
-		return
-	}
-	if alpha == 0 || k == 0 {
-		scaleC(n, n, beta, c, ldc)
-		return
-	}
-	g := gemmCallPool.Get().(*gemmCall)
-	g.transA = transA
-	g.m, g.n, g.k = n, n, k
-	g.alpha, g.beta = alpha, beta
-	g.a, g.lda, g.c, g.ldc = a, lda, c, ldc
-	g.packed = pb
-	g.upper = true
-	g.asm = useAsm
-	g.run()
-	g.a, g.b, g.c, g.packed, g.upper = nil, nil, nil, nil, false
+	g.a, g.b, g.c, g.packed, g.upper, g.tmax = nil, nil, nil, nil, false, 0
 	gemmCallPool.Put(g)
 }

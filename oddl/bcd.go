@@ -158,19 +158,7 @@ func (up *updater) sweepColumn(st *state) (unused int) {
 // computation of P.
 func (up *updater) sweepBlocked(st *state) (unused int) {
 	k, s := st.k, st.stride()
-	if len(st.p) != k*s {
-		st.p = make([]float64, k*s)
-		st.pValid = false
-	}
-	if len(up.delta) < bcdBlock*s {
-		up.delta = make([]float64, bcdBlock*s)
-		up.saved = make([]float64, bcdBlock*s)
-	}
-	p := st.p
-	if !st.pValid {
-		up.impl.Dgemm(gblas.NoTrans, gblas.NoTrans, k, s, k, 1, st.m, k, st.dt, s, 0, p, s)
-		st.pValid = true
-	}
+	p := up.prepareBlocked(st)
 	tol := st.unusedTol()
 	c, lo, hi := 0, 0, k // the rows of P a block's changes reach
 	if up.perClass {
@@ -194,6 +182,25 @@ func (up *updater) sweepBlocked(st *state) (unused int) {
 		j0 = j1
 	}
 	return unused
+}
+
+// prepareBlocked sizes the blocked sweeps' buffers and returns P = M·D~,
+// computing it first unless it is kept.
+func (up *updater) prepareBlocked(st *state) []float64 {
+	k, s := st.k, st.stride()
+	if len(st.p) != k*s {
+		st.p = make([]float64, k*s)
+		st.pValid = false
+	}
+	if len(up.delta) < bcdBlock*s {
+		up.delta = make([]float64, bcdBlock*s)
+		up.saved = make([]float64, bcdBlock*s)
+	}
+	if !st.pValid {
+		up.impl.Dgemm(gblas.NoTrans, gblas.NoTrans, k, s, k, 1, st.m, k, st.dt, s, 0, st.p, s)
+		st.pValid = true
+	}
+	return st.p
 }
 
 // gemmFunc is the signature of the GEMM the in-block sub-block products
@@ -249,19 +256,7 @@ const aheadRows = 48
 // of P and D~), then joins in. Both run their products on one thread.
 func (up *updater) sweepAhead(st *state) (unused int) {
 	k, s := st.k, st.stride()
-	if len(st.p) != k*s {
-		st.p = make([]float64, k*s)
-		st.pValid = false
-	}
-	if len(up.delta) < bcdBlock*s {
-		up.delta = make([]float64, bcdBlock*s)
-		up.saved = make([]float64, bcdBlock*s)
-	}
-	p := st.p
-	if !st.pValid {
-		kernel.Dgemm(false, false, k, s, k, 1, st.m, k, st.dt, s, 0, p, s)
-		st.pValid = true
-	}
+	p := up.prepareBlocked(st)
 	tol := st.unusedTol()
 	one := func(tA, tB gblas.Transpose, m, n, kk int, alpha float64, a []float64, lda int, b []float64, ldb int, beta float64, c []float64, ldc int) {
 		kernel.DgemmOn(1, tA == gblas.Trans, tB == gblas.Trans, m, n, kk, alpha, a, lda, b, ldb, beta, c, ldc)

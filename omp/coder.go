@@ -202,6 +202,12 @@ func mirrorUpper(g []float64, k, threads int) {
 			}
 		}
 	}
+	forBands(threads, bands, band)
+}
+
+// forBands runs band(0), …, band(bands−1) on up to threads goroutines (the
+// caller's included), goroutine w taking bands w, w+workers, …
+func forBands(threads, bands int, band func(b int)) {
 	workers := min(max(1, threads), bands)
 	var wg sync.WaitGroup
 	for w := 1; w < workers; w++ {

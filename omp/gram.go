@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"sync"
 
 	"gonum.org/v1/gonum/mat"
 
@@ -127,21 +126,7 @@ func (c *Coder) setGram(G *mat.Dense) error {
 			}
 		}
 	}
-	workers := min(max(1, c.threads), bands)
-	var wg sync.WaitGroup
-	for w := 1; w < workers; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for b := w; b < bands; b += workers {
-				band(b)
-			}
-		}()
-	}
-	for b := 0; b < bands; b += workers {
-		band(b)
-	}
-	wg.Wait()
+	forBands(c.threads, bands, band)
 	c.setDiag()
 	return nil
 }
