@@ -11,7 +11,7 @@ import (
 
 // bcdBlock is the number of atoms per block of the blocked update: large
 // enough for the trailing GEMM to run near peak, small enough that the
-// in-block corrections (one GEMV over up to b−1 rows per atom) stay cheap.
+// in-block corrections (sub-blocks of bcdSub) stay cheap.
 const bcdBlock = 128
 
 // bcdSub is the number of atoms per sub-block inside a block: the GEMVs

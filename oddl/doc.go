@@ -33,10 +33,14 @@
 //	u = d~_j + (n_j − Σ_k M_jk d~_k) / M_jj,   d~_j = u / ||u[:n]||,
 //
 // both parts divided by the norm of the dictionary part. The fast form
-// (UpdateBlocked) keeps P = M D~ exact by one GEMV per atom for the changes
-// of its own block and one GEMM per finished block for every row of P; P is
-// kept between mini-batches (each code adds a_j·D~ᵀa to row j), so a sweep
-// costs one K×K×(n+q) product. The column form does one GEMV per atom.
+// (UpdateBlocked) keeps P = M D~ exact in blocks of 128 atoms: one GEMV per
+// atom for the changes of its own sub-block of 32, one small GEMM per
+// finished sub-block for the rest of its block, and one GEMM per finished
+// block for every row of P; P is kept between mini-batches (each code adds
+// a_j·D~ᵀa to row j), so a sweep costs one K×K×(n+q) product. With the
+// native backend on two or more threads, each block's GEMM is shared with a
+// helper goroutine while the next block's atoms update (the same products,
+// the same result). The column form does one GEMV per atom.
 // Atoms with M_jj ≈ 0 (never used) are reseeded from a random sample of the
 // batch or kept; a vanishing u is never divided by.
 //
