@@ -449,7 +449,7 @@ func syrkRec(ul gblas.Uplo, tA gblas.Transpose, n, k int, alpha float64, a []flo
 
 // syrkBlock is the order of Dsyrk's diagonal blocks: small enough that the
 // redundant half of each block costs little, large enough for GEMM speed.
-const syrkBlock = 192
+const syrkBlock = 64
 
 // syrkPool holds the scratch squares of syrkDiag.
 var syrkPool = sync.Pool{New: func() any { return new([syrkBlock * syrkBlock]float64) }}
