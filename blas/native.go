@@ -429,10 +429,13 @@ func syrkRec(ul gblas.Uplo, tA gblas.Transpose, n, k int, alpha float64, a []flo
 	}
 	h := (n/2 + 7) &^ 7
 	trans := tA != gblas.NoTrans
-	// a2 holds rows h..n of op(A), which is n×k.
-	a2 := a[h*lda:]
+	// a2 holds rows h..n of op(A), which is n×k: columns h.. of A when
+	// transposed.
+	var a2 []float64
 	if trans {
 		a2 = a[h:]
+	} else {
+		a2 = a[h*lda:]
 	}
 	syrkRec(ul, tA, h, k, alpha, a, lda, beta, c, ldc)
 	syrkRec(ul, tA, n-h, k, alpha, a2, lda, beta, c[h*ldc+h:], ldc)

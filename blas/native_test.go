@@ -227,7 +227,7 @@ func testDgemmOnce(t *testing.T, rnd *rand.Rand, impl gblas.Float64, tA, tB gbla
 func TestNativeDsyrk(t *testing.T) {
 	rnd := rand.New(rand.NewPCG(1, 5))
 	var impl Native
-	ns := []int{1, 5, 63, 64, 65, 150}
+	ns := []int{1, 5, 63, 64, 65, 150, 300}
 	ks := []int{0, 1, 37, 70}
 	if testing.Short() {
 		ns = []int{1, 64, 65, 130}
