@@ -2,6 +2,7 @@ package oddl
 
 import (
 	"math"
+	"sync"
 	"sync/atomic"
 
 	gblas "gonum.org/v1/gonum/blas"
@@ -110,6 +111,18 @@ type updater struct {
 	// two threads. pd holds a block's changes packed for it.
 	lookahead bool
 	pd        kernel.PackedB
+	// threads is how many goroutines the sparse products may use (< 2:
+	// one); sp holds their scratch.
+	threads int
+	sp      []sparseScratch
+	dkept   []float64 // a block's changes, read by sweepAhead's sparse products
+}
+
+// sparseScratch holds one goroutine's list of a row's nonzero M_rj in a
+// block (atom offsets and values) for sparseRows.
+type sparseScratch struct {
+	idx []int
+	val []float64
 }
 
 // sweep runs one Gauss–Seidel sweep over the atoms j = 0..K−1:
@@ -178,10 +191,81 @@ func (up *updater) sweepBlocked(st *state) (unused int) {
 		// outside [lo, hi)), the block's own rows from before their
 		// in-block corrections.
 		copy(p[j0*s:j1*s], saved)
-		up.impl.Dgemm(gblas.NoTrans, gblas.NoTrans, hi-lo, s, b, 1, st.m[lo*k+j0:], k, delta, s, 1, p[lo*s:], s)
+		if blockSparse(st, lo, hi, j0, j1) {
+			up.sparseParallel(st, lo, hi, j0, j1)
+		} else {
+			up.impl.Dgemm(gblas.NoTrans, gblas.NoTrans, hi-lo, s, b, 1, st.m[lo*k+j0:], k, delta, s, 1, p[lo*s:], s)
+		}
 		j0 = j1
 	}
 	return unused
+}
+
+// sparseLimit is the largest fraction of nonzero entries of M[rows, block]
+// for which a block's product runs sparse (sparseRows): with class-pure
+// atoms most pairs of atoms never share a code, and a multi-row axpy over
+// the nonzero entries then costs less than the dense product.
+const sparseLimit = 0.3
+
+// blockSparse reports whether the product of atoms j0..j1 over rows lo..hi
+// of P runs sparse. It depends on M only, so every form of the sweep
+// decides alike.
+func blockSparse(st *state, lo, hi, j0, j1 int) bool {
+	k, nnz := st.k, 0
+	for r := lo; r < hi; r++ {
+		for _, v := range st.m[r*k+j0 : r*k+j1] {
+			if v != 0 {
+				nnz++
+			}
+		}
+	}
+	return float64(nnz) <= sparseLimit*float64((hi-lo)*(j1-j0))
+}
+
+// sparseRows adds M[r, j0:j1]·Δ to row r of P for r in r0..r1, Δ the
+// block's changes (rows of d), with the nonzero M_rj only, in order of j
+// (kernel.AxpyRows: one fused multiply-add per term, as separate axpys).
+func (up *updater) sparseRows(st *state, d []float64, r0, r1, j0, j1 int, sc *sparseScratch) {
+	k, s := st.k, st.stride()
+	if len(sc.idx) < j1-j0 {
+		sc.idx = make([]int, bcdBlock)
+		sc.val = make([]float64, bcdBlock)
+	}
+	for r := r0; r < r1; r++ {
+		idx, val := sc.idx[:0], sc.val[:0]
+		for j, v := range st.m[r*k+j0 : r*k+j1] {
+			if v != 0 {
+				idx = append(idx, j)
+				val = append(val, v)
+			}
+		}
+		if len(idx) > 0 {
+			kernel.AxpyRows(val, d, s, idx, st.p[r*s:(r+1)*s])
+		}
+	}
+}
+
+// sparseParallel runs sparseRows over rows lo..hi on up.threads goroutines,
+// each taking contiguous rows (rows are independent).
+func (up *updater) sparseParallel(st *state, lo, hi, j0, j1 int) {
+	w := max(1, min(up.threads, (hi-lo)/16))
+	for len(up.sp) < w {
+		up.sp = append(up.sp, sparseScratch{})
+	}
+	if w == 1 {
+		up.sparseRows(st, up.delta, lo, hi, j0, j1, &up.sp[0])
+		return
+	}
+	var wg sync.WaitGroup
+	for i := 1; i < w; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			up.sparseRows(st, up.delta, lo+i*(hi-lo)/w, lo+(i+1)*(hi-lo)/w, j0, j1, &up.sp[i])
+		}()
+	}
+	up.sparseRows(st, up.delta, lo, lo+(hi-lo)/w, j0, j1, &up.sp[0])
+	wg.Wait()
 }
 
 // prepareBlocked sizes the blocked sweeps' buffers and returns P = M·D~,
@@ -266,25 +350,33 @@ func (up *updater) sweepAhead(st *state) (unused int) {
 	// claimed in turn through next. The helper leaves it through out.
 	type span struct{ r0, r1 int }
 	var (
-		spans []span
-		pj0   int
-		next  atomic.Int64
+		spans    []span
+		pj0, pj1 int
+		sparse   bool
+		next     atomic.Int64
 	)
-	run := func() {
+	for len(up.sp) < 2 {
+		up.sp = append(up.sp, sparseScratch{})
+	}
+	run := func(sc *sparseScratch) {
 		for {
 			c := int(next.Add(1)) - 1
 			if c >= len(spans) {
 				return
 			}
 			sp := spans[c]
-			kernel.DgemmPackedOn(1, false, sp.r1-sp.r0, 1, st.m[sp.r0*k+pj0:], k, &up.pd, 1, p[sp.r0*s:], s)
+			if sparse {
+				up.sparseRows(st, up.dkept, sp.r0, sp.r1, pj0, pj1, sc)
+			} else {
+				kernel.DgemmPackedOn(1, false, sp.r1-sp.r0, 1, st.m[sp.r0*k+pj0:], k, &up.pd, 1, p[sp.r0*s:], s)
+			}
 		}
 	}
 	work, out, gone := make(chan struct{}), make(chan struct{}), make(chan struct{})
 	go func() {
 		defer close(gone)
 		for range work {
-			run()
+			run(&up.sp[1])
 			out <- struct{}{}
 		}
 	}()
@@ -295,7 +387,7 @@ func (up *updater) sweepAhead(st *state) (unused int) {
 	pending := false
 	join := func() {
 		if pending {
-			run()
+			run(&up.sp[0])
 			<-out
 			pending = false
 		}
@@ -318,15 +410,26 @@ func (up *updater) sweepAhead(st *state) (unused int) {
 		unused += up.inBlock(st, j0, j1, tol, gemm)
 		join()
 		copy(p[j0*s:j1*s], saved)
-		up.pd.Pack(false, b, s, up.delta[:b*s], s)
 		j2 := min(j1+bcdBlock, k)
-		if j2 > j1 {
-			kernel.DgemmPacked(false, j2-j1, 1, st.m[j1*k+j0:], k, &up.pd, 1, p[j1*s:], s)
+		sparse = blockSparse(st, 0, k, j0, j1)
+		if sparse {
+			// The next block's updates overwrite up.delta: the shared
+			// products read a copy.
+			if len(up.dkept) < b*s {
+				up.dkept = make([]float64, bcdBlock*s)
+			}
+			copy(up.dkept, up.delta[:b*s])
+			up.sparseRows(st, up.dkept, j1, j2, j0, j1, &up.sp[0])
+		} else {
+			up.pd.Pack(false, b, s, up.delta[:b*s], s)
+			if j2 > j1 {
+				kernel.DgemmPacked(false, j2-j1, 1, st.m[j1*k+j0:], k, &up.pd, 1, p[j1*s:], s)
+			}
 		}
 		spans = spans[:0]
 		add(0, j1)
 		add(j2, k)
-		pj0 = j0
+		pj0, pj1 = j0, j1
 		next.Store(0)
 		pending = true
 		work <- struct{}{}

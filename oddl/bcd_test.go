@@ -211,17 +211,21 @@ func TestKeptProduct(t *testing.T) {
 // a helper goroutine while the next block's atoms update) gives the blocked
 // sweep's dictionary and kept product P bit for bit: across block edges,
 // with a last block shorter than aheadRows and unused atoms, over several
-// sweeps, and with reseeding writing rows during the overlap.
+// sweeps, with reseeding writing rows during the overlap, and with M dense
+// or mostly zero (the products dense or sparse).
 func TestSweepAheadMatchesBlocked(t *testing.T) {
 	impl, err := blas.Lookup(blas.NativeName)
 	if err != nil {
 		t.Skip("native backend not available")
 	}
-	for _, k := range []int{1, 100, 128, 129, 300, 400} {
+	for _, c := range []struct{ k, samples int }{{1, 30}, {100, 3000}, {128, 3840}, {129, 3870}, {300, 9000}, {400, 12000}, {300, 100}, {400, 150}} {
+		k := c.k
 		rng := rand.New(rand.NewPCG(uint64(k), 9))
 		unused := map[int]bool{k / 3: true, k - 1: true}
 		n, q := 37, 5
-		st := randomState(rng, k, n, q, 30*k, min(4, k), unused)
+		// Many samples fill M (dense products); few leave it mostly zero
+		// (sparse products).
+		st := randomState(rng, k, n, q, c.samples, min(4, k), unused)
 		a, b := cloneState(st), cloneState(st)
 		s := st.stride()
 		// Unused atoms are reseeded to a fixed new direction.
@@ -232,7 +236,7 @@ func TestSweepAheadMatchesBlocked(t *testing.T) {
 			row[j%n] = 1
 			return true
 		}
-		upA := updater{impl: impl, updateW: true, reseed: reseed}
+		upA := updater{impl: impl, updateW: true, reseed: reseed, threads: 2}
 		upB := updater{impl: impl, updateW: true, reseed: reseed, lookahead: true}
 		for sweep := range 3 {
 			ua := upA.sweep(a, true)
@@ -252,6 +256,43 @@ func TestSweepAheadMatchesBlocked(t *testing.T) {
 				if math.Float64bits(a.p[i]) != math.Float64bits(b.p[i]) {
 					t.Fatalf("K=%d sweep %d: P[%d][%d] = %v look-ahead, %v blocked", k, sweep, i/s, i%s, b.p[i], a.p[i])
 				}
+			}
+		}
+	}
+}
+
+// With M mostly zero the blocked sweep's products run sparse (per row, the
+// nonzero M_rj by multi-row axpys) and still agree with the per-column
+// form to rounding and keep P = M·D~, on one and on two goroutines.
+func TestSparseProducts(t *testing.T) {
+	impl := blas.Default()
+	for _, threads := range []int{1, 2} {
+		rng := rand.New(rand.NewPCG(4, uint64(threads)))
+		const k, n, q = 300, 23, 4
+		st := randomState(rng, k, n, q, 120, 3, nil)
+		if !blockSparse(st, 0, k, 0, bcdBlock) {
+			t.Fatal("the test's M is not sparse enough for the sparse products")
+		}
+		a, b := cloneState(st), cloneState(st)
+		upA := updater{impl: impl, updateW: true, threads: threads}
+		upB := updater{impl: impl, updateW: true}
+		for range 2 {
+			upA.sweep(a, true)
+			upB.sweep(b, false)
+		}
+		var worst float64
+		for i := range a.dt {
+			worst = max(worst, math.Abs(a.dt[i]-b.dt[i]))
+		}
+		if worst > 1e-10 {
+			t.Errorf("threads=%d: sparse blocked and per-column updates differ by %g", threads, worst)
+		}
+		s := st.stride()
+		want := make([]float64, k*s)
+		impl.Dgemm('N', 'N', k, s, k, 1, a.m, k, a.dt, s, 0, want, s)
+		for i := range want {
+			if d := math.Abs(a.p[i] - want[i]); d > 1e-10*(1+math.Abs(want[i])) {
+				t.Fatalf("threads=%d: kept P[%d][%d] = %v, M·D~ = %v", threads, i/s, i%s, a.p[i], want[i])
 			}
 		}
 	}

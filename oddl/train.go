@@ -250,7 +250,7 @@ func newTrainer(m *Model, src Source, o options) (*trainer, error) {
 	_ = blas.SetThreads(name, t.threads)
 	// With the native backend on two or more threads the sweep overlaps
 	// each block's product with the next block's updates (same result).
-	t.up = updater{impl: impl, reseed: t.reseed, lookahead: name == blas.NativeName && t.threads >= 2}
+	t.up = updater{impl: impl, reseed: t.reseed, lookahead: name == blas.NativeName && t.threads >= 2, threads: t.threads}
 	return t, nil
 }
 
