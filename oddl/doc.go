@@ -37,10 +37,13 @@
 // atom for the changes of its own sub-block of 32, one small GEMM per
 // finished sub-block for the rest of its block, and one GEMM per finished
 // block for every row of P; P is kept between mini-batches (each code adds
-// a_j·D~ᵀa to row j), so a sweep costs one K×K×(n+q) product. With the
-// native backend on two or more threads, each block's GEMM is shared with a
-// helper goroutine while the next block's atoms update (the same products,
-// the same result). The column form does one GEMV per atom.
+// a_j·D~ᵀa to row j), so a sweep costs one K×K×(n+q) product. When at most
+// 30 % of a block's column of M is nonzero (class-pure atoms seldom share a
+// code), its product runs sparse: per row of P, the nonzero M_rj by
+// multi-row axpys over the block's changes. With the native backend on two
+// or more threads, each block's product is shared with a helper goroutine
+// while the next block's atoms update (the same products, the same result).
+// The column form does one GEMV per atom.
 // Atoms with M_jj ≈ 0 (never used) are reseeded from a random sample of the
 // batch or kept; a vanishing u is never divided by.
 //
