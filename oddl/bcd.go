@@ -2,7 +2,6 @@ package oddl
 
 import (
 	"math"
-	"sync"
 	"sync/atomic"
 
 	gblas "gonum.org/v1/gonum/blas"
@@ -252,20 +251,9 @@ func (up *updater) sparseParallel(st *state, lo, hi, j0, j1 int) {
 	for len(up.sp) < w {
 		up.sp = append(up.sp, sparseScratch{})
 	}
-	if w == 1 {
-		up.sparseRows(st, up.delta, lo, hi, j0, j1, &up.sp[0])
-		return
-	}
-	var wg sync.WaitGroup
-	for i := 1; i < w; i++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			up.sparseRows(st, up.delta, lo+i*(hi-lo)/w, lo+(i+1)*(hi-lo)/w, j0, j1, &up.sp[i])
-		}()
-	}
-	up.sparseRows(st, up.delta, lo, lo+(hi-lo)/w, j0, j1, &up.sp[0])
-	wg.Wait()
+	parallel(w, func(i int) {
+		up.sparseRows(st, up.delta, lo+i*(hi-lo)/w, lo+(i+1)*(hi-lo)/w, j0, j1, &up.sp[i])
+	})
 }
 
 // prepareBlocked sizes the blocked sweeps' buffers and returns P = M·D~,

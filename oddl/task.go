@@ -2,7 +2,6 @@ package oddl
 
 import (
 	"math"
-	"sync"
 
 	"github.com/oddl-go/oddl/kernel"
 )
@@ -30,20 +29,13 @@ func (t *trainer) taskGradient(eta float64) {
 		c1 := min(r, c0+taskChunk)
 		grads := t.taskGrads[:(c1-c0)*l*n]
 		// Compute: worker w takes samples c0+w, c0+w+workers, …
-		var wg sync.WaitGroup
-		for w := 1; w < workers; w++ {
-			wg.Add(1)
-			go func(w int) {
-				defer wg.Done()
-				t.taskRange(c0, c1, w, workers, grads, &t.tasks[w])
-			}(w)
-		}
-		t.taskRange(c0, c1, 0, workers, grads, &t.tasks[0])
-		wg.Wait()
+		parallel(workers, func(w int) {
+			t.taskRange(c0, c1, w, workers, grads, &t.tasks[w])
+		})
 		// Add, in batch order: worker w adds to the rows of N of its
 		// share of the atoms, so each row sees the same additions in the
 		// same order whatever the number of workers.
-		t.parallel(workers, func(w int) {
+		parallel(workers, func(w int) {
 			lo, hi := w*st.k/workers, (w+1)*st.k/workers
 			for i := c0; i < c1; i++ {
 				idx, _ := t.codes.Row(i)

@@ -475,7 +475,7 @@ func (t *trainer) read(want int) (int, error) {
 	if t.m.cfg.Preprocess == PreprocessUnit {
 		// Rows are independent: the workers take contiguous bands.
 		workers := max(1, min(t.threads, cnt/64))
-		t.parallel(workers, func(w int) {
+		parallel(workers, func(w int) {
 			lo, hi := w*cnt/workers, (w+1)*cnt/workers
 			dataset.Preprocess(t.x.Slice(lo, hi, 0, n).(*mat.Dense))
 		})
@@ -822,7 +822,7 @@ func (t *trainer) encodeStacked(lambda0 float64) error {
 	gs := t.sgram
 	t.impl.Dsyrk(gblas.Upper, gblas.NoTrans, k, q, lambda0, st.dt[n:], s, 0, gs, k)
 	workers := max(1, t.threads)
-	t.parallel(workers, func(w int) {
+	parallel(workers, func(w int) {
 		for i := w; i < k; i += workers {
 			ci := t.snorm[i]
 			grow, srow := G[i*k:(i+1)*k], gs[i*k:(i+1)*k]
@@ -847,7 +847,7 @@ func (t *trainer) encodeStacked(lambda0 float64) error {
 		}
 	}
 	sw := max(1, min(workers, r))
-	t.parallel(sw, func(w int) {
+	parallel(sw, func(w int) {
 		lo, hi := w*r/sw, (w+1)*r/sw
 		for i := lo; i < hi; i++ {
 			xx := kernel.SumSqUnitary(x.Data[i*x.Stride : i*x.Stride+n])
@@ -918,8 +918,8 @@ func (t *trainer) accumulate(lambda0 float64) batchStats {
 		// (worker w takes c0+w, c0+w+workers, …); then the statistics,
 		// atom by atom (worker w takes the rows of its share of atoms),
 		// each row in sample order.
-		t.parallel(workers, func(w int) { t.accReconstruct(c0, c1, w, workers) })
-		t.parallel(workers, func(w int) {
+		parallel(workers, func(w int) { t.accReconstruct(c0, c1, w, workers) })
+		parallel(workers, func(w int) {
 			lo, hi := w*st.k/workers, (w+1)*st.k/workers
 			t.accAdd(c0, c1, lo, hi)
 		})
@@ -951,7 +951,7 @@ type accSample struct {
 
 // parallel runs f(0), …, f(workers−1) on as many goroutines (f(0) on the
 // calling one) and waits for them.
-func (t *trainer) parallel(workers int, f func(w int)) {
+func parallel(workers int, f func(w int)) {
 	if workers == 1 {
 		f(0)
 		return
