@@ -114,7 +114,8 @@ type updater struct {
 	// one); sp holds their scratch.
 	threads int
 	sp      []sparseScratch
-	dkept   []float64 // a block's changes, read by sweepAhead's sparse products
+	dkept   []float64 // sweepAhead's second buffer of a block's changes
+	dec     []bool    // sweepAhead: whether each block's product runs sparse
 }
 
 // sparseScratch holds one goroutine's list of a row's nonzero M_rj in a
@@ -346,6 +347,26 @@ func (up *updater) sweepAhead(st *state) (unused int) {
 	for len(up.sp) < 2 {
 		up.sp = append(up.sp, sparseScratch{})
 	}
+	// Whether each block's product runs sparse depends on M only, which the
+	// sweep does not change: decide for every block at once, on both
+	// threads, instead of on one thread between blocks.
+	nb := (k + bcdBlock - 1) / bcdBlock
+	if cap(up.dec) < nb {
+		up.dec = make([]bool, nb)
+	}
+	dec := up.dec[:nb]
+	parallel(2, func(w int) {
+		for b := w; b < nb; b += 2 {
+			j0 := b * bcdBlock
+			dec[b] = blockSparse(st, 0, k, j0, min(j0+bcdBlock, k))
+		}
+	})
+	// A block's changes stay in their buffer while the next block's
+	// updates fill the other one, for the shared sparse products to read.
+	if len(up.dkept) < bcdBlock*s {
+		up.dkept = make([]float64, bcdBlock*s)
+	}
+	var kept []float64
 	run := func(sc *sparseScratch) {
 		for {
 			c := int(next.Add(1)) - 1
@@ -354,7 +375,7 @@ func (up *updater) sweepAhead(st *state) (unused int) {
 			}
 			sp := spans[c]
 			if sparse {
-				up.sparseRows(st, up.dkept, sp.r0, sp.r1, pj0, pj1, sc)
+				up.sparseRows(st, kept, sp.r0, sp.r1, pj0, pj1, sc)
 			} else {
 				kernel.DgemmPackedOn(1, false, sp.r1-sp.r0, 1, st.m[sp.r0*k+pj0:], k, &up.pd, 1, p[sp.r0*s:], s)
 			}
@@ -399,15 +420,15 @@ func (up *updater) sweepAhead(st *state) (unused int) {
 		join()
 		copy(p[j0*s:j1*s], saved)
 		j2 := min(j1+bcdBlock, k)
-		sparse = blockSparse(st, 0, k, j0, j1)
+		sparse = dec[j0/bcdBlock]
 		if sparse {
-			// The next block's updates overwrite up.delta: the shared
-			// products read a copy.
-			if len(up.dkept) < b*s {
-				up.dkept = make([]float64, bcdBlock*s)
-			}
-			copy(up.dkept, up.delta[:b*s])
-			up.sparseRows(st, up.dkept, j1, j2, j0, j1, &up.sp[0])
+			// The next block's rows first, on both threads (the helper
+			// is idle until the shared work is handed out).
+			kept = up.delta[:b*s]
+			parallel(2, func(w int) {
+				up.sparseRows(st, kept, j1+w*(j2-j1)/2, j1+(w+1)*(j2-j1)/2, j0, j1, &up.sp[w])
+			})
+			up.delta, up.dkept = up.dkept, up.delta
 		} else {
 			up.pd.Pack(false, b, s, up.delta[:b*s], s)
 			if j2 > j1 {
