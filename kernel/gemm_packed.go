@@ -1,5 +1,7 @@
 package kernel
 
+import "sync"
+
 // PackedB is the second operand of Dgemm packed once for the micro-kernel,
 // for many products with the same B: DgemmPacked skips the packing that
 // Dgemm does on every call. The zero value is empty; Pack fills it.
@@ -33,6 +35,9 @@ func (p *PackedB) Pack(transB bool, k, n int, b []float64, ldb int) {
 		p.data = make([]float64, size)
 	}
 	p.data = p.data[:size]
+	type part struct{ off, pc, kb, jc, nb, np int }
+	var parts [16]part
+	list := parts[:0]
 	off := 0
 	for jc := 0; jc < n; jc += p.nc {
 		nb := min(p.nc, n-jc)
@@ -40,11 +45,41 @@ func (p *PackedB) Pack(transB bool, k, n int, b []float64, ldb int) {
 		for pc := 0; pc < k; pc += p.kc {
 			kb := min(p.kc, k-pc)
 			p.offs = append(p.offs, off)
-			packB(useAsm && !gemmRace, transB, b, ldb, pc, kb, jc, nb, 0, np, p.data[off:off+np*nr*kb])
+			list = append(list, part{off, pc, kb, jc, nb, np})
 			off += np * nr * kb
 		}
 	}
+	// The panels are independent: large packings share them out among
+	// the kernel's threads (the same bytes whatever the split).
+	asm := useAsm && !gemmRace
+	workers := min(Threads(), max(1, k*n/packMinPerThread))
+	forRange := func(w int) {
+		for _, q := range list {
+			lo, hi := w*q.np/workers, (w+1)*q.np/workers
+			packB(asm, transB, b, ldb, q.pc, q.kb, q.jc, q.nb, lo, hi, p.data[q.off:q.off+q.np*nr*q.kb])
+		}
+	}
+	if workers == 1 {
+		forRange(0)
+		return
+	}
+	var wg sync.WaitGroup
+	for w := 1; w < workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			forRange(w)
+		}()
+	}
+	forRange(0)
+	wg.Wait()
 }
+
+// packMinPerThread is the number of elements of B per goroutine below
+// which Pack uses fewer goroutines: starting one costs about a
+// microsecond, packing 1<<16 elements several tens. (A variable so that
+// the tests can push small shapes through the parallel packing.)
+var packMinPerThread = 1 << 16
 
 // Dims returns the shape k×n of the packed op(B).
 func (p *PackedB) Dims() (k, n int) { return p.k, p.n }

@@ -9,15 +9,16 @@ import (
 
 // DgemmPacked gives Dgemm's result bit for bit, for both orientations of
 // B and of A, shapes across the block sizes (several kc and nc blocks),
-// alpha and beta edge values, one and several threads, and reuse of a
-// PackedB for another B.
+// alpha and beta edge values, one and several threads (packing too), and
+// reuse of a PackedB for another B.
 func TestDgemmPacked(t *testing.T) {
 	eachKernelPath(t, func(t *testing.T) {
 		rng := rand.New(rand.NewPCG(3, 9))
-		oldKC, oldNC, oldMin := gemmKC, gemmNC, gemmMinWork
-		defer func() { gemmKC, gemmNC, gemmMinWork = oldKC, oldNC, oldMin }()
+		oldKC, oldNC, oldMin, oldPack := gemmKC, gemmNC, gemmMinWork, packMinPerThread
+		defer func() { gemmKC, gemmNC, gemmMinWork, packMinPerThread = oldKC, oldNC, oldMin, oldPack }()
 		gemmKC, gemmNC = 16, 24 // several blocks on small shapes
-		gemmMinWork = 64        // and several goroutines
+		gemmMinWork = 64        // and several goroutines,
+		packMinPerThread = 1    // for the packing too
 		var pb PackedB
 		for _, s := range []struct{ m, n, k int }{{7, 9, 5}, {13, 33, 40}, {50, 24, 16}, {6, 8, 17}, {31, 50, 3}} {
 			for _, tr := range [][2]bool{{false, false}, {true, false}, {false, true}, {true, true}} {

@@ -174,7 +174,7 @@ func TestSetDictionary(t *testing.T) {
 		if err := c.SetDictionary(D2); err != nil {
 			t.Fatal(err)
 		}
-	}); a > 4 {
+	}); a > 8 {
 		t.Errorf("SetDictionary allocates %v times (want at most the few of its goroutines)", a)
 	}
 }
@@ -272,5 +272,33 @@ func TestThreadsRestored(t *testing.T) {
 		if err := blas.SetThreads(name, before); err != nil {
 			t.Fatal(err)
 		}
+	}
+}
+
+// SetDictionary checks the atoms in bands on several threads; the error
+// must still name the first bad atom, and the coder keep its dictionary.
+func TestSetDictionaryFirstBadAtom(t *testing.T) {
+	rng := rand.New(rand.NewPCG(8, 3))
+	const n, k = 12, 300
+	D := randDict(rng, k, n)
+	X := randSamples(rng, 20, n, true)
+	c := mustNew(t, D, WithSparsity(4), WithThreads(3))
+	want := mustEncode(t, c, X)
+	bad := randDict(rng, k, n)
+	bad.Set(250, 0, math.NaN())          // a later band
+	bad.RawRowView(130)[1] *= 2          // not of unit norm, an earlier band
+	for i := range bad.RawRowView(200) { // zero, in between
+		bad.Set(200, i, 0)
+	}
+	err := c.SetDictionary(bad)
+	if !errors.Is(err, ErrNotUnit) || !strings.Contains(err.Error(), "atom 130 ") {
+		t.Fatalf("SetDictionary: %v, want the error of atom 130", err)
+	}
+	if got := mustEncode(t, c, X); !mat.Equal(got.Dense(), want.Dense()) {
+		t.Error("a rejected dictionary changed the codes")
+	}
+	bad.RawRowView(130)[1] /= 2
+	if err := c.SetDictionary(bad); !errors.Is(err, ErrZeroAtom) || !strings.Contains(err.Error(), "atom 200 ") {
+		t.Fatalf("SetDictionary: %v, want the error of atom 200", err)
 	}
 }

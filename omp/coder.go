@@ -50,6 +50,7 @@ type Coder struct {
 	packed   kernel.PackedB
 	gramView *mat.Dense
 	norms    []float64 // K: atom norms, scratch of SetDictionary
+	bandErr  []error   // a band's first bad atom, scratch of SetDictionary
 
 	// Encode scratch for a round of up to threads×block samples, grown on
 	// demand and kept.
@@ -116,8 +117,9 @@ func New(D *mat.Dense, opts ...Option) (*Coder, error) {
 // SetDictionary replaces the dictionary by D, which must have the shape of
 // the current one (K×n; a view is fine), and recomputes G in place. It
 // checks D as New does; on error the coder keeps its previous dictionary.
-// The coder allocates nothing here but the goroutines that share the
-// copying of G's triangle (the backend's GEMM may allocate).
+// The coder allocates nothing here but the goroutines that share its work
+// (the checks, the copy, the packing and G's triangle; the backend's GEMM
+// may allocate).
 func (c *Coder) SetDictionary(D *mat.Dense) error {
 	if c.gramOnly {
 		return errNoDictionary
@@ -134,37 +136,63 @@ func (c *Coder) SetDictionary(D *mat.Dense) error {
 }
 
 // setDictionary validates D, copies (and perhaps normalises) it into c.dict
-// and recomputes the Gram matrix.
+// and recomputes the Gram matrix. The checks, then the copy, run in bands
+// of atoms on the coder's threads; the error is the first bad atom's.
 func (c *Coder) setDictionary(D *mat.Dense) error {
 	raw := D.RawMatrix()
-	for j := range c.k {
-		row := raw.Data[j*raw.Stride : j*raw.Stride+c.n]
-		nrm := kernel.Nrm2Unitary(row)
-		if math.IsNaN(nrm) || math.IsInf(nrm, 0) {
-			for i, v := range row {
-				if math.IsNaN(v) || math.IsInf(v, 0) {
-					return fmt.Errorf("%w: atom %d, entry %d is %v", ErrNonFinite, j, i, v)
-				}
+	const tile = 64
+	bands := (c.k + tile - 1) / tile
+	if len(c.bandErr) < bands {
+		c.bandErr = make([]error, bands)
+	}
+	errs := c.bandErr[:bands]
+	forBands(c.threads, bands, func(b int) {
+		errs[b] = nil
+		for j := b * tile; j < min(b*tile+tile, c.k); j++ {
+			if err := c.checkAtom(raw.Data[j*raw.Stride:j*raw.Stride+c.n], j); err != nil {
+				errs[b] = err
+				return
 			}
-			return fmt.Errorf("%w: atom %d has an infinite norm", ErrNonFinite, j)
 		}
-		switch {
-		case nrm == 0:
-			return fmt.Errorf("%w: atom %d is zero", ErrZeroAtom, j)
-		case !c.normalize && math.Abs(nrm-1) > NormTolerance:
-			return fmt.Errorf("%w: atom %d has norm %.17g (tolerance %g; use WithNormalize to normalise)",
-				ErrNotUnit, j, nrm, NormTolerance)
-		}
-		c.norms[j] = nrm
-	}
-	for j := range c.k {
-		dst := c.dict[j*c.n : (j+1)*c.n]
-		copy(dst, raw.Data[j*raw.Stride:j*raw.Stride+c.n])
-		if c.normalize {
-			kernel.ScalUnitary(1/c.norms[j], dst)
+	})
+	for b, err := range errs {
+		if err != nil {
+			errs[b] = nil
+			return err
 		}
 	}
+	forBands(c.threads, bands, func(b int) {
+		for j := b * tile; j < min(b*tile+tile, c.k); j++ {
+			dst := c.dict[j*c.n : (j+1)*c.n]
+			copy(dst, raw.Data[j*raw.Stride:j*raw.Stride+c.n])
+			if c.normalize {
+				kernel.ScalUnitary(1/c.norms[j], dst)
+			}
+		}
+	})
 	c.computeGram()
+	return nil
+}
+
+// checkAtom checks atom j (row of D) and stores its norm.
+func (c *Coder) checkAtom(row []float64, j int) error {
+	nrm := kernel.Nrm2Unitary(row)
+	if math.IsNaN(nrm) || math.IsInf(nrm, 0) {
+		for i, v := range row {
+			if math.IsNaN(v) || math.IsInf(v, 0) {
+				return fmt.Errorf("%w: atom %d, entry %d is %v", ErrNonFinite, j, i, v)
+			}
+		}
+		return fmt.Errorf("%w: atom %d has an infinite norm", ErrNonFinite, j)
+	}
+	switch {
+	case nrm == 0:
+		return fmt.Errorf("%w: atom %d is zero", ErrZeroAtom, j)
+	case !c.normalize && math.Abs(nrm-1) > NormTolerance:
+		return fmt.Errorf("%w: atom %d has norm %.17g (tolerance %g; use WithNormalize to normalise)",
+			ErrNotUnit, j, nrm, NormTolerance)
+	}
+	c.norms[j] = nrm
 	return nil
 }
 
