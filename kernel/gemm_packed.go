@@ -1,6 +1,6 @@
 package kernel
 
-import "sync"
+import "github.com/oddl-go/oddl/internal/par"
 
 // PackedB is the second operand of Dgemm packed once for the micro-kernel,
 // for many products with the same B: DgemmPacked skips the packing that
@@ -59,20 +59,7 @@ func (p *PackedB) Pack(transB bool, k, n int, b []float64, ldb int) {
 			packB(asm, transB, b, ldb, q.pc, q.kb, q.jc, q.nb, lo, hi, p.data[q.off:q.off+q.np*nr*q.kb])
 		}
 	}
-	if workers == 1 {
-		forRange(0)
-		return
-	}
-	var wg sync.WaitGroup
-	for w := 1; w < workers; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			forRange(w)
-		}()
-	}
-	forRange(0)
-	wg.Wait()
+	par.Do(workers, forRange)
 }
 
 // packMinPerThread is the number of elements of B per goroutine below

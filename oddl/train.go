@@ -7,7 +7,6 @@ import (
 	"io"
 	"math"
 	"math/rand/v2"
-	"sync"
 	"time"
 
 	gblas "gonum.org/v1/gonum/blas"
@@ -15,6 +14,7 @@ import (
 
 	"github.com/oddl-go/oddl/blas"
 	"github.com/oddl-go/oddl/dataset"
+	"github.com/oddl-go/oddl/internal/par"
 	"github.com/oddl-go/oddl/kernel"
 	"github.com/oddl-go/oddl/omp"
 )
@@ -951,22 +951,7 @@ type accSample struct {
 
 // parallel runs f(0), …, f(workers−1) on as many goroutines (f(0) on the
 // calling one) and waits for them.
-func parallel(workers int, f func(w int)) {
-	if workers == 1 {
-		f(0)
-		return
-	}
-	var wg sync.WaitGroup
-	for w := 1; w < workers; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			f(w)
-		}()
-	}
-	f(0)
-	wg.Wait()
-}
+func parallel(workers int, f func(w int)) { par.Do(workers, f) }
 
 // accReconstruct computes rec = D~ᵀa = [D a; W a] of samples c0+w,
 // c0+w+step, … (< c1) into t.accRec and their objective terms into t.accObj.

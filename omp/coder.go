@@ -9,6 +9,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/oddl-go/oddl/blas"
+	"github.com/oddl-go/oddl/internal/par"
 	"github.com/oddl-go/oddl/kernel"
 )
 
@@ -237,20 +238,11 @@ func mirrorUpper(g []float64, k, threads int) {
 // caller's included), goroutine w taking bands w, w+workers, …
 func forBands(threads, bands int, band func(b int)) {
 	workers := min(max(1, threads), bands)
-	var wg sync.WaitGroup
-	for w := 1; w < workers; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for b := w; b < bands; b += workers {
-				band(b)
-			}
-		}()
-	}
-	for b := 0; b < bands; b += workers {
-		band(b)
-	}
-	wg.Wait()
+	par.Do(workers, func(w int) {
+		for b := w; b < bands; b += workers {
+			band(b)
+		}
+	})
 }
 
 // setDiag copies the diagonal of G into c.diag, where the recurrence reads
