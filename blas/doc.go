@@ -5,6 +5,9 @@
 // through gonum's blas64 and mat packages — runs unchanged on any of them:
 //
 //	gonum     gonum.org/v1/gonum/blas/gonum: pure Go, always compiled in.
+//	          Its Dger (v0.17.0) ignores where a negative stride starts and
+//	          reads outside x and y: give it positive strides (oddl never
+//	          calls Dger; native computes that case itself).
 //	native    Native: gonum with Ddot, Daxpy, Dscal, Dnrm2, Idamax, Dgemv, Dger,
 //	          Dgemm and Dsyrk on package kernel (AVX2/FMA assembly, or the
 //	          pure-Go reference where the CPU lacks AVX2 and FMA3, under

@@ -296,7 +296,23 @@ func (impl Native) Dger(m, n int, alpha float64, x []float64, incX int, y []floa
 		return
 	}
 	if incX < 0 || incY < 0 {
-		impl.Implementation.Dger(m, n, alpha, x, incX, y, incY, a, lda)
+		// Negative strides start at the far end (x_i = x[(1−m)·incX +
+		// i·incX]). gonum v0.17.0's Dger does not apply that offset and
+		// reads outside x and y, so this rare case is done here.
+		kx, ky := 0, 0
+		if incX < 0 {
+			kx = (1 - m) * incX
+		}
+		if incY < 0 {
+			ky = (1 - n) * incY
+		}
+		for i, ix := 0, kx; i < m; i, ix = i+1, ix+incX {
+			t := alpha * x[ix]
+			row := a[i*lda : i*lda+n]
+			for j, jy := 0, ky; j < n; j, jy = j+1, jy+incY {
+				row[j] += t * y[jy]
+			}
+		}
 		return
 	}
 	kernel.Ger(m, n, alpha, x, incX, y, incY, a, lda)
