@@ -16,10 +16,10 @@ import (
 	"github.com/oddl-go/oddl/blas"
 )
 
-// The model file (version 3), all numbers little-endian:
+// The model file (version 4), all numbers little-endian:
 //
 //	magic     8 bytes  "ODDLMODL"
-//	version   uint32   3 (1 and 2 are read too)
+//	version   uint32   4 (1 to 3 are read too)
 //	hlen      uint32   length of the header that follows
 //	header    hlen bytes:
 //	            K, n, q                            uint32
@@ -43,6 +43,7 @@ import (
 //	            RefitPass                          uint8 (0 or 1)  } version
 //	            running: RA, RY below in use       uint8 (0 or 1)  } 3 on
 //	            P below in use                     uint8 (0 or 1)  }
+//	            ResidualWeight                     float64  version 4 on
 //	D~        K×(n+q) float64, atom-major (row j = [d_j, w_j])
 //	M         K×K     float64
 //	N         K×(n+q) float64, atom-major
@@ -59,14 +60,15 @@ import (
 // training) always makes the coding pass, since running statistics are
 // gathered from the first joint mini-batch on or not at all. A model is written in the lowest version that holds it (1 without
 // anything of version 2, 2 without anything of version 3), so that older
-// readers still read it.
+// readers still read it. A file before version 4 has ResidualWeight 0
+// (linear scores, the only prediction those versions had).
 //
 // A reader accepts any hlen at least as long as the fields it knows (later
 // versions may append fields), up to maxHeader.
 
 const (
 	fileMagic   = "ODDLMODL"
-	fileVersion = 3
+	fileVersion = 4
 	maxHeader   = 1 << 12
 	maxDim      = 1 << 24 // largest sample dimension a file may declare
 	maxClasses  = 1 << 16
@@ -121,13 +123,19 @@ func (m *Model) header() []byte {
 	if m.version() >= 3 {
 		w([3]uint8{b2u(c.RefitPass), b2u(m.st.ra != nil), b2u(m.st.pValid)})
 	}
+	if m.version() >= 4 {
+		w(c.ResidualWeight)
+	}
 	return b.Bytes()
 }
 
 // version returns the file version the model needs: 1 unless it uses the
 // refit or the task step of version 2, 3 if it has running statistics, the
-// kept product P or RefitPass.
+// kept product P or RefitPass, 4 with a residual weight.
 func (m *Model) version() uint32 {
+	if m.cfg.ResidualWeight != 0 {
+		return 4
+	}
 	if m.st.ra != nil || m.st.pValid || m.cfg.RefitPass {
 		return 3
 	}
@@ -459,6 +467,9 @@ func decode(data []byte) (*Model, error) {
 			return nil, fmt.Errorf("%w: refit-pass, running and P flags %d, %d, %d", ErrCorrupt, flags[0], flags[1], flags[2])
 		}
 		c.RefitPass, running, pValid = flags[0] == 1, flags[1] == 1, flags[2] == 1
+	}
+	if ver >= 4 {
+		c.ResidualWeight = r.f64()
 	}
 	if r.err != nil {
 		return nil, r.err

@@ -6,6 +6,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"hash/crc32"
+	"math"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -33,11 +34,92 @@ func trainedModel(t testing.TB) (*Model, []byte) {
 	return m, b
 }
 
-// asVersion2 returns b, a version 3 file of m, in the version 2 form (no
-// RefitPass and running flags, no RA and RY blocks), and a model with m's
+// asVersion3 returns b, a version 4 file of m, in the version 3 form (no
+// residual weight, the last 8 bytes of the header), and a model with m's
 // contents as that file holds them.
+func asVersion3(t testing.TB, m *Model, b []byte) ([]byte, *Model) {
+	t.Helper()
+	if v := binary.LittleEndian.Uint32(b[8:]); v != 4 {
+		t.Fatalf("version %d, want 4", v)
+	}
+	hlen := int(binary.LittleEndian.Uint32(b[12:]))
+	v3 := append([]byte{}, b[:prologue+hlen-8]...)
+	v3 = append(v3, b[prologue+hlen:len(b)-4]...)
+	binary.LittleEndian.PutUint32(v3[8:], 3)
+	binary.LittleEndian.PutUint32(v3[12:], uint32(hlen-8))
+	v3 = binary.LittleEndian.AppendUint32(v3, crc32.Checksum(v3, castagnoli))
+	cfg := m.cfg
+	cfg.ResidualWeight = 0
+	return v3, &Model{cfg: cfg, st: m.st, cur: m.cur, times: m.times, avg: m.avg, pw: m.pw}
+}
+
+// A version 3 file (before the residual weight) loads with weight 0, the
+// linear scores, and is written again as the same bytes; with the weight
+// set back it predicts as the model it came from.
+func TestDecodeVersion3(t *testing.T) {
+	m, b := trainedModel(t)
+	if m.cfg.ResidualWeight == 0 {
+		t.Fatal("the default configuration has no residual weight")
+	}
+	v3, want := asVersion3(t, m, b)
+	got, err := decode(v3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.cfg != want.cfg {
+		t.Fatalf("version 3 file: config %+v, want %+v", got.cfg, want.cfg)
+	}
+	sameState(t, want, got)
+	again, err := got.MarshalBinary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(again, v3) {
+		t.Fatal("a model without a residual weight is not written as version 3")
+	}
+	X := mat.NewDense(7, m.Dim(), nil)
+	for i := range 7 {
+		X.Set(i, i%m.Dim(), 1)
+		X.Set(i, (3*i+1)%m.Dim(), -0.5)
+	}
+	s0, err := got.Scores(X)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := got.SetResidualWeight(m.cfg.ResidualWeight); err != nil {
+		t.Fatal(err)
+	}
+	s1, err := got.Scores(X)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := m.Scores(X)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !mat.Equal(s, s1) || mat.EqualApprox(s0, s1, 1e-9) {
+		t.Fatal("the residual weight set again does not give the model's scores back, or it changes nothing")
+	}
+	// A negative or NaN weight in a file is corrupt.
+	hlen := int(binary.LittleEndian.Uint32(b[12:]))
+	for _, w := range []float64{-1, math.NaN(), math.Inf(1)} {
+		bad := append([]byte{}, b...)
+		binary.LittleEndian.PutUint64(bad[prologue+hlen-8:], math.Float64bits(w))
+		binary.LittleEndian.PutUint32(bad[len(bad)-4:], crc32.Checksum(bad[:len(bad)-4], castagnoli))
+		if _, err := decode(bad); !errors.Is(err, ErrCorrupt) || !strings.Contains(err.Error(), "residual weight") {
+			t.Errorf("residual weight %v: %v", w, err)
+		}
+	}
+}
+
+// asVersion2 returns b, a version 4 (or 3) file of m, in the version 2 form
+// (no RefitPass and running flags, no RA and RY blocks, no residual weight),
+// and a model with m's contents as that file holds them.
 func asVersion2(t testing.TB, m *Model, b []byte) ([]byte, *Model) {
 	t.Helper()
+	if v := binary.LittleEndian.Uint32(b[8:]); v == 4 {
+		b, m = asVersion3(t, m, b)
+	}
 	if v := binary.LittleEndian.Uint32(b[8:]); v != 3 {
 		t.Fatalf("version %d, want 3", v)
 	}
@@ -76,6 +158,7 @@ func TestDecodeVersion2(t *testing.T) {
 	if !bytes.Equal(again, v2) {
 		t.Fatal("a model without running statistics is not written as version 2")
 	}
+	b, _ = asVersion3(t, m, b)
 	hlen := int(binary.LittleEndian.Uint32(b[12:]))
 	bad := append([]byte{}, b...)
 	bad[prologue+hlen-2] = 2

@@ -12,7 +12,6 @@ import (
 
 	"github.com/oddl-go/oddl/blas"
 	"github.com/oddl-go/oddl/dataset"
-	"github.com/oddl-go/oddl/omp"
 )
 
 // Phases of training, in order.
@@ -71,7 +70,7 @@ type Model struct {
 	pw []float64
 
 	mu   sync.Mutex
-	pred *omp.Coder // coder on D for prediction, built on first use
+	pred *predictor // what prediction codes with, built on first use
 }
 
 // Config returns the configuration the model was trained with.
@@ -187,8 +186,8 @@ func (m *Model) threads() int {
 	return runtime.GOMAXPROCS(0)
 }
 
-// predictor returns the coder on the current D, building it on first use.
-func (m *Model) predictor() (*omp.Coder, error) {
+// predictor returns what prediction codes with, building it on first use.
+func (m *Model) predictor() (*predictor, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if m.pred != nil {
@@ -198,12 +197,27 @@ func (m *Model) predictor() (*omp.Coder, error) {
 	if err != nil {
 		return nil, err
 	}
-	c, err := omp.New(m.Dictionary(), omp.WithSparsity(m.cfg.L), omp.WithBackend(impl), omp.WithThreads(m.threads()))
+	p, err := newPredictor(m, impl)
 	if err != nil {
-		return nil, fmt.Errorf("oddl: dictionary: %w", err)
+		return nil, err
 	}
-	m.pred = c
-	return c, nil
+	m.pred = p
+	return p, nil
+}
+
+// SetResidualWeight sets the weight β of the class residuals in the
+// scores of later predictions (Config.ResidualWeight; 0 for the linear
+// scores W a). Training does not depend on it. It must not be called while
+// the model trains.
+func (m *Model) SetResidualWeight(beta float64) error {
+	c := m.cfg
+	c.ResidualWeight = beta
+	if err := c.Validate(); err != nil {
+		return err
+	}
+	m.cfg = c
+	m.invalidate()
+	return nil
 }
 
 // invalidate drops the cached prediction coder after D changed.
@@ -239,10 +253,12 @@ func (m *Model) prepare(X *mat.Dense) (*mat.Dense, error) {
 	return Xc, nil
 }
 
-// Scores returns the class scores W·a of every row of X (N×q), where a is
-// the sample's code on D by Batch-OMP with sparsity L. X holds raw samples,
-// one a row; the model applies the preprocessing it was trained with to a
-// copy. A width other than the model's dimension or a non-finite value is
+// Scores returns the class scores of every row of X (N×q): W·a, where a is
+// the sample's code on D by Batch-OMP with sparsity L, minus β·r_c² for
+// class c when Config.ResidualWeight β is positive (r_c is the residual of
+// the sample coded on the atoms of class c alone; see predict.go and the
+// package documentation). X holds raw samples, one a row; the model applies
+// the preprocessing it was trained with to a copy. A width other than the model's dimension or a non-finite value is
 // an error wrapping ErrInput.
 func (m *Model) Scores(X *mat.Dense) (*mat.Dense, error) {
 	if X != nil {
@@ -254,25 +270,11 @@ func (m *Model) Scores(X *mat.Dense) (*mat.Dense, error) {
 	if err != nil {
 		return nil, err
 	}
-	coder, err := m.predictor()
+	p, err := m.predictor()
 	if err != nil {
 		return nil, err
 	}
-	codes, err := coder.Encode(Xc)
-	if err != nil {
-		return nil, fmt.Errorf("oddl: coding: %w", err)
-	}
-	r, _ := Xc.Dims()
-	q := m.st.q
-	S := mat.NewDense(r, q, nil)
-	for i := range r {
-		idx, val := codes.Row(i)
-		row := S.RawRowView(i)
-		for t, j := range idx {
-			axpy(val[t], m.predW(j), row)
-		}
-	}
-	return S, nil
+	return p.scores(m, Xc)
 }
 
 // Predict returns the label (argmax of the scores) of every row of X; see

@@ -118,6 +118,8 @@ func TestRecoverPlanted(t *testing.T) {
 	// dictionary, codes on D. (The planted labels are not tied to blocks of
 	// atoms, so per-class blocks could not recover it.)
 	cfg.Init, cfg.Coding, cfg.Lambda0 = InitShared, CodingDictionary, 1
+	// Nor are the atoms of a class a model of it: linear scores only.
+	cfg.ResidualWeight = 0
 	var objs []float64
 	m, err := Train(context.Background(), cfg, mustSource(t, X, labels, 3), WithProgress(func(p Progress) {
 		objs = append(objs, p.Reconstruction)

@@ -229,6 +229,8 @@ func TestBadInputCLI(t *testing.T) {
 		{"labels ≥ classes (resume)", []string{"train", "-q", "-resume", model, "-data", classDir}, "data has 6 classes, the model 4"},
 		{"NaN pixel (predict IDX)", []string{"predict", "-model", model, "-in", nanImages}, "is NaN"},
 		// CSV input.
+		{"negative residual weight (eval)", []string{"eval", "-model", model, "-data", dir, "-residual-weight", "-2"}, "-residual-weight -2: need a finite value"},
+		{"infinite residual weight (predict)", []string{"predict", "-model", model, "-in", csv("nan.csv"), "-residual-weight", "+Inf"}, "-residual-weight +Inf: need a finite value"},
 		{"CSV NaN", []string{"predict", "-model", model, "-in", csv("nan.csv")}, "line 2, value 1"},
 		{"CSV Inf", []string{"predict", "-model", model, "-in", csv("inf.csv")}, "line 1, value 1"},
 		{"CSV out of range", []string{"predict", "-model", model, "-in", csv("huge.csv")}, `"1e400" is beyond the range of float64`},

@@ -6,12 +6,14 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"math"
 	"math/rand/v2"
 	"os"
 	"strings"
 
 	"github.com/oddl-go/oddl/blas"
 	"github.com/oddl-go/oddl/dataset"
+	"github.com/oddl-go/oddl/oddl"
 )
 
 // dataFlags choose the data set of train and eval.
@@ -104,6 +106,37 @@ func (r *runtimeFlags) check() (string, error) {
 		return "", err
 	}
 	return name, nil
+}
+
+// scoreFlags let eval and predict change how a saved model scores.
+type scoreFlags struct {
+	fs     *flag.FlagSet
+	weight float64
+}
+
+func addScoreFlags(fs *flag.FlagSet) *scoreFlags {
+	s := &scoreFlags{fs: fs}
+	fs.Float64Var(&s.weight, "residual-weight", 0, "weight β of the class residuals in the scores (default: the model's own; 0: the linear scores W·a alone)")
+	return s
+}
+
+// apply gives the model the weight when the flag was given.
+func (s *scoreFlags) apply(m *oddl.Model) error {
+	if !flagsSet(s.fs)["residual-weight"] {
+		return nil
+	}
+	if err := m.SetResidualWeight(s.weight); err != nil {
+		return usageError{fmt.Errorf("-residual-weight: %w", err)}
+	}
+	return nil
+}
+
+// check rejects a bad weight before anything is loaded.
+func (s *scoreFlags) check() error {
+	if w := s.weight; !(w >= 0) || math.IsInf(w, 0) {
+		return usageError{fmt.Errorf("-residual-weight %v: need a finite value ≥ 0", w)}
+	}
+	return nil
 }
 
 // writeJSON prints v as one indented JSON object.

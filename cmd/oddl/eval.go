@@ -26,6 +26,7 @@ type evalReport struct {
 	K                int     `json:"k"`
 	L                int     `json:"l"`
 	Lambda0          float64 `json:"lambda0"`
+	ResidualWeight   float64 `json:"residual_weight"`
 	Epochs           int     `json:"epochs"`
 	Batch            int     `json:"batch"`
 	Backend          string  `json:"backend"`
@@ -44,6 +45,7 @@ func runEval(args []string, stdout, stderr io.Writer) error {
 	which := fs.String("set", "test", "which part of the data set: test or train")
 	data := addDataFlags(fs)
 	rt := addRuntimeFlags(fs)
+	sc := addScoreFlags(fs)
 	asJSON := fs.Bool("json", false, "print one JSON object on stdout")
 	setUsage(fs, stderr, "oddl eval -model file [flags]",
 		"Classifies a data set with a saved model and reports the error rate and the\n"+
@@ -64,12 +66,18 @@ func runEval(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	if err := sc.check(); err != nil {
+		return err
+	}
 	model, err := oddl.Load(*modelPath)
 	if err != nil {
 		return err
 	}
 	if err := model.SetRuntime(rt.blas, rt.threads); err != nil {
 		return usageError{err}
+	}
+	if err := sc.apply(model); err != nil {
+		return err
 	}
 	train, test, err := data.load(model.Config().Seed)
 	if err != nil {
@@ -101,7 +109,7 @@ func runEval(args []string, stdout, stderr io.Writer) error {
 	}
 	rep := evalReport{
 		Dataset: set.Name, Set: *which, Model: *modelPath, K: cfg.K, L: cfg.L, Lambda0: cfg.Lambda0,
-		Epochs: cfg.Epochs, Batch: cfg.Batch, Backend: backend, Threads: threads,
+		ResidualWeight: cfg.ResidualWeight, Epochs: cfg.Epochs, Batch: cfg.Batch, Backend: backend, Threads: threads,
 		TestError: ev.ErrorRate, Errors: ev.Errors, NTest: ev.Samples, Seconds: el, Confusion: ev.Confusion,
 	}
 	if el > 0 {
@@ -110,7 +118,7 @@ func runEval(args []string, stdout, stderr io.Writer) error {
 	if *asJSON {
 		return writeJSON(stdout, rep)
 	}
-	fmt.Fprintf(stdout, "model        %s: K=%d L=%d λ0=%g, %d epochs\n", *modelPath, cfg.K, cfg.L, cfg.Lambda0, cfg.Epochs)
+	fmt.Fprintf(stdout, "model        %s: K=%d L=%d λ0=%g, %d epochs, residual weight %g\n", *modelPath, cfg.K, cfg.L, cfg.Lambda0, cfg.Epochs, cfg.ResidualWeight)
 	fmt.Fprintf(stdout, "data         %s (%s part): %d samples\n", set.Name, *which, ev.Samples)
 	fmt.Fprintf(stdout, "error rate   %.2f%% (%d of %d)\n", 100*ev.ErrorRate, ev.Errors, ev.Samples)
 	fmt.Fprintf(stdout, "time         %.2f s (%.0f samples/s, %s, %d threads)\n", el, rep.SamplesPerSecond, backend, threads)

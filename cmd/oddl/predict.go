@@ -29,6 +29,7 @@ func runPredict(args []string, stdout, stderr io.Writer) error {
 	modelPath := fs.String("model", "", "the model `file` (required)")
 	in := fs.String("in", "", "input `file` (required): IDX images (gzip or plain), or CSV/text with one sample of n numbers a line; - reads CSV from stdin")
 	rt := addRuntimeFlags(fs)
+	sc := addScoreFlags(fs)
 	setUsage(fs, stderr, "oddl predict -model file -in file [flags]",
 		"Prints one label per line on stdout, one for each sample of the input, in order.\n"+
 			"Samples are raw (e.g. pixels 0..255); the model applies its own preprocessing.\n")
@@ -44,6 +45,9 @@ func runPredict(args []string, stdout, stderr io.Writer) error {
 	if _, err := rt.check(); err != nil {
 		return err
 	}
+	if err := sc.check(); err != nil {
+		return err
+	}
 	if *in != "-" {
 		if fi, err := os.Stat(*in); err != nil {
 			return usageError{fmt.Errorf("-in: %w", err)}
@@ -57,6 +61,9 @@ func runPredict(args []string, stdout, stderr io.Writer) error {
 	}
 	if err := model.SetRuntime(rt.blas, rt.threads); err != nil {
 		return usageError{err}
+	}
+	if err := sc.apply(model); err != nil {
+		return err
 	}
 	X, err := readSamples(*in, model.Dim())
 	if err != nil {

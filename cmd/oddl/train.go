@@ -39,6 +39,7 @@ type trainReport struct {
 	Refit            bool     `json:"refit"`
 	RefitPass        bool     `json:"refit_pass"`
 	TaskStep         float64  `json:"task_step"`
+	ResidualWeight   float64  `json:"residual_weight"`
 	InitMode         string   `json:"init_mode"`
 	Forget           float64  `json:"forget"`
 	Seed             uint64   `json:"seed"`
@@ -97,6 +98,7 @@ func runTrain(args []string, stdout, stderr io.Writer) (err error) {
 	fs.BoolVar(&cfg.Refit, "refit", def.Refit, "after training, refit the prediction classifier on codes on D (-refit=false: predict with the training classifier)")
 	fs.BoolVar(&cfg.RefitPass, "refit-pass", def.RefitPass, "with -refit, code the training set once more on the final D and fit ridge then multiclass hinge on those codes (-refit-pass=false: ridge on the running statistics of the joint phase's codes on D, no extra pass)")
 	fs.Float64Var(&cfg.TaskStep, "task-step", def.TaskStep, "weight η of the supervised (task-driven) dictionary gradient in the joint phase (0: off)")
+	fs.Float64Var(&cfg.ResidualWeight, "residual-weight", def.ResidualWeight, "weight β of the class residuals in the prediction scores (0: the linear scores W·a alone, the paper's rule); prediction only, so -resume may change it")
 	seed := fs.Uint64("seed", def.Seed, "random seed (sample order, reseeded atoms, yaleb split)")
 	data := addDataFlags(fs)
 	rt := addRuntimeFlags(fs)
@@ -156,6 +158,11 @@ func runTrain(args []string, stdout, stderr io.Writer) (err error) {
 		}
 		if err := model.SetRuntime(rt.blas, rt.threads); err != nil {
 			return usageError{err}
+		}
+		if set["residual-weight"] {
+			if err := model.SetResidualWeight(cfg.ResidualWeight); err != nil {
+				return usageError{fmt.Errorf("-residual-weight: %w", err)}
+			}
 		}
 		cfg = model.Config()
 	} else if err := cfg.Validate(); err != nil {
@@ -270,7 +277,7 @@ func runTrain(args []string, stdout, stderr io.Writer) (err error) {
 	rep := trainReport{
 		Dataset: train.Name, K: cfg.K, L: cfg.L, Lambda0: cfg.Lambda0, Lambda1: cfg.Lambda1,
 		Epochs: cfg.Epochs, Batch: cfg.Batch, InitSamples: cfg.InitSamples, Sweeps: cfg.Sweeps,
-		Coding: cfg.Coding, Refit: cfg.Refit, RefitPass: cfg.RefitPass, TaskStep: cfg.TaskStep, InitMode: cfg.Init, Forget: cfg.Forget, Seed: cfg.Seed,
+		Coding: cfg.Coding, Refit: cfg.Refit, RefitPass: cfg.RefitPass, TaskStep: cfg.TaskStep, ResidualWeight: cfg.ResidualWeight, InitMode: cfg.Init, Forget: cfg.Forget, Seed: cfg.Seed,
 		Backend: backendName, Threads: threads,
 		TrainSeconds: elapsed.Seconds(), Times: secondsOf(model.Times()),
 		NTrain: train.Len(), Model: *out, Resumed: *resume != "",
@@ -291,7 +298,7 @@ func runTrain(args []string, stdout, stderr io.Writer) (err error) {
 	}
 	t := model.Times()
 	fmt.Fprintf(stdout, "dataset      %s: %d training samples of dimension %d, %d classes\n", train.Name, train.Len(), train.Dim(), train.Classes)
-	fmt.Fprintf(stdout, "model        K=%d L=%d λ0=%g batch=%d epochs=%d init=%d init-mode=%s coding=%s refit=%t refit-pass=%t task-step=%g\n", cfg.K, cfg.L, cfg.Lambda0, cfg.Batch, cfg.Epochs, cfg.InitSamples, cfg.Init, cfg.Coding, cfg.Refit, cfg.RefitPass, cfg.TaskStep)
+	fmt.Fprintf(stdout, "model        K=%d L=%d λ0=%g batch=%d epochs=%d init=%d init-mode=%s coding=%s refit=%t refit-pass=%t task-step=%g residual-weight=%g\n", cfg.K, cfg.L, cfg.Lambda0, cfg.Batch, cfg.Epochs, cfg.InitSamples, cfg.Init, cfg.Coding, cfg.Refit, cfg.RefitPass, cfg.TaskStep, cfg.ResidualWeight)
 	if test != nil {
 		fmt.Fprintf(stdout, "test error   %.2f%% (%d of %d)\n", 100*ev.ErrorRate, ev.Errors, ev.Samples)
 	} else {

@@ -95,6 +95,8 @@ func TestTrainFlagErrors(t *testing.T) {
 		{[]string{"train", "-refit=maybe"}, "invalid boolean value"},
 		{[]string{"train", "-refit-pass=2x"}, "invalid boolean value"},
 		{[]string{"train", "-task-step", "-1"}, "task"},
+		{[]string{"train", "-residual-weight", "-1"}, "residual weight"},
+		{[]string{"train", "-residual-weight", "NaN"}, "residual weight"},
 		{[]string{"train", "-seed", "-1"}, "invalid value"},
 		{[]string{"train", "-threads", "-1"}, "-threads"},
 		{[]string{"train", "-blas", "nosuch"}, "-blas"},
@@ -218,6 +220,42 @@ func TestTrainEvalPredict(t *testing.T) {
 		if idxLabels[i] != strconv.Itoa(w) {
 			t.Fatalf("label %d: CLI %s, library %d", i, idxLabels[i], w)
 		}
+	}
+
+	// -residual-weight 0 on eval and predict: the linear scores, as the
+	// library gives them with that weight; the saved model keeps its own.
+	if ev["residual_weight"] != oddl.DefaultResidual {
+		t.Errorf("eval -json: residual_weight %v, want the default %v", ev["residual_weight"], oddl.DefaultResidual)
+	}
+	if err := m.SetResidualWeight(0); err != nil {
+		t.Fatal(err)
+	}
+	linPred, err := m.Predict(X)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, out, errs = runCmd("predict", "-model", model, "-in", imgs, "-residual-weight", "0")
+	if st != 0 {
+		t.Fatalf("predict -residual-weight 0: status %d: %s", st, errs)
+	}
+	for i, lab := range strings.Fields(out) {
+		if lab != strconv.Itoa(linPred[i]) {
+			t.Fatalf("predict -residual-weight 0: label %d: CLI %s, library %d", i, lab, linPred[i])
+		}
+	}
+	st, out, errs = runCmd("eval", "-model", model, "-data", dir, "-json", "-residual-weight", "0")
+	if st != 0 {
+		t.Fatalf("eval -residual-weight 0: status %d: %s", st, errs)
+	}
+	ev = nil
+	if err := json.Unmarshal([]byte(out), &ev); err != nil {
+		t.Fatal(err)
+	}
+	if ev["residual_weight"] != 0.0 {
+		t.Errorf("eval -residual-weight 0 -json: residual_weight %v", ev["residual_weight"])
+	}
+	if saved, err := oddl.Load(model); err != nil || saved.Config().ResidualWeight != oddl.DefaultResidual {
+		t.Errorf("eval -residual-weight changed the saved model: %v", err)
 	}
 
 	// Bad CSV: the error names the line.

@@ -1,0 +1,192 @@
+package oddl
+
+import (
+	"fmt"
+	"math"
+
+	gblas "gonum.org/v1/gonum/blas"
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/oddl-go/oddl/omp"
+)
+
+// Prediction with class residuals.
+//
+// With Config.ResidualWeight β > 0 the score of class c is
+//
+//	s_c = (W a)_c − β·r_c²,
+//
+// where a is the code of x on all of D (as with β = 0) and r_c² is the
+// squared residual ||x − D_c a_c||² of x coded by Batch-OMP (sparsity L) on
+// the atoms of class c alone. An atom belongs to the class of the largest
+// entry of its column of the training classifier (the W of the stacked
+// dictionary, which the stacked codes steer), or to none when no entry is
+// positive (an atom reseeded and never used since). A class without atoms
+// has r_c² = ||x||².
+//
+// All the codes come from one product: the atoms are put in class order, so
+// that A0 = X Dᵀ of the whole dictionary holds every class's correlations
+// as a band of columns, and each class is coded from its band by a coder that
+// knows only its block of the Gram matrix. The residual of a least-squares
+// code needs no product either: x − D_c a_c is orthogonal to the chosen
+// atoms, so r_c² = ||x||² − Σ_{j chosen} a_j·(d_j·x).
+
+// predictor is what Scores codes with, built once per dictionary.
+type predictor struct {
+	coder *omp.Coder // on D, or with β > 0 on D in class order
+	// With β > 0: order[p] is the atom at position p of the class order,
+	// class c owns positions bounds[c]..bounds[c+1]−1, and classes[c]
+	// codes on them (nil for a class without atoms).
+	beta    float64
+	order   []int
+	bounds  []int
+	classes []*omp.Coder
+}
+
+// atomClasses returns the class of every atom under the training
+// classifier: the row of the largest positive entry of its column, or −1.
+func (m *Model) atomClasses() []int {
+	k, n, q, s := m.st.k, m.st.n, m.st.q, m.st.stride()
+	cls := make([]int, k)
+	for j := range k {
+		w := m.st.dt[j*s+n : j*s+n+q]
+		best, bv := -1, 0.0
+		for c, v := range w {
+			if v > bv {
+				best, bv = c, v
+			}
+		}
+		cls[j] = best
+	}
+	return cls
+}
+
+func newPredictor(m *Model, impl gblas.Float64) (*predictor, error) {
+	opts := []omp.Option{omp.WithSparsity(m.cfg.L), omp.WithBackend(impl), omp.WithThreads(m.threads())}
+	beta := m.cfg.ResidualWeight
+	if beta == 0 {
+		c, err := omp.New(m.Dictionary(), opts...)
+		if err != nil {
+			return nil, fmt.Errorf("oddl: dictionary: %w", err)
+		}
+		return &predictor{coder: c}, nil
+	}
+	k, n, q, s := m.st.k, m.st.n, m.st.q, m.st.stride()
+	cls := m.atomClasses()
+	p := &predictor{beta: beta, order: make([]int, 0, k), bounds: make([]int, q+1), classes: make([]*omp.Coder, q)}
+	for c := range q {
+		p.bounds[c] = len(p.order)
+		for j, cj := range cls {
+			if cj == c {
+				p.order = append(p.order, j)
+			}
+		}
+	}
+	p.bounds[q] = len(p.order)
+	for j, cj := range cls {
+		if cj < 0 {
+			p.order = append(p.order, j)
+		}
+	}
+	D := mat.NewDense(k, n, nil)
+	for pos, j := range p.order {
+		copy(D.RawRowView(pos), m.st.dt[j*s:j*s+n])
+	}
+	c, err := omp.New(D, opts...)
+	if err != nil {
+		return nil, fmt.Errorf("oddl: dictionary: %w", err)
+	}
+	p.coder = c
+	G := c.Gram()
+	for cl := range q {
+		lo, hi := p.bounds[cl], p.bounds[cl+1]
+		if lo == hi {
+			continue
+		}
+		l := min(m.cfg.L, hi-lo)
+		cc, err := omp.NewGram(G.Slice(lo, hi, lo, hi).(*mat.Dense), omp.WithSparsity(l), omp.WithThreads(m.threads()))
+		if err != nil {
+			return nil, fmt.Errorf("oddl: atoms of class %d: %w", cl, err)
+		}
+		p.classes[cl] = cc
+	}
+	return p, nil
+}
+
+// scoreRows is how many samples scores codes at a time with β > 0 (it
+// holds their correlations with every atom).
+const scoreRows = 2048
+
+// scores returns the class scores of the preprocessed samples Xc.
+func (p *predictor) scores(m *Model, Xc *mat.Dense) (*mat.Dense, error) {
+	r, _ := Xc.Dims()
+	q := m.st.q
+	S := mat.NewDense(r, q, nil)
+	if p.beta == 0 {
+		codes, err := p.coder.Encode(Xc)
+		if err != nil {
+			return nil, fmt.Errorf("oddl: coding: %w", err)
+		}
+		for i := range r {
+			idx, val := codes.Row(i)
+			row := S.RawRowView(i)
+			for t, j := range idx {
+				axpy(val[t], m.predW(j), row)
+			}
+		}
+		return S, nil
+	}
+	k := m.st.k
+	rows := min(r, scoreRows)
+	A0 := mat.NewDense(rows, k, nil)
+	xx := make([]float64, rows)
+	var codes, cc omp.Codes
+	for lo := 0; lo < r; lo += rows {
+		hi := min(lo+rows, r)
+		nb := hi - lo
+		X := Xc.Slice(lo, hi, 0, Xc.RawMatrix().Cols).(*mat.Dense)
+		A := A0.Slice(0, nb, 0, k).(*mat.Dense)
+		if err := p.coder.CorrelationsTo(A, X); err != nil {
+			return nil, fmt.Errorf("oddl: coding: %w", err)
+		}
+		for i := range nb {
+			x := X.RawRowView(i)
+			xx[i] = dot(x, x)
+		}
+		if err := p.coder.EncodeGramTo(&codes, A, xx[:nb]); err != nil {
+			return nil, fmt.Errorf("oddl: coding: %w", err)
+		}
+		for i := range nb {
+			idx, val := codes.Row(i)
+			row := S.RawRowView(lo + i)
+			for t, pos := range idx {
+				axpy(val[t], m.predW(p.order[pos]), row)
+			}
+		}
+		for c := range q {
+			a, b := p.bounds[c], p.bounds[c+1]
+			if p.classes[c] == nil {
+				for i := range nb {
+					S.Set(lo+i, c, S.At(lo+i, c)-p.beta*xx[i])
+				}
+				continue
+			}
+			if err := p.classes[c].EncodeGramTo(&cc, A.Slice(0, nb, a, b).(*mat.Dense), xx[:nb]); err != nil {
+				return nil, fmt.Errorf("oddl: coding on the atoms of class %d: %w", c, err)
+			}
+			for i := range nb {
+				idx, val := cc.Row(i)
+				arow := A.RawRowView(i)[a:b]
+				r2 := xx[i]
+				for t, j := range idx {
+					r2 -= val[t] * arow[j]
+				}
+				// Rounding may leave a tiny negative residual of a sample
+				// that its class's atoms span exactly.
+				r2 = math.Max(r2, 0)
+				S.Set(lo+i, c, S.At(lo+i, c)-p.beta*r2)
+			}
+		}
+	}
+	return S, nil
+}
