@@ -7,8 +7,12 @@
 //
 // The methods (see Fit):
 //
-//   - oddl: package oddl, the paper's settings (K = 960, L = 5, λ0 = 1, a
-//     reconstructive initialisation, one pass of mini-batches);
+//   - oddl: package oddl with its defaults (K = 960, L = 5, one pass of
+//     mini-batches after a class-block reconstructive initialisation; see
+//     oddl.DefaultConfig), scored by W·a minus the weighted squared
+//     residuals of each class's atoms;
+//   - oddl-linear: the same trained model scored by W·a alone, the paper's
+//     decision rule (not trained again: Run scores the oddl model twice);
 //   - ksvd-linear: one approximate K-SVD dictionary of K/C atoms per class
 //     (package ksvd), concatenated, with a ridge classifier
 //     W = Y Aᵀ (A Aᵀ + λI)⁻¹ on the codes over the concatenation;
@@ -18,7 +22,8 @@
 //
 // Every sample is made zero-mean with unit norm (dataset.Preprocess) once,
 // before any method sees it; prediction codes a sample on D with Batch-OMP
-// and sparsity L and takes the argmax of the class scores.
+// and sparsity L and takes the argmax of the class scores (for oddl, also
+// the residuals of the sample coded on each class's atoms).
 //
 // The face protocol: for each random split (half of each person's images for
 // training), every 32×32 face is cut into 4 horizontal and 3 vertical strips

@@ -15,8 +15,14 @@ import (
 
 // Method names, as in the paper's tables.
 const (
-	// ODDL is online discriminative dictionary learning (package oddl).
+	// ODDL is online discriminative dictionary learning (package oddl),
+	// with its default prediction scores: W·a minus the weighted squared
+	// residuals of the classes' atoms (oddl.Config.ResidualWeight).
 	ODDL = "oddl"
+	// ODDLLinear is the same ODDL model scored by W·a alone (residual
+	// weight 0), the paper's decision rule. In Run it is not trained on its
+	// own: the ODDL model of the same run is scored both ways.
+	ODDLLinear = "oddl-linear"
 	// KSVDLinear is one K-SVD dictionary per class, concatenated, with a
 	// ridge classifier on the codes (package ksvd).
 	KSVDLinear = "ksvd-linear"
@@ -29,7 +35,7 @@ const (
 )
 
 // Methods lists every method in the order of the tables.
-var Methods = []string{ODDL, KSVDLinear, OnlineRecLinear, DKSVD}
+var Methods = []string{ODDL, ODDLLinear, KSVDLinear, OnlineRecLinear, DKSVD}
 
 // Params holds the settings shared by the methods of one experiment.
 type Params struct {
@@ -43,6 +49,8 @@ type Params struct {
 	Batch       int     `json:"batch"`
 	Epochs      int     `json:"epochs"`
 	InitSamples int     `json:"init_samples"`
+	// ResidualWeight of ODDL's scores (ODDLLinear: 0).
+	ResidualWeight float64 `json:"residual_weight"`
 
 	// K-SVD and the ridge classifier of the baselines.
 	KSVDIterations  int     `json:"ksvd_iterations"`
@@ -64,6 +72,7 @@ func DigitParams() Params {
 		K: c.K, L: c.L,
 		Lambda0: c.Lambda0, Lambda1: c.Lambda1,
 		Batch: c.Batch, Epochs: c.Epochs, InitSamples: c.InitSamples,
+		ResidualWeight: c.ResidualWeight,
 		KSVDIterations: 10, Ridge: ksvd.DefaultLambda,
 		Gamma: ksvd.DefaultGamma, DKSVDIterations: 10,
 		Seed: 1,
@@ -105,6 +114,9 @@ type Fitted struct {
 	Scorer Scorer
 	// Dictionary is the learnt D (K×n), for pictures.
 	Dictionary *mat.Dense
+	// Linear is, for ODDL, the same model scored by W·a alone (the
+	// ODDLLinear method); nil for the other methods.
+	Linear Scorer
 	// Seconds is the wall time of training.
 	Seconds float64
 }
@@ -121,14 +133,23 @@ func Fit(ctx context.Context, method string, d *Data, p Params) (*Fitted, error)
 	}
 	start := time.Now()
 	var (
-		s   Scorer
-		D   *mat.Dense
-		err error
+		s, lin Scorer
+		D      *mat.Dense
+		err    error
 	)
 	switch method {
 	case ODDL:
 		var m *oddl.Model
 		m, err = fitODDL(ctx, d, p)
+		if err == nil {
+			s, D = m, m.Dictionary()
+			lin, err = linearCopy(m)
+		}
+	case ODDLLinear:
+		q := p
+		q.ResidualWeight = 0
+		var m *oddl.Model
+		m, err = fitODDL(ctx, d, q)
 		if err == nil {
 			s, D = m, m.Dictionary()
 		}
@@ -150,7 +171,23 @@ func Fit(ctx context.Context, method string, d *Data, p Params) (*Fitted, error)
 	if err != nil {
 		return nil, fmt.Errorf("%s on %s: %w", method, d.Name, err)
 	}
-	return &Fitted{Method: method, Scorer: s, Dictionary: D, Seconds: time.Since(start).Seconds()}, nil
+	return &Fitted{Method: method, Scorer: s, Dictionary: D, Linear: lin, Seconds: time.Since(start).Seconds()}, nil
+}
+
+// linearCopy returns a copy of m that scores by W·a alone.
+func linearCopy(m *oddl.Model) (*oddl.Model, error) {
+	b, err := m.MarshalBinary()
+	if err != nil {
+		return nil, err
+	}
+	c := new(oddl.Model)
+	if err := c.UnmarshalBinary(b); err != nil {
+		return nil, err
+	}
+	if err := c.SetResidualWeight(0); err != nil {
+		return nil, err
+	}
+	return c, nil
 }
 
 func oddlConfig(p Params) oddl.Config {
@@ -158,6 +195,7 @@ func oddlConfig(p Params) oddl.Config {
 	c.K, c.L = p.K, p.L
 	c.Lambda0, c.Lambda1 = p.Lambda0, p.Lambda1
 	c.Batch, c.Epochs, c.InitSamples = p.Batch, p.Epochs, p.InitSamples
+	c.ResidualWeight = p.ResidualWeight
 	c.Preprocess = oddl.PreprocessNone // Data is preprocessed already
 	c.Seed, c.Threads, c.Backend = p.Seed, p.Threads, p.Backend
 	return c

@@ -118,6 +118,9 @@ func writeTable2(w io.Writer, res *Report) {
 	}
 	header(w, cells...)
 	for _, m := range Methods {
+		if m == ODDLLinear {
+			continue // the oddl row's model
+		}
 		cells := []string{m}
 		for _, s := range sets {
 			r, ok := findRun(runs, s, m, 0)
@@ -145,6 +148,9 @@ func writeTable5(w io.Writer, res *Report) {
 	}
 	header(w, cells...)
 	for _, m := range Methods {
+		if m == ODDLLinear {
+			continue // the oddl row's model
+		}
 		cells := []string{m}
 		for _, s := range sets {
 			r, ok := findRun(runs, s, m, 0)

@@ -82,7 +82,7 @@ func TestReproduceSmall(t *testing.T) {
 	if len(tables) != len(want) {
 		t.Fatalf("got tables %v, want %v\n%s", tableNumbers(tables), want, stdout.String())
 	}
-	methods := []string{"oddl", "ksvd-linear", "online-rec-linear", "dksvd"}
+	methods := []string{"oddl", "oddl-linear", "ksvd-linear", "online-rec-linear", "dksvd"}
 	percent := func(table int, cell string) {
 		t.Helper()
 		v, err := strconv.ParseFloat(strings.Fields(cell)[0], 64)
@@ -172,8 +172,8 @@ func TestReproduceSmall(t *testing.T) {
 		if t3 := tables[3]; len(t3) != 3 || t3[1][0] != "20" || t3[2][0] != "40" {
 			t.Errorf("table 3: %q", t3)
 		}
-		if len(res.BySize) != 2*2*3 {
-			t.Errorf("results.json: %d table 3 runs, want 12", len(res.BySize))
+		if len(res.BySize) != 2*2*4 {
+			t.Errorf("results.json: %d table 3 runs, want 16", len(res.BySize))
 		}
 		for _, f := range []string{"table3.png", "table3.svg", "atoms-oddl-mnist.png", "atoms-online-rec-linear-mnist.png"} {
 			if _, err := os.Stat(filepath.Join(out, f)); err != nil {
