@@ -167,7 +167,12 @@ type Config struct {
 	// training classifier. 0 gives the plain linear scores W a of the paper.
 	// It changes prediction only, never training, and can be changed on a
 	// trained model (Model.SetResidualWeight). Residuals are on the scale of
-	// the preprocessed samples (unit norm with PreprocessUnit).
+	// the preprocessed samples (unit norm with PreprocessUnit). It suits
+	// classes that own many atoms each, as the class-block initialisation
+	// gives on digits (96 atoms a class, L = 5: MNIST 4.17 → 2.93 % test
+	// error, USPS 6.83 → 4.63 %); with few atoms a class it can hurt (the
+	// Extended Yale B patches, 6 atoms a person and L = 15: 1.6 → 10.3 %),
+	// so compare with 0 on held-out data (oddl eval -residual-weight 0).
 	ResidualWeight float64
 }
 
