@@ -242,7 +242,8 @@ func Run(ctx context.Context, o Options) (*Report, error) {
 			s.Samples = sz.trainBest
 		}
 		if !want[SectionTrain] {
-			s.Samples = min(train.Len(), 2*batch) // a model to predict with
+			// A model to predict with: enough samples to start K atoms.
+			s.Samples = min(train.Len(), max(2*batch, 2*s.K))
 		}
 		logf("training %s K=%d L=%d batch=%d samples=%s", b, s.K, s.L, s.Batch, samplesLabel(s.Samples, train.Len()))
 		tr, model, err := MeasureTrain(ctx, train, s)

@@ -130,10 +130,10 @@ func (r *Report) WriteText(w io.Writer) error {
 
 	if len(r.Predict) > 0 {
 		p("")
-		p("Prediction on the MNIST test images (preprocessing, Batch-OMP on D, scores W·a, argmax)")
-		p("  backend\tthreads\timages\tseconds\tsamples/s\terror rate")
+		p("Prediction on the MNIST test images (preprocessing, Batch-OMP on D and on each class's atoms, scores W·a − β·r², argmax)")
+		p("  backend\tthreads\timages\tβ\tseconds\tsamples/s\terror rate")
 		for _, q := range r.Predict {
-			p("  %s\t%d\t%d\t%.3f\t%.0f\t%.2f%%", q.Backend, q.Threads, q.Samples, q.Best, q.SamplesPerS, 100*q.ErrorRate)
+			p("  %s\t%d\t%d\t%g\t%.3f\t%.0f\t%.2f%%", q.Backend, q.Threads, q.Samples, q.ResidualWeight, q.Best, q.SamplesPerS, 100*q.ErrorRate)
 		}
 	}
 	for _, n := range r.Notes {

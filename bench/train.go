@@ -157,9 +157,13 @@ type PredictResult struct {
 	Threads int    `json:"threads"`
 	Samples int    `json:"samples"`
 	Timing
-	// SamplesPerS is Samples/Best: preprocessing, Batch-OMP coding on D,
-	// scores W·a and their argmax for every sample.
+	// SamplesPerS is Samples/Best: preprocessing, Batch-OMP coding on D
+	// (and on each class's atoms), the scores and their argmax for every
+	// sample.
 	SamplesPerS float64 `json:"samples_per_s"`
+	// ResidualWeight is the model's oddl.Config.ResidualWeight: with 0 the
+	// scores are W·a, otherwise W·a minus the weighted class residuals.
+	ResidualWeight float64 `json:"residual_weight"`
 	// ErrorRate is the fraction of test samples misclassified, a check that
 	// the model is sound (it depends on how long the model was trained).
 	ErrorRate float64 `json:"error_rate"`
@@ -173,7 +177,7 @@ func MeasurePredict(m *oddl.Model, test *dataset.Set, backend string, threads in
 	if err := m.SetRuntime(backend, threads); err != nil {
 		return PredictResult{}, err
 	}
-	r := PredictResult{Backend: backend, Threads: threads, Samples: test.Len()}
+	r := PredictResult{Backend: backend, Threads: threads, Samples: test.Len(), ResidualWeight: m.Config().ResidualWeight}
 	var (
 		labels []int
 		err    error

@@ -12,6 +12,29 @@ import (
 	"github.com/oddl-go/oddl/blas"
 )
 
+// -only predict trains a model just large enough to start its atoms and
+// classifies the test images with it.
+func TestBenchPredictOnly(t *testing.T) {
+	if testing.Short() {
+		t.Skip("trains on MNIST")
+	}
+	var out, errb bytes.Buffer
+	args := []string{"bench", "-quick", "-json", "-only", "predict", "-blas", blas.NativeName, "-threads", "2"}
+	if st := run(args, &out, &errb); st != 0 {
+		t.Fatalf("oddl %v: status %d, stderr %q", args, st, errb.String())
+	}
+	var r bench.Report
+	if err := json.Unmarshal(out.Bytes(), &r); err != nil {
+		t.Fatalf("output is not one JSON report: %v\n%s", err, out.String())
+	}
+	if len(r.Predict) != 1 || len(r.Gemm)+len(r.OMP)+len(r.Train) != 0 {
+		t.Fatalf("-only predict: %d prediction results, %d others", len(r.Predict), len(r.Gemm)+len(r.OMP)+len(r.Train))
+	}
+	if p := r.Predict[0]; p.Samples < 1000 || p.SamplesPerS <= 0 || p.ErrorRate > 0.5 || p.ResidualWeight <= 0 {
+		t.Errorf("prediction result %+v", p)
+	}
+}
+
 func TestBenchJSON(t *testing.T) {
 	var out, errb bytes.Buffer
 	args := []string{"bench", "-quick", "-json", "-only", "omp", "-blas", blas.NativeName, "-threads", "2"}
