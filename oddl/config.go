@@ -169,12 +169,12 @@ type Config struct {
 	// trained model (Model.SetResidualWeight). Residuals are on the scale of
 	// the preprocessed samples (unit norm with PreprocessUnit). It suits
 	// classes that own many atoms each, as the class-block initialisation
-	// gives on digits (96 atoms a class, L = 5: MNIST 4.17 → 2.93 % test
-	// error, USPS 6.83 → 4.63 %); with few atoms a class it can hurt (the
-	// Extended Yale B patches, 6 atoms a person and L = 15: 1.6 → 10.3 %),
-	// and its best value depends on the training (without the
-	// initialisation phase, MNIST at κ = 256: 8.79 % with 30, 7.07 % with
-	// 10, 8.03 % with 0), so compare on held-out data (oddl eval
+	// gives on digits (96 atoms a class, L = 5: MNIST 4.46 → 2.86 % test
+	// error, USPS 6.78 → 4.58 %); with few atoms a class it can hurt (the
+	// Extended Yale B patches, 6 atoms a person and L = 15: 1.6 → 10.3 %
+	// with λ0 = 32), and its best value depends on the training (without
+	// the initialisation phase, MNIST at κ = 256: 5.25 % with 30, 4.69 %
+	// with 10, 6.77 % with 0), so compare on held-out data (oddl eval
 	// -residual-weight).
 	ResidualWeight float64
 }
