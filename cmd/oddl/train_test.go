@@ -318,13 +318,18 @@ func TestTrainInterruptResume(t *testing.T) {
 	if a.Seen() != b.Seen() || !b.Done() {
 		t.Errorf("resumed model saw %d samples (done %v), uninterrupted %d", b.Seen(), b.Done(), a.Seen())
 	}
-	// Resuming a finished model adds an epoch.
-	if st, _, errs := runCmd("train", "-resume", part, "-data", dir, "-q", "-threads", "1"); st != 0 {
+	// Resuming a finished model adds an epoch; -residual-weight, which
+	// changes prediction only, may be given and is saved.
+	st, out, errs = runCmd("train", "-resume", part, "-data", dir, "-q", "-threads", "1", "-residual-weight", "5", "-json")
+	if st != 0 {
 		t.Fatalf("second resume: status %d: %s", st, errs)
 	}
+	if !strings.Contains(out, `"residual_weight": 5`) {
+		t.Errorf("second resume: report %s", out)
+	}
 	c, _ := oddl.Load(part)
-	if c.Config().Epochs != 3 || !c.Done() {
-		t.Errorf("after adding an epoch: %d epochs, done %v", c.Config().Epochs, c.Done())
+	if c.Config().Epochs != 3 || !c.Done() || c.Config().ResidualWeight != 5 {
+		t.Errorf("after adding an epoch: %d epochs, done %v, residual weight %v", c.Config().Epochs, c.Done(), c.Config().ResidualWeight)
 	}
 	// Without -o an interrupt says that nothing was saved.
 	interruptHook = func(batches int64) bool { return batches == 2 }
