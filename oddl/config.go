@@ -171,8 +171,8 @@ type Config struct {
 	// classes that own many atoms each, as the class-block initialisation
 	// gives on digits (96 atoms a class, L = 5: MNIST 4.46 → 2.86 % test
 	// error, USPS 6.78 → 4.58 %); with few atoms a class it can hurt (the
-	// Extended Yale B patches, 6 atoms a person and L = 15: 1.6 → 10.3 %
-	// with λ0 = 32), and its best value depends on the training (without
+	// Extended Yale B patches, 6 atoms a person and L = 15: 1.36 → 8.68 %),
+	// and its best value depends on the training (without
 	// the initialisation phase, MNIST at κ = 256: 5.25 % with 30, 4.69 %
 	// with 10, 6.77 % with 0), so compare on held-out data (oddl eval
 	// -residual-weight).

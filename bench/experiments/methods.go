@@ -85,7 +85,7 @@ func DigitParams() Params {
 // passes instead of one pass of 512-sample batches, and it scores by W·a
 // alone (residual weight 0): six atoms a person do not make a dictionary of
 // the person, and the class residuals with the digits' weight 30 raise the
-// error from 1.6 % to 10.3 % (5 splits, docs/RESULTS.md).
+// error from 1.4 % to 8.7 % (5 splits, docs/RESULTS.md).
 func FaceParams() Params {
 	p := DigitParams()
 	p.K, p.L = 228, 15
