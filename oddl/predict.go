@@ -114,8 +114,12 @@ func newPredictor(m *Model, impl gblas.Float64) (*predictor, error) {
 }
 
 // scoreRows is how many samples scores codes at a time with β > 0 (it
-// holds their correlations with every atom).
-const scoreRows = 2048
+// holds their correlations with every atom), fewer for large K so that
+// those take at most scoreFloats values.
+const (
+	scoreRows   = 2048
+	scoreFloats = 1 << 22
+)
 
 // scores returns the class scores of the preprocessed samples Xc.
 func (p *predictor) scores(m *Model, Xc *mat.Dense) (*mat.Dense, error) {
@@ -137,7 +141,7 @@ func (p *predictor) scores(m *Model, Xc *mat.Dense) (*mat.Dense, error) {
 		return S, nil
 	}
 	k := m.st.k
-	rows := min(r, scoreRows)
+	rows := min(r, scoreRows, max(16, scoreFloats/k))
 	A0 := mat.NewDense(rows, k, nil)
 	xx := make([]float64, rows)
 	var codes, cc omp.Codes
