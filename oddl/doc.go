@@ -124,8 +124,9 @@
 // each class are a band of the columns of A0 = X Dᵀ, each class's pursuit
 // runs on its block of the Gram matrix, and a least-squares code's residual
 // is ||x||² − a_cᵀ(D_c x). β weighs squared residuals of unit-norm samples
-// against scores near 0..1; 25–40 gave the same error on a held-out sixth
-// of the MNIST training set (docs/benchmarks/train.md).
+// against scores near 0..1; 30–60 gave the same error on a held-out sixth
+// of the MNIST training set with λ0 = 1 (25–40 with λ0 = 32;
+// docs/benchmarks/train.md).
 //
 // # Sharing the coding work
 //
