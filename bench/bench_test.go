@@ -199,7 +199,8 @@ var model struct {
 
 // BenchmarkPredict measures the classification of the 10000 MNIST test
 // images (preprocessing, Batch-OMP, scores, argmax) by a model trained on
-// 2560 training images, on every backend.
+// 2560 training images, on every backend, with the default scores (class
+// residuals) and with the linear scores W·a alone.
 func BenchmarkPredict(b *testing.B) {
 	train, test := mnistSets(b)
 	model.once.Do(func() {
@@ -211,18 +212,26 @@ func BenchmarkPredict(b *testing.B) {
 		b.Fatal(model.err)
 	}
 	for _, name := range blas.Available() {
-		b.Run(name, func(b *testing.B) {
-			if err := model.m.SetRuntime(name, 0); err != nil {
-				b.Fatal(err)
-			}
-			b.ReportAllocs()
-			for b.Loop() {
-				if _, err := model.m.Predict(test.X); err != nil {
+		for _, sc := range []struct {
+			name string
+			beta float64
+		}{{"residual", oddl.DefaultResidual}, {"linear", 0}} {
+			b.Run(name+"/scores="+sc.name, func(b *testing.B) {
+				if err := model.m.SetRuntime(name, 0); err != nil {
 					b.Fatal(err)
 				}
-			}
-			b.ReportMetric(float64(test.Len()*b.N)/b.Elapsed().Seconds(), "samples/s")
-		})
+				if err := model.m.SetResidualWeight(sc.beta); err != nil {
+					b.Fatal(err)
+				}
+				b.ReportAllocs()
+				for b.Loop() {
+					if _, err := model.m.Predict(test.X); err != nil {
+						b.Fatal(err)
+					}
+				}
+				b.ReportMetric(float64(test.Len()*b.N)/b.Elapsed().Seconds(), "samples/s")
+			})
+		}
 	}
 }
 
