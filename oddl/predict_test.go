@@ -5,6 +5,7 @@ import (
 	"errors"
 	"math"
 	"math/rand/v2"
+	"sync"
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
@@ -199,4 +200,43 @@ func TestResidualScoresHelp(t *testing.T) {
 func sliceRows(X *mat.Dense, lo, hi int) *mat.Dense {
 	_, n := X.Dims()
 	return mat.DenseCopyOf(X.Slice(lo, hi, 0, n))
+}
+
+// Scores and Predict may run from several goroutines at once on one model,
+// also while its first call builds the predictor; every call gives the
+// serial result (run with -race in CI).
+func TestScoresConcurrent(t *testing.T) {
+	rng := rand.New(rand.NewPCG(8, 2))
+	X, labels := classData(rng, 24, 16, 2, 4, 600, 0.05)
+	cfg := smallConfig(24, 2)
+	cfg.Threads = 2
+	m, err := Train(context.Background(), cfg, mustSource(t, X, labels, 4))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := m.Scores(X)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m.invalidate() // the goroutines race to build the predictor again
+	const g = 4
+	got := make([]*mat.Dense, g)
+	errs := make([]error, g)
+	var wg sync.WaitGroup
+	for i := range g {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			got[i], errs[i] = m.Scores(X)
+		}()
+	}
+	wg.Wait()
+	for i := range g {
+		if errs[i] != nil {
+			t.Fatal(errs[i])
+		}
+		if !mat.Equal(got[i], want) {
+			t.Fatalf("goroutine %d: scores differ from the serial ones", i)
+		}
+	}
 }
