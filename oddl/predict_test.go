@@ -34,6 +34,22 @@ func classData(rng *rand.Rand, k, n, l, q, samples int, noise float64) (X *mat.D
 	return X, labels
 }
 
+// classModel trains smallConfig(k, l), changed by set, on samples drawn
+// by classData from PCG(seed, 3) in 4 classes.
+func classModel(t *testing.T, seed uint64, k, n, l, samples int, noise float64, set func(*Config)) *Model {
+	t.Helper()
+	X, labels := classData(rand.New(rand.NewPCG(seed, 3)), k, n, l, 4, samples, noise)
+	cfg := smallConfig(k, l)
+	if set != nil {
+		set(&cfg)
+	}
+	m, err := Train(context.Background(), cfg, mustSource(t, X, labels, 4))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
 // wantScores computes the scores of Config.ResidualWeight the slow way:
 // codes on all of D with a fresh coder, W·a with the prediction
 // classifier, and for every class a coder on that class's atoms alone with
@@ -107,13 +123,7 @@ func wantScores(t *testing.T, m *Model, X *mat.Dense) *mat.Dense {
 // weight 0 gives W·a alone. Checked against a slow computation, also with
 // more samples than scores codes at a time.
 func TestResidualScores(t *testing.T) {
-	rng := rand.New(rand.NewPCG(11, 3))
-	X, labels := classData(rng, 24, 16, 2, 4, 600, 0.05)
-	cfg := smallConfig(24, 2)
-	m, err := Train(context.Background(), cfg, mustSource(t, X, labels, 4))
-	if err != nil {
-		t.Fatal(err)
-	}
+	m := classModel(t, 11, 24, 16, 2, 600, 0.05, nil)
 	if m.Config().ResidualWeight == 0 {
 		t.Fatal("default residual weight is 0")
 	}
@@ -169,17 +179,11 @@ func TestResidualScores(t *testing.T) {
 // better than the linear scores alone: with the default weight the error on
 // fresh samples is lower than with weight 0.
 func TestResidualScoresHelp(t *testing.T) {
-	rng := rand.New(rand.NewPCG(5, 9))
-	X, labels := classData(rng, 40, 20, 3, 4, 2000, 0.3)
-	cfg := smallConfig(40, 3)
-	cfg.InitSamples = 1000
-	m, err := Train(context.Background(), cfg, mustSource(t, X, labels, 4))
-	if err != nil {
-		t.Fatal(err)
-	}
-	// The same generator, seeded alike, draws the same class subspaces.
-	Xt, lt := classData(rand.New(rand.NewPCG(5, 9)), 40, 20, 3, 4, 4000, 0.3)
-	Xt, lt = sliceRows(Xt, 2000, 4000), lt[2000:]
+	m := classModel(t, 5, 40, 20, 3, 2000, 0.3, func(c *Config) { c.InitSamples = 1000 })
+	// The same generator, seeded alike, draws the same class subspaces and
+	// the same first 2000 samples; the next 2000 are fresh.
+	Xt, lt := classData(rand.New(rand.NewPCG(5, 3)), 40, 20, 3, 4, 4000, 0.3)
+	Xt, lt = mat.DenseCopyOf(Xt.Slice(2000, 4000, 0, 20)), lt[2000:]
 	res, err := m.Evaluate(Xt, lt)
 	if err != nil {
 		t.Fatal(err)
@@ -197,23 +201,12 @@ func TestResidualScoresHelp(t *testing.T) {
 	}
 }
 
-func sliceRows(X *mat.Dense, lo, hi int) *mat.Dense {
-	_, n := X.Dims()
-	return mat.DenseCopyOf(X.Slice(lo, hi, 0, n))
-}
-
 // Scores and Predict may run from several goroutines at once on one model,
 // also while its first call builds the predictor; every call gives the
 // serial result (run with -race in CI).
 func TestScoresConcurrent(t *testing.T) {
-	rng := rand.New(rand.NewPCG(8, 2))
-	X, labels := classData(rng, 24, 16, 2, 4, 600, 0.05)
-	cfg := smallConfig(24, 2)
-	cfg.Threads = 2
-	m, err := Train(context.Background(), cfg, mustSource(t, X, labels, 4))
-	if err != nil {
-		t.Fatal(err)
-	}
+	m := classModel(t, 8, 24, 16, 2, 600, 0.05, func(c *Config) { c.Threads = 2 })
+	X, _ := classData(rand.New(rand.NewPCG(8, 3)), 24, 16, 2, 4, 600, 0.05)
 	want, err := m.Scores(X)
 	if err != nil {
 		t.Fatal(err)

@@ -342,15 +342,13 @@ func measure(ctx context.Context, o *Options, method string, tr, te *Data, p Par
 	if err != nil {
 		return nil, nil, err
 	}
-	scorers := []struct {
+	type scorer struct {
 		method string
 		s      Scorer
-	}{{method, fit.Scorer}}
+	}
+	scorers := []scorer{{method, fit.Scorer}}
 	if fit.Linear != nil {
-		scorers = append(scorers, struct {
-			method string
-			s      Scorer
-		}{ODDLLinear, fit.Linear})
+		scorers = append(scorers, scorer{ODDLLinear, fit.Linear})
 	}
 	var runs []Result
 	for _, sc := range scorers {
