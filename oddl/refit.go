@@ -43,11 +43,19 @@ func (t *trainer) refit(ctx context.Context) error {
 		labels: make([]int32, 0, nk),
 	}
 	t.dirty = true
+	// The codes of a sample do not depend on the others, so the pass reads
+	// in chunks of at least refitChunk samples whatever the training batch:
+	// the products of Batch-OMP run larger, the sums are the same.
+	chunk := max(m.cfg.Batch, refitChunk)
+	if len(t.lab) < chunk {
+		t.xb = make([]float64, chunk*st.n)
+		t.lab = make([]int, chunk)
+	}
 	for {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		cnt, err := t.read(m.cfg.Batch)
+		cnt, err := t.read(chunk)
 		if err != nil {
 			return err
 		}
@@ -73,6 +81,10 @@ func (t *trainer) refit(ctx context.Context) error {
 	hingeRefine(st.q, m.pw, &kept, m.cfg.Seed)
 	return nil
 }
+
+// refitChunk is the smallest number of samples the refit pass codes at
+// once.
+const refitChunk = 2048
 
 // addCode adds a code (atoms idx, coefficients val) of a sample of class y
 // to the statistics aa += a aᵀ (K×K) and ya += a yᵀ (K×q, atom-major).

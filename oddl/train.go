@@ -198,7 +198,6 @@ type trainer struct {
 	// with D and with the stacked atoms and the squared norms of both;
 	// haveA0 says that a0 and xx belong to the current batch and D.
 	scoder  *omp.Coder
-	sgram   []float64
 	snorm   []float64
 	wt      []float64 // q×K: W transposed, scratch of encodeStacked
 	a0, sa0 []float64
@@ -801,8 +800,7 @@ func (t *trainer) encodeStacked(lambda0 float64) error {
 	m, st := t.m, t.m.st
 	k, n, q, s := st.k, st.n, st.q, st.stride()
 	r, _ := t.x.Dims()
-	if t.sgram == nil {
-		t.sgram = make([]float64, k*k)
+	if t.snorm == nil {
 		t.snorm = make([]float64, k)
 		t.a0 = make([]float64, m.cfg.Batch*k)
 		t.sa0 = make([]float64, m.cfg.Batch*k)
@@ -818,19 +816,32 @@ func (t *trainer) encodeStacked(lambda0 float64) error {
 		t.snorm[j] = math.Sqrt(kernel.SumSqUnitary(row[:n]) + lambda0*kernel.SumSqUnitary(row[n:]))
 	}
 	// Upper triangle of G~ (all the Gram coder reads), rows shared
-	// round-robin between the workers.
-	gs := t.sgram
-	t.impl.Dsyrk(gblas.Upper, gblas.NoTrans, k, q, lambda0, st.dt[n:], s, 0, gs, k)
+	// round-robin between the workers; written straight into the Gram
+	// coder's matrix once it exists.
 	workers := max(1, t.threads)
-	parallel(workers, func(w int) {
-		for i := w; i < k; i += workers {
-			ci := t.snorm[i]
-			grow, srow := G[i*k:(i+1)*k], gs[i*k:(i+1)*k]
-			for j := i; j < k; j++ {
-				srow[j] = (srow[j] + grow[j]) / (ci * t.snorm[j])
+	fill := func(gs []float64) {
+		t.impl.Dsyrk(gblas.Upper, gblas.NoTrans, k, q, lambda0, st.dt[n:], s, 0, gs, k)
+		parallel(workers, func(w int) {
+			for i := w; i < k; i += workers {
+				ci := t.snorm[i]
+				grow, srow := G[i*k:(i+1)*k], gs[i*k:(i+1)*k]
+				for j := i; j < k; j++ {
+					srow[j] = (srow[j] + grow[j]) / (ci * t.snorm[j])
+				}
 			}
+		})
+	}
+	if t.scoder == nil {
+		gs := make([]float64, k*k)
+		fill(gs)
+		c, err := omp.NewGram(mat.NewDense(k, k, gs), omp.WithSparsity(m.cfg.L), omp.WithBackend(t.impl), omp.WithThreads(t.threads))
+		if err != nil {
+			return fmt.Errorf("oddl: stacked dictionary: %w", err)
 		}
-	})
+		t.scoder = c
+	} else if err := t.scoder.FillGram(fill); err != nil {
+		return fmt.Errorf("oddl: stacked dictionary: %w", err)
+	}
 	// A0 = X Dᵀ (on the coder's copy of D, packed once with the native
 	// backend), the norms and the stacked correlations (the class's row
 	// of W read from a transposed copy), samples shared between workers.
@@ -860,16 +871,6 @@ func (t *trainer) encodeStacked(lambda0 float64) error {
 			}
 		}
 	})
-	Gs := mat.NewDense(k, k, gs)
-	if t.scoder == nil {
-		c, err := omp.NewGram(Gs, omp.WithSparsity(m.cfg.L), omp.WithBackend(t.impl), omp.WithThreads(t.threads))
-		if err != nil {
-			return fmt.Errorf("oddl: stacked dictionary: %w", err)
-		}
-		t.scoder = c
-	} else if err := t.scoder.SetGram(Gs); err != nil {
-		return fmt.Errorf("oddl: stacked dictionary: %w", err)
-	}
 	if err := t.scoder.EncodeGramTo(&t.codes, mat.NewDense(r, k, t.sa0[:r*k]), t.sxx[:r]); err != nil {
 		return fmt.Errorf("oddl: coding: %w", err)
 	}

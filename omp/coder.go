@@ -39,6 +39,7 @@ type Coder struct {
 	normalize bool
 	residuals bool
 	gramOnly  bool // built by NewGram: no dictionary, n = 0
+	gramBad   bool // a FillGram failed: no valid Gram matrix
 
 	dict []float64 // K×n, row-major, stride n: the (normalised) atoms
 	gram []float64 // K×K, row-major: G = D Dᵀ
@@ -219,19 +220,10 @@ func (c *Coder) computeGram() {
 // fills their lower part in square tiles, so that the column reads stay in
 // cache (the upper triangle it reads is not written).
 func mirrorUpper(g []float64, k, threads int) {
-	const tile = 64
-	bands := (k + tile - 1) / tile
-	band := func(b int) {
-		i0, i1 := b*tile, min(b*tile+tile, k)
-		for j0 := 0; j0 < i1; j0 += tile {
-			for i := i0; i < i1; i++ {
-				for j := j0; j < min(j0+tile, i); j++ {
-					g[i*k+j] = g[j*k+i]
-				}
-			}
-		}
-	}
-	forBands(threads, bands, band)
+	bands := (k + gramTile - 1) / gramTile
+	forBands(threads, bands, func(b int) {
+		mirrorBand(g, g, k, k, b*gramTile, min(b*gramTile+gramTile, k), false)
+	})
 }
 
 // forBands runs band(0), …, band(bands−1) on up to threads goroutines (the

@@ -102,6 +102,9 @@ func (c *Coder) EncodeGramTo(dst *Codes, A0 *mat.Dense, xx []float64) error {
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	if c.gramBad {
+		return errNoGram
+	}
 	return c.encode(dst, N, blas64.General{}, a0, xx, false)
 }
 

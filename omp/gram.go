@@ -14,6 +14,9 @@ import (
 // on a Coder built by NewGram.
 var errNoDictionary = fmt.Errorf("%w: the coder was built from a Gram matrix and has no dictionary: use EncodeGramTo", ErrShape)
 
+// errNoGram is returned by EncodeGramTo after a failed FillGram.
+var errNoGram = errors.New("omp: the coder has no valid Gram matrix: the last FillGram failed")
+
 // NewGram returns a Coder that knows only G = D Dᵀ, the K×K Gram matrix of
 // a dictionary of unit-norm atoms, and codes samples from their
 // correlations with EncodeGramTo (the inputs of scikit-learn's
@@ -88,12 +91,58 @@ func (c *Coder) SetGram(G *mat.Dense) error {
 	return c.setGram(G)
 }
 
-// setGram checks G's upper triangle and copies it, mirrored, into c.gram.
-func (c *Coder) setGram(G *mat.Dense) error {
+// FillGram replaces the Gram matrix of a Coder built by NewGram in place,
+// without a copy: fill receives the coder's own K×K row-major matrix and
+// must write its upper triangle (entries (i, j) with i ≤ j); the coder then
+// checks it as SetGram does and mirrors it to the lower triangle. fill runs
+// under the coder's lock and must not call the coder. On error the coder
+// has no Gram matrix, and EncodeGramTo fails, until a SetGram or FillGram
+// succeeds.
+func (c *Coder) FillGram(fill func(g []float64)) error {
+	if !c.gramOnly {
+		return errors.New("omp: FillGram on a coder with a dictionary: use SetDictionary")
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.gramBad = true
+	fill(c.gram)
 	k := c.k
-	raw := G.RawMatrix()
-	for i := range k {
-		row := raw.Data[i*raw.Stride : i*raw.Stride+k]
+	bands := (k + gramTile - 1) / gramTile
+	if len(c.bandErr) < bands {
+		c.bandErr = make([]error, bands)
+	}
+	errs := c.bandErr[:bands]
+	// Rows are checked and mirrored band by band: a band's mirror reads
+	// upper-triangle entries of earlier rows, which nothing writes.
+	forBands(c.threads, bands, func(b int) {
+		i0, i1 := b*gramTile, min(b*gramTile+gramTile, k)
+		errs[b] = checkGramRows(c.gram, k, k, i0, i1)
+		if errs[b] == nil {
+			mirrorBand(c.gram, c.gram, k, k, i0, i1, false)
+		}
+	})
+	for b, err := range errs {
+		if err != nil {
+			clear(errs)
+			return err
+		}
+		errs[b] = nil
+	}
+	c.setDiag()
+	c.gramBad = false
+	return nil
+}
+
+// gramTile is the side of the square tiles in which Gram matrices are
+// mirrored, and the height of the bands of rows the threads share.
+const gramTile = 64
+
+// checkGramRows checks rows i0..i1-1 of the upper triangle of the k×k
+// Gram matrix src (row stride ld): finite entries, diagonal within
+// NormTolerance of 1.
+func checkGramRows(src []float64, k, ld, i0, i1 int) error {
+	for i := i0; i < i1; i++ {
+		row := src[i*ld : i*ld+k]
 		// One vectorised sum of squares finds a non-finite entry (or a
 		// finite one large enough to overflow it, which the scan clears).
 		if ss := kernel.SumSqUnitary(row[i:]); math.IsNaN(ss) || math.IsInf(ss, 0) {
@@ -108,25 +157,52 @@ func (c *Coder) setGram(G *mat.Dense) error {
 				ErrNotUnit, i, d, NormTolerance)
 		}
 	}
-	// Row i of the copy is G[i, i:] then G[0:i, i] read in tiles; rows
-	// are independent, so the threads take bands of rows.
-	g, src, ld := c.gram, raw.Data, raw.Stride
-	const tile = 64
-	bands := (k + tile - 1) / tile
-	band := func(b int) {
-		i0, i1 := b*tile, min(b*tile+tile, k)
+	return nil
+}
+
+// mirrorBand writes rows i0..i1-1 of the k×k row-major g from the upper
+// triangle of src (row stride ld): G[i, j] = src[j, i] for j < i, read in
+// square tiles so that the column reads stay in cache, and, with upper,
+// G[i, i:] = src[i, i:] too. g and src may be the same matrix (ld = k).
+func mirrorBand(g, src []float64, k, ld, i0, i1 int, upper bool) {
+	if upper {
 		for i := i0; i < i1; i++ {
 			copy(g[i*k+i:(i+1)*k], src[i*ld+i:i*ld+k])
 		}
-		for j0 := 0; j0 < i1; j0 += tile {
-			for i := i0; i < i1; i++ {
-				for j := j0; j < min(j0+tile, i); j++ {
-					g[i*k+j] = src[j*ld+i]
-				}
+	}
+	for j0 := 0; j0 < i1; j0 += gramTile {
+		for i := i0; i < i1; i++ {
+			for j := j0; j < min(j0+gramTile, i); j++ {
+				g[i*k+j] = src[j*ld+i]
 			}
 		}
 	}
-	forBands(c.threads, bands, band)
+}
+
+// setGram checks G's upper triangle and copies it, mirrored, into c.gram.
+// The checks come first, so that on error the coder keeps its matrix.
+func (c *Coder) setGram(G *mat.Dense) error {
+	k := c.k
+	raw := G.RawMatrix()
+	bands := (k + gramTile - 1) / gramTile
+	if len(c.bandErr) < bands {
+		c.bandErr = make([]error, bands)
+	}
+	errs := c.bandErr[:bands]
+	forBands(c.threads, bands, func(b int) {
+		errs[b] = checkGramRows(raw.Data, k, raw.Stride, b*gramTile, min(b*gramTile+gramTile, k))
+	})
+	for b, err := range errs {
+		if err != nil {
+			clear(errs)
+			return err
+		}
+		errs[b] = nil
+	}
+	forBands(c.threads, bands, func(b int) {
+		mirrorBand(c.gram, raw.Data, k, raw.Stride, b*gramTile, min(b*gramTile+gramTile, k), true)
+	})
 	c.setDiag()
+	c.gramBad = false
 	return nil
 }

@@ -217,3 +217,72 @@ func TestGramErrors(t *testing.T) {
 		t.Errorf("empty: %v, %d samples", err, c.Samples)
 	}
 }
+
+// TestFillGram: a Gram matrix written in place by FillGram (upper triangle
+// only, the lower left as garbage) codes as SetGram's copy does, on one and
+// several goroutines and with more rows than one band; a bad matrix is
+// refused by name and leaves the coder without a matrix until a good one
+// is set.
+func TestFillGram(t *testing.T) {
+	rng := rand.New(rand.NewPCG(41, 2))
+	const n, k, N = 60, 150, 200
+	D := randDict(rng, k, n)
+	X := randSamples(rng, N, n, true)
+	G, A0, xx := gramInputs(D, X)
+	D2 := randDict(rng, k, n)
+	G2, A02, _ := gramInputs(D2, X)
+	upper := func(src *mat.Dense) func(g []float64) {
+		return func(g []float64) {
+			for i := range k {
+				for j := range k {
+					if j >= i {
+						g[i*k+j] = src.At(i, j)
+					} else {
+						g[i*k+j] = math.NaN()
+					}
+				}
+			}
+		}
+	}
+	for _, threads := range []int{1, 3} {
+		gc, err := NewGram(G, WithSparsity(5), WithThreads(threads))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := gc.FillGram(upper(G2)); err != nil {
+			t.Fatal(err)
+		}
+		if !mat.Equal(gc.Gram(), G2) {
+			t.Fatalf("threads %d: the filled matrix is not G2 mirrored", threads)
+		}
+		var got Codes
+		if err := gc.EncodeGramTo(&got, A02, xx); err != nil {
+			t.Fatal(err)
+		}
+		sameCodes(t, &got, mustEncode(t, mustNew(t, D2, WithSparsity(5)), X), 1e-10)
+
+		bad := mat.DenseCopyOf(G)
+		bad.Set(70, 131, math.Inf(-1))
+		if err := gc.FillGram(upper(bad)); !errors.Is(err, ErrNonFinite) || !strings.Contains(err.Error(), "(70, 131) is -Inf") {
+			t.Errorf("threads %d: FillGram(Inf): %v", threads, err)
+		}
+		if err := gc.EncodeGramTo(&got, A0, xx); err == nil {
+			t.Errorf("threads %d: EncodeGramTo after a failed FillGram: no error", threads)
+		}
+		bad = mat.DenseCopyOf(G)
+		bad.Set(140, 140, 0.9)
+		if err := gc.FillGram(upper(bad)); !errors.Is(err, ErrNotUnit) || !strings.Contains(err.Error(), "atom 140") {
+			t.Errorf("threads %d: FillGram(bad diagonal): %v", threads, err)
+		}
+		if err := gc.SetGram(G); err != nil {
+			t.Fatal(err)
+		}
+		if err := gc.EncodeGramTo(&got, A0, xx); err != nil {
+			t.Fatal(err)
+		}
+		sameCodes(t, &got, mustEncode(t, mustNew(t, D, WithSparsity(5)), X), 1e-10)
+	}
+	if err := mustNew(t, D).FillGram(upper(G)); err == nil {
+		t.Error("FillGram on a dictionary coder: no error")
+	}
+}
