@@ -76,11 +76,12 @@ func noHinge(t *testing.T) {
 
 // With RefitPass (and the hinge refinement off), the refitted classifier
 // is the ridge regression of the labels on the codes on the final D of the
-// training samples, solved here directly.
+// training samples, solved here directly. The pass reads the samples in
+// three chunks (the last one short).
 func TestRefitIsRidge(t *testing.T) {
 	noHinge(t)
 	rng := rand.New(rand.NewPCG(21, 5))
-	_, X, labels := planted(rng, 24, 16, 3, 4, 500, 0.05)
+	_, X, labels := planted(rng, 24, 16, 3, 4, 2*refitChunk+37, 0.05)
 	cfg := smallConfig(24, 3)
 	cfg.RefitPass = true
 	m, err := Train(context.Background(), cfg, mustSource(t, X, labels, 4))
