@@ -77,8 +77,10 @@
 // and ||x||². NewGram builds a Coder from G alone and EncodeGramTo codes
 // from given correlations and norms (EncodeGramTo works on any Coder): for
 // callers that get those cheaper than by a SYRK and a GEMM, for instance
-// from those of a related dictionary. Package oddl codes [x; √λ0·y] on a
-// stacked dictionary that way, from the Gram matrix and correlations of D.
+// from those of a related dictionary. SetGram replaces the matrix by a
+// copy; FillGram lets the caller write it straight into the coder's own
+// matrix. Package oddl codes [x; √λ0·y] on a stacked dictionary that way,
+// from the Gram matrix and correlations of D.
 //
 // # Numbers
 //
