@@ -157,11 +157,8 @@ func (c *Coder) setDictionary(D *mat.Dense) error {
 			}
 		}
 	})
-	for b, err := range errs {
-		if err != nil {
-			errs[b] = nil
-			return err
-		}
+	if err := firstErr(errs); err != nil {
+		return err
 	}
 	forBands(c.threads, bands, func(b int) {
 		for j := b * tile; j < min(b*tile+tile, c.k); j++ {
@@ -224,6 +221,18 @@ func mirrorUpper(g []float64, k, threads int) {
 	forBands(threads, bands, func(b int) {
 		mirrorBand(g, g, k, k, b*gramTile, min(b*gramTile+gramTile, k), false)
 	})
+}
+
+// firstErr returns the first non-nil error of errs (one per band of rows,
+// so the first bad row's) and clears them all.
+func firstErr(errs []error) error {
+	for _, err := range errs {
+		if err != nil {
+			clear(errs)
+			return err
+		}
+	}
+	return nil
 }
 
 // forBands runs band(0), …, band(bands−1) on up to threads goroutines (the

@@ -121,12 +121,8 @@ func (c *Coder) FillGram(fill func(g []float64)) error {
 			mirrorBand(c.gram, c.gram, k, k, i0, i1, false)
 		}
 	})
-	for b, err := range errs {
-		if err != nil {
-			clear(errs)
-			return err
-		}
-		errs[b] = nil
+	if err := firstErr(errs); err != nil {
+		return err
 	}
 	c.setDiag()
 	c.gramBad = false
@@ -192,12 +188,8 @@ func (c *Coder) setGram(G *mat.Dense) error {
 	forBands(c.threads, bands, func(b int) {
 		errs[b] = checkGramRows(raw.Data, k, raw.Stride, b*gramTile, min(b*gramTile+gramTile, k))
 	})
-	for b, err := range errs {
-		if err != nil {
-			clear(errs)
-			return err
-		}
-		errs[b] = nil
+	if err := firstErr(errs); err != nil {
+		return err
 	}
 	forBands(c.threads, bands, func(b int) {
 		mirrorBand(c.gram, raw.Data, k, raw.Stride, b*gramTile, min(b*gramTile+gramTile, k), true)
