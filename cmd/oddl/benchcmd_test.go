@@ -18,15 +18,7 @@ func TestBenchPredictOnly(t *testing.T) {
 	if testing.Short() {
 		t.Skip("trains on MNIST")
 	}
-	var out, errb bytes.Buffer
-	args := []string{"bench", "-quick", "-json", "-only", "predict", "-blas", blas.NativeName, "-threads", "2"}
-	if st := run(args, &out, &errb); st != 0 {
-		t.Fatalf("oddl %v: status %d, stderr %q", args, st, errb.String())
-	}
-	var r bench.Report
-	if err := json.Unmarshal(out.Bytes(), &r); err != nil {
-		t.Fatalf("output is not one JSON report: %v\n%s", err, out.String())
-	}
+	r, _ := quickBenchJSON(t, "predict")
 	if len(r.Predict) != 1 || len(r.Gemm)+len(r.OMP)+len(r.Train) != 0 {
 		t.Fatalf("-only predict: %d prediction results, %d others", len(r.Predict), len(r.Gemm)+len(r.OMP)+len(r.Train))
 	}
@@ -35,9 +27,13 @@ func TestBenchPredictOnly(t *testing.T) {
 	}
 }
 
-func TestBenchJSON(t *testing.T) {
+// quickBenchJSON runs `oddl bench -quick -json -only sections` on the
+// native backend and two threads, and returns its one JSON report, decoded,
+// and what it wrote to stderr.
+func quickBenchJSON(t *testing.T, sections string) (bench.Report, string) {
+	t.Helper()
 	var out, errb bytes.Buffer
-	args := []string{"bench", "-quick", "-json", "-only", "omp", "-blas", blas.NativeName, "-threads", "2"}
+	args := []string{"bench", "-quick", "-json", "-only", sections, "-blas", blas.NativeName, "-threads", "2"}
 	if st := run(args, &out, &errb); st != 0 {
 		t.Fatalf("oddl %v: status %d, stderr %q", args, st, errb.String())
 	}
@@ -45,6 +41,11 @@ func TestBenchJSON(t *testing.T) {
 	if err := json.Unmarshal(out.Bytes(), &r); err != nil {
 		t.Fatalf("output is not one JSON report: %v\n%s", err, out.String())
 	}
+	return r, errb.String()
+}
+
+func TestBenchJSON(t *testing.T) {
+	r, stderr := quickBenchJSON(t, "omp")
 	if len(r.OMP) != len(bench.OMPShapes()) || len(r.Gemm)+len(r.Train)+len(r.Predict) != 0 {
 		t.Errorf("-only omp: %d Batch-OMP results, %d others", len(r.OMP), len(r.Gemm)+len(r.Train)+len(r.Predict))
 	}
@@ -57,8 +58,8 @@ func TestBenchJSON(t *testing.T) {
 		t.Errorf("machine %+v, quick %v", r.Machine, r.Quick)
 	}
 	// Progress goes to stderr, one line per measurement.
-	if n := strings.Count(errb.String(), "oddl bench: batch-omp"); n != len(bench.OMPShapes()) {
-		t.Errorf("%d progress lines for Batch-OMP in %q", n, errb.String())
+	if n := strings.Count(stderr, "oddl bench: batch-omp"); n != len(bench.OMPShapes()) {
+		t.Errorf("%d progress lines for Batch-OMP in %q", n, stderr)
 	}
 }
 
