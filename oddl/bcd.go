@@ -113,14 +113,21 @@ type updater struct {
 	// threads is how many goroutines the sparse products may use (< 2:
 	// one); sp holds their scratch.
 	threads int
-	sp      []sparseScratch
-	dkept   []float64 // sweepAhead's second buffer of a block's changes
-	dec     []bool    // sweepAhead: whether each block's product runs sparse
+	dp      kernel.RowPanels // a sparse block's changes, packed for sparseRows
+	// terms holds the nonzero entries of M in each block of atoms (one
+	// for sweepBlocked, every block for sweepAhead), dec whether each
+	// block's product runs sparse.
+	terms []blockTerms
+	dec   []bool
 }
 
-// sparseScratch holds one goroutine's list of a row's nonzero M_rj in a
-// block (atom offsets and values) for sparseRows.
-type sparseScratch struct {
+// blockTerms lists the nonzero M[r, j0:j1] of rows lo..hi-1 of a block of
+// atoms in compressed sparse row form: row r's entries are idx[m] (atom
+// offsets in the block) and val[m] for m in ptr[r-lo]..ptr[r-lo+1]-1, in
+// order of the atom.
+type blockTerms struct {
+	lo  int
+	ptr []int
 	idx []int
 	val []float64
 }
@@ -191,8 +198,11 @@ func (up *updater) sweepBlocked(st *state) (unused int) {
 		// outside [lo, hi)), the block's own rows from before their
 		// in-block corrections.
 		copy(p[j0*s:j1*s], saved)
-		if blockSparse(st, lo, hi, j0, j1) {
-			up.sparseParallel(st, lo, hi, j0, j1)
+		if len(up.terms) == 0 {
+			up.terms = make([]blockTerms, 1)
+		}
+		if bt := &up.terms[0]; blockSparse(st, lo, hi, j0, j1, bt) {
+			up.sparseParallel(st, lo, hi, b, bt)
 		} else {
 			up.impl.Dgemm(gblas.NoTrans, gblas.NoTrans, hi-lo, s, b, 1, st.m[lo*k+j0:], k, delta, s, 1, p[lo*s:], s)
 		}
@@ -208,52 +218,62 @@ func (up *updater) sweepBlocked(st *state) (unused int) {
 const sparseLimit = 0.3
 
 // blockSparse reports whether the product of atoms j0..j1 over rows lo..hi
-// of P runs sparse. It depends on M only, so every form of the sweep
-// decides alike.
-func blockSparse(st *state, lo, hi, j0, j1 int) bool {
-	k, nnz := st.k, 0
+// of P runs sparse: whether at most sparseLimit of the entries of M there
+// are nonzero. It depends on M only, so every form of the sweep decides
+// alike. When it does, bt lists those entries (blockTerms); it stops
+// counting as soon as the limit is passed.
+func blockSparse(st *state, lo, hi, j0, j1 int, bt *blockTerms) bool {
+	k, b := st.k, j1-j0
+	limit := int(sparseLimit * float64((hi-lo)*b)) // the largest count that is sparse
+	// Room for the limit and one more row: every entry is written and the
+	// count advances past the nonzero ones only (no branch on the value).
+	if need := limit + b; cap(bt.idx) < need {
+		bt.idx = make([]int, need)
+		bt.val = make([]float64, need)
+	}
+	idx, val := bt.idx[:cap(bt.idx)], bt.val[:cap(bt.val)]
+	bt.lo = lo
+	ptr := append(bt.ptr[:0], 0)
+	nnz := 0
 	for r := lo; r < hi; r++ {
-		for _, v := range st.m[r*k+j0 : r*k+j1] {
-			if v != 0 {
-				nnz++
-			}
+		row := st.m[r*k+j0 : r*k+j1]
+		ix, vx := idx[nnz:nnz+b], val[nnz:nnz+b]
+		c := 0
+		for j, v := range row {
+			ix[c], vx[c] = j, v
+			// c advances when v ≠ 0 (either sign of zero counts as zero).
+			u := math.Float64bits(v) << 1
+			c += int((u | -u) >> 63)
 		}
+		nnz += c
+		if nnz > limit {
+			bt.ptr = ptr
+			return false
+		}
+		ptr = append(ptr, nnz)
 	}
-	return float64(nnz) <= sparseLimit*float64((hi-lo)*(j1-j0))
+	bt.ptr = ptr
+	return true
 }
 
-// sparseRows adds M[r, j0:j1]·Δ to row r of P for r in r0..r1, Δ the
-// block's changes (rows of d), with the nonzero M_rj only, in order of j
-// (kernel.AxpyRows: one fused multiply-add per term, as separate axpys).
-func (up *updater) sparseRows(st *state, d []float64, r0, r1, j0, j1 int, sc *sparseScratch) {
-	k, s := st.k, st.stride()
-	if len(sc.idx) < j1-j0 {
-		sc.idx = make([]int, bcdBlock)
-		sc.val = make([]float64, bcdBlock)
-	}
-	for r := r0; r < r1; r++ {
-		idx, val := sc.idx[:0], sc.val[:0]
-		for j, v := range st.m[r*k+j0 : r*k+j1] {
-			if v != 0 {
-				idx = append(idx, j)
-				val = append(val, v)
-			}
-		}
-		if len(idx) > 0 {
-			kernel.AxpyRows(val, d, s, idx, st.p[r*s:(r+1)*s])
-		}
-	}
+// sparseRows adds M[r, j0:j1]·Δ to row r of P for r in r0..r1 (rows of the
+// block's terms bt), Δ the block's changes packed in up.dp, with the
+// nonzero M_rj only, in order of j: one fused multiply-add per term, as
+// separate axpys would (kernel.AxpyRowsCSR, which takes all the rows'
+// terms at once).
+func (up *updater) sparseRows(st *state, r0, r1 int, bt *blockTerms) {
+	s := st.stride()
+	kernel.AxpyRowsCSR(r1-r0, bt.ptr[r0-bt.lo:], bt.idx, bt.val, &up.dp, st.p[r0*s:], s)
 }
 
-// sparseParallel runs sparseRows over rows lo..hi on up.threads goroutines,
-// each taking contiguous rows (rows are independent).
-func (up *updater) sparseParallel(st *state, lo, hi, j0, j1 int) {
+// sparseParallel packs the b changes of a block and runs sparseRows over
+// rows lo..hi on up.threads goroutines, each taking contiguous rows (rows
+// are independent).
+func (up *updater) sparseParallel(st *state, lo, hi, b int, bt *blockTerms) {
 	w := max(1, min(up.threads, (hi-lo)/16))
-	for len(up.sp) < w {
-		up.sp = append(up.sp, sparseScratch{})
-	}
+	up.dp.Pack(b, st.stride(), up.delta, st.stride())
 	parallel(w, func(i int) {
-		up.sparseRows(st, up.delta, lo+i*(hi-lo)/w, lo+(i+1)*(hi-lo)/w, j0, j1, &up.sp[i])
+		up.sparseRows(st, lo+i*(hi-lo)/w, lo+(i+1)*(hi-lo)/w, bt)
 	})
 }
 
@@ -339,35 +359,32 @@ func (up *updater) sweepAhead(st *state) (unused int) {
 	// claimed in turn through next. The helper leaves it through out.
 	type span struct{ r0, r1 int }
 	var (
-		spans    []span
-		pj0, pj1 int
-		sparse   bool
-		next     atomic.Int64
+		spans  []span
+		pj0    int
+		sparse bool
+		next   atomic.Int64
 	)
-	for len(up.sp) < 2 {
-		up.sp = append(up.sp, sparseScratch{})
-	}
 	// Whether each block's product runs sparse depends on M only, which the
 	// sweep does not change: decide for every block at once, on both
-	// threads, instead of on one thread between blocks.
+	// threads, instead of on one thread between blocks, and list the
+	// sparse blocks' terms.
 	nb := (k + bcdBlock - 1) / bcdBlock
 	if cap(up.dec) < nb {
 		up.dec = make([]bool, nb)
+	}
+	for len(up.terms) < nb {
+		up.terms = append(up.terms, blockTerms{})
 	}
 	dec := up.dec[:nb]
 	parallel(2, func(w int) {
 		for b := w; b < nb; b += 2 {
 			j0 := b * bcdBlock
-			dec[b] = blockSparse(st, 0, k, j0, min(j0+bcdBlock, k))
+			dec[b] = blockSparse(st, 0, k, j0, min(j0+bcdBlock, k), &up.terms[b])
 		}
 	})
-	// A block's changes stay in their buffer while the next block's
-	// updates fill the other one, for the shared sparse products to read.
-	if len(up.dkept) < bcdBlock*s {
-		up.dkept = make([]float64, bcdBlock*s)
-	}
-	var kept []float64
-	run := func(sc *sparseScratch) {
+	// A sparse block's changes are read packed (up.dp), so the next
+	// block's updates may overwrite up.delta while the shared products run.
+	run := func() {
 		for {
 			c := int(next.Add(1)) - 1
 			if c >= len(spans) {
@@ -375,7 +392,7 @@ func (up *updater) sweepAhead(st *state) (unused int) {
 			}
 			sp := spans[c]
 			if sparse {
-				up.sparseRows(st, kept, sp.r0, sp.r1, pj0, pj1, sc)
+				up.sparseRows(st, sp.r0, sp.r1, &up.terms[pj0/bcdBlock])
 			} else {
 				kernel.DgemmPackedOn(1, false, sp.r1-sp.r0, 1, st.m[sp.r0*k+pj0:], k, &up.pd, 1, p[sp.r0*s:], s)
 			}
@@ -385,7 +402,7 @@ func (up *updater) sweepAhead(st *state) (unused int) {
 	go func() {
 		defer close(gone)
 		for range work {
-			run(&up.sp[1])
+			run()
 			out <- struct{}{}
 		}
 	}()
@@ -396,7 +413,7 @@ func (up *updater) sweepAhead(st *state) (unused int) {
 	pending := false
 	join := func() {
 		if pending {
-			run(&up.sp[0])
+			run()
 			<-out
 			pending = false
 		}
@@ -424,11 +441,10 @@ func (up *updater) sweepAhead(st *state) (unused int) {
 		if sparse {
 			// The next block's rows first, on both threads (the helper
 			// is idle until the shared work is handed out).
-			kept = up.delta[:b*s]
+			up.dp.Pack(b, s, up.delta, s)
 			parallel(2, func(w int) {
-				up.sparseRows(st, kept, j1+w*(j2-j1)/2, j1+(w+1)*(j2-j1)/2, j0, j1, &up.sp[w])
+				up.sparseRows(st, j1+w*(j2-j1)/2, j1+(w+1)*(j2-j1)/2, &up.terms[j0/bcdBlock])
 			})
-			up.delta, up.dkept = up.dkept, up.delta
 		} else {
 			up.pd.Pack(false, b, s, up.delta[:b*s], s)
 			if j2 > j1 {
@@ -438,7 +454,7 @@ func (up *updater) sweepAhead(st *state) (unused int) {
 		spans = spans[:0]
 		add(0, j1)
 		add(j2, k)
-		pj0, pj1 = j0, j1
+		pj0 = j0
 		next.Store(0)
 		pending = true
 		work <- struct{}{}

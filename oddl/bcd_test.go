@@ -4,6 +4,7 @@ import (
 	"context"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
@@ -263,14 +264,16 @@ func TestSweepAheadMatchesBlocked(t *testing.T) {
 
 // With M mostly zero the blocked sweep's products run sparse (per row, the
 // nonzero M_rj by multi-row axpys) and still agree with the per-column
-// form to rounding and keep P = M·D~, on one and on two goroutines.
+// form to rounding and keep P = M·D~, on one and on two goroutines, with
+// rows of D~ narrower than a column panel of the packed changes and wider.
 func TestSparseProducts(t *testing.T) {
 	impl := blas.Default()
-	for _, threads := range []int{1, 2} {
+	for _, tc := range []struct{ threads, n int }{{1, 23}, {2, 23}, {1, 77}, {2, 77}} {
+		threads, n := tc.threads, tc.n
 		rng := rand.New(rand.NewPCG(4, uint64(threads)))
-		const k, n, q = 300, 23, 4
+		const k, q = 300, 4
 		st := randomState(rng, k, n, q, 120, 3, nil)
-		if !blockSparse(st, 0, k, 0, bcdBlock) {
+		if !blockSparse(st, 0, k, 0, bcdBlock, new(blockTerms)) {
 			t.Fatal("the test's M is not sparse enough for the sparse products")
 		}
 		a, b := cloneState(st), cloneState(st)
@@ -285,15 +288,80 @@ func TestSparseProducts(t *testing.T) {
 			worst = max(worst, math.Abs(a.dt[i]-b.dt[i]))
 		}
 		if worst > 1e-10 {
-			t.Errorf("threads=%d: sparse blocked and per-column updates differ by %g", threads, worst)
+			t.Errorf("threads=%d n=%d: sparse blocked and per-column updates differ by %g", threads, n, worst)
 		}
 		s := st.stride()
 		want := make([]float64, k*s)
 		impl.Dgemm('N', 'N', k, s, k, 1, a.m, k, a.dt, s, 0, want, s)
 		for i := range want {
 			if d := math.Abs(a.p[i] - want[i]); d > 1e-10*(1+math.Abs(want[i])) {
-				t.Fatalf("threads=%d: kept P[%d][%d] = %v, M·D~ = %v", threads, i/s, i%s, a.p[i], want[i])
+				t.Fatalf("threads=%d n=%d: kept P[%d][%d] = %v, M·D~ = %v", threads, n, i/s, i%s, a.p[i], want[i])
 			}
+		}
+	}
+}
+
+// blockSparse lists exactly the nonzero entries of M in a block (either
+// sign of zero counts as zero), row by row in order of the atom, and calls
+// the block sparse exactly when at most sparseLimit of them are nonzero,
+// also for a block narrower than bcdBlock and rows not starting at 0.
+func TestBlockSparse(t *testing.T) {
+	rng := rand.New(rand.NewPCG(8, 8))
+	const k = 50
+	st := &state{k: k, m: make([]float64, k*k)}
+	for _, tc := range []struct {
+		lo, hi, j0, j1 int
+		density        float64
+	}{{0, k, 0, 32, 0.1}, {5, 45, 7, 50, 0.25}, {0, k, 10, 20, 0.3}, {3, 40, 0, 50, 0.31}, {0, k, 0, 50, 0.6}} {
+		for i := range st.m {
+			st.m[i] = 0
+			switch u := rng.Float64(); {
+			case u < tc.density:
+				st.m[i] = rng.Float64() - 0.5
+			case u < tc.density+0.05:
+				st.m[i] = math.Copysign(0, -1)
+			}
+		}
+		cells := (tc.hi - tc.lo) * (tc.j1 - tc.j0)
+		var want struct {
+			ptr, idx []int
+			val      []float64
+		}
+		want.ptr = []int{0}
+		for r := tc.lo; r < tc.hi; r++ {
+			for j := tc.j0; j < tc.j1; j++ {
+				if v := st.m[r*k+j]; v != 0 {
+					want.idx = append(want.idx, j-tc.j0)
+					want.val = append(want.val, v)
+				}
+			}
+			want.ptr = append(want.ptr, len(want.idx))
+		}
+		sparse := float64(len(want.idx)) <= sparseLimit*float64(cells)
+		var bt blockTerms
+		if got := blockSparse(st, tc.lo, tc.hi, tc.j0, tc.j1, &bt); got != sparse {
+			t.Fatalf("%+v: sparse = %v with %d of %d nonzero, want %v", tc, got, len(want.idx), cells, sparse)
+		}
+		if !sparse {
+			continue
+		}
+		if bt.lo != tc.lo || !slices.Equal(bt.ptr, want.ptr) {
+			t.Fatalf("%+v: lo %d ptr %v, want %d %v", tc, bt.lo, bt.ptr, tc.lo, want.ptr)
+		}
+		n := len(want.idx)
+		if !slices.Equal(bt.idx[:n], want.idx) || !slices.Equal(bt.val[:n], want.val) {
+			t.Fatalf("%+v: terms differ", tc)
+		}
+	}
+	// On the limit: 30 % of the 2 500 entries nonzero is sparse, one more
+	// is not (the last row decides).
+	for _, extra := range []int{0, 1} {
+		clear(st.m)
+		for _, i := range rng.Perm(k * k)[:750+extra] {
+			st.m[i] = 1
+		}
+		if got := blockSparse(st, 0, k, 0, k, new(blockTerms)); got != (extra == 0) {
+			t.Errorf("%d nonzero of 2500: sparse = %v", 750+extra, got)
 		}
 	}
 }
