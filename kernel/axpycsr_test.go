@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 )
 
@@ -51,8 +52,16 @@ func TestAxpyRowsCSR(t *testing.T) {
 				AxpyRows(c[lo:hi], g, ldg, idx[lo:hi], want[r*ldy:r*ldy+n])
 			}
 			gcopy := append([]float64(nil), g...)
-			var pk RowPanels
+			var pk, byRow RowPanels
 			pk.Pack(grows, n, g, ldg)
+			// Row by row, in any order, packs the same.
+			byRow.Reset(grows, n)
+			for i := grows - 1; i >= 0; i-- {
+				byRow.SetRow(i, g[i*ldg:i*ldg+n])
+			}
+			if !slices.Equal(byRow.data, pk.data) {
+				t.Fatalf("n=%d: Reset and SetRow pack differently from Pack", n)
+			}
 			AxpyRowsCSR(rows, ptr, idx, c, &pk, y, ldy)
 			for i := range y {
 				if math.Float64bits(y[i]) != math.Float64bits(want[i]) {
@@ -86,6 +95,8 @@ func TestAxpyRowsCSRPanics(t *testing.T) {
 		"ldy below n":    func() { ptr, idx, c := ok(); AxpyRowsCSR(2, ptr, idx, c, &g, y, 9) },
 		"negative rows":  func() { ptr, idx, c := ok(); AxpyRowsCSR(-1, ptr, idx, c, &g, y, 10) },
 		"pack short":     func() { new(RowPanels).Pack(4, 10, make([]float64, 39), 10) },
+		"row past end":   func() { g.SetRow(4, make([]float64, 10)) },
+		"row too long":   func() { g.SetRow(0, make([]float64, 11)) },
 	}
 	for name, f := range cases {
 		t.Run(name, func(t *testing.T) {

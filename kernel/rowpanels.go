@@ -9,7 +9,7 @@ const panelCols = 32
 // AxpyRowsCSR then reads whole aligned cache lines of one panel instead of
 // a stretch of a long row, and the panel in use (32 columns of every row)
 // stays in the L1 cache while all rows of y take their terms from it.
-// The zero value is empty; Pack fills it.
+// The zero value is empty; Pack fills it, or Reset and SetRow row by row.
 type RowPanels struct {
 	rows, n int
 	full    int // columns in full panels, the rest in the last one
@@ -21,6 +21,19 @@ type RowPanels struct {
 func (p *RowPanels) Pack(rows, n int, g []float64, ldg int) {
 	if rows < 0 || n < 0 || (rows > 0 && n > 0 && (ldg < n || len(g) < (rows-1)*ldg+n)) {
 		panic("kernel: RowPanels.Pack: bad shape")
+	}
+	p.Reset(rows, n)
+	for i := range rows {
+		p.SetRow(i, g[i*ldg:i*ldg+n])
+	}
+}
+
+// Reset shapes p for a rows×n matrix, reusing its memory when it is large
+// enough, and leaves the contents to SetRow: a matrix can be packed row by
+// row as its rows are computed.
+func (p *RowPanels) Reset(rows, n int) {
+	if rows < 0 || n < 0 {
+		panic("kernel: RowPanels.Reset: negative dimension")
 	}
 	p.rows, p.n = rows, n
 	p.full = 0
@@ -38,17 +51,20 @@ func (p *RowPanels) Pack(rows, n int, g []float64, ldg int) {
 		p.data = make([]float64, size)
 	}
 	p.data = p.data[:size]
-	for c0 := 0; c0 < p.full; c0 += panelCols {
-		dst := p.data[c0*rows : (c0+panelCols)*rows]
-		for i := range rows {
-			copy(dst[i*panelCols:(i+1)*panelCols], g[i*ldg+c0:i*ldg+c0+panelCols])
-		}
+}
+
+// SetRow copies row (n elements) into row i of p.
+func (p *RowPanels) SetRow(i int, row []float64) {
+	if i < 0 || i >= p.rows || len(row) != p.n {
+		panic("kernel: RowPanels.SetRow: bad row")
 	}
-	if rest := n - p.full; rest > 0 {
-		dst := p.data[p.full*rows:]
-		for i := range rows {
-			copy(dst[i*rest:(i+1)*rest], g[i*ldg+p.full:i*ldg+n])
-		}
+	for c0 := 0; c0 < p.full; c0 += panelCols {
+		off := c0*p.rows + i*panelCols
+		copy(p.data[off:off+panelCols], row[c0:c0+panelCols])
+	}
+	if rest := p.n - p.full; rest > 0 {
+		off := p.full*p.rows + i*rest
+		copy(p.data[off:off+rest], row[p.full:])
 	}
 }
 

@@ -113,7 +113,10 @@ type updater struct {
 	// threads is how many goroutines the sparse products may use (< 2:
 	// one); sp holds their scratch.
 	threads int
-	dp      kernel.RowPanels // a sparse block's changes, packed for sparseRows
+	// dp holds a sparse block's changes packed for sparseRows; sweepAhead
+	// alternates between both (a block's products read one while the next
+	// block's updates fill the other).
+	dp [2]kernel.RowPanels
 	// terms holds the nonzero entries of M in each block of atoms (one
 	// for sweepBlocked, every block for sweepAhead), dec whether each
 	// block's product runs sparse.
@@ -193,7 +196,7 @@ func (up *updater) sweepBlocked(st *state) (unused int) {
 		b := j1 - j0
 		delta, saved := up.delta[:b*s], up.saved[:b*s]
 		copy(saved, p[j0*s:j1*s])
-		unused += up.inBlock(st, j0, j1, tol, up.impl.Dgemm)
+		unused += up.inBlock(st, j0, j1, tol, up.impl.Dgemm, nil)
 		// P += M[:, j0:j1]·Δ for every row it reaches (M[i, j0:j1] = 0
 		// outside [lo, hi)), the block's own rows from before their
 		// in-block corrections.
@@ -257,13 +260,13 @@ func blockSparse(st *state, lo, hi, j0, j1 int, bt *blockTerms) bool {
 }
 
 // sparseRows adds M[r, j0:j1]·Δ to row r of P for r in r0..r1 (rows of the
-// block's terms bt), Δ the block's changes packed in up.dp, with the
-// nonzero M_rj only, in order of j: one fused multiply-add per term, as
-// separate axpys would (kernel.AxpyRowsCSR, which takes all the rows'
-// terms at once).
-func (up *updater) sparseRows(st *state, r0, r1 int, bt *blockTerms) {
+// block's terms bt), Δ the block's changes packed in d, with the nonzero
+// M_rj only, in order of j: one fused multiply-add per term, as separate
+// axpys would (kernel.AxpyRowsCSR, which takes all the rows' terms at
+// once).
+func sparseRows(st *state, r0, r1 int, bt *blockTerms, d *kernel.RowPanels) {
 	s := st.stride()
-	kernel.AxpyRowsCSR(r1-r0, bt.ptr[r0-bt.lo:], bt.idx, bt.val, &up.dp, st.p[r0*s:], s)
+	kernel.AxpyRowsCSR(r1-r0, bt.ptr[r0-bt.lo:], bt.idx, bt.val, d, st.p[r0*s:], s)
 }
 
 // sparseParallel packs the b changes of a block and runs sparseRows over
@@ -271,9 +274,10 @@ func (up *updater) sparseRows(st *state, r0, r1 int, bt *blockTerms) {
 // are independent).
 func (up *updater) sparseParallel(st *state, lo, hi, b int, bt *blockTerms) {
 	w := max(1, min(up.threads, (hi-lo)/16))
-	up.dp.Pack(b, st.stride(), up.delta, st.stride())
+	d := &up.dp[0]
+	d.Pack(b, st.stride(), up.delta, st.stride())
 	parallel(w, func(i int) {
-		up.sparseRows(st, lo+i*(hi-lo)/w, lo+(i+1)*(hi-lo)/w, bt)
+		sparseRows(st, lo+i*(hi-lo)/w, lo+(i+1)*(hi-lo)/w, bt, d)
 	})
 }
 
@@ -304,8 +308,9 @@ type gemmFunc func(tA, tB gblas.Transpose, m, n, k int, alpha float64, a []float
 // bcdSub: one GEMV per atom applies the changes of its sub-block's earlier
 // atoms to its row of P, and after each sub-block one product (gemm) applies
 // its changes to the block's later rows. It leaves the block's changes Δ in
-// up.delta and returns the number of unused atoms.
-func (up *updater) inBlock(st *state, j0, j1 int, tol float64, gemm gemmFunc) (unused int) {
+// up.delta, and also packed in pk unless pk is nil, and returns the number
+// of unused atoms.
+func (up *updater) inBlock(st *state, j0, j1 int, tol float64, gemm gemmFunc, pk *kernel.RowPanels) (unused int) {
 	k, s := st.k, st.stride()
 	p, delta := st.p, up.delta
 	for i0 := j0; i0 < j1; i0 += bcdSub {
@@ -326,6 +331,9 @@ func (up *updater) inBlock(st *state, j0, j1 int, tol float64, gemm gemmFunc) (u
 			// Δ_j = new − old.
 			kernel.ScalUnitary(-1, dj)
 			kernel.AxpyUnitary(1, st.dt[j*s:(j+1)*s], dj)
+			if pk != nil {
+				pk.SetRow(j-j0, dj)
+			}
 		}
 		// The block's later rows: P[i1:j1] += M[i1:j1, i0:i1]·Δ[i0:i1].
 		if i1 < j1 {
@@ -341,12 +349,13 @@ const aheadRows = 48
 
 // sweepAhead is sweepBlocked (the same blocks, sub-blocks and products, so
 // the same result bit for bit) on the kernel's GEMM with one block of look-
-// ahead. Once a block's changes Δ are known (and packed once), the rows of
-// P of the next block get their product first, on both threads; the
-// products for all other rows, aheadRows rows each, are then shared: a
-// helper goroutine starts on them while the calling goroutine runs the next
-// block's Gauss–Seidel updates (which read and write only that block's rows
-// of P and D~), then joins in. Both run their products on one thread.
+// ahead. Once a block's changes Δ are known (packed once: a sparse block's
+// as its updates produce them), a helper goroutine starts on the products
+// for the rows of P outside the next block, aheadRows rows each, while the
+// calling goroutine gives the next block's rows their product and runs that
+// block's Gauss–Seidel updates (which read and write only its rows of P and
+// D~), then joins in on what is left. Both run their products on one
+// thread.
 func (up *updater) sweepAhead(st *state) (unused int) {
 	k, s := st.k, st.stride()
 	p := up.prepareBlocked(st)
@@ -359,10 +368,10 @@ func (up *updater) sweepAhead(st *state) (unused int) {
 	// claimed in turn through next. The helper leaves it through out.
 	type span struct{ r0, r1 int }
 	var (
-		spans  []span
-		pj0    int
-		sparse bool
-		next   atomic.Int64
+		spans []span
+		pj0   int
+		pdp   *kernel.RowPanels // the pending block's packed changes if sparse
+		next  atomic.Int64
 	)
 	// Whether each block's product runs sparse depends on M only, which the
 	// sweep does not change: decide for every block at once, on both
@@ -382,8 +391,9 @@ func (up *updater) sweepAhead(st *state) (unused int) {
 			dec[b] = blockSparse(st, 0, k, j0, min(j0+bcdBlock, k), &up.terms[b])
 		}
 	})
-	// A sparse block's changes are read packed (up.dp), so the next
-	// block's updates may overwrite up.delta while the shared products run.
+	// A block's changes are read packed (up.pd, or up.dp for a sparse
+	// block), so the next block's updates may overwrite up.delta while the
+	// shared products run.
 	run := func() {
 		for {
 			c := int(next.Add(1)) - 1
@@ -391,8 +401,8 @@ func (up *updater) sweepAhead(st *state) (unused int) {
 				return
 			}
 			sp := spans[c]
-			if sparse {
-				up.sparseRows(st, sp.r0, sp.r1, &up.terms[pj0/bcdBlock])
+			if pdp != nil {
+				sparseRows(st, sp.r0, sp.r1, &up.terms[pj0/bcdBlock], pdp)
 			} else {
 				kernel.DgemmPackedOn(1, false, sp.r1-sp.r0, 1, st.m[sp.r0*k+pj0:], k, &up.pd, 1, p[sp.r0*s:], s)
 			}
@@ -426,38 +436,43 @@ func (up *updater) sweepAhead(st *state) (unused int) {
 
 	for j0 := 0; j0 < k; {
 		j1 := min(j0+bcdBlock, k)
-		b := j1 - j0
+		b, bi := j1-j0, j0/bcdBlock
 		saved := up.saved[:b*s]
 		copy(saved, p[j0*s:j1*s])
 		gemm := up.impl.Dgemm
 		if pending {
 			gemm = one
 		}
-		unused += up.inBlock(st, j0, j1, tol, gemm)
+		var d *kernel.RowPanels
+		if dec[bi] {
+			// Packed as the updates produce it, into the buffer that the
+			// pending products (the previous block's) do not read.
+			d = &up.dp[bi%2]
+			d.Reset(b, s)
+		}
+		unused += up.inBlock(st, j0, j1, tol, gemm, d)
 		join()
 		copy(p[j0*s:j1*s], saved)
 		j2 := min(j1+bcdBlock, k)
-		sparse = dec[j0/bcdBlock]
-		if sparse {
-			// The next block's rows first, on both threads (the helper
-			// is idle until the shared work is handed out).
-			up.dp.Pack(b, s, up.delta, s)
-			parallel(2, func(w int) {
-				up.sparseRows(st, j1+w*(j2-j1)/2, j1+(w+1)*(j2-j1)/2, &up.terms[j0/bcdBlock])
-			})
-		} else {
+		if d == nil {
 			up.pd.Pack(false, b, s, up.delta[:b*s], s)
-			if j2 > j1 {
-				kernel.DgemmPacked(false, j2-j1, 1, st.m[j1*k+j0:], k, &up.pd, 1, p[j1*s:], s)
-			}
 		}
+		// The helper starts on the other rows now, while this goroutine
+		// gives the next block's rows their product first.
 		spans = spans[:0]
 		add(0, j1)
 		add(j2, k)
-		pj0 = j0
+		pj0, pdp = j0, d
 		next.Store(0)
 		pending = true
 		work <- struct{}{}
+		if j2 > j1 {
+			if d != nil {
+				sparseRows(st, j1, j2, &up.terms[bi], d)
+			} else {
+				kernel.DgemmPackedOn(1, false, j2-j1, 1, st.m[j1*k+j0:], k, &up.pd, 1, p[j1*s:], s)
+			}
+		}
 		j0 = j1
 	}
 	join()
