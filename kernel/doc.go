@@ -31,6 +31,8 @@
 //	AxpyRowsCSR(rows, ptr, idx, c, g, y, ldy)
 //	                      AxpyRows for many rows of y, their terms in
 //	                      compressed sparse row form, g packed (RowPanels)
+//	CompressNonzero(x, idx, val)  the positions and values of the nonzero
+//	                      x[i] (NaN included, ±0 not), in order; their count
 //
 // AxpyRows rounds exactly as the AxpyUnitary calls it stands for but reads
 // and writes y once per four rows; AxpyRowsIamax also finds the largest

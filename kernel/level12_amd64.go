@@ -95,3 +95,9 @@ func axpy1IamaxAVX(c float64, x0, y []float64, lanes *iamaxLanes)
 //
 //go:noescape
 func csr32AVX(rows int, ptr, idx []int, c, g []float64, ldg int, y []float64, ldy int)
+
+// compressAVX is CompressNonzero on a multiple of four elements (every
+// slice that long).
+//
+//go:noescape
+func compressAVX(x []float64, idx []int, val []float64, tab *[16]compressEntry) int

@@ -65,3 +65,7 @@ func csr32AVX(rows int, ptr, idx []int, c, g []float64, ldg int, y []float64, ld
 		}
 	}
 }
+
+func compressAVX(x []float64, idx []int, val []float64, tab *[16]compressEntry) int {
+	panic("kernel: no assembly")
+}

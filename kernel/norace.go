@@ -11,3 +11,5 @@ const raceEnabled = false
 func raceRead([]float64) {}
 
 func raceWrite([]float64) {}
+
+func raceWriteInts([]int) {}

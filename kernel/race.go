@@ -24,3 +24,9 @@ func raceWrite(s []float64) {
 		runtime.RaceWriteRange(unsafe.Pointer(&s[0]), len(s)*8)
 	}
 }
+
+func raceWriteInts(s []int) {
+	if len(s) > 0 {
+		runtime.RaceWriteRange(unsafe.Pointer(&s[0]), len(s)*8)
+	}
+}

@@ -228,8 +228,8 @@ const sparseLimit = 0.3
 func blockSparse(st *state, lo, hi, j0, j1 int, bt *blockTerms) bool {
 	k, b := st.k, j1-j0
 	limit := int(sparseLimit * float64((hi-lo)*b)) // the largest count that is sparse
-	// Room for the limit and one more row: every entry is written and the
-	// count advances past the nonzero ones only (no branch on the value).
+	// Room for the limit and one more row (kernel.CompressNonzero may
+	// write a whole row's length).
 	if need := limit + b; cap(bt.idx) < need {
 		bt.idx = make([]int, need)
 		bt.val = make([]float64, need)
@@ -239,16 +239,7 @@ func blockSparse(st *state, lo, hi, j0, j1 int, bt *blockTerms) bool {
 	ptr := append(bt.ptr[:0], 0)
 	nnz := 0
 	for r := lo; r < hi; r++ {
-		row := st.m[r*k+j0 : r*k+j1]
-		ix, vx := idx[nnz:nnz+b], val[nnz:nnz+b]
-		c := 0
-		for j, v := range row {
-			ix[c], vx[c] = j, v
-			// c advances when v ≠ 0 (either sign of zero counts as zero).
-			u := math.Float64bits(v) << 1
-			c += int((u | -u) >> 63)
-		}
-		nnz += c
+		nnz += kernel.CompressNonzero(st.m[r*k+j0:r*k+j1], idx[nnz:nnz+b], val[nnz:nnz+b])
 		if nnz > limit {
 			bt.ptr = ptr
 			return false
