@@ -93,6 +93,9 @@ type updater struct {
 	// p holds one row of M·D~ for the column form; delta holds a block's
 	// changes of D~ and saved its rows of P before the in-block corrections.
 	p, delta, saved, u []float64
+	// gi and gv list the nonzero M_ji of a row in a sub-block (inBlock).
+	gi []int
+	gv []float64
 	// reseed, when set, is called for an unused atom j and writes the new
 	// row into its argument; it reports whether it did.
 	reseed func(j int, row []float64) bool
@@ -296,23 +299,32 @@ func (up *updater) prepareBlocked(st *state) []float64 {
 type gemmFunc func(tA, tB gblas.Transpose, m, n, k int, alpha float64, a []float64, lda int, b []float64, ldb int, beta float64, c []float64, ldc int)
 
 // inBlock updates atoms j0..j1-1 of a block in order, in sub-blocks of
-// bcdSub: one GEMV per atom applies the changes of its sub-block's earlier
-// atoms to its row of P, and after each sub-block one product (gemm) applies
+// bcdSub: one GEMV per atom (over the nonzero M_ji only) applies the changes
+// of its sub-block's earlier atoms to its row of P, and after each sub-block one product (gemm) applies
 // its changes to the block's later rows. It leaves the block's changes Δ in
 // up.delta, and also packed in pk unless pk is nil, and returns the number
 // of unused atoms.
 func (up *updater) inBlock(st *state, j0, j1 int, tol float64, gemm gemmFunc, pk *kernel.RowPanels) (unused int) {
 	k, s := st.k, st.stride()
 	p, delta := st.p, up.delta
+	if len(up.gi) < bcdSub {
+		up.gi = make([]int, bcdSub)
+		up.gv = make([]float64, bcdSub)
+	}
 	for i0 := j0; i0 < j1; i0 += bcdSub {
 		i1 := min(i0+bcdSub, j1)
 		dsub := delta[(i0-j0)*s:]
 		for j := i0; j < i1; j++ {
 			pj := p[j*s : (j+1)*s]
 			// Bring p_j up to date with the atoms of this sub-block
-			// already changed: p_j += Δ[i0:j]ᵀ·M[j, i0:j].
+			// already changed: p_j += Δ[i0:j]ᵀ·M[j, i0:j], one FMA per
+			// term in order of the atom, the zero M_ji skipped (M is
+			// mostly zero; adding zeros would change nothing).
 			if j > i0 {
-				kernel.GemvT(j-i0, s, 1, dsub, s, st.m[j*k+i0:j*k+j], 1, 1, pj, 1)
+				gi, gv := up.gi[:j-i0], up.gv[:j-i0]
+				if c := kernel.CompressNonzero(st.m[j*k+i0:j*k+j], gi, gv); c > 0 {
+					kernel.AxpyRows(gv[:c], dsub, s, gi[:c], pj)
+				}
 			}
 			dj := delta[(j-j0)*s : (j-j0+1)*s]
 			copy(dj, st.dt[j*s:(j+1)*s])
