@@ -33,6 +33,11 @@
 //	                      compressed sparse row form, g packed (RowPanels)
 //	CompressNonzero(x, idx, val)  the positions and values of the nonzero
 //	                      x[i] (NaN included, ±0 not), in order; their count
+//	AddDiv(y, x, d, c)    y[i] = (y[i] + x[i]) / (c·d[i])
+//	AxpyDiv(dst, a, w, d, α)  dst[i] = (a[i] + α·w[i]) / d[i]
+//
+// AddDiv and AxpyDiv round each operation on its own (no fused
+// multiply-add), exactly as the Go expressions do on amd64 by default.
 //
 // AxpyRows rounds exactly as the AxpyUnitary calls it stands for but reads
 // and writes y once per four rows; AxpyRowsIamax also finds the largest

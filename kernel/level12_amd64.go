@@ -101,3 +101,13 @@ func csr32AVX(rows int, ptr, idx []int, c, g []float64, ldg int, y []float64, ld
 //
 //go:noescape
 func compressAVX(x []float64, idx []int, val []float64, tab *[16]compressEntry) int
+
+// addDivAVX is AddDiv on the first 4·⌊len(y)/4⌋ elements.
+//
+//go:noescape
+func addDivAVX(y, x, d []float64, c float64)
+
+// axpyDivAVX is AxpyDiv on the first 4·⌊len(dst)/4⌋ elements.
+//
+//go:noescape
+func axpyDivAVX(dst, a, w, d []float64, alpha float64)

@@ -69,3 +69,7 @@ func csr32AVX(rows int, ptr, idx []int, c, g []float64, ldg int, y []float64, ld
 func compressAVX(x []float64, idx []int, val []float64, tab *[16]compressEntry) int {
 	panic("kernel: no assembly")
 }
+
+func addDivAVX(y, x, d []float64, c float64) { panic("kernel: no assembly") }
+
+func axpyDivAVX(dst, a, w, d []float64, alpha float64) { panic("kernel: no assembly") }

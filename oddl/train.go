@@ -199,7 +199,8 @@ type trainer struct {
 	// haveA0 says that a0 and xx belong to the current batch and D.
 	scoder  *omp.Coder
 	snorm   []float64
-	wt      []float64 // q×K: W transposed, scratch of encodeStacked
+	wt      []float64      // q×K: W transposed, scratch of encodeStacked
+	wpack   kernel.PackedB // Wᵀ packed for λ0·W·Wᵀ (native backend)
 	a0, sa0 []float64
 	xx, sxx []float64
 	haveA0  bool
@@ -820,14 +821,18 @@ func (t *trainer) encodeStacked(lambda0 float64) error {
 	// coder's matrix once it exists.
 	workers := max(1, t.threads)
 	fill := func(gs []float64) {
-		t.impl.Dsyrk(gblas.Upper, gblas.NoTrans, k, q, lambda0, st.dt[n:], s, 0, gs, k)
+		if t.bname == blas.NativeName {
+			// The values of the backend's Dsyrk, in one parallel product
+			// over the tiles that reach the upper triangle.
+			t.wpack.Pack(true, q, k, st.dt[n:], s)
+			kernel.DgemmPackedUpper(false, lambda0, st.dt[n:], s, &t.wpack, 0, gs, k)
+		} else {
+			t.impl.Dsyrk(gblas.Upper, gblas.NoTrans, k, q, lambda0, st.dt[n:], s, 0, gs, k)
+		}
 		parallel(workers, func(w int) {
 			for i := w; i < k; i += workers {
-				ci := t.snorm[i]
-				grow, srow := G[i*k:(i+1)*k], gs[i*k:(i+1)*k]
-				for j := i; j < k; j++ {
-					srow[j] = (srow[j] + grow[j]) / (ci * t.snorm[j])
-				}
+				// srow[j] = (srow[j] + grow[j]) / (c_i·c_j), j ≥ i.
+				kernel.AddDiv(gs[i*k+i:(i+1)*k], G[i*k+i:(i+1)*k], t.snorm[i:], t.snorm[i])
 			}
 		})
 	}
@@ -864,11 +869,9 @@ func (t *trainer) encodeStacked(lambda0 float64) error {
 			xx := kernel.SumSqUnitary(x.Data[i*x.Stride : i*x.Stride+n])
 			t.xx[i] = xx
 			t.sxx[i] = xx + lambda0
+			// sa[j] = (a[j] + λ0·w_j[y_i]) / c_j.
 			wy := t.wt[t.lab[i]*k : (t.lab[i]+1)*k]
-			a, sa := t.a0[i*k:(i+1)*k], t.sa0[i*k:(i+1)*k]
-			for j := range k {
-				sa[j] = (a[j] + lambda0*wy[j]) / t.snorm[j]
-			}
+			kernel.AxpyDiv(t.sa0[i*k:(i+1)*k], t.a0[i*k:(i+1)*k], wy, t.snorm, lambda0)
 		}
 	})
 	if err := t.scoder.EncodeGramTo(&t.codes, mat.NewDense(r, k, t.sa0[:r*k]), t.sxx[:r]); err != nil {

@@ -1,0 +1,41 @@
+package kernel
+
+// AddDiv sets y[i] = (y[i] + x[i]) / (c·d[i]) for i < len(y): the sum and
+// the product rounded on their own, then the quotient, exactly as that Go
+// expression (the assembly divides four elements at a time). x and d must
+// be at least as long as y.
+func AddDiv(y, x, d []float64, c float64) {
+	n := len(y)
+	x, d = x[:n], d[:n]
+	j := 0
+	if useAsm && n >= 4 {
+		j = n &^ 3
+		raceRead(x[:j])
+		raceRead(d[:j])
+		raceWrite(y[:j])
+		addDivAVX(y[:j], x[:j], d[:j], c)
+	}
+	for ; j < n; j++ {
+		y[j] = (y[j] + x[j]) / (c * d[j])
+	}
+}
+
+// AxpyDiv sets dst[i] = (a[i] + alpha·w[i]) / d[i] for i < len(dst), the
+// product rounded before the sum (no fused multiply-add), then the
+// quotient. a, w and d must be at least as long as dst.
+func AxpyDiv(dst, a, w, d []float64, alpha float64) {
+	n := len(dst)
+	a, w, d = a[:n], w[:n], d[:n]
+	j := 0
+	if useAsm && n >= 4 {
+		j = n &^ 3
+		raceRead(a[:j])
+		raceRead(w[:j])
+		raceRead(d[:j])
+		raceWrite(dst[:j])
+		axpyDivAVX(dst[:j], a[:j], w[:j], d[:j], alpha)
+	}
+	for ; j < n; j++ {
+		dst[j] = (a[j] + float64(alpha*w[j])) / d[j] // the conversion forbids fusing
+	}
+}
