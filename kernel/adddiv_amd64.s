@@ -61,3 +61,33 @@ xd_loop:
 xd_done:
 	VZEROUPPER
 	RET
+
+// func axpbyAVX(dst, x, y []float64, a, b float64)
+//
+// dst[i] = a*x[i] + b*y[i] for i < 4·⌊len(dst)/4⌋, both products rounded
+// before the sum (no fused multiply-add), as the Go expression is on amd64
+// by default.
+TEXT ·axpbyAVX(SB), NOSPLIT, $0-88
+	MOVQ         dst_base+0(FP), DI
+	MOVQ         dst_len+8(FP), CX
+	MOVQ         x_base+24(FP), SI
+	MOVQ         y_base+48(FP), DX
+	VBROADCASTSD a+72(FP), Y14
+	VBROADCASTSD b+80(FP), Y15
+	SHRQ         $2, CX
+	JZ           ab_done
+
+ab_loop:
+	VMULPD  (SI), Y14, Y0 // a*x
+	VMULPD  (DX), Y15, Y1 // b*y
+	VADDPD  Y1, Y0, Y0
+	VMOVUPD Y0, (DI)
+	ADDQ    $32, DI
+	ADDQ    $32, SI
+	ADDQ    $32, DX
+	DECQ    CX
+	JNZ     ab_loop
+
+ab_done:
+	VZEROUPPER
+	RET

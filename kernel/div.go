@@ -39,3 +39,22 @@ func AxpyDiv(dst, a, w, d []float64, alpha float64) {
 		dst[j] = (a[j] + float64(alpha*w[j])) / d[j] // the conversion forbids fusing
 	}
 }
+
+// Axpby sets dst[i] = a·x[i] + b·y[i] for i < len(dst), both products
+// rounded before the sum (no fused multiply-add). x and y must be at least
+// as long as dst.
+func Axpby(dst, x, y []float64, a, b float64) {
+	n := len(dst)
+	x, y = x[:n], y[:n]
+	j := 0
+	if useAsm && n >= 4 {
+		j = n &^ 3
+		raceRead(x[:j])
+		raceRead(y[:j])
+		raceWrite(dst[:j])
+		axpbyAVX(dst[:j], x[:j], y[:j], a, b)
+	}
+	for ; j < n; j++ {
+		dst[j] = float64(a*x[j]) + float64(b*y[j]) // the conversions forbid fusing
+	}
+}

@@ -6,7 +6,7 @@ import (
 	"testing"
 )
 
-// AddDiv and AxpyDiv round exactly as their Go expressions (each operation
+// AddDiv, AxpyDiv and Axpby round exactly as their Go expressions (each operation
 // on its own), for every length across the groups of four and for special
 // values, and write nothing past len(y).
 func TestDivKernels(t *testing.T) {
@@ -51,6 +51,18 @@ func TestDivKernels(t *testing.T) {
 			for i := range dst {
 				if !same(dst[i], want[i]) {
 					t.Fatalf("AxpyDiv n=%d: dst[%d] = %v, want %v", n, i, dst[i], want[i])
+				}
+			}
+			b := val()
+			dst = append(vec(n), 7, 7)
+			want = append([]float64(nil), dst...)
+			for i := range n {
+				want[i] = float64(c*x[i]) + float64(b*w[i])
+			}
+			Axpby(dst[:n], x, w, c, b)
+			for i := range dst {
+				if !same(dst[i], want[i]) {
+					t.Fatalf("Axpby n=%d: dst[%d] = %v, want %v", n, i, dst[i], want[i])
 				}
 			}
 		}

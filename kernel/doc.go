@@ -35,8 +35,9 @@
 //	                      x[i] (NaN included, ±0 not), in order; their count
 //	AddDiv(y, x, d, c)    y[i] = (y[i] + x[i]) / (c·d[i])
 //	AxpyDiv(dst, a, w, d, α)  dst[i] = (a[i] + α·w[i]) / d[i]
+//	Axpby(dst, x, y, a, b)    dst[i] = a·x[i] + b·y[i]
 //
-// AddDiv and AxpyDiv round each operation on its own (no fused
+// AddDiv, AxpyDiv and Axpby round each operation on its own (no fused
 // multiply-add), exactly as the Go expressions do on amd64 by default.
 //
 // AxpyRows rounds exactly as the AxpyUnitary calls it stands for but reads

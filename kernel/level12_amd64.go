@@ -111,3 +111,8 @@ func addDivAVX(y, x, d []float64, c float64)
 //
 //go:noescape
 func axpyDivAVX(dst, a, w, d []float64, alpha float64)
+
+// axpbyAVX is Axpby on the first 4·⌊len(dst)/4⌋ elements.
+//
+//go:noescape
+func axpbyAVX(dst, x, y []float64, a, b float64)

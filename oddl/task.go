@@ -64,14 +64,13 @@ func (t *trainer) taskRange(c0, c1, w, step int, grads []float64, ts *taskScratc
 		if len(idx) == 0 {
 			continue
 		}
-		taskSample(st, t.x.RawRowView(i), t.lab[i], idx, val, ts)
-		copy(grads[(i-c0)*l*n:], ts.grad[:len(idx)*n])
+		taskSample(st, t.x.RawRowView(i), t.lab[i], idx, val, ts, grads[(i-c0)*l*n:])
 	}
 }
 
 // taskScratch holds the per-sample buffers of taskSample.
 type taskScratch struct {
-	gram, beta, z, e, db, grad []float64
+	gram, beta, z, e, db []float64
 }
 
 func (t *trainer) ensureTask(workers int) {
@@ -83,14 +82,14 @@ func (t *trainer) ensureTask(workers int) {
 		t.tasks = append(t.tasks, taskScratch{
 			gram: make([]float64, l*l), beta: make([]float64, l),
 			z: make([]float64, st.q), e: make([]float64, st.n),
-			db: make([]float64, st.n), grad: make([]float64, l*st.n),
+			db: make([]float64, st.n),
 		})
 	}
 }
 
 // taskSample writes ∂ℓ/∂d_j for the atoms j = idx[p] of one sample into
-// rows p of ts.grad (n values each).
-func taskSample(st *state, x []float64, y int, idx []int, val []float64, ts *taskScratch) {
+// rows p of grad (n values each).
+func taskSample(st *state, x []float64, y int, idx []int, val []float64, ts *taskScratch, grad []float64) {
 	n, s := st.n, st.stride()
 	l := len(idx)
 	// z = W a, residual e = x − D a.
@@ -113,9 +112,7 @@ func taskSample(st *state, x []float64, y int, idx []int, val []float64, ts *tas
 		}
 	}
 	if !cholSolve(g, l, beta) {
-		for p := range l {
-			clear(ts.grad[p*n : (p+1)*n])
-		}
+		clear(grad[:l*n])
 		return
 	}
 	// Dβ, then the gradients.
@@ -125,11 +122,7 @@ func taskSample(st *state, x []float64, y int, idx []int, val []float64, ts *tas
 		kernel.AxpyUnitary(beta[p], st.dt[j*s:j*s+n], db)
 	}
 	for p := range idx {
-		gr := ts.grad[p*n : (p+1)*n]
-		a, b := -val[p], beta[p]
-		for i := range gr {
-			gr[i] = a*db[i] + b*e[i]
-		}
+		kernel.Axpby(grad[p*n:(p+1)*n], db, e, -val[p], beta[p])
 	}
 }
 
