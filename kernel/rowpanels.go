@@ -60,7 +60,7 @@ func (p *RowPanels) SetRow(i int, row []float64) {
 	}
 	for c0 := 0; c0 < p.full; c0 += panelCols {
 		off := c0*p.rows + i*panelCols
-		copy(p.data[off:off+panelCols], row[c0:c0+panelCols])
+		*(*[panelCols]float64)(p.data[off:]) = *(*[panelCols]float64)(row[c0:])
 	}
 	if rest := p.n - p.full; rest > 0 {
 		off := p.full*p.rows + i*rest

@@ -91,8 +91,9 @@ func (st *state) unusedTol() float64 {
 type updater struct {
 	impl gblas.Float64
 	// p holds one row of M·D~ for the column form; delta holds a block's
-	// changes of D~ and saved its rows of P before the in-block corrections.
-	p, delta, saved, u []float64
+	// changes of D~ and work a copy of its rows of P, which the in-block
+	// updates correct (P's own rows keep their values from before).
+	p, delta, work, u []float64
 	// gi and gv list the nonzero M_ji of a row in a sub-block (inBlock).
 	gi []int
 	gv []float64
@@ -197,13 +198,12 @@ func (up *updater) sweepBlocked(st *state) (unused int) {
 		}
 		j1 := min(j0+bcdBlock, hi)
 		b := j1 - j0
-		delta, saved := up.delta[:b*s], up.saved[:b*s]
-		copy(saved, p[j0*s:j1*s])
-		unused += up.inBlock(st, j0, j1, tol, up.impl.Dgemm, nil)
+		delta, work := up.delta[:b*s], up.work[:b*s]
+		copy(work, p[j0*s:j1*s])
+		unused += up.inBlock(st, j0, j1, tol, up.impl.Dgemm, nil, work)
 		// P += M[:, j0:j1]·Δ for every row it reaches (M[i, j0:j1] = 0
 		// outside [lo, hi)), the block's own rows from before their
-		// in-block corrections.
-		copy(p[j0*s:j1*s], saved)
+		// in-block corrections (which went to the copy).
 		if len(up.terms) == 0 {
 			up.terms = make([]blockTerms, 1)
 		}
@@ -285,7 +285,7 @@ func (up *updater) prepareBlocked(st *state) []float64 {
 	}
 	if len(up.delta) < bcdBlock*s {
 		up.delta = make([]float64, bcdBlock*s)
-		up.saved = make([]float64, bcdBlock*s)
+		up.work = make([]float64, bcdBlock*s)
 	}
 	if !st.pValid {
 		up.impl.Dgemm(gblas.NoTrans, gblas.NoTrans, k, s, k, 1, st.m, k, st.dt, s, 0, st.p, s)
@@ -301,12 +301,14 @@ type gemmFunc func(tA, tB gblas.Transpose, m, n, k int, alpha float64, a []float
 // inBlock updates atoms j0..j1-1 of a block in order, in sub-blocks of
 // bcdSub: one GEMV per atom (over the nonzero M_ji only) applies the changes
 // of its sub-block's earlier atoms to its row of P, and after each sub-block one product (gemm) applies
-// its changes to the block's later rows. It leaves the block's changes Δ in
+// its changes to the block's later rows. The block's rows of P are read and
+// corrected in pw (row j at pw[(j−j0)·s:]), a copy, so that P keeps them as
+// they were for the block's product. It leaves the block's changes Δ in
 // up.delta, and also packed in pk unless pk is nil, and returns the number
 // of unused atoms.
-func (up *updater) inBlock(st *state, j0, j1 int, tol float64, gemm gemmFunc, pk *kernel.RowPanels) (unused int) {
+func (up *updater) inBlock(st *state, j0, j1 int, tol float64, gemm gemmFunc, pk *kernel.RowPanels, pw []float64) (unused int) {
 	k, s := st.k, st.stride()
-	p, delta := st.p, up.delta
+	delta := up.delta
 	if len(up.gi) < bcdSub {
 		up.gi = make([]int, bcdSub)
 		up.gv = make([]float64, bcdSub)
@@ -315,7 +317,7 @@ func (up *updater) inBlock(st *state, j0, j1 int, tol float64, gemm gemmFunc, pk
 		i1 := min(i0+bcdSub, j1)
 		dsub := delta[(i0-j0)*s:]
 		for j := i0; j < i1; j++ {
-			pj := p[j*s : (j+1)*s]
+			pj := pw[(j-j0)*s : (j-j0+1)*s]
 			// Bring p_j up to date with the atoms of this sub-block
 			// already changed: p_j += Δ[i0:j]ᵀ·M[j, i0:j], one FMA per
 			// term in order of the atom, the zero M_ji skipped (M is
@@ -332,15 +334,14 @@ func (up *updater) inBlock(st *state, j0, j1 int, tol float64, gemm gemmFunc, pk
 				unused++
 			}
 			// Δ_j = new − old.
-			kernel.ScalUnitary(-1, dj)
-			kernel.AxpyUnitary(1, st.dt[j*s:(j+1)*s], dj)
+			kernel.Axpby(dj, st.dt[j*s:(j+1)*s], dj, 1, -1)
 			if pk != nil {
 				pk.SetRow(j-j0, dj)
 			}
 		}
 		// The block's later rows: P[i1:j1] += M[i1:j1, i0:i1]·Δ[i0:i1].
 		if i1 < j1 {
-			gemm(gblas.NoTrans, gblas.NoTrans, j1-i1, s, i1-i0, 1, st.m[i1*k+i0:], k, dsub, s, 1, p[i1*s:], s)
+			gemm(gblas.NoTrans, gblas.NoTrans, j1-i1, s, i1-i0, 1, st.m[i1*k+i0:], k, dsub, s, 1, pw[(i1-j0)*s:], s)
 		}
 	}
 	return unused
@@ -440,8 +441,8 @@ func (up *updater) sweepAhead(st *state) (unused int) {
 	for j0 := 0; j0 < k; {
 		j1 := min(j0+bcdBlock, k)
 		b, bi := j1-j0, j0/bcdBlock
-		saved := up.saved[:b*s]
-		copy(saved, p[j0*s:j1*s])
+		pw := up.work[:b*s]
+		copy(pw, p[j0*s:j1*s])
 		gemm := up.impl.Dgemm
 		if pending {
 			gemm = one
@@ -453,9 +454,8 @@ func (up *updater) sweepAhead(st *state) (unused int) {
 			d = &up.dp[bi%2]
 			d.Reset(b, s)
 		}
-		unused += up.inBlock(st, j0, j1, tol, gemm, d)
+		unused += up.inBlock(st, j0, j1, tol, gemm, d, pw)
 		join()
-		copy(p[j0*s:j1*s], saved)
 		j2 := min(j1+bcdBlock, k)
 		if d == nil {
 			up.pd.Pack(false, b, s, up.delta[:b*s], s)
