@@ -93,3 +93,39 @@ func iamaxSkipNaN(x []float64) int {
 	}
 	return at
 }
+
+// AxpyRowsCSR is AxpyRows for each of rows rows of y, their terms in
+// compressed sparse row form: row r of y, y[r*ldy : r*ldy+n], gets
+//
+//	y_r += c[m]·g[idx[m]*ldg : idx[m]*ldg+n],  m = ptr[r], …, ptr[r+1]−1,
+//
+// exactly as AxpyRows(c[ptr[r]:ptr[r+1]], g, ldg, idx[ptr[r]:ptr[r+1]], y_r)
+// (one FMA per term and element, in order of m). ptr must be nondecreasing
+// with ptr[rows] ≤ len(idx), len(c); it panics otherwise, and on an index
+// or a y out of range.
+func AxpyRowsCSR(rows, n int, ptr, idx []int, c, g []float64, ldg int, y []float64, ldy int) {
+	if rows < 0 || n < 0 {
+		panic("kernel: AxpyRowsCSR: negative dimension")
+	}
+	if rows == 0 || n == 0 {
+		return
+	}
+	if len(ptr) < rows+1 {
+		panic("kernel: AxpyRowsCSR: short ptr")
+	}
+	if ldy < n || len(y) < (rows-1)*ldy+n {
+		panic("kernel: AxpyRowsCSR: y too short")
+	}
+	if ptr[0] < 0 || ptr[rows] > len(idx) || ptr[rows] > len(c) {
+		panic("kernel: AxpyRowsCSR: ptr out of range")
+	}
+	for r := range rows {
+		lo, hi := ptr[r], ptr[r+1]
+		if hi < lo {
+			panic("kernel: AxpyRowsCSR: ptr decreases")
+		}
+		if lo < hi {
+			AxpyRows(c[lo:hi], g, ldg, idx[lo:hi], y[r*ldy:r*ldy+n])
+		}
+	}
+}

@@ -28,9 +28,9 @@
 //	AxpyRows(c, g, ld, idx, y)       y += Σ_m c[m]·g[idx[m]·ld:], rows in order
 //	AxpyRowsIamax(c, g, ld, idx, y)  the same, then the first i with the
 //	                                 largest |y[i]| (NaNs passed over)
-//	AxpyRowsCSR(rows, ptr, idx, c, g, y, ldy)
+//	AxpyRowsCSR(rows, n, ptr, idx, c, g, ldg, y, ldy)
 //	                      AxpyRows for many rows of y, their terms in
-//	                      compressed sparse row form, g packed (RowPanels)
+//	                      compressed sparse row form
 //	CompressNonzero(x, idx, val)  the positions and values of the nonzero
 //	                      x[i] (NaN included, ±0 not), in order; their count
 //	AddDiv(y, x, d, c)    y[i] = (y[i] + x[i]) / (c·d[i])
@@ -43,10 +43,8 @@
 // AxpyRows rounds exactly as the AxpyUnitary calls it stands for but reads
 // and writes y once per four rows; AxpyRowsIamax also finds the largest
 // element in its last pass (Batch-OMP's correlation update and atom
-// choice in one pass). AxpyRowsCSR rounds as AxpyRows on each row; it runs
-// through g in panels of 32 columns, each row's panel of y held in
-// registers, so that the panel of g stays in the L1 cache (a sparse
-// product M·Δ, as in the dictionary update).
+// choice in one pass). AxpyRowsCSR rounds as AxpyRows on each row (a
+// sparse product M·Δ, as in the dictionary update).
 //
 // Iamax follows gonum's Idamax for NaN: a NaN at x[0] gives 0, a NaN
 // anywhere else is passed over. Nrm2 takes the fast unscaled sum of squares

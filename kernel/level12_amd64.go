@@ -89,13 +89,6 @@ func axpy2IamaxAVX(c *[2]float64, x0, x1, y []float64, lanes *iamaxLanes)
 //go:noescape
 func axpy1IamaxAVX(c float64, x0, y []float64, lanes *iamaxLanes)
 
-// csr32AVX applies to 32 elements of each of rows rows of y (stride ldy)
-// that row's terms c[m]·g[idx[m]*ldg:], m from ptr[r] to ptr[r+1]−1, one
-// FMA each in order (a panel of AxpyRowsCSR); ptr must be nondecreasing.
-//
-//go:noescape
-func csr32AVX(rows int, ptr, idx []int, c, g []float64, ldg int, y []float64, ldy int)
-
 // compressAVX is CompressNonzero on a multiple of four elements (every
 // slice that long).
 //

@@ -58,14 +58,6 @@ func axpy1IamaxAVX(c float64, x0, y []float64, lanes *iamaxLanes) {
 	panic("kernel: assembly routine called without assembly")
 }
 
-func csr32AVX(rows int, ptr, idx []int, c, g []float64, ldg int, y []float64, ldy int) {
-	for r := range rows {
-		for m := ptr[r]; m < ptr[r+1]; m++ {
-			axpyRef(c[m], g[idx[m]*ldg:idx[m]*ldg+32], y[r*ldy:r*ldy+32])
-		}
-	}
-}
-
 func compressAVX(x []float64, idx []int, val []float64, tab *[16]compressEntry) int {
 	panic("kernel: no assembly")
 }

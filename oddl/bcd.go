@@ -117,10 +117,10 @@ type updater struct {
 	// threads is how many goroutines the sparse products may use (< 2:
 	// one); sp holds their scratch.
 	threads int
-	// dp holds a sparse block's changes packed for sparseRows; sweepAhead
-	// alternates between both (a block's products read one while the next
-	// block's updates fill the other).
-	dp [2]kernel.RowPanels
+	// deltas are the two buffers delta alternates between in sweepAhead:
+	// a sparse block's products read its changes in one while the next
+	// block's updates fill the other.
+	deltas [2][]float64
 	// terms holds the nonzero entries of M in each block of atoms (one
 	// for sweepBlocked, every block for sweepAhead), dec whether each
 	// block's product runs sparse.
@@ -200,7 +200,7 @@ func (up *updater) sweepBlocked(st *state) (unused int) {
 		b := j1 - j0
 		delta, work := up.delta[:b*s], up.work[:b*s]
 		copy(work, p[j0*s:j1*s])
-		unused += up.inBlock(st, j0, j1, tol, up.impl.Dgemm, nil, work)
+		unused += up.inBlock(st, j0, j1, tol, up.impl.Dgemm, work)
 		// P += M[:, j0:j1]·Δ for every row it reaches (M[i, j0:j1] = 0
 		// outside [lo, hi)), the block's own rows from before their
 		// in-block corrections (which went to the copy).
@@ -208,7 +208,7 @@ func (up *updater) sweepBlocked(st *state) (unused int) {
 			up.terms = make([]blockTerms, 1)
 		}
 		if bt := &up.terms[0]; blockSparse(st, lo, hi, j0, j1, bt) {
-			up.sparseParallel(st, lo, hi, b, bt)
+			up.sparseParallel(st, lo, hi, bt)
 		} else {
 			up.impl.Dgemm(gblas.NoTrans, gblas.NoTrans, hi-lo, s, b, 1, st.m[lo*k+j0:], k, delta, s, 1, p[lo*s:], s)
 		}
@@ -254,24 +254,20 @@ func blockSparse(st *state, lo, hi, j0, j1 int, bt *blockTerms) bool {
 }
 
 // sparseRows adds M[r, j0:j1]·Δ to row r of P for r in r0..r1 (rows of the
-// block's terms bt), Δ the block's changes packed in d, with the nonzero
-// M_rj only, in order of j: one fused multiply-add per term, as separate
-// axpys would (kernel.AxpyRowsCSR, which takes all the rows' terms at
-// once).
-func sparseRows(st *state, r0, r1 int, bt *blockTerms, d *kernel.RowPanels) {
+// block's terms bt), Δ the block's changes (row i at d[i·(n+q):]), with the
+// nonzero M_rj only, in order of j: one fused multiply-add per term, as
+// separate axpys would.
+func sparseRows(st *state, r0, r1 int, bt *blockTerms, d []float64) {
 	s := st.stride()
-	kernel.AxpyRowsCSR(r1-r0, bt.ptr[r0-bt.lo:], bt.idx, bt.val, d, st.p[r0*s:], s)
+	kernel.AxpyRowsCSR(r1-r0, s, bt.ptr[r0-bt.lo:], bt.idx, bt.val, d, s, st.p[r0*s:], s)
 }
 
-// sparseParallel packs the b changes of a block and runs sparseRows over
-// rows lo..hi on up.threads goroutines, each taking contiguous rows (rows
-// are independent).
-func (up *updater) sparseParallel(st *state, lo, hi, b int, bt *blockTerms) {
+// sparseParallel runs sparseRows over rows lo..hi on up.threads
+// goroutines, each taking contiguous rows (rows are independent).
+func (up *updater) sparseParallel(st *state, lo, hi int, bt *blockTerms) {
 	w := max(1, min(up.threads, (hi-lo)/16))
-	d := &up.dp[0]
-	d.Pack(b, st.stride(), up.delta, st.stride())
 	parallel(w, func(i int) {
-		sparseRows(st, lo+i*(hi-lo)/w, lo+(i+1)*(hi-lo)/w, bt, d)
+		sparseRows(st, lo+i*(hi-lo)/w, lo+(i+1)*(hi-lo)/w, bt, up.delta)
 	})
 }
 
@@ -283,8 +279,10 @@ func (up *updater) prepareBlocked(st *state) []float64 {
 		st.p = make([]float64, k*s)
 		st.pValid = false
 	}
-	if len(up.delta) < bcdBlock*s {
-		up.delta = make([]float64, bcdBlock*s)
+	if len(up.deltas[0]) < bcdBlock*s {
+		up.deltas[0] = make([]float64, bcdBlock*s)
+		up.deltas[1] = make([]float64, bcdBlock*s)
+		up.delta = up.deltas[0]
 		up.work = make([]float64, bcdBlock*s)
 	}
 	if !st.pValid {
@@ -304,9 +302,8 @@ type gemmFunc func(tA, tB gblas.Transpose, m, n, k int, alpha float64, a []float
 // its changes to the block's later rows. The block's rows of P are read and
 // corrected in pw (row j at pw[(j−j0)·s:]), a copy, so that P keeps them as
 // they were for the block's product. It leaves the block's changes Δ in
-// up.delta, and also packed in pk unless pk is nil, and returns the number
-// of unused atoms.
-func (up *updater) inBlock(st *state, j0, j1 int, tol float64, gemm gemmFunc, pk *kernel.RowPanels, pw []float64) (unused int) {
+// up.delta and returns the number of unused atoms.
+func (up *updater) inBlock(st *state, j0, j1 int, tol float64, gemm gemmFunc, pw []float64) (unused int) {
 	k, s := st.k, st.stride()
 	delta := up.delta
 	if len(up.gi) < bcdSub {
@@ -335,9 +332,6 @@ func (up *updater) inBlock(st *state, j0, j1 int, tol float64, gemm gemmFunc, pk
 			}
 			// Δ_j = new − old.
 			kernel.Axpby(dj, st.dt[j*s:(j+1)*s], dj, 1, -1)
-			if pk != nil {
-				pk.SetRow(j-j0, dj)
-			}
 		}
 		// The block's later rows: P[i1:j1] += M[i1:j1, i0:i1]·Δ[i0:i1].
 		if i1 < j1 {
@@ -353,8 +347,8 @@ const aheadRows = 48
 
 // sweepAhead is sweepBlocked (the same blocks, sub-blocks and products, so
 // the same result bit for bit) on the kernel's GEMM with one block of look-
-// ahead. Once a block's changes Δ are known (packed once: a sparse block's
-// as its updates produce them), a helper goroutine starts on the products
+// ahead. Once a block's changes Δ are known (packed once for a dense
+// product), a helper goroutine starts on the products
 // for the rows of P outside the next block, aheadRows rows each, while the
 // calling goroutine gives the next block's rows their product and runs that
 // block's Gauss–Seidel updates (which read and write only its rows of P and
@@ -374,7 +368,7 @@ func (up *updater) sweepAhead(st *state) (unused int) {
 	var (
 		spans []span
 		pj0   int
-		pdp   *kernel.RowPanels // the pending block's packed changes if sparse
+		pdd   []float64 // the pending block's changes if its product is sparse
 		next  atomic.Int64
 	)
 	// Whether each block's product runs sparse depends on M only, which the
@@ -395,9 +389,9 @@ func (up *updater) sweepAhead(st *state) (unused int) {
 			dec[b] = blockSparse(st, 0, k, j0, min(j0+bcdBlock, k), &up.terms[b])
 		}
 	})
-	// A block's changes are read packed (up.pd, or up.dp for a sparse
-	// block), so the next block's updates may overwrite up.delta while the
-	// shared products run.
+	// A block's changes are read packed (up.pd) or, for a sparse block,
+	// from their buffer of up.deltas, which the next block's updates leave
+	// alone (they fill the other one).
 	run := func() {
 		for {
 			c := int(next.Add(1)) - 1
@@ -405,8 +399,8 @@ func (up *updater) sweepAhead(st *state) (unused int) {
 				return
 			}
 			sp := spans[c]
-			if pdp != nil {
-				sparseRows(st, sp.r0, sp.r1, &up.terms[pj0/bcdBlock], pdp)
+			if pdd != nil {
+				sparseRows(st, sp.r0, sp.r1, &up.terms[pj0/bcdBlock], pdd)
 			} else {
 				kernel.DgemmPackedOn(1, false, sp.r1-sp.r0, 1, st.m[sp.r0*k+pj0:], k, &up.pd, 1, p[sp.r0*s:], s)
 			}
@@ -447,14 +441,14 @@ func (up *updater) sweepAhead(st *state) (unused int) {
 		if pending {
 			gemm = one
 		}
-		var d *kernel.RowPanels
+		// The changes go to the buffer that the pending products (the
+		// previous block's) do not read.
+		up.delta = up.deltas[bi%2]
+		unused += up.inBlock(st, j0, j1, tol, gemm, pw)
+		var d []float64
 		if dec[bi] {
-			// Packed as the updates produce it, into the buffer that the
-			// pending products (the previous block's) do not read.
-			d = &up.dp[bi%2]
-			d.Reset(b, s)
+			d = up.delta
 		}
-		unused += up.inBlock(st, j0, j1, tol, gemm, d, pw)
 		join()
 		j2 := min(j1+bcdBlock, k)
 		if d == nil {
@@ -465,7 +459,7 @@ func (up *updater) sweepAhead(st *state) (unused int) {
 		spans = spans[:0]
 		add(0, j1)
 		add(j2, k)
-		pj0, pdp = j0, d
+		pj0, pdd = j0, d
 		next.Store(0)
 		pending = true
 		work <- struct{}{}
