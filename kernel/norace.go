@@ -5,9 +5,6 @@ package kernel
 // raceRead and raceWrite tell the race detector about assembly memory
 // accesses; without -race they compile to nothing.
 
-// raceEnabled says whether the race detector is on.
-const raceEnabled = false
-
 func raceRead([]float64) {}
 
 func raceWrite([]float64) {}

@@ -10,9 +10,6 @@ import (
 // The race detector cannot see the memory the assembly touches, so the
 // wrappers report each slice an assembly routine reads or writes.
 
-// raceEnabled says whether the race detector is on.
-const raceEnabled = true
-
 func raceRead(s []float64) {
 	if len(s) > 0 {
 		runtime.RaceReadRange(unsafe.Pointer(&s[0]), len(s)*8)
