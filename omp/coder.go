@@ -42,6 +42,10 @@ type Coder struct {
 	gramBad   bool // a FillGram failed: no valid Gram matrix
 
 	dict []float64 // K×n, row-major, stride n: the (normalised) atoms
+	// spare is where a new dictionary is copied while it is checked (then
+	// swapped with dict): New's becomes dict, the first SetDictionary
+	// allocates another.
+	spare []float64
 	gram []float64 // K×K, row-major: G = D Dᵀ
 	diag []float64 // K: the diagonal of G
 
@@ -103,7 +107,7 @@ func New(D *mat.Dense, opts ...Option) (*Coder, error) {
 		block:     s.block,
 		normalize: s.normalize,
 		residuals: s.residuals,
-		dict:      make([]float64, k*n),
+		spare:     make([]float64, k*n), // becomes dict
 		gram:      make([]float64, k*k),
 		diag:      make([]float64, k),
 		norms:     make([]float64, k),
@@ -138,8 +142,10 @@ func (c *Coder) SetDictionary(D *mat.Dense) error {
 }
 
 // setDictionary validates D, copies (and perhaps normalises) it into c.dict
-// and recomputes the Gram matrix. The checks, then the copy, run in bands
-// of atoms on the coder's threads; the error is the first bad atom's.
+// and recomputes the Gram matrix. Each atom is checked and copied in one
+// go, in bands of atoms on the coder's threads, into the spare buffer,
+// which replaces c.dict only when every atom passed; the error is the first
+// bad atom's.
 func (c *Coder) setDictionary(D *mat.Dense) error {
 	raw := D.RawMatrix()
 	const tile = 64
@@ -147,28 +153,29 @@ func (c *Coder) setDictionary(D *mat.Dense) error {
 	if len(c.bandErr) < bands {
 		c.bandErr = make([]error, bands)
 	}
+	if len(c.spare) < c.k*c.n {
+		c.spare = make([]float64, c.k*c.n)
+	}
 	errs := c.bandErr[:bands]
 	forBands(c.threads, bands, func(b int) {
 		errs[b] = nil
 		for j := b * tile; j < min(b*tile+tile, c.k); j++ {
-			if err := c.checkAtom(raw.Data[j*raw.Stride:j*raw.Stride+c.n], j); err != nil {
+			row := raw.Data[j*raw.Stride : j*raw.Stride+c.n]
+			if err := c.checkAtom(row, j); err != nil {
 				errs[b] = err
 				return
+			}
+			dst := c.spare[j*c.n : (j+1)*c.n]
+			copy(dst, row)
+			if c.normalize {
+				kernel.ScalUnitary(1/c.norms[j], dst)
 			}
 		}
 	})
 	if err := firstErr(errs); err != nil {
 		return err
 	}
-	forBands(c.threads, bands, func(b int) {
-		for j := b * tile; j < min(b*tile+tile, c.k); j++ {
-			dst := c.dict[j*c.n : (j+1)*c.n]
-			copy(dst, raw.Data[j*raw.Stride:j*raw.Stride+c.n])
-			if c.normalize {
-				kernel.ScalUnitary(1/c.norms[j], dst)
-			}
-		}
-	})
+	c.dict, c.spare = c.spare, c.dict
 	c.computeGram()
 	return nil
 }
