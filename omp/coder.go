@@ -46,8 +46,8 @@ type Coder struct {
 	// swapped with dict): New's becomes dict, the first SetDictionary
 	// allocates another.
 	spare []float64
-	gram []float64 // K×K, row-major: G = D Dᵀ
-	diag []float64 // K: the diagonal of G
+	gram  []float64 // K×K, row-major: G = D Dᵀ
+	diag  []float64 // K: the diagonal of G
 
 	// With the native backend the correlation GEMMs run on the kernel
 	// with D packed once per dictionary (packed holds Dᵀ as the GEMM's
