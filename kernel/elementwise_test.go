@@ -9,7 +9,7 @@ import (
 // AddDiv, AxpyDiv and Axpby round exactly as their Go expressions (each operation
 // on its own), for every length across the groups of four and for special
 // values, and write nothing past len(y).
-func TestDivKernels(t *testing.T) {
+func TestElementwiseKernels(t *testing.T) {
 	eachKernelPath(t, func(t *testing.T) {
 		rng := rand.New(rand.NewPCG(6, 6))
 		special := []float64{0, math.Copysign(0, -1), math.NaN(), math.Inf(1), 5e-324, 1e308}

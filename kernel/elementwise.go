@@ -1,5 +1,17 @@
 package kernel
 
+// Element-wise kernels whose assembly takes four elements at a time and
+// rounds each operation on its own, as the Go expressions they stand for.
+
+// head4 returns how many leading elements of an n-element vector the
+// four-wide assembly takes: none without it.
+func head4(n int) int {
+	if useAsm && n >= 4 {
+		return n &^ 3
+	}
+	return 0
+}
+
 // AddDiv sets y[i] = (y[i] + x[i]) / (c·d[i]) for i < len(y): the sum and
 // the product rounded on their own, then the quotient, exactly as that Go
 // expression (the assembly divides four elements at a time). x and d must
@@ -7,9 +19,8 @@ package kernel
 func AddDiv(y, x, d []float64, c float64) {
 	n := len(y)
 	x, d = x[:n], d[:n]
-	j := 0
-	if useAsm && n >= 4 {
-		j = n &^ 3
+	j := head4(n)
+	if j > 0 {
 		raceRead(x[:j])
 		raceRead(d[:j])
 		raceWrite(y[:j])
@@ -26,9 +37,8 @@ func AddDiv(y, x, d []float64, c float64) {
 func AxpyDiv(dst, a, w, d []float64, alpha float64) {
 	n := len(dst)
 	a, w, d = a[:n], w[:n], d[:n]
-	j := 0
-	if useAsm && n >= 4 {
-		j = n &^ 3
+	j := head4(n)
+	if j > 0 {
 		raceRead(a[:j])
 		raceRead(w[:j])
 		raceRead(d[:j])
@@ -46,9 +56,8 @@ func AxpyDiv(dst, a, w, d []float64, alpha float64) {
 func Axpby(dst, x, y []float64, a, b float64) {
 	n := len(dst)
 	x, y = x[:n], y[:n]
-	j := 0
-	if useAsm && n >= 4 {
-		j = n &^ 3
+	j := head4(n)
+	if j > 0 {
 		raceRead(x[:j])
 		raceRead(y[:j])
 		raceWrite(dst[:j])
