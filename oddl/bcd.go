@@ -115,7 +115,7 @@ type updater struct {
 	lookahead bool
 	pd        kernel.PackedB
 	// threads is how many goroutines the sparse products may use (< 2:
-	// one); sp holds their scratch.
+	// one).
 	threads int
 	// deltas are the two buffers delta alternates between in sweepAhead:
 	// a sparse block's products read its changes in one while the next
@@ -297,12 +297,13 @@ func (up *updater) prepareBlocked(st *state) []float64 {
 type gemmFunc func(tA, tB gblas.Transpose, m, n, k int, alpha float64, a []float64, lda int, b []float64, ldb int, beta float64, c []float64, ldc int)
 
 // inBlock updates atoms j0..j1-1 of a block in order, in sub-blocks of
-// bcdSub: one GEMV per atom (over the nonzero M_ji only) applies the changes
-// of its sub-block's earlier atoms to its row of P, and after each sub-block one product (gemm) applies
-// its changes to the block's later rows. The block's rows of P are read and
-// corrected in pw (row j at pw[(j−j0)·s:]), a copy, so that P keeps them as
-// they were for the block's product. It leaves the block's changes Δ in
-// up.delta and returns the number of unused atoms.
+// bcdSub: one GEMV per atom (over the nonzero M_ji only) applies the
+// changes of its sub-block's earlier atoms to its row of P, and after each
+// sub-block one product (gemm) applies its changes to the block's later
+// rows. The block's rows of P are read and corrected in pw (row j at
+// pw[(j−j0)·s:]), a copy, so that P keeps them as they were for the
+// block's product. It leaves the block's changes Δ in up.delta and returns
+// the number of unused atoms.
 func (up *updater) inBlock(st *state, j0, j1 int, tol float64, gemm gemmFunc, pw []float64) (unused int) {
 	k, s := st.k, st.stride()
 	delta := up.delta
@@ -348,10 +349,10 @@ const aheadRows = 48
 // sweepAhead is sweepBlocked (the same blocks, sub-blocks and products, so
 // the same result bit for bit) on the kernel's GEMM with one block of look-
 // ahead. Once a block's changes Δ are known (packed once for a dense
-// product), a helper goroutine starts on the products
-// for the rows of P outside the next block, aheadRows rows each, while the
-// calling goroutine gives the next block's rows their product and runs that
-// block's Gauss–Seidel updates (which read and write only its rows of P and
+// product), a helper goroutine starts on the products for the rows of P
+// outside the next block, aheadRows rows each, while the calling goroutine
+// gives the next block's rows their product and runs that block's
+// Gauss–Seidel updates (which read and write only its rows of P and
 // D~), then joins in on what is left. Both run their products on one
 // thread.
 func (up *updater) sweepAhead(st *state) (unused int) {
