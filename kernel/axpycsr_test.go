@@ -93,3 +93,48 @@ func TestAxpyRowsCSRPanics(t *testing.T) {
 		})
 	}
 }
+
+// AddRowsSum gives, bit for bit, the rows of Dgemm's C += A·B for an A
+// with zeros (it is given only the nonzero entries of each row), on every
+// kernel path and for widths on both sides of the assembly's minimum.
+func TestAddRowsSum(t *testing.T) {
+	eachKernelPath(t, func(t *testing.T) {
+		rng := rand.New(rand.NewPCG(12, 3))
+		const m = 13
+		for _, n := range []int{1, 5, 8, 9, 31, 64, 101, 794} {
+			for _, k := range []int{1, 7, 32, 128} {
+				a := make([]float64, m*k)
+				for i := range a {
+					if rng.Float64() < 0.3 {
+						a[i] = rng.Float64()*2 - 1
+					}
+				}
+				b := make([]float64, k*n)
+				for i := range b {
+					b[i] = rng.Float64()*2 - 1
+				}
+				c := make([]float64, m*n)
+				for i := range c {
+					c[i] = rng.Float64()*2 - 1
+				}
+				want := append([]float64(nil), c...)
+				Dgemm(false, false, m, n, k, 1, a, k, b, n, 1, want, n)
+				tmp := make([]float64, n)
+				idx := make([]int, k)
+				val := make([]float64, k)
+				for r := range m {
+					cnt := CompressNonzero(a[r*k:(r+1)*k], idx, val)
+					AddRowsSum(val[:cnt], b, n, idx[:cnt], c[r*n:(r+1)*n], tmp)
+				}
+				if m*n*k <= 128 {
+					continue // Dgemm's plain loops for tiny products
+				}
+				for i := range c {
+					if math.Float64bits(c[i]) != math.Float64bits(want[i]) {
+						t.Fatalf("n=%d k=%d: C[%d][%d] = %v, Dgemm %v", n, k, i/n, i%n, c[i], want[i])
+					}
+				}
+			}
+		}
+	})
+}

@@ -129,3 +129,28 @@ func AxpyRowsCSR(rows, n int, ptr, idx []int, c, g []float64, ldg int, y []float
 		}
 	}
 }
+
+// AddRowsSum adds to y the sum Σ_m c[m]·g[idx[m]*ld : idx[m]*ld+len(y)]
+// rounded as a row of Dgemm's C += A·B (alpha = beta = 1) with the terms
+// c as the nonzero entries of A's row: the sum accumulated from zero, one
+// fused multiply-add a term in order of m (plain products and sums when
+// the GEMM's micro-kernel runs in Go), then added to y in one rounding. A
+// product whose A is mostly zero can so skip the zeros and still give the
+// GEMM's values. tmp is scratch of len(y) or more.
+func AddRowsSum(c, g []float64, ld int, idx []int, y, tmp []float64) {
+	n := len(y)
+	tmp = tmp[:n]
+	clear(tmp)
+	if useAsm && n < axpyAsmMin {
+		// AxpyRows would round these in Go without FMAs; the assembly
+		// micro-kernel fuses every term.
+		for m, r := range idx {
+			for i, v := range g[r*ld : r*ld+n] {
+				tmp[i] = math.FMA(c[m], v, tmp[i])
+			}
+		}
+	} else {
+		AxpyRows(c, g, ld, idx, tmp)
+	}
+	AxpyUnitary(1, tmp, y)
+}

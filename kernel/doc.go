@@ -31,6 +31,9 @@
 //	AxpyRowsCSR(rows, n, ptr, idx, c, g, ldg, y, ldy)
 //	                      AxpyRows for many rows of y, their terms in
 //	                      compressed sparse row form
+//	AddRowsSum(c, g, ld, idx, y, tmp)  y += Σ_m c[m]·g[idx[m]·ld:] rounded
+//	                      as a row of Dgemm's C += A·B (the sum from zero,
+//	                      then added), A's zeros skipped
 //	CompressNonzero(x, idx, val)  the positions and values of the nonzero
 //	                      x[i] (NaN included, ±0 not), in order; their count
 //	AddDiv(y, x, d, c)    y[i] = (y[i] + x[i]) / (c·d[i])

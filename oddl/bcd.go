@@ -6,6 +6,7 @@ import (
 
 	gblas "gonum.org/v1/gonum/blas"
 
+	"github.com/oddl-go/oddl/blas"
 	"github.com/oddl-go/oddl/kernel"
 )
 
@@ -94,9 +95,11 @@ type updater struct {
 	// changes of D~ and work a copy of its rows of P, which the in-block
 	// updates correct (P's own rows keep their values from before).
 	p, delta, work, u []float64
-	// gi and gv list the nonzero M_ji of a row in a sub-block (inBlock).
-	gi []int
-	gv []float64
+	// gi and gv list the nonzero M_ji of a row in a sub-block (inBlock),
+	// tmp holds a row's sum for kernel.AddRowsSum.
+	gi  []int
+	gv  []float64
+	tmp []float64
 	// reseed, when set, is called for an unused atom j and writes the new
 	// row into its argument; it reports whether it did.
 	reseed func(j int, row []float64) bool
@@ -311,6 +314,12 @@ func (up *updater) inBlock(st *state, j0, j1 int, tol float64, gemm gemmFunc, pw
 		up.gi = make([]int, bcdSub)
 		up.gv = make([]float64, bcdSub)
 	}
+	if len(up.tmp) < s {
+		up.tmp = make([]float64, s)
+	}
+	// With the kernel's GEMM the sub-block products skip the zero M_ri
+	// and still give its values (kernel.AddRowsSum).
+	kernelGEMM := up.lookahead || blas.Name(up.impl) == blas.NativeName
 	for i0 := j0; i0 < j1; i0 += bcdSub {
 		i1 := min(i0+bcdSub, j1)
 		dsub := delta[(i0-j0)*s:]
@@ -335,7 +344,16 @@ func (up *updater) inBlock(st *state, j0, j1 int, tol float64, gemm gemmFunc, pw
 			kernel.Axpby(dj, st.dt[j*s:(j+1)*s], dj, 1, -1)
 		}
 		// The block's later rows: P[i1:j1] += M[i1:j1, i0:i1]·Δ[i0:i1].
-		if i1 < j1 {
+		switch {
+		case i1 == j1:
+		case kernelGEMM:
+			for r := i1; r < j1; r++ {
+				gi, gv := up.gi[:i1-i0], up.gv[:i1-i0]
+				if c := kernel.CompressNonzero(st.m[r*k+i0:r*k+i1], gi, gv); c > 0 {
+					kernel.AddRowsSum(gv[:c], dsub, s, gi[:c], pw[(r-j0)*s:(r-j0+1)*s], up.tmp)
+				}
+			}
+		default:
 			gemm(gblas.NoTrans, gblas.NoTrans, j1-i1, s, i1-i0, 1, st.m[i1*k+i0:], k, dsub, s, 1, pw[(i1-j0)*s:], s)
 		}
 	}
