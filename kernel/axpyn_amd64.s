@@ -18,8 +18,9 @@
 #define C2_X X14
 #define C3_X X15
 
-// ARGS4 and ARGS2 load the coefficients and pointers of the 4- and 2-row
-// forms (the same argument layout with and without iamax) and LEN = len(y).
+// ARGS4, ARGS3 and ARGS2 load the coefficients and pointers of the 4-, 3-
+// and 2-row forms (the same argument layout with and without iamax) and
+// LEN = len(y).
 #define ARGS4 \
 	MOVQ         c+0(FP), AX;            \
 	VBROADCASTSD (AX), C0;               \
@@ -42,7 +43,18 @@
 	MOVQ         y_base+56(FP), Y_PTR;   \
 	MOVQ         y_len+64(FP), LEN
 
-// ROWS4_8 and ROWS2_8 update y[i:i+8] (left in Y0, Y1 and stored) with the
+#define ARGS3 \
+	MOVQ         c+0(FP), AX;            \
+	VBROADCASTSD (AX), C0;               \
+	VBROADCASTSD 8(AX), C1;              \
+	VBROADCASTSD 16(AX), C2;             \
+	MOVQ         x0_base+8(FP), X0_PTR;  \
+	MOVQ         x1_base+32(FP), X1_PTR; \
+	MOVQ         x2_base+56(FP), X2_PTR; \
+	MOVQ         y_base+80(FP), Y_PTR;   \
+	MOVQ         y_len+88(FP), LEN
+
+// ROWS4_8, ROWS3_8 and ROWS2_8 update y[i:i+8] (left in Y0, Y1 and stored) with the
 // rows' FMAs in order of the rows.
 #define ROWS4_8 \
 	VMOVUPD     (Y_PTR), Y0;        \
@@ -58,6 +70,18 @@
 	VMOVUPD     Y0, (Y_PTR);        \
 	VMOVUPD     Y1, 32(Y_PTR)
 
+#define ROWS3_8 \
+	VMOVUPD     (Y_PTR), Y0;        \
+	VMOVUPD     32(Y_PTR), Y1;      \
+	VFMADD231PD (X0_PTR), C0, Y0;   \
+	VFMADD231PD 32(X0_PTR), C0, Y1; \
+	VFMADD231PD (X1_PTR), C1, Y0;   \
+	VFMADD231PD 32(X1_PTR), C1, Y1; \
+	VFMADD231PD (X2_PTR), C2, Y0;   \
+	VFMADD231PD 32(X2_PTR), C2, Y1; \
+	VMOVUPD     Y0, (Y_PTR);        \
+	VMOVUPD     Y1, 32(Y_PTR)
+
 #define ROWS2_8 \
 	VMOVUPD     (Y_PTR), Y0;        \
 	VMOVUPD     32(Y_PTR), Y1;      \
@@ -68,12 +92,18 @@
 	VMOVUPD     Y0, (Y_PTR);        \
 	VMOVUPD     Y1, 32(Y_PTR)
 
-// ADV4 and ADV2 move the row and y pointers on by n bytes.
+// ADV4, ADV3 and ADV2 move the row and y pointers on by n bytes.
 #define ADV4(n) \
 	ADDQ n, X0_PTR; \
 	ADDQ n, X1_PTR; \
 	ADDQ n, X2_PTR; \
 	ADDQ n, X3_PTR; \
+	ADDQ n, Y_PTR
+
+#define ADV3(n) \
+	ADDQ n, X0_PTR; \
+	ADDQ n, X1_PTR; \
+	ADDQ n, X2_PTR; \
 	ADDQ n, Y_PTR
 
 #define ADV2(n) \
@@ -240,6 +270,26 @@ four_iamax8:
 	JNZ  four_iamax8 // } while --LEN > 0
 
 four_iamax_end:
+	IAMAX_STORE(R10)
+	VZEROUPPER
+	RET
+
+// func axpy3IamaxAVX(c *[3]float64, x0, x1, x2, y []float64, lanes *iamaxLanes)
+TEXT ·axpy3IamaxAVX(SB), NOSPLIT, $0-112
+	MOVQ         lanes+104(FP), R10
+	IAMAX_SETUP(R10)
+	ARGS3
+	SHRQ         $3, LEN                 // LEN = n / 8
+	JZ           three_iamax_end
+
+three_iamax8:
+	ROWS3_8
+	IAMAX_STEP
+	ADV3($64)
+	DECQ LEN
+	JNZ  three_iamax8 // } while --LEN > 0
+
+three_iamax_end:
 	IAMAX_STORE(R10)
 	VZEROUPPER
 	RET

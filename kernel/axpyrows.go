@@ -27,13 +27,10 @@ func AxpyRowsIamax(c, g []float64, ld int, idx []int, y []float64) int {
 	}
 	c = c[:p]
 	row := func(m int) []float64 { r := idx[m] * ld; return g[r : r+n] }
-	// All but the last group of rows (4, 2 or 1 of them) as AxpyRows.
+	// All but the last group of rows (4, 3, 2 or 1 of them) as AxpyRows.
 	last := 4
-	switch p % 4 {
-	case 1:
-		last = 1
-	case 2, 3:
-		last = 2
+	if p%4 != 0 {
+		last = p % 4
 	}
 	AxpyRows(c[:p-last], g, ld, idx[:p-last], y)
 	m := p - last
@@ -50,6 +47,12 @@ func AxpyRowsIamax(c, g []float64, ld int, idx []int, y []float64) int {
 		raceRead(x2)
 		raceRead(x3)
 		axpy4IamaxAVX((*[4]float64)(c[m:m+4]), x0, x1, x2, x3, y, &ln)
+	case 3:
+		x0, x1, x2 := row(m), row(m+1), row(m+2)
+		raceRead(x0)
+		raceRead(x1)
+		raceRead(x2)
+		axpy3IamaxAVX((*[3]float64)(c[m:m+3]), x0, x1, x2, y, &ln)
 	case 2:
 		x0, x1 := row(m), row(m+1)
 		raceRead(x0)

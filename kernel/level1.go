@@ -294,3 +294,12 @@ func IamaxInc(x []float64, n, incX int) int {
 	}
 	return iamaxIncRef(x, n, incX)
 }
+
+// Prefetch asks the processor to bring x into its L2 cache ahead of use,
+// and returns at once: a hint, with no effect on any value. It does
+// nothing without the assembly kernels.
+func Prefetch(x []float64) {
+	if useAsm && len(x) > 0 {
+		prefetchL2(x)
+	}
+}

@@ -79,6 +79,11 @@ func axpy2AVX(c *[2]float64, x0, x1, y []float64)
 //go:noescape
 func axpy4IamaxAVX(c *[4]float64, x0, x1, x2, x3, y []float64, lanes *iamaxLanes)
 
+// axpy3IamaxAVX is axpy4IamaxAVX with three rows.
+//
+//go:noescape
+func axpy3IamaxAVX(c *[3]float64, x0, x1, x2, y []float64, lanes *iamaxLanes)
+
 // axpy2IamaxAVX is axpy4IamaxAVX with two rows.
 //
 //go:noescape
@@ -109,3 +114,9 @@ func axpyDivAVX(dst, a, w, d []float64, alpha float64)
 //
 //go:noescape
 func axpbyAVX(dst, x, y []float64, a, b float64)
+
+// prefetchL2 asks for every cache line of x, len(x) ≥ 1, to be brought
+// into the L2 cache, without waiting for any of them.
+//
+//go:noescape
+func prefetchL2(x []float64)

@@ -50,6 +50,10 @@ func axpy4IamaxAVX(c *[4]float64, x0, x1, x2, x3, y []float64, lanes *iamaxLanes
 	panic("kernel: assembly routine called without assembly")
 }
 
+func axpy3IamaxAVX(c *[3]float64, x0, x1, x2, y []float64, lanes *iamaxLanes) {
+	panic("kernel: assembly routine called without assembly")
+}
+
 func axpy2IamaxAVX(c *[2]float64, x0, x1, y []float64, lanes *iamaxLanes) {
 	panic("kernel: assembly routine called without assembly")
 }
@@ -67,3 +71,5 @@ func addDivAVX(y, x, d []float64, c float64) { panic("kernel: no assembly") }
 func axpyDivAVX(dst, a, w, d []float64, alpha float64) { panic("kernel: no assembly") }
 
 func axpbyAVX(dst, x, y []float64, a, b float64) { panic("kernel: no assembly") }
+
+func prefetchL2(x []float64) {}

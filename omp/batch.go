@@ -57,7 +57,8 @@ func newWorker(n, k, l int, residuals bool) *worker {
 }
 
 // batchOMP codes one sample by Batch-OMP. a holds a0 = D·x (len K) and is
-// overwritten with the correlations of the residual; xx = ||x||², tol the
+// overwritten with the correlations of the residual; j is the first index
+// of the largest |a0[j]| (kernel.IamaxUnitary(a)); xx = ||x||², tol the
 // residual energy target (used when hasTol). It writes the chosen atoms into
 // idx and their coefficients into val, both in selection order, and returns
 // how many there are (at most len(idx)). It allocates nothing.
@@ -72,7 +73,7 @@ func newWorker(n, k, l int, residuals bool) *worker {
 // residual energy is ||x||² − yᵀy, so each step lowers it by the new entry
 // squared, never raises it. The correlations a = a0 − G[I,:]ᵀ·c are updated
 // in place by the change of c, |I| axpys over rows of G a step.
-func (w *worker) batchOMP(g, diag []float64, k int, a []float64, xx, tol float64, hasTol bool, idx []int, val []float64) int {
+func (w *worker) batchOMP(g, diag []float64, k int, a []float64, j int, xx, tol float64, hasTol bool, idx []int, val []float64) int {
 	l := len(idx)
 	if hasTol && xx <= tol {
 		return 0
@@ -81,13 +82,20 @@ func (w *worker) batchOMP(g, diag []float64, k int, a []float64, xx, tol float64
 	noise := tiny * xx
 	r2 := xx
 	p := 0
-	j := kernel.IamaxUnitary(a)
 	for {
 		aj := a[j]
 		if aj*aj <= noise || contains(idx[:p], j) {
 			break
 		}
 		gj := g[j*k : j*k+k]
+		if p > 0 {
+			// Row j is read whole by this step's update, after the
+			// substitutions below: ask for all of it at once, which
+			// brings it from L3 sooner than the hardware's prefetcher
+			// following the reads. (The first atom's row was asked for
+			// before the previous sample, by firstAtom.)
+			kernel.Prefetch(gj)
+		}
 		// Row p of the factor: forward substitution lc[:p,:p]·row = G[I,j].
 		// G[i,j] is read as G[j,i] from the rows of the chosen atoms, which
 		// the updates keep in cache (G is exactly symmetric); row j itself

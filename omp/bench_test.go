@@ -12,6 +12,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/oddl-go/oddl/blas"
+	"github.com/oddl-go/oddl/kernel"
 )
 
 // benchSignals returns the number of signals coded per benchmark
@@ -202,7 +203,7 @@ func BenchmarkRecurrence(b *testing.B) {
 			for b.Loop() {
 				for i := range nsig {
 					copy(scratch, raw.Data[i*raw.Stride:i*raw.Stride+s.k])
-					w.batchOMP(c.gram, c.diag, s.k, scratch, xx[i], 0, false, idx, val)
+					w.batchOMP(c.gram, c.diag, s.k, scratch, kernel.IamaxUnitary(scratch), xx[i], 0, false, idx, val)
 				}
 			}
 			reportCPU(b, cpu0)

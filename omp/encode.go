@@ -231,9 +231,7 @@ func (c *Coder) runPart(w *worker, lo, hi int) {
 				return
 			}
 		}
-		for i := lo; i < hi; i++ {
-			c.codeSample(w, i)
-		}
+		c.codeSamples(w, lo, hi)
 		return
 	}
 	x := r.x
@@ -250,9 +248,36 @@ func (c *Coder) runPart(w *worker, lo, hi int) {
 			1, x.Data[(r.start+lo)*x.Stride:], x.Stride, c.dict, c.n,
 			0, c.a0[lo*c.k:], c.k)
 	}
+	c.codeSamples(w, lo, hi)
+}
+
+// codeSamples codes samples lo..hi-1 of the current round. Each sample's
+// first atom is found, and its row of G requested from memory, while the
+// previous sample is coded: the recurrence otherwise waits for that row.
+func (c *Coder) codeSamples(w *worker, lo, hi int) {
+	j := c.firstAtom(lo)
 	for i := lo; i < hi; i++ {
-		c.codeSample(w, i)
+		next := -1
+		if i+1 < hi {
+			next = c.firstAtom(i + 1)
+		}
+		c.codeSample(w, i, j)
+		j = next
 	}
+}
+
+// firstAtom scales the correlations of sample i of the round (by the power
+// of two that prepare chose) and returns the sample's first atom, argmax
+// |a0|, having asked for its row of G to be brought into cache.
+func (c *Coder) firstAtom(i int) int {
+	k := c.k
+	a := c.a0[i*k : (i+1)*k]
+	if s := c.scale[i]; s != 1 {
+		kernel.ScalUnitary(s, a)
+	}
+	j := kernel.IamaxUnitary(a)
+	kernel.Prefetch(c.gram[j*k : (j+1)*k])
+	return j
 }
 
 // prepare checks sample row (slot i of the round) and stores its squared
@@ -318,8 +343,9 @@ func (c *Coder) prepareGram(i, row int) error {
 	return nil
 }
 
-// codeSample codes sample i of the current round into its slot.
-func (c *Coder) codeSample(w *worker, i int) {
+// codeSample codes sample i of the current round, whose first atom is j
+// (firstAtom), into its slot.
+func (c *Coder) codeSample(w *worker, i, j int) {
 	r := &c.round
 	k, l := c.k, c.sparsity
 	a := c.a0[i*k : (i+1)*k]
@@ -328,10 +354,9 @@ func (c *Coder) codeSample(w *worker, i int) {
 	tol := c.tol
 	scale := c.scale[i]
 	if scale != 1 {
-		kernel.ScalUnitary(scale, a)
 		tol *= scale * scale
 	}
-	cnt := w.batchOMP(c.gram, c.diag, k, a, c.xx[i], tol, c.hasTol, idx, val)
+	cnt := w.batchOMP(c.gram, c.diag, k, a, j, c.xx[i], tol, c.hasTol, idx, val)
 	if scale != 1 {
 		for j := range val[:cnt] {
 			val[j] /= scale
