@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"math"
 	"math/bits"
 	"strings"
@@ -299,6 +300,7 @@ func TestRunOptionErrors(t *testing.T) {
 		{Threads: -1},
 		{Batch: -5},
 		{TrainSamples: -1},
+		{TrainPasses: -2},
 	} {
 		if r, err := Run(ctx, o); err == nil || r != nil {
 			t.Errorf("Run(%+v): report %v, error %v; want only an error", o, r != nil, err)
@@ -366,7 +368,7 @@ func TestRunTrainPredict(t *testing.T) {
 	mnistSets(t)
 	best := blas.DefaultName()
 	r, err := Run(context.Background(), Options{Quick: true, Sections: []string{SectionTrain, SectionPredict},
-		Backends: []string{best}, TrainSamples: 1024, testImages: 2000})
+		Backends: []string{best}, TrainSamples: 1024, TrainPasses: 2, testImages: 2000})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -379,6 +381,10 @@ func TestRunTrainPredict(t *testing.T) {
 	tr := r.Train[0]
 	if tr.Samples != 1024 || tr.Steps != 4 || tr.StepSeconds <= 0 || tr.SamplesPerS <= 0 || tr.Config.K != 960 {
 		t.Errorf("training: %+v", tr)
+	}
+	// Two runs, the faster reported with its own parts.
+	if len(tr.PassSeconds) != 2 || tr.Seconds != min(tr.PassSeconds[0], tr.PassSeconds[1]) {
+		t.Errorf("runs %v, reported %v s: want two, the faster reported", tr.PassSeconds, tr.Seconds)
 	}
 	if parts := tr.Coding + tr.Statistics + tr.Update + tr.Read + tr.Refit + tr.Start; parts > tr.Seconds*1.01 {
 		t.Errorf("parts add up to %.3f s, more than the %.3f s of the pass", parts, tr.Seconds)
@@ -395,7 +401,8 @@ func TestRunTrainPredict(t *testing.T) {
 	if err := r.WriteText(&buf); err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"ODDL training on MNIST", "one mini-batch step", "Prediction"} {
+	runs := fmt.Sprintf("%.2f %.2f", tr.PassSeconds[0], tr.PassSeconds[1])
+	for _, want := range []string{"ODDL training on MNIST", "one mini-batch step", "Prediction", runs} {
 		if !strings.Contains(buf.String(), want) {
 			t.Errorf("text report lacks %q", want)
 		}

@@ -47,6 +47,10 @@ type Options struct {
 	// Quick the best backend also runs a reconstructive pass (λ0 = 0) of
 	// TrainSamples samples, or 20480 when TrainSamples is 0.
 	TrainSamples int
+	// TrainPasses is the number of runs of each training pass on the best
+	// backend, the fastest reported (see MeasureTrain); 0 means 2, or 1
+	// with Quick.
+	TrainPasses int
 	// Batch is the training mini-batch size; 0 means 256.
 	Batch int
 	// Log receives a line as each measurement starts; nil discards them.
@@ -89,6 +93,7 @@ type sizes struct {
 	trainBest      int // samples of the training pass on the best backend (0: all)
 	trainRec       int // samples of the reconstructive pass on the best backend (0: none)
 	trainOther     int
+	trainPasses    int // runs of each training pass on the best backend
 	predictOther   int // test samples for the other backends
 	predictMinReps int
 }
@@ -99,7 +104,7 @@ func planSizes(o Options, threads int) sizes {
 			probe: 40 * time.Millisecond, minTime: 20 * time.Millisecond, minReps: 1,
 			threadList: []int{threads},
 			ompBest:    2048, ompOther: 512,
-			trainBest: cmpOr(o.TrainSamples, 5120), trainOther: 1024,
+			trainBest: cmpOr(o.TrainSamples, 5120), trainOther: 1024, trainPasses: cmpOr(o.TrainPasses, 1),
 			predictOther: 1000, predictMinReps: 1,
 		}
 	}
@@ -112,6 +117,7 @@ func planSizes(o Options, threads int) sizes {
 		threadList: tl,
 		ompBest:    10000, ompOther: 2048,
 		trainBest: o.TrainSamples, trainRec: cmpOr(o.TrainSamples, 20480), trainOther: 5120,
+		trainPasses:  cmpOr(o.TrainPasses, 2),
 		predictOther: 2000, predictMinReps: 2,
 	}
 }
@@ -152,9 +158,9 @@ func Run(ctx context.Context, o Options) (*Report, error) {
 			want[s] = true
 		}
 	}
-	if o.Threads < 0 || o.TrainSamples < 0 || o.Batch < 0 {
-		return nil, fmt.Errorf("bench: threads (%d), train samples (%d) and batch (%d) must not be negative",
-			o.Threads, o.TrainSamples, o.Batch)
+	if o.Threads < 0 || o.TrainSamples < 0 || o.TrainPasses < 0 || o.Batch < 0 {
+		return nil, fmt.Errorf("bench: threads (%d), train samples (%d), train passes (%d) and batch (%d) must not be negative",
+			o.Threads, o.TrainSamples, o.TrainPasses, o.Batch)
 	}
 	logf := func(format string, args ...any) {
 		if o.Log != nil {
@@ -240,12 +246,15 @@ func Run(ctx context.Context, o Options) (*Report, error) {
 		s.Samples = sz.trainOther
 		if b == r.Best {
 			s.Samples = sz.trainBest
+			if want[SectionTrain] {
+				s.Passes = sz.trainPasses
+			}
 		}
 		if !want[SectionTrain] {
 			// A model to predict with: enough samples to start K atoms.
 			s.Samples = min(train.Len(), max(2*batch, 2*s.K))
 		}
-		logf("training %s K=%d L=%d batch=%d samples=%s", b, s.K, s.L, s.Batch, samplesLabel(s.Samples, train.Len()))
+		logf("training %s K=%d L=%d batch=%d samples=%s%s", b, s.K, s.L, s.Batch, samplesLabel(s.Samples, train.Len()), passesLabel(s.Passes))
 		tr, model, err := MeasureTrain(ctx, train, s)
 		if err != nil {
 			if errors.Is(err, ctx.Err()) {
@@ -258,7 +267,7 @@ func Run(ctx context.Context, o Options) (*Report, error) {
 		}
 		if want[SectionTrain] && b == r.Best && sz.trainRec > 0 {
 			s.Lambda0, s.Samples = 0, min(sz.trainRec, train.Len())
-			logf("training %s reconstructive (λ0=0) samples=%d", b, s.Samples)
+			logf("training %s reconstructive (λ0=0) samples=%d%s", b, s.Samples, passesLabel(s.Passes))
 			rec, _, err := MeasureTrain(ctx, train, s)
 			if err != nil {
 				if errors.Is(err, ctx.Err()) {
@@ -283,6 +292,14 @@ func Run(ctx context.Context, o Options) (*Report, error) {
 		}
 	}
 	return done()
+}
+
+// passesLabel describes the runs of a training pass in the log.
+func passesLabel(n int) string {
+	if n > 1 {
+		return fmt.Sprintf(", fastest of %d runs", n)
+	}
+	return ""
 }
 
 func samplesLabel(n, all int) string {

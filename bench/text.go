@@ -112,12 +112,16 @@ func (r *Report) WriteText(w io.Writer) error {
 		}
 		p("%s training codes, task step %g, refit of the prediction classifier: %s",
 			t0.Config.Coding, t0.Config.TaskStep, refit)
-		p("  whole pass (seconds by part, from the model's timers):")
-		p("  backend\tλ0\tsamples\tseconds\tsamples/s\tcoding\tstatistics\tupdate\tread\trefit\tstart")
+		p("  whole pass, the fastest of its runs (seconds by part, from the model's timers):")
+		p("  backend\tλ0\tsamples\tseconds\tsamples/s\tcoding\tstatistics\tupdate\tread\trefit\tstart\truns (s)")
 		for _, t := range r.Train {
-			p("  %s\t%g\t%d\t%.2f\t%.0f\t%.2f\t%.2f\t%.2f\t%.2f\t%.2f\t%.2f",
+			runs := make([]string, len(t.PassSeconds))
+			for i, v := range t.PassSeconds {
+				runs[i] = fmt.Sprintf("%.2f", v)
+			}
+			p("  %s\t%g\t%d\t%.2f\t%.0f\t%.2f\t%.2f\t%.2f\t%.2f\t%.2f\t%.2f\t%s",
 				t.Settings.Backend, t.Settings.Lambda0, t.Samples, t.Seconds, t.SamplesPerS,
-				t.Coding, t.Statistics, t.Update, t.Read, t.Refit, t.Start)
+				t.Coding, t.Statistics, t.Update, t.Read, t.Refit, t.Start, strings.Join(runs, " "))
 		}
 		p("  one mini-batch step (medians over the steps after the first, milliseconds):")
 		p("  backend\tλ0\tsteps\tms/step\tsamples/s\tcoding\tstatistics\tupdate")

