@@ -39,12 +39,14 @@
 //	AddDiv(y, x, d, c)    y[i] = (y[i] + x[i]) / (c·d[i])
 //	AxpyDiv(dst, a, w, d, α)  dst[i] = (a[i] + α·w[i]) / d[i]
 //	Axpby(dst, x, y, a, b)    dst[i] = a·x[i] + b·y[i]
+//	Prefetch(x)           a hint: bring x into the L2 cache, without waiting
 //
 // AddDiv, AxpyDiv and Axpby round each operation on its own (no fused
 // multiply-add), exactly as the Go expressions do on amd64 by default.
 //
 // AxpyRows rounds exactly as the AxpyUnitary calls it stands for but reads
-// and writes y once per four rows; AxpyRowsIamax also finds the largest
+// and writes y once per four rows; AxpyRowsIamax (four, three, two or one
+// rows a pass) also finds the largest
 // element in its last pass (Batch-OMP's correlation update and atom
 // choice in one pass). AxpyRowsCSR rounds as AxpyRows on each row (a
 // sparse product M·Δ, as in the dictionary update).

@@ -374,3 +374,25 @@ func TestNrm2Exact(t *testing.T) {
 		}
 	})
 }
+
+// TestPrefetch asks for slices at every alignment and of short and long
+// lengths, the empty one included: a hint that must not change a value.
+func TestPrefetch(t *testing.T) {
+	eachKernelPath(t, func(t *testing.T) {
+		x := make([]float64, 300)
+		for i := range x {
+			x[i] = float64(i) + 0.5
+		}
+		want := append([]float64(nil), x...)
+		for off := range 9 {
+			for _, n := range []int{0, 1, 7, 8, 9, 64, 120, 291 - off} {
+				Prefetch(x[off : off+n])
+			}
+		}
+		for i := range x {
+			if x[i] != want[i] {
+				t.Fatalf("x[%d] = %v after Prefetch, want %v", i, x[i], want[i])
+			}
+		}
+	})
+}
