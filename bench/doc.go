@@ -52,7 +52,9 @@
 // K = 960, L = 5 and reports samples/s for the whole pass and for one
 // steady-state mini-batch step, split into coding (G and Batch-OMP),
 // statistics (M and N) and the dictionary update, from the model's own
-// timers. MeasurePredict classifies the MNIST test set.
+// timers; with TrainSettings.Passes it trains the pass that many times and
+// reports the fastest run (Run: twice on the best backend, once with
+// Quick). MeasurePredict classifies the MNIST test set.
 //
 // # Noise
 //
