@@ -92,8 +92,8 @@ func (w *worker) batchOMP(g, diag []float64, k int, a []float64, j int, xx, tol 
 			// Row j is read whole by this step's update, after the
 			// substitutions below: ask for all of it at once, which
 			// brings it from L3 sooner than the hardware's prefetcher
-			// following the reads. (The first atom's row was asked for
-			// before the previous sample, by firstAtom.)
+			// following the reads. (firstAtom asked for the first
+			// atom's row while the previous sample was coded.)
 			kernel.Prefetch(gj)
 		}
 		// Row p of the factor: forward substitution lc[:p,:p]·row = G[I,j].
