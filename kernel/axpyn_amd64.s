@@ -20,96 +20,83 @@
 
 // ARGS4, ARGS3 and ARGS2 load the coefficients and pointers of the 4-, 3-
 // and 2-row forms (the same argument layout with and without iamax) and
-// LEN = len(y).
+// LEN = len(y); they share the first two rows' part, ARGS01.
+#define ARGS01 \
+	MOVQ         c+0(FP), AX;           \
+	VBROADCASTSD (AX), C0;              \
+	VBROADCASTSD 8(AX), C1;             \
+	MOVQ         x0_base+8(FP), X0_PTR; \
+	MOVQ         x1_base+32(FP), X1_PTR
+
 #define ARGS4 \
-	MOVQ         c+0(FP), AX;            \
-	VBROADCASTSD (AX), C0;               \
-	VBROADCASTSD 8(AX), C1;              \
+	ARGS01;                              \
 	VBROADCASTSD 16(AX), C2;             \
 	VBROADCASTSD 24(AX), C3;             \
-	MOVQ         x0_base+8(FP), X0_PTR;  \
-	MOVQ         x1_base+32(FP), X1_PTR; \
 	MOVQ         x2_base+56(FP), X2_PTR; \
 	MOVQ         x3_base+80(FP), X3_PTR; \
 	MOVQ         y_base+104(FP), Y_PTR;  \
 	MOVQ         y_len+112(FP), LEN
 
-#define ARGS2 \
-	MOVQ         c+0(FP), AX;            \
-	VBROADCASTSD (AX), C0;               \
-	VBROADCASTSD 8(AX), C1;              \
-	MOVQ         x0_base+8(FP), X0_PTR;  \
-	MOVQ         x1_base+32(FP), X1_PTR; \
-	MOVQ         y_base+56(FP), Y_PTR;   \
-	MOVQ         y_len+64(FP), LEN
-
 #define ARGS3 \
-	MOVQ         c+0(FP), AX;            \
-	VBROADCASTSD (AX), C0;               \
-	VBROADCASTSD 8(AX), C1;              \
+	ARGS01;                              \
 	VBROADCASTSD 16(AX), C2;             \
-	MOVQ         x0_base+8(FP), X0_PTR;  \
-	MOVQ         x1_base+32(FP), X1_PTR; \
 	MOVQ         x2_base+56(FP), X2_PTR; \
 	MOVQ         y_base+80(FP), Y_PTR;   \
 	MOVQ         y_len+88(FP), LEN
 
-// ROWS4_8, ROWS3_8 and ROWS2_8 update y[i:i+8] (left in Y0, Y1 and stored) with the
-// rows' FMAs in order of the rows.
+#define ARGS2 \
+	ARGS01;                    \
+	MOVQ y_base+56(FP), Y_PTR; \
+	MOVQ y_len+64(FP), LEN
+
+// ROWS4_8, ROWS3_8 and ROWS2_8 update y[i:i+8] (left in Y0, Y1 and stored)
+// with the rows' FMAs in order of the rows: LOAD8, one FMA8 a row, STORE8.
+#define LOAD8 \
+	VMOVUPD (Y_PTR), Y0; \
+	VMOVUPD 32(Y_PTR), Y1
+
+#define FMA8(x, c) \
+	VFMADD231PD (x), c, Y0; \
+	VFMADD231PD 32(x), c, Y1
+
+#define STORE8 \
+	VMOVUPD Y0, (Y_PTR); \
+	VMOVUPD Y1, 32(Y_PTR)
+
 #define ROWS4_8 \
-	VMOVUPD     (Y_PTR), Y0;        \
-	VMOVUPD     32(Y_PTR), Y1;      \
-	VFMADD231PD (X0_PTR), C0, Y0;   \
-	VFMADD231PD 32(X0_PTR), C0, Y1; \
-	VFMADD231PD (X1_PTR), C1, Y0;   \
-	VFMADD231PD 32(X1_PTR), C1, Y1; \
-	VFMADD231PD (X2_PTR), C2, Y0;   \
-	VFMADD231PD 32(X2_PTR), C2, Y1; \
-	VFMADD231PD (X3_PTR), C3, Y0;   \
-	VFMADD231PD 32(X3_PTR), C3, Y1; \
-	VMOVUPD     Y0, (Y_PTR);        \
-	VMOVUPD     Y1, 32(Y_PTR)
+	LOAD8;            \
+	FMA8(X0_PTR, C0); \
+	FMA8(X1_PTR, C1); \
+	FMA8(X2_PTR, C2); \
+	FMA8(X3_PTR, C3); \
+	STORE8
 
 #define ROWS3_8 \
-	VMOVUPD     (Y_PTR), Y0;        \
-	VMOVUPD     32(Y_PTR), Y1;      \
-	VFMADD231PD (X0_PTR), C0, Y0;   \
-	VFMADD231PD 32(X0_PTR), C0, Y1; \
-	VFMADD231PD (X1_PTR), C1, Y0;   \
-	VFMADD231PD 32(X1_PTR), C1, Y1; \
-	VFMADD231PD (X2_PTR), C2, Y0;   \
-	VFMADD231PD 32(X2_PTR), C2, Y1; \
-	VMOVUPD     Y0, (Y_PTR);        \
-	VMOVUPD     Y1, 32(Y_PTR)
+	LOAD8;            \
+	FMA8(X0_PTR, C0); \
+	FMA8(X1_PTR, C1); \
+	FMA8(X2_PTR, C2); \
+	STORE8
 
 #define ROWS2_8 \
-	VMOVUPD     (Y_PTR), Y0;        \
-	VMOVUPD     32(Y_PTR), Y1;      \
-	VFMADD231PD (X0_PTR), C0, Y0;   \
-	VFMADD231PD 32(X0_PTR), C0, Y1; \
-	VFMADD231PD (X1_PTR), C1, Y0;   \
-	VFMADD231PD 32(X1_PTR), C1, Y1; \
-	VMOVUPD     Y0, (Y_PTR);        \
-	VMOVUPD     Y1, 32(Y_PTR)
+	LOAD8;            \
+	FMA8(X0_PTR, C0); \
+	FMA8(X1_PTR, C1); \
+	STORE8
 
 // ADV4, ADV3 and ADV2 move the row and y pointers on by n bytes.
-#define ADV4(n) \
-	ADDQ n, X0_PTR; \
-	ADDQ n, X1_PTR; \
-	ADDQ n, X2_PTR; \
-	ADDQ n, X3_PTR; \
-	ADDQ n, Y_PTR
-
-#define ADV3(n) \
-	ADDQ n, X0_PTR; \
-	ADDQ n, X1_PTR; \
-	ADDQ n, X2_PTR; \
-	ADDQ n, Y_PTR
-
 #define ADV2(n) \
 	ADDQ n, X0_PTR; \
 	ADDQ n, X1_PTR; \
 	ADDQ n, Y_PTR
+
+#define ADV3(n) \
+	ADV2(n); \
+	ADDQ n, X2_PTR
+
+#define ADV4(n) \
+	ADV3(n); \
+	ADDQ n, X3_PTR
 
 // func axpy4AVX(c *[4]float64, x0, x1, x2, x3, y []float64)
 //
