@@ -1,6 +1,7 @@
 package kernel
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -137,4 +138,105 @@ func TestAddRowsSum(t *testing.T) {
 			}
 		}
 	})
+}
+
+// AxpyRowsPacked gives, bit for bit, AxpyRowsCSR's values on the unpacked
+// matrix: for widths around every panel size (whole groups of four panels,
+// single panels, a partial one), rows without terms, a row of B used twice
+// in one row, several column blocks and several depth blocks of the
+// packing; the columns between the rows of y and the packed matrix are
+// left alone.
+func TestAxpyRowsPacked(t *testing.T) {
+	eachKernelPath(t, func(t *testing.T) {
+		rng := rand.New(rand.NewPCG(17, 5))
+		oldKC, oldNC := gemmKC, gemmNC
+		defer func() { gemmKC, gemmNC = oldKC, oldNC }()
+		for _, blocks := range [][2]int{{oldKC, oldNC}, {16, 24}} {
+			gemmKC, gemmNC = blocks[0], blocks[1]
+			for _, k := range []int{1, 9, 40} {
+				for _, n := range []int{1, 5, 7, 8, 9, 16, 31, 32, 33, 39, 40, 41, 63, 64, 65, 70, 96, 101, 130, 794} {
+					const rows = 7
+					ldb, ldy := n+3, n+5
+					b := make([]float64, k*ldb)
+					for i := range b {
+						b[i] = rng.Float64()*2 - 1
+					}
+					ptr := make([]int, rows+1)
+					var idx []int
+					var c []float64
+					for r := range rows {
+						terms := rng.IntN(9)
+						if r == 3 {
+							terms = 0
+						}
+						for m := range terms {
+							j := rng.IntN(k)
+							if m == 2 {
+								j = idx[len(idx)-1] // a row of B twice
+							}
+							idx = append(idx, j)
+							c = append(c, rng.Float64()*4-2)
+						}
+						ptr[r+1] = len(idx)
+					}
+					y := make([]float64, rows*ldy)
+					for i := range y {
+						y[i] = outCanary
+						if i%ldy < n {
+							y[i] = rng.Float64()*2 - 1
+						}
+					}
+					want := append([]float64(nil), y...)
+					AxpyRowsCSR(rows, n, ptr, idx, c, b, ldb, want, ldy)
+					var pb PackedB
+					pb.Pack(false, k, n, b, ldb)
+					packed := append([]float64(nil), pb.data...)
+					AxpyRowsPacked(rows, ptr, idx, c, &pb, y, ldy)
+					for i := range y {
+						if math.Float64bits(y[i]) != math.Float64bits(want[i]) {
+							t.Fatalf("kc=%d nc=%d k=%d n=%d: y[%d] (row %d, column %d) = %v, want %v", gemmKC, gemmNC, k, n, i, i/ldy, i%ldy, y[i], want[i])
+						}
+					}
+					for i := range packed {
+						if math.Float64bits(pb.data[i]) != math.Float64bits(packed[i]) {
+							t.Fatalf("k=%d n=%d: the packed matrix changed", k, n)
+						}
+					}
+				}
+			}
+		}
+	})
+}
+
+// AxpyRowsPacked refuses inconsistent arguments instead of reading or
+// writing out of range, on the assembly's widths too.
+func TestAxpyRowsPackedPanics(t *testing.T) {
+	for _, n := range []int{10, 40} {
+		var pb PackedB
+		pb.Pack(false, 4, n, make([]float64, 4*n), n)
+		y := make([]float64, 2*n)
+		ok := func() ([]int, []int, []float64) { return []int{0, 1, 2}, []int{0, 3}, []float64{1, 1} }
+		cases := map[string]func(){
+			"short ptr":      func() { _, idx, c := ok(); AxpyRowsPacked(2, []int{0, 1}, idx, c, &pb, y, n) },
+			"ptr decreases":  func() { _, idx, c := ok(); AxpyRowsPacked(2, []int{0, 2, 1}, idx, c, &pb, y, n) },
+			"ptr past idx":   func() { _, _, c := ok(); AxpyRowsPacked(2, []int{0, 1, 2}, []int{0}, c, &pb, y, n) },
+			"ptr past c":     func() { _, idx, _ := ok(); AxpyRowsPacked(2, []int{0, 1, 2}, idx, []float64{1}, &pb, y, n) },
+			"negative ptr":   func() { _, idx, c := ok(); AxpyRowsPacked(2, []int{-1, 1, 2}, idx, c, &pb, y, n) },
+			"row index high": func() { ptr, _, c := ok(); AxpyRowsPacked(2, ptr, []int{0, 4}, c, &pb, y, n) },
+			"row index low":  func() { ptr, _, c := ok(); AxpyRowsPacked(2, ptr, []int{-1, 0}, c, &pb, y, n) },
+			"y short":        func() { ptr, idx, c := ok(); AxpyRowsPacked(2, ptr, idx, c, &pb, y[:2*n-1], n) },
+			"ldy below n":    func() { ptr, idx, c := ok(); AxpyRowsPacked(2, ptr, idx, c, &pb, y, n-1) },
+			"negative rows":  func() { ptr, idx, c := ok(); AxpyRowsPacked(-1, ptr, idx, c, &pb, y, n) },
+		}
+		for name, f := range cases {
+			t.Run(fmt.Sprintf("n=%d/%s", n, name), func(t *testing.T) {
+				defer func() {
+					if recover() == nil {
+						t.Errorf("no panic")
+					}
+				}()
+				f()
+			})
+		}
+	}
 }

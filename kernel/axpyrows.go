@@ -157,3 +157,103 @@ func AddRowsSum(c, g []float64, ld int, idx []int, y, tmp []float64) {
 	}
 	AxpyUnitary(1, tmp, y)
 }
+
+// AxpyRowsPacked is AxpyRowsCSR with g the k×n matrix B packed in pb
+// (PackedB.Pack, for the multiplications that B is also packed for): row
+// r of y, y[r*ldy : r*ldy+n], gets
+//
+//	y_r += c[m]·B[idx[m], :],  m = ptr[r], …, ptr[r+1]−1,
+//
+// with the values AxpyRowsCSR gives on the unpacked B. From the packed
+// panels a row's sums stay in registers through all its terms, so each
+// term costs one load and one FMA a vector instead of a pass over y. ptr
+// must be nondecreasing with ptr[rows] ≤ len(idx), len(c), every index in
+// 0..k−1; it panics otherwise, and on a y too short.
+func AxpyRowsPacked(rows int, ptr, idx []int, c []float64, pb *PackedB, y []float64, ldy int) {
+	k, n := pb.k, pb.n
+	if rows < 0 {
+		panic("kernel: AxpyRowsPacked: negative dimension")
+	}
+	if rows == 0 || n == 0 {
+		return
+	}
+	if len(ptr) < rows+1 {
+		panic("kernel: AxpyRowsPacked: short ptr")
+	}
+	if ldy < n || len(y) < (rows-1)*ldy+n {
+		panic("kernel: AxpyRowsPacked: y too short")
+	}
+	if ptr[0] < 0 || ptr[rows] > len(idx) || ptr[rows] > len(c) {
+		panic("kernel: AxpyRowsPacked: ptr out of range")
+	}
+	for r := range rows {
+		if ptr[r+1] < ptr[r] {
+			panic("kernel: AxpyRowsPacked: ptr decreases")
+		}
+	}
+	for _, j := range idx[ptr[0]:ptr[rows]] {
+		if j < 0 || j >= k {
+			panic("kernel: AxpyRowsPacked: index out of range")
+		}
+	}
+	// AxpyRows fuses the multiply-adds when its assembly runs.
+	fused := useAsm && n >= axpyAsmMin
+	if !fused || pb.kc < k {
+		axpyRowsPackedRef(rows, ptr, idx, c, pb, y, ldy, fused)
+		return
+	}
+	const nr = gemmNR
+	raceRead(pb.data)
+	raceWrite(y[:(rows-1)*ldy+n])
+	// The panels go over the rows of y once each, a few cache lines of
+	// every row at a time, which the hardware does not foresee: each
+	// row's first lines are asked for now, the assembly asks for the
+	// next ones while it works on a panel.
+	for r := range rows {
+		prefetchL2(y[r*ldy : r*ldy+min(n, 4*nr)])
+	}
+	for bj, jc := 0, 0; jc < n; bj, jc = bj+1, jc+pb.nc {
+		nb := min(pb.nc, n-jc)
+		b := pb.data[pb.offs[bj]:]
+		full := nb / nr // whole panels
+		q := 0
+		for ; q+4 <= full; q += 4 {
+			axpyCSR32AVX(rows, ptr, idx, c, b[q*nr*k:], nr*k, y[jc+q*nr:], ldy)
+		}
+		for ; q < full; q++ {
+			axpyCSR8AVX(rows, ptr, idx, c, b[q*nr*k:], nr*k, y[jc+q*nr:], ldy)
+		}
+		// The last columns, a partial panel, under a mask.
+		if w := nb - q*nr; w > 0 {
+			axpyCSRPartAVX(rows, ptr, idx, c, b[q*nr*k:], &csrMasks[w], y[jc+q*nr:], ldy)
+		}
+	}
+}
+
+// csrMasks[w] has its first w lanes set: the columns of a partial panel.
+var csrMasks = func() (m [8][8]int64) {
+	for w := range m {
+		for i := range w {
+			m[w][i] = -1
+		}
+	}
+	return m
+}()
+
+// axpyRowsPackedRef is AxpyRowsPacked element by element, on any packing:
+// fused selects one FMA per term, as AxpyRows's assembly rounds, or a
+// product and a sum, as its Go loop does.
+func axpyRowsPackedRef(rows int, ptr, idx []int, c []float64, pb *PackedB, y []float64, ldy int, fused bool) {
+	for r := range rows {
+		yr := y[r*ldy : r*ldy+pb.n]
+		for m := ptr[r]; m < ptr[r+1]; m++ {
+			for i := range yr {
+				if v := pb.at(idx[m], i); fused {
+					yr[i] = math.FMA(c[m], v, yr[i])
+				} else {
+					yr[i] += c[m] * v
+				}
+			}
+		}
+	}
+}

@@ -31,6 +31,8 @@
 //	AxpyRowsCSR(rows, n, ptr, idx, c, g, ldg, y, ldy)
 //	                      AxpyRows for many rows of y, their terms in
 //	                      compressed sparse row form
+//	AxpyRowsPacked(rows, ptr, idx, c, pb, y, ldy)
+//	                      the same, B packed for Dgemm (PackedB)
 //	AddRowsSum(c, g, ld, idx, y, tmp)  y += Σ_m c[m]·g[idx[m]·ld:] rounded
 //	                      as a row of Dgemm's C += A·B (the sum from zero,
 //	                      then added), A's zeros skipped
@@ -49,7 +51,10 @@
 // rows a pass) also finds the largest
 // element in its last pass (Batch-OMP's correlation update and atom
 // choice in one pass). AxpyRowsCSR rounds as AxpyRows on each row (a
-// sparse product M·Δ, as in the dictionary update).
+// sparse product M·Δ, as in the dictionary update); AxpyRowsPacked gives
+// the same values from B's packed panels, 32 columns of a row held in
+// registers through all its terms, so that each term costs a load and an
+// FMA per vector and y is read and written once per panel group.
 //
 // Iamax follows gonum's Idamax for NaN: a NaN at x[0] gives 0, a NaN
 // anywhere else is passed over. Nrm2 takes the fast unscaled sum of squares

@@ -121,3 +121,13 @@ func dgemmPacked(threads int, upper, transA bool, m int, alpha float64, a []floa
 	g.a, g.b, g.c, g.packed, g.upper, g.tmax = nil, nil, nil, nil, false, 0
 	gemmCallPool.Put(g)
 }
+
+// at returns element (i, j) of the packed k×n matrix.
+func (p *PackedB) at(i, j int) float64 {
+	const nr = gemmNR
+	bj, bp := j/p.nc, i/p.kc
+	npc := ceilDiv(p.k, p.kc)
+	kb := min(p.kc, p.k-bp*p.kc)
+	jj, ii := j-bj*p.nc, i-bp*p.kc
+	return p.data[p.offs[bj*npc+bp]+(jj/nr)*nr*kb+ii*nr+jj%nr]
+}

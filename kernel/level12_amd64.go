@@ -73,6 +73,24 @@ func axpy4AVX(c *[4]float64, x0, x1, x2, x3, y []float64)
 //go:noescape
 func axpy2AVX(c *[2]float64, x0, x1, y []float64)
 
+// axpyCSR32AVX adds to 32 columns of each of rows rows of y (rows ldy
+// apart) their terms' rows of a packed B, four panels pstride elements
+// apart from b on: see AxpyRowsPacked. Every bound has been checked.
+//
+//go:noescape
+func axpyCSR32AVX(rows int, ptr, idx []int, c, b []float64, pstride int, y []float64, ldy int)
+
+// axpyCSR8AVX is axpyCSR32AVX on 8 columns, one panel.
+//
+//go:noescape
+func axpyCSR8AVX(rows int, ptr, idx []int, c, b []float64, pstride int, y []float64, ldy int)
+
+// axpyCSRPartAVX is axpyCSR8AVX on the columns of y whose lanes are set
+// in mask (all ones), the first few: y is read and written under it.
+//
+//go:noescape
+func axpyCSRPartAVX(rows int, ptr, idx []int, c, b []float64, mask *[8]int64, y []float64, ldy int)
+
 // axpy4IamaxAVX is axpy4AVX on the first 8·⌊len(y)/8⌋ elements of y that
 // also folds the updated |y[i]| into lanes (see iamaxLanes).
 //

@@ -46,6 +46,18 @@ func axpy2AVX(c *[2]float64, x0, x1, y []float64) {
 	axpyRef(c[1], x1[:len(y)], y)
 }
 
+func axpyCSR32AVX(rows int, ptr, idx []int, c, b []float64, pstride int, y []float64, ldy int) {
+	panic("kernel: assembly routine called without assembly")
+}
+
+func axpyCSR8AVX(rows int, ptr, idx []int, c, b []float64, pstride int, y []float64, ldy int) {
+	panic("kernel: assembly routine called without assembly")
+}
+
+func axpyCSRPartAVX(rows int, ptr, idx []int, c, b []float64, mask *[8]int64, y []float64, ldy int) {
+	panic("kernel: assembly routine called without assembly")
+}
+
 func axpy4IamaxAVX(c *[4]float64, x0, x1, x2, x3, y []float64, lanes *iamaxLanes) {
 	panic("kernel: assembly routine called without assembly")
 }

@@ -114,16 +114,15 @@ type updater struct {
 	// lookahead, when set, runs the blocked sweep with the kernel's GEMM
 	// directly and overlaps each block's product with the next block's
 	// Gauss–Seidel updates (sweepAhead); it needs the native backend and
-	// two threads. pd holds a block's changes packed for it.
+	// two threads.
 	lookahead bool
-	pd        kernel.PackedB
+	// pd holds a block's changes packed for its product, dense or sparse
+	// (kernel.AxpyRowsPacked), so that the next block's updates can fill
+	// delta while it runs.
+	pd kernel.PackedB
 	// threads is how many goroutines the sparse products may use (< 2:
 	// one).
 	threads int
-	// deltas are the two buffers delta alternates between in sweepAhead:
-	// a sparse block's products read its changes in one while the next
-	// block's updates fill the other.
-	deltas [2][]float64
 	// terms holds the nonzero entries of M in each block of atoms (one
 	// for sweepBlocked, every block for sweepAhead), dec whether each
 	// block's product runs sparse.
@@ -211,7 +210,7 @@ func (up *updater) sweepBlocked(st *state) (unused int) {
 			up.terms = make([]blockTerms, 1)
 		}
 		if bt := &up.terms[0]; blockSparse(st, lo, hi, j0, j1, bt) {
-			up.sparseParallel(st, lo, hi, bt)
+			up.sparseParallel(st, lo, hi, b, bt)
 		} else {
 			up.impl.Dgemm(gblas.NoTrans, gblas.NoTrans, hi-lo, s, b, 1, st.m[lo*k+j0:], k, delta, s, 1, p[lo*s:], s)
 		}
@@ -257,20 +256,23 @@ func blockSparse(st *state, lo, hi, j0, j1 int, bt *blockTerms) bool {
 }
 
 // sparseRows adds M[r, j0:j1]·Δ to row r of P for r in r0..r1 (rows of the
-// block's terms bt), Δ the block's changes (row i at d[i·(n+q):]), with the
-// nonzero M_rj only, in order of j: one fused multiply-add per term, as
-// separate axpys would.
-func sparseRows(st *state, r0, r1 int, bt *blockTerms, d []float64) {
+// block's terms bt), Δ the block's changes packed in pd, with the nonzero
+// M_rj only, in order of j: one fused multiply-add per term, as separate
+// axpys would.
+func sparseRows(st *state, r0, r1 int, bt *blockTerms, pd *kernel.PackedB) {
 	s := st.stride()
-	kernel.AxpyRowsCSR(r1-r0, s, bt.ptr[r0-bt.lo:], bt.idx, bt.val, d, s, st.p[r0*s:], s)
+	kernel.AxpyRowsPacked(r1-r0, bt.ptr[r0-bt.lo:], bt.idx, bt.val, pd, st.p[r0*s:], s)
 }
 
 // sparseParallel runs sparseRows over rows lo..hi on up.threads
-// goroutines, each taking contiguous rows (rows are independent).
-func (up *updater) sparseParallel(st *state, lo, hi int, bt *blockTerms) {
+// goroutines, each taking contiguous rows (rows are independent), the
+// block's changes packed first.
+func (up *updater) sparseParallel(st *state, lo, hi, b int, bt *blockTerms) {
+	s := st.stride()
+	up.pd.Pack(false, b, s, up.delta[:b*s], s)
 	w := max(1, min(up.threads, (hi-lo)/16))
 	parallel(w, func(i int) {
-		sparseRows(st, lo+i*(hi-lo)/w, lo+(i+1)*(hi-lo)/w, bt, up.delta)
+		sparseRows(st, lo+i*(hi-lo)/w, lo+(i+1)*(hi-lo)/w, bt, &up.pd)
 	})
 }
 
@@ -282,10 +284,8 @@ func (up *updater) prepareBlocked(st *state) []float64 {
 		st.p = make([]float64, k*s)
 		st.pValid = false
 	}
-	if len(up.deltas[0]) < bcdBlock*s {
-		up.deltas[0] = make([]float64, bcdBlock*s)
-		up.deltas[1] = make([]float64, bcdBlock*s)
-		up.delta = up.deltas[0]
+	if len(up.delta) < bcdBlock*s {
+		up.delta = make([]float64, bcdBlock*s)
 		up.work = make([]float64, bcdBlock*s)
 	}
 	if !st.pValid {
@@ -366,13 +366,13 @@ const aheadRows = 48
 
 // sweepAhead is sweepBlocked (the same blocks, sub-blocks and products, so
 // the same result bit for bit) on the kernel's GEMM with one block of look-
-// ahead. Once a block's changes Δ are known (packed once for a dense
-// product), a helper goroutine starts on the products for the rows of P
-// outside the next block, aheadRows rows each, while the calling goroutine
-// gives the next block's rows their product and runs that block's
-// Gauss–Seidel updates (which read and write only its rows of P and
-// D~), then joins in on what is left. Both run their products on one
-// thread.
+// ahead. Once a block's changes Δ are known (and packed, for the dense or
+// the sparse product), a helper goroutine starts on the products for the
+// rows of P outside the next block, aheadRows rows each, while the
+// calling goroutine gives the next block's rows their product and runs
+// that block's Gauss–Seidel updates (which read and write only its rows
+// of P and D~), then joins in on what is left. Both run their products
+// on one thread.
 func (up *updater) sweepAhead(st *state) (unused int) {
 	k, s := st.k, st.stride()
 	p := up.prepareBlocked(st)
@@ -385,10 +385,10 @@ func (up *updater) sweepAhead(st *state) (unused int) {
 	// claimed in turn through next. The helper leaves it through out.
 	type span struct{ r0, r1 int }
 	var (
-		spans []span
-		pj0   int
-		pdd   []float64 // the pending block's changes if its product is sparse
-		next  atomic.Int64
+		spans  []span
+		pj0    int
+		sparse bool // whether the pending block's product runs sparse
+		next   atomic.Int64
 	)
 	// Whether each block's product runs sparse depends on M only, which the
 	// sweep does not change: decide for every block at once, on both
@@ -408,9 +408,8 @@ func (up *updater) sweepAhead(st *state) (unused int) {
 			dec[b] = blockSparse(st, 0, k, j0, min(j0+bcdBlock, k), &up.terms[b])
 		}
 	})
-	// A block's changes are read packed (up.pd) or, for a sparse block,
-	// from their buffer of up.deltas, which the next block's updates leave
-	// alone (they fill the other one).
+	// A block's changes are read packed (up.pd), which the next block's
+	// updates leave alone.
 	run := func() {
 		for {
 			c := int(next.Add(1)) - 1
@@ -418,8 +417,8 @@ func (up *updater) sweepAhead(st *state) (unused int) {
 				return
 			}
 			sp := spans[c]
-			if pdd != nil {
-				sparseRows(st, sp.r0, sp.r1, &up.terms[pj0/bcdBlock], pdd)
+			if sparse {
+				sparseRows(st, sp.r0, sp.r1, &up.terms[pj0/bcdBlock], &up.pd)
 			} else {
 				kernel.DgemmPackedOn(1, false, sp.r1-sp.r0, 1, st.m[sp.r0*k+pj0:], k, &up.pd, 1, p[sp.r0*s:], s)
 			}
@@ -460,31 +459,22 @@ func (up *updater) sweepAhead(st *state) (unused int) {
 		if pending {
 			gemm = one
 		}
-		// The changes go to the buffer that the pending products (the
-		// previous block's) do not read.
-		up.delta = up.deltas[bi%2]
 		unused += up.inBlock(st, j0, j1, tol, gemm, pw)
-		var d []float64
-		if dec[bi] {
-			d = up.delta
-		}
 		join()
 		j2 := min(j1+bcdBlock, k)
-		if d == nil {
-			up.pd.Pack(false, b, s, up.delta[:b*s], s)
-		}
+		up.pd.Pack(false, b, s, up.delta[:b*s], s)
 		// The helper starts on the other rows now, while this goroutine
 		// gives the next block's rows their product first.
 		spans = spans[:0]
 		add(0, j1)
 		add(j2, k)
-		pj0, pdd = j0, d
+		pj0, sparse = j0, dec[bi]
 		next.Store(0)
 		pending = true
 		work <- struct{}{}
 		if j2 > j1 {
-			if d != nil {
-				sparseRows(st, j1, j2, &up.terms[bi], d)
+			if sparse {
+				sparseRows(st, j1, j2, &up.terms[bi], &up.pd)
 			} else {
 				kernel.DgemmPackedOn(1, false, j2-j1, 1, st.m[j1*k+j0:], k, &up.pd, 1, p[j1*s:], s)
 			}
