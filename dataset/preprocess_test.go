@@ -2,6 +2,7 @@ package dataset
 
 import (
 	"errors"
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -180,5 +181,90 @@ func TestSetPreprocessAndViews(t *testing.T) {
 			}()
 			f()
 		}()
+	}
+}
+
+// Preprocess gives, bit for bit, what preprocessRow gives row by row (the
+// four-row path only interleaves the same sums), with the same list of
+// constant rows: for row counts around the groups of four, lengths from 1,
+// and groups mixing ordinary rows with constant, zero, huge, tiny,
+// subnormal, NaN and infinite ones.
+func TestPreprocessFourRowsAsOne(t *testing.T) {
+	rng := rand.New(rand.NewPCG(8, 21))
+	kinds := []func(row []float64){
+		func(row []float64) { // ordinary
+			for j := range row {
+				row[j] = rng.Float64()*255 - 20
+			}
+		},
+		func(row []float64) { // constant
+			v := rng.Float64()
+			for j := range row {
+				row[j] = v
+			}
+		},
+		func(row []float64) { clear(row) },
+		func(row []float64) { // huge
+			for j := range row {
+				row[j] = (rng.Float64() - 0.5) * 0x1p700
+			}
+		},
+		func(row []float64) { // tiny and subnormal
+			for j := range row {
+				row[j] = (rng.Float64() - 0.5) * 0x1p-1060
+			}
+		},
+		func(row []float64) { // a NaN
+			for j := range row {
+				row[j] = rng.Float64()
+			}
+			row[rng.IntN(len(row))] = math.NaN()
+		},
+		func(row []float64) { // an Inf
+			for j := range row {
+				row[j] = rng.Float64()
+			}
+			row[rng.IntN(len(row))] = math.Inf(-1)
+		},
+		func(row []float64) { // nearly constant
+			for j := range row {
+				row[j] = 1 + float64(j%2)*0x1p-50
+			}
+		},
+	}
+	for _, c := range []int{1, 2, 3, 7, 64, 784} {
+		for _, r := range []int{1, 3, 4, 5, 8, 13, 40} {
+			for _, special := range []bool{false, true} {
+				X := mat.NewDense(r, c, nil)
+				for i := range r {
+					k := 0
+					if special && rng.IntN(3) == 0 {
+						k = rng.IntN(len(kinds))
+					}
+					if special && rng.IntN(4) == 0 {
+						k = 1 + rng.IntN(2) // more constant and zero rows
+					}
+					kinds[k](X.RawRowView(i))
+				}
+				want := mat.DenseCopyOf(X)
+				var wantZero []int
+				for i := range r {
+					if preprocessRow(want.RawRowView(i)) {
+						wantZero = append(wantZero, i)
+					}
+				}
+				zero := Preprocess(X)
+				if fmt.Sprint(zero) != fmt.Sprint(wantZero) {
+					t.Fatalf("r=%d c=%d: constant rows %v, row by row %v", r, c, zero, wantZero)
+				}
+				for i := range r {
+					for j := range c {
+						if g, w := X.At(i, j), want.At(i, j); math.Float64bits(g) != math.Float64bits(w) {
+							t.Fatalf("r=%d c=%d: X[%d][%d] = %v, row by row %v", r, c, i, j, g, w)
+						}
+					}
+				}
+			}
+		}
 	}
 }
