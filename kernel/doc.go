@@ -79,7 +79,8 @@
 // Dgemm computes C = α·op(A)·op(B) + β·C with a blocked, packed loop nest
 // around a 6×8 register micro-kernel, split over up to Threads() goroutines
 // (see SetThreads). PackedB and DgemmPacked pack B once for many products
-// with the same B (bit for bit the same results as Dgemm).
+// with the same B (bit for bit the same results as Dgemm); PackedB.PackRows
+// packs it a few rows at a time, as the rows are produced.
 //
 // # Dispatch
 //

@@ -19,34 +19,17 @@ type PackedB struct {
 // Later changes to b do not affect p.
 func (p *PackedB) Pack(transB bool, k, n int, b []float64, ldb int) {
 	const nr = gemmNR
-	p.k, p.n = k, n
-	p.data, p.offs = p.data[:0], p.offs[:0]
+	p.layout(k, n)
 	if k == 0 || n == 0 {
 		return
 	}
-	p.kc = ceilDiv(k, ceilDiv(k, gemmKC))
-	p.nc = roundUp(min(n, gemmNC), nr)
-	size := 0
-	for jc := 0; jc < n; jc += p.nc {
-		nb := min(p.nc, n-jc)
-		size += roundUp(nb, nr) * k
-	}
-	if cap(p.data) < size {
-		p.data = make([]float64, size)
-	}
-	p.data = p.data[:size]
 	type part struct{ off, pc, kb, jc, nb, np int }
 	var parts [16]part
 	list := parts[:0]
-	off := 0
 	for jc := 0; jc < n; jc += p.nc {
 		nb := min(p.nc, n-jc)
-		np := ceilDiv(nb, nr)
 		for pc := 0; pc < k; pc += p.kc {
-			kb := min(p.kc, k-pc)
-			p.offs = append(p.offs, off)
-			list = append(list, part{off, pc, kb, jc, nb, np})
-			off += np * nr * kb
+			list = append(list, part{p.offs[len(list)], pc, min(p.kc, k-pc), jc, nb, ceilDiv(nb, nr)})
 		}
 	}
 	// The panels are independent: large packings share them out among
@@ -60,6 +43,70 @@ func (p *PackedB) Pack(transB bool, k, n int, b []float64, ldb int) {
 		}
 	}
 	par.Do(workers, forRange)
+}
+
+// PackRows packs rows r0..r1−1 of op(B), a k×n matrix given as to Pack,
+// into their places in p: after rows covering 0..k−1 have been packed this
+// way, in any order and any pieces, p holds what Pack would have packed,
+// bit for bit. If p does not have the shape k×n, its layout is set up first
+// (reusing its memory) and the rows not packed since are unspecified. It
+// runs on the calling goroutine: for packing a matrix while it is being
+// produced, a few rows at a time, while they are still in cache.
+func (p *PackedB) PackRows(transB bool, k, n int, b []float64, ldb int, r0, r1 int) {
+	const nr = gemmNR
+	if r0 < 0 || r1 > k || r0 > r1 {
+		panic("kernel: PackedB.PackRows: rows out of range")
+	}
+	if p.k != k || p.n != n || len(p.offs) == 0 || p.kc != ceilDiv(k, ceilDiv(k, gemmKC)) || p.nc != roundUp(min(n, gemmNC), nr) {
+		p.layout(k, n)
+	}
+	if r0 == r1 || n == 0 {
+		return
+	}
+	asm := useAsm && !gemmRace
+	npc := ceilDiv(k, p.kc)
+	bj := 0
+	for jc := 0; jc < n; jc += p.nc {
+		nb := min(p.nc, n-jc)
+		np := ceilDiv(nb, nr)
+		for bp, pc := 0, 0; pc < k; bp, pc = bp+1, pc+p.kc {
+			kb := min(p.kc, k-pc)
+			lo, hi := max(r0, pc), min(r1, pc+kb)
+			if lo >= hi {
+				continue
+			}
+			off := p.offs[bj*npc+bp]
+			packBStride(asm, transB, b, ldb, lo, hi-lo, jc, nb, 0, np, p.data[off+(lo-pc)*nr:off+np*nr*kb], nr*kb)
+		}
+		bj++
+	}
+}
+
+// layout sets p up for a k×n matrix as Pack does, without packing: the
+// block sizes, the offsets and room for the data, whose values are left
+// as they are.
+func (p *PackedB) layout(k, n int) {
+	const nr = gemmNR
+	p.k, p.n = k, n
+	p.data, p.offs = p.data[:0], p.offs[:0]
+	if k == 0 || n == 0 {
+		return
+	}
+	p.kc = ceilDiv(k, ceilDiv(k, gemmKC))
+	p.nc = roundUp(min(n, gemmNC), nr)
+	size := 0
+	for jc := 0; jc < n; jc += p.nc {
+		nb := min(p.nc, n-jc)
+		for pc := 0; pc < k; pc += p.kc {
+			kb := min(p.kc, k-pc)
+			p.offs = append(p.offs, size)
+			size += roundUp(nb, nr) * kb
+		}
+	}
+	if cap(p.data) < size {
+		p.data = make([]float64, size)
+	}
+	p.data = p.data[:size]
 }
 
 // packMinPerThread is the number of elements of B per goroutine below

@@ -142,3 +142,81 @@ func TestDgemmOn(t *testing.T) {
 		}
 	})
 }
+
+// PackRows, over rows in pieces and in any order, leaves exactly what Pack
+// packs, for both orientations of B, shapes across the block sizes, a
+// buffer holding another shape or garbage before, and then DgemmPacked on
+// it gives Dgemm's result.
+func TestPackRows(t *testing.T) {
+	eachKernelPath(t, func(t *testing.T) {
+		rng := rand.New(rand.NewPCG(5, 40))
+		oldKC, oldNC := gemmKC, gemmNC
+		defer func() { gemmKC, gemmNC = oldKC, oldNC }()
+		for _, blocks := range [][2]int{{oldKC, oldNC}, {16, 24}} {
+			gemmKC, gemmNC = blocks[0], blocks[1]
+			var got PackedB
+			got.Pack(false, 3, 5, randSlice(rng, 15), 5) // another shape first
+			for _, s := range []struct{ k, n int }{{1, 1}, {5, 8}, {17, 9}, {40, 50}, {128, 794}} {
+				for _, trans := range []bool{false, true} {
+					ldb := s.n + 3
+					if trans {
+						ldb = s.k + 2
+					}
+					b := randSlice(rng, ldb*max(s.k, s.n))
+					var want PackedB
+					want.Pack(trans, s.k, s.n, b, ldb)
+					got.PackRows(trans, s.k, s.n, b, ldb, 0, 0) // sets the layout
+					for i := range got.data {
+						got.data[i] = math.NaN()
+					}
+					// Pieces of random sizes, packed in a shuffled order.
+					var cuts []int
+					for r := 0; r < s.k; r += 1 + rng.IntN(12) {
+						cuts = append(cuts, r)
+					}
+					cuts = append(cuts, s.k)
+					order := rng.Perm(len(cuts) - 1)
+					for _, c := range order {
+						got.PackRows(trans, s.k, s.n, b, ldb, cuts[c], cuts[c+1])
+					}
+					name := fmt.Sprintf("kc=%d nc=%d k=%d n=%d trans=%v", gemmKC, gemmNC, s.k, s.n, trans)
+					if got.k != want.k || got.n != want.n || got.kc != want.kc || got.nc != want.nc || fmt.Sprint(got.offs) != fmt.Sprint(want.offs) || len(got.data) != len(want.data) {
+						t.Fatalf("%s: layout (%d %d %d %d %v %d), Pack's (%d %d %d %d %v %d)", name,
+							got.k, got.n, got.kc, got.nc, got.offs, len(got.data), want.k, want.n, want.kc, want.nc, want.offs, len(want.data))
+					}
+					for i := range want.data {
+						if math.Float64bits(got.data[i]) != math.Float64bits(want.data[i]) {
+							t.Fatalf("%s: data[%d] = %v, Pack's %v", name, i, got.data[i], want.data[i])
+						}
+					}
+					m := 7
+					a := randSlice(rng, m*s.k)
+					c1 := make([]float64, m*s.n)
+					c2 := make([]float64, m*s.n)
+					DgemmPacked(false, m, 1, a, s.k, &got, 0, c1, s.n)
+					Dgemm(false, trans, m, s.n, s.k, 1, a, s.k, b, ldb, 0, c2, s.n)
+					for i := range c1 {
+						if math.Float64bits(c1[i]) != math.Float64bits(c2[i]) && m*s.n*s.k > 128 {
+							t.Fatalf("%s: C[%d] = %v, Dgemm %v", name, i, c1[i], c2[i])
+						}
+					}
+				}
+			}
+		}
+	})
+}
+
+// PackRows refuses rows outside 0..k.
+func TestPackRowsPanics(t *testing.T) {
+	for name, r := range map[string][2]int{"negative": {-1, 2}, "past k": {0, 5}, "reversed": {3, 2}} {
+		t.Run(name, func(t *testing.T) {
+			defer func() {
+				if recover() == nil {
+					t.Errorf("no panic")
+				}
+			}()
+			var p PackedB
+			p.PackRows(false, 4, 4, make([]float64, 16), 4, r[0], r[1])
+		})
+	}
+}

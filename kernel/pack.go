@@ -55,11 +55,17 @@ func packA(asm, trans bool, a []float64, lda, i0, mb, p0, kb int, dst []float64)
 // dst; panel q starts at dst[q*gemmNR*kb]. op(B)[p][j] is b[p*ldb+j], or
 // b[j*ldb+p] when trans is set.
 func packB(asm, trans bool, b []float64, ldb, p0, kb, j0, nb, q0, q1 int, dst []float64) {
+	packBStride(asm, trans, b, ldb, p0, kb, j0, nb, q0, q1, dst, gemmNR*kb)
+}
+
+// packBStride is packB with panel q at dst[q*stride] (stride ≥ gemmNR*kb):
+// kb rows of panels deeper than kb, as PackedB.PackRows writes them.
+func packBStride(asm, trans bool, b []float64, ldb, p0, kb, j0, nb, q0, q1 int, dst []float64, stride int) {
 	const nr = gemmNR
 	for q := q0; q < q1; q++ {
 		c := q * nr
 		cols := min(nr, nb-c)
-		panel := dst[c*kb : c*kb+nr*kb]
+		panel := dst[q*stride : q*stride+nr*kb]
 		switch {
 		case cols < nr && trans:
 			packRowsPartial(b, ldb, j0+c, cols, p0, kb, nr, panel)

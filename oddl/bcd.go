@@ -118,8 +118,12 @@ type updater struct {
 	lookahead bool
 	// pd holds a block's changes packed for its product, dense or sparse
 	// (kernel.AxpyRowsPacked), so that the next block's updates can fill
-	// delta while it runs.
-	pd kernel.PackedB
+	// delta while it runs: sweepBlocked packs into pd[0] after each block,
+	// sweepAhead packs each sub-block's rows as soon as they are final
+	// (packTo), the blocks taking pd[0] and pd[1] in turn, so that a block's
+	// products read one while the next block fills the other.
+	pd     [2]kernel.PackedB
+	packTo *kernel.PackedB
 	// threads is how many goroutines the sparse products may use (< 2:
 	// one).
 	threads int
@@ -269,10 +273,10 @@ func sparseRows(st *state, r0, r1 int, bt *blockTerms, pd *kernel.PackedB) {
 // block's changes packed first.
 func (up *updater) sparseParallel(st *state, lo, hi, b int, bt *blockTerms) {
 	s := st.stride()
-	up.pd.Pack(false, b, s, up.delta[:b*s], s)
+	up.pd[0].Pack(false, b, s, up.delta[:b*s], s)
 	w := max(1, min(up.threads, (hi-lo)/16))
 	parallel(w, func(i int) {
-		sparseRows(st, lo+i*(hi-lo)/w, lo+(i+1)*(hi-lo)/w, bt, &up.pd)
+		sparseRows(st, lo+i*(hi-lo)/w, lo+(i+1)*(hi-lo)/w, bt, &up.pd[0])
 	})
 }
 
@@ -343,6 +347,11 @@ func (up *updater) inBlock(st *state, j0, j1 int, tol float64, gemm gemmFunc, pw
 			// Δ_j = new − old.
 			kernel.Axpby(dj, st.dt[j*s:(j+1)*s], dj, 1, -1)
 		}
+		if up.packTo != nil {
+			// The sub-block's changes are final: pack them while they
+			// are in cache.
+			up.packTo.PackRows(false, j1-j0, s, delta[:(j1-j0)*s], s, i0-j0, i1-j0)
+		}
 		// The block's later rows: P[i1:j1] += M[i1:j1, i0:i1]·Δ[i0:i1].
 		switch {
 		case i1 == j1:
@@ -387,7 +396,8 @@ func (up *updater) sweepAhead(st *state) (unused int) {
 	var (
 		spans  []span
 		pj0    int
-		sparse bool // whether the pending block's product runs sparse
+		sparse bool            // whether the pending block's product runs sparse
+		ppd    *kernel.PackedB // the pending block's changes, packed
 		next   atomic.Int64
 	)
 	// Whether each block's product runs sparse depends on M only, which the
@@ -408,8 +418,8 @@ func (up *updater) sweepAhead(st *state) (unused int) {
 			dec[b] = blockSparse(st, 0, k, j0, min(j0+bcdBlock, k), &up.terms[b])
 		}
 	})
-	// A block's changes are read packed (up.pd), which the next block's
-	// updates leave alone.
+	// A block's changes are read packed (up.pd[0] or up.pd[1]); the next
+	// block's updates pack theirs into the other.
 	run := func() {
 		for {
 			c := int(next.Add(1)) - 1
@@ -418,9 +428,9 @@ func (up *updater) sweepAhead(st *state) (unused int) {
 			}
 			sp := spans[c]
 			if sparse {
-				sparseRows(st, sp.r0, sp.r1, &up.terms[pj0/bcdBlock], &up.pd)
+				sparseRows(st, sp.r0, sp.r1, &up.terms[pj0/bcdBlock], ppd)
 			} else {
-				kernel.DgemmPackedOn(1, false, sp.r1-sp.r0, 1, st.m[sp.r0*k+pj0:], k, &up.pd, 1, p[sp.r0*s:], s)
+				kernel.DgemmPackedOn(1, false, sp.r1-sp.r0, 1, st.m[sp.r0*k+pj0:], k, ppd, 1, p[sp.r0*s:], s)
 			}
 		}
 	}
@@ -459,24 +469,26 @@ func (up *updater) sweepAhead(st *state) (unused int) {
 		if pending {
 			gemm = one
 		}
+		pd := &up.pd[bi%2]
+		up.packTo = pd
 		unused += up.inBlock(st, j0, j1, tol, gemm, pw)
+		up.packTo = nil
 		join()
 		j2 := min(j1+bcdBlock, k)
-		up.pd.Pack(false, b, s, up.delta[:b*s], s)
 		// The helper starts on the other rows now, while this goroutine
 		// gives the next block's rows their product first.
 		spans = spans[:0]
 		add(0, j1)
 		add(j2, k)
-		pj0, sparse = j0, dec[bi]
+		pj0, sparse, ppd = j0, dec[bi], pd
 		next.Store(0)
 		pending = true
 		work <- struct{}{}
 		if j2 > j1 {
 			if sparse {
-				sparseRows(st, j1, j2, &up.terms[bi], &up.pd)
+				sparseRows(st, j1, j2, &up.terms[bi], pd)
 			} else {
-				kernel.DgemmPackedOn(1, false, j2-j1, 1, st.m[j1*k+j0:], k, &up.pd, 1, p[j1*s:], s)
+				kernel.DgemmPackedOn(1, false, j2-j1, 1, st.m[j1*k+j0:], k, pd, 1, p[j1*s:], s)
 			}
 		}
 		j0 = j1
