@@ -1,7 +1,7 @@
 #!/bin/sh
 # compare.sh: oddl beside scikit-learn on the same data and settings.
 #
-# Runs, on this machine, one after the other:
+# Runs, on this machine:
 #   ours    oddl bench -only omp,train on the best backend compiled in:
 #           ODDL training (oddl's default lambda0 and training codes) and
 #           reconstructive training
@@ -11,7 +11,9 @@
 #           pass runs PASSES times and the fastest run counts.
 #   theirs  sklearn_mbdl.py --coder omp: MiniBatchDictionaryLearning with its
 #           training coder redirected to orthogonal_mp_gram, L=5, on the same
-#           SAMPLES images, K and BATCH, also the fastest of PASSES runs;
+#           SAMPLES images, K and BATCH, also the fastest of PASSES runs.
+#           The training runs alternate, ours then theirs, PASSES times,
+#           so that a busy spell of the machine falls on both sides alike;
 #           sklearn_mbdl.py --coder lars: stock MiniBatchDictionaryLearning
 #           (LassoLars coding) on STOCK_SAMPLES images (it is slow; the rate
 #           is per sample);
@@ -76,10 +78,9 @@ trap 'rm -rf "$tmp"' EXIT
 echo "compare.sh: building oddl (tags: ${tags:-none})" >&2
 (cd "$root" && go build -tags "$tags" -o "$tmp/oddl" ./cmd/oddl)
 
-echo "compare.sh: oddl (training on $samples images, fastest of $passes runs; Batch-OMP)" >&2
-"$tmp/oddl" bench -json -only omp,train -train-samples "$samples" -train-passes "$passes" -batch "$batch" \
-	-blas "$("$tmp/oddl" env -json | "$py" -c 'import json,sys; print(json.load(sys.stdin)["backend"])')" \
-	>"$tmp/ours.json"
+backend=$("$tmp/oddl" env -json | "$py" -c 'import json,sys; print(json.load(sys.stdin)["backend"])')
+echo "compare.sh: oddl Batch-OMP" >&2
+"$tmp/oddl" bench -json -only omp -blas "$backend" >"$tmp/ours.json"
 # numpy's OpenBLAS runs its small products (sklearn's per-atom update, the
 # per-sample OMP solves) on 2 threads by default, which can be slower than 1,
 # much slower when another process holds a core. Give scikit-learn the
@@ -90,8 +91,16 @@ r1=$("$py" "$here/sklearn_mbdl.py" --json --coder omp --samples 2560 --batch "$b
 r0=$("$py" "$here/sklearn_mbdl.py" --json --coder omp --samples 2560 --batch "$batch" | rate)
 skthreads=$("$py" -c "print(1 if $r1 > $r0 else 0)")
 echo "compare.sh: 1 thread $r1 samples/s, default $r0 samples/s: using --threads $skthreads" >&2
-echo "compare.sh: scikit-learn, OMP-coded training on $samples images, fastest of $passes runs" >&2
-"$py" "$here/sklearn_mbdl.py" --json --coder omp --samples "$samples" --batch "$batch" --passes "$passes" --threads "$skthreads" >"$tmp/mbdl_omp.json"
+i=1
+while [ "$i" -le "$passes" ]; do
+	echo "compare.sh: run $i of $passes: oddl training on $samples images" >&2
+	"$tmp/oddl" bench -json -only train -train-samples "$samples" -train-passes 1 -batch "$batch" \
+		-blas "$backend" >"$tmp/ours_train_$i.json"
+	echo "compare.sh: run $i of $passes: scikit-learn OMP-coded training on $samples images" >&2
+	"$py" "$here/sklearn_mbdl.py" --json --coder omp --samples "$samples" --batch "$batch" --threads "$skthreads" \
+		>"$tmp/mbdl_omp_$i.json"
+	i=$((i + 1))
+done
 echo "compare.sh: scikit-learn, stock LassoLars training on $stock images" >&2
 "$py" "$here/sklearn_mbdl.py" --json --coder lars --samples "$stock" --batch "$batch" --threads "$skthreads" >"$tmp/mbdl_lars.json"
 echo "compare.sh: scikit-learn orthogonal_mp_gram, 1 thread and numpy's default" >&2
@@ -103,7 +112,25 @@ done >"$tmp/omp.json"
 import json, os, sys
 d = sys.argv[1]
 ours = json.load(open(os.path.join(d, "ours.json")))
-omp_peer = json.load(open(os.path.join(d, "mbdl_omp.json")))
+def runs_of(prefix):
+    i, out = 1, []
+    while os.path.exists(os.path.join(d, f"{prefix}_{i}.json")):
+        out.append(json.load(open(os.path.join(d, f"{prefix}_{i}.json"))))
+        i += 1
+    return out
+# Each side's fastest run counts, with every run's seconds beside it.
+peer_runs = runs_of("mbdl_omp")
+omp_peer = dict(min(peer_runs, key=lambda r: r["seconds"]))
+omp_peer["pass_seconds"] = [r["seconds"] for r in peer_runs]
+by_lambda = {}
+for r in runs_of("ours_train"):
+    for t in r.get("train", []):
+        by_lambda.setdefault(t["settings"]["lambda0"], []).append(t)
+ours["train"] = []
+for lam, ts in by_lambda.items():
+    best = dict(min(ts, key=lambda t: t["seconds"]))
+    best["pass_seconds"] = [t["seconds"] for t in ts]
+    ours["train"].append(best)
 lars_peer = json.load(open(os.path.join(d, "mbdl_lars.json")))
 omp_lines = [json.loads(l) for l in open(os.path.join(d, "omp.json")) if l.strip()]
 m = ours["machine"]
