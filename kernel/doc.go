@@ -51,10 +51,11 @@
 // rows a pass) also finds the largest
 // element in its last pass (Batch-OMP's correlation update and atom
 // choice in one pass). AxpyRowsCSR rounds as AxpyRows on each row (a
-// sparse product M·Δ, as in the dictionary update); AxpyRowsPacked gives
-// the same values from B's packed panels, 32 columns of a row held in
-// registers through all its terms, so that each term costs a load and an
-// FMA per vector and y is read and written once per panel group.
+// sparse product M·Δ); AxpyRowsPacked gives the same values from B's
+// packed panels, 32 columns of a row held in registers through all its
+// terms, so that each term costs a load and an FMA per vector and y is
+// read and written once per panel group (the dictionary update's sparse
+// products, whose Δ is packed for its dense ones anyway).
 //
 // Iamax follows gonum's Idamax for NaN: a NaN at x[0] gives 0, a NaN
 // anywhere else is passed over. Nrm2 takes the fast unscaled sum of squares
