@@ -113,22 +113,30 @@ func AxpyRowsCSR(rows, n int, ptr, idx []int, c, g []float64, ldg int, y []float
 	if rows == 0 || n == 0 {
 		return
 	}
+	checkCSR("AxpyRowsCSR", rows, n, ptr, idx, c, y, ldy)
+	for r := range rows {
+		if lo, hi := ptr[r], ptr[r+1]; lo < hi {
+			AxpyRows(c[lo:hi], g, ldg, idx[lo:hi], y[r*ldy:r*ldy+n])
+		}
+	}
+}
+
+// checkCSR panics, naming the routine, unless rows rows of y (n wide, ldy
+// apart) and their terms in compressed sparse row form are consistent:
+// ptr long enough, nondecreasing and within idx and c.
+func checkCSR(name string, rows, n int, ptr, idx []int, c, y []float64, ldy int) {
 	if len(ptr) < rows+1 {
-		panic("kernel: AxpyRowsCSR: short ptr")
+		panic("kernel: " + name + ": short ptr")
 	}
 	if ldy < n || len(y) < (rows-1)*ldy+n {
-		panic("kernel: AxpyRowsCSR: y too short")
+		panic("kernel: " + name + ": y too short")
 	}
 	if ptr[0] < 0 || ptr[rows] > len(idx) || ptr[rows] > len(c) {
-		panic("kernel: AxpyRowsCSR: ptr out of range")
+		panic("kernel: " + name + ": ptr out of range")
 	}
 	for r := range rows {
-		lo, hi := ptr[r], ptr[r+1]
-		if hi < lo {
-			panic("kernel: AxpyRowsCSR: ptr decreases")
-		}
-		if lo < hi {
-			AxpyRows(c[lo:hi], g, ldg, idx[lo:hi], y[r*ldy:r*ldy+n])
+		if ptr[r+1] < ptr[r] {
+			panic("kernel: " + name + ": ptr decreases")
 		}
 	}
 }
@@ -177,20 +185,7 @@ func AxpyRowsPacked(rows int, ptr, idx []int, c []float64, pb *PackedB, y []floa
 	if rows == 0 || n == 0 {
 		return
 	}
-	if len(ptr) < rows+1 {
-		panic("kernel: AxpyRowsPacked: short ptr")
-	}
-	if ldy < n || len(y) < (rows-1)*ldy+n {
-		panic("kernel: AxpyRowsPacked: y too short")
-	}
-	if ptr[0] < 0 || ptr[rows] > len(idx) || ptr[rows] > len(c) {
-		panic("kernel: AxpyRowsPacked: ptr out of range")
-	}
-	for r := range rows {
-		if ptr[r+1] < ptr[r] {
-			panic("kernel: AxpyRowsPacked: ptr decreases")
-		}
-	}
+	checkCSR("AxpyRowsPacked", rows, n, ptr, idx, c, y, ldy)
 	for _, j := range idx[ptr[0]:ptr[rows]] {
 		if j < 0 || j >= k {
 			panic("kernel: AxpyRowsPacked: index out of range")
