@@ -92,46 +92,9 @@ csr32_end:
 	VZEROUPPER
 	RET
 
-// func axpyCSR8AVX(rows int, ptr, idx []int, c, b []float64, pstride int, y []float64, ldy int)
-//
-// 8 columns of y: one panel (pstride unused).
-TEXT ·axpyCSR8AVX(SB), NOSPLIT, $0-144
-	CSR_ARGS
-	TESTQ CX, CX
-	JZ    csr8_end
-	MOVQ  (SI), AX
-
-csr8_row:
-	MOVQ    8(SI), BX
-	CMPQ    AX, BX
-	JGE     csr8_next
-	VMOVUPD (R11), Y0
-	VMOVUPD 32(R11), Y1
-
-csr8_term:
-	CSR_TERM
-	VFMADD231PD (DX), Y8, Y0
-	VFMADD231PD 32(DX), Y8, Y1
-	INCQ        AX
-	CMPQ        AX, BX
-	JLT         csr8_term
-
-	VMOVUPD Y0, (R11)
-	VMOVUPD Y1, 32(R11)
-
-csr8_next:
-	ADDQ $8, SI
-	ADDQ R12, R11
-	DECQ CX
-	JNZ  csr8_row
-
-csr8_end:
-	VZEROUPPER
-	RET
-
 // func axpyCSRPartAVX(rows int, ptr, idx []int, c, b []float64, mask *[8]int64, y []float64, ldy int)
 //
-// The first w < 8 columns of one panel, w the count of set lanes of mask:
+// The first w ≤ 8 columns of one panel, w the count of set lanes of mask:
 // y is read and written under the mask, the panel's padding (zeros) in
 // the other lanes never reaches it.
 TEXT ·axpyCSRPartAVX(SB), NOSPLIT, $0-144

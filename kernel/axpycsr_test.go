@@ -23,24 +23,7 @@ func TestAxpyRowsCSR(t *testing.T) {
 			for i := range g {
 				g[i] = rng.Float64()*2 - 1
 			}
-			ptr := make([]int, rows+1)
-			var idx []int
-			var c []float64
-			for r := range rows {
-				terms := rng.IntN(7)
-				if r == 2 {
-					terms = 0
-				}
-				for m := range terms {
-					j := rng.IntN(grows)
-					if m == 1 {
-						j = idx[len(idx)-1] // a row of g twice
-					}
-					idx = append(idx, j)
-					c = append(c, rng.Float64()*4-2)
-				}
-				ptr[r+1] = len(idx)
-			}
+			ptr, idx, c := randomCSR(rng, rows, grows, 6, 2)
 			y := make([]float64, rows*ldy)
 			for i := range y {
 				y[i] = rng.Float64()*2 - 1
@@ -161,24 +144,7 @@ func TestAxpyRowsPacked(t *testing.T) {
 					for i := range b {
 						b[i] = rng.Float64()*2 - 1
 					}
-					ptr := make([]int, rows+1)
-					var idx []int
-					var c []float64
-					for r := range rows {
-						terms := rng.IntN(9)
-						if r == 3 {
-							terms = 0
-						}
-						for m := range terms {
-							j := rng.IntN(k)
-							if m == 2 {
-								j = idx[len(idx)-1] // a row of B twice
-							}
-							idx = append(idx, j)
-							c = append(c, rng.Float64()*4-2)
-						}
-						ptr[r+1] = len(idx)
-					}
+					ptr, idx, c := randomCSR(rng, rows, k, 8, 3)
 					y := make([]float64, rows*ldy)
 					for i := range y {
 						y[i] = outCanary
@@ -239,4 +205,28 @@ func TestAxpyRowsPackedPanics(t *testing.T) {
 			})
 		}
 	}
+}
+
+// randomCSR returns random terms for rows rows in compressed sparse row
+// form: up to maxTerms a row, indices below grows, coefficients in
+// [−2, 2); row empty has none, and every row's second term repeats its
+// first index (a row of g used twice).
+func randomCSR(rng *rand.Rand, rows, grows, maxTerms, empty int) (ptr, idx []int, c []float64) {
+	ptr = make([]int, rows+1)
+	for r := range rows {
+		terms := rng.IntN(maxTerms + 1)
+		if r == empty {
+			terms = 0
+		}
+		for m := range terms {
+			j := rng.IntN(grows)
+			if m == 1 {
+				j = idx[len(idx)-1]
+			}
+			idx = append(idx, j)
+			c = append(c, rng.Float64()*4-2)
+		}
+		ptr[r+1] = len(idx)
+	}
+	return ptr, idx, c
 }

@@ -210,23 +210,21 @@ func AxpyRowsPacked(rows int, ptr, idx []int, c []float64, pb *PackedB, y []floa
 	for bj, jc := 0, 0; jc < n; bj, jc = bj+1, jc+pb.nc {
 		nb := min(pb.nc, n-jc)
 		b := pb.data[pb.offs[bj]:]
-		full := nb / nr // whole panels
 		q := 0
-		for ; q+4 <= full; q += 4 {
+		for ; (q+4)*nr <= nb; q += 4 {
 			axpyCSR32AVX(rows, ptr, idx, c, b[q*nr*k:], nr*k, y[jc+q*nr:], ldy)
 		}
-		for ; q < full; q++ {
-			axpyCSR8AVX(rows, ptr, idx, c, b[q*nr*k:], nr*k, y[jc+q*nr:], ldy)
-		}
-		// The last columns, a partial panel, under a mask.
-		if w := nb - q*nr; w > 0 {
+		// The other panels one at a time, the last (perhaps partial)
+		// under a mask of its columns.
+		for ; q*nr < nb; q++ {
+			w := min(nr, nb-q*nr)
 			axpyCSRPartAVX(rows, ptr, idx, c, b[q*nr*k:], &csrMasks[w], y[jc+q*nr:], ldy)
 		}
 	}
 }
 
-// csrMasks[w] has its first w lanes set: the columns of a partial panel.
-var csrMasks = func() (m [8][8]int64) {
+// csrMasks[w] has its first w lanes set: the columns of a panel.
+var csrMasks = func() (m [gemmNR + 1][8]int64) {
 	for w := range m {
 		for i := range w {
 			m[w][i] = -1

@@ -80,13 +80,9 @@ func axpy2AVX(c *[2]float64, x0, x1, y []float64)
 //go:noescape
 func axpyCSR32AVX(rows int, ptr, idx []int, c, b []float64, pstride int, y []float64, ldy int)
 
-// axpyCSR8AVX is axpyCSR32AVX on 8 columns, one panel.
-//
-//go:noescape
-func axpyCSR8AVX(rows int, ptr, idx []int, c, b []float64, pstride int, y []float64, ldy int)
-
-// axpyCSRPartAVX is axpyCSR8AVX on the columns of y whose lanes are set
-// in mask (all ones), the first few: y is read and written under it.
+// axpyCSRPartAVX is axpyCSR32AVX on one panel, on the columns of y whose
+// lanes are set in mask (all ones), the first few or all eight: y is read
+// and written under it.
 //
 //go:noescape
 func axpyCSRPartAVX(rows int, ptr, idx []int, c, b []float64, mask *[8]int64, y []float64, ldy int)

@@ -50,10 +50,6 @@ func axpyCSR32AVX(rows int, ptr, idx []int, c, b []float64, pstride int, y []flo
 	panic("kernel: assembly routine called without assembly")
 }
 
-func axpyCSR8AVX(rows int, ptr, idx []int, c, b []float64, pstride int, y []float64, ldy int) {
-	panic("kernel: assembly routine called without assembly")
-}
-
 func axpyCSRPartAVX(rows int, ptr, idx []int, c, b []float64, mask *[8]int64, y []float64, ldy int) {
 	panic("kernel: assembly routine called without assembly")
 }
