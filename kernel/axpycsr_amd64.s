@@ -11,6 +11,11 @@
 // panel, panels pstride bytes apart). A row's elements stay in registers
 // through all its terms, so a term costs one load and one FMA a vector,
 // and y is read and written once. The caller has checked every bound.
+//
+// Register use: CX rows left, SI &ptr[r], DI idx, R8 c, R9 b, R10 the
+// panel stride in bytes, R11 row r of y, R12 ldy in bytes; AX and BX the
+// first row's next and end term, R13 and R14 the second row's; DX and
+// R15 the terms' rows of b.
 
 // CSR_ARGS loads the arguments but the sixth (pstride or mask).
 #define CSR_ARGS \
@@ -23,72 +28,162 @@
 	MOVQ ldy+136(FP), R12;    \
 	SHLQ $3, R12
 
-// CSR_TERM sets DX to row idx[m]'s first panel and Y8 to c[m].
+// CSR_TERM sets DX to row idx[AX]'s first panel and Y12 to c[AX].
 #define CSR_TERM \
 	MOVQ         (DI)(AX*8), DX; \
 	SHLQ         $6, DX;         \
 	ADDQ         R9, DX;         \
-	VBROADCASTSD (R8)(AX*8), Y8
+	VBROADCASTSD (R8)(AX*8), Y12
 
-// func axpyCSR32AVX(rows int, ptr, idx []int, c, b []float64, pstride int, y []float64, ldy int)
+// CSR_TERM2 sets R15 to row idx[R13]'s first panel and Y13 to c[R13].
+#define CSR_TERM2 \
+	MOVQ         (DI)(R13*8), R15; \
+	SHLQ         $6, R15;          \
+	ADDQ         R9, R15;          \
+	VBROADCASTSD (R8)(R13*8), Y13
+
+// FMA24A adds c·b_j to the first row's 24 columns (Y0–Y5), FMA24B to
+// the second row's (Y6–Y11).
+#define FMA24A \
+	VFMADD231PD (DX), Y12, Y0;          \
+	VFMADD231PD 32(DX), Y12, Y1;        \
+	VFMADD231PD (DX)(R10*1), Y12, Y2;   \
+	VFMADD231PD 32(DX)(R10*1), Y12, Y3; \
+	VFMADD231PD (DX)(R10*2), Y12, Y4;   \
+	VFMADD231PD 32(DX)(R10*2), Y12, Y5
+
+#define FMA24B \
+	VFMADD231PD (R15), Y13, Y6;          \
+	VFMADD231PD 32(R15), Y13, Y7;        \
+	VFMADD231PD (R15)(R10*1), Y13, Y8;   \
+	VFMADD231PD 32(R15)(R10*1), Y13, Y9; \
+	VFMADD231PD (R15)(R10*2), Y13, Y10;  \
+	VFMADD231PD 32(R15)(R10*2), Y13, Y11
+
+// func axpyCSR24x2AVX(rows int, ptr, idx []int, c, b []float64, pstride int, y []float64, ldy int)
 //
-// 32 columns of y: four panels.
-TEXT ·axpyCSR32AVX(SB), NOSPLIT, $0-144
+// 24 columns of y (three panels), two rows at a time: the two rows' terms
+// interleave, twelve accumulators, so that both FMA units are kept busy
+// (one row's six would wait on the FMA latency), until the shorter row
+// runs out. Each row's next 24 columns are asked for while it works: the
+// panels go down the rows of y a few cache lines at a time, which the
+// hardware does not foresee.
+TEXT ·axpyCSR24x2AVX(SB), NOSPLIT, $0-144
 	CSR_ARGS
-	MOVQ  pstride+104(FP), R10
-	SHLQ  $3, R10              // R10 = pstride in bytes
-	TESTQ CX, CX
-	JZ    csr32_end
-	MOVQ  (SI), AX // AX = m = ptr[0]
+	MOVQ pstride+104(FP), R10
+	SHLQ $3, R10
 
-csr32_row:
-	MOVQ 8(SI), BX  // BX = ptr[r+1]
-	CMPQ AX, BX
-	JGE  csr32_next // a row without terms is left alone
+c24_pair:
+	CMPQ CX, $2
+	JLT  c24_single
+	MOVQ (SI), AX
+	MOVQ 8(SI), BX
+	MOVQ BX, R13
+	MOVQ 16(SI), R14
 	VMOVUPD    (R11), Y0
 	VMOVUPD    32(R11), Y1
 	VMOVUPD    64(R11), Y2
 	VMOVUPD    96(R11), Y3
 	VMOVUPD    128(R11), Y4
 	VMOVUPD    160(R11), Y5
-	VMOVUPD    192(R11), Y6
-	VMOVUPD    224(R11), Y7
-	PREFETCHT1 256(R11) // the row's next 32 columns, for the next panels
+	PREFETCHT1 192(R11)
+	PREFETCHT1 256(R11)
 	PREFETCHT1 320(R11)
-	PREFETCHT1 384(R11)
-	PREFETCHT1 448(R11)
+	PREFETCHT1 383(R11)
+	LEAQ       (R11)(R12*1), DX
+	VMOVUPD    (DX), Y6
+	VMOVUPD    32(DX), Y7
+	VMOVUPD    64(DX), Y8
+	VMOVUPD    96(DX), Y9
+	VMOVUPD    128(DX), Y10
+	VMOVUPD    160(DX), Y11
+	PREFETCHT1 192(DX)
+	PREFETCHT1 256(DX)
+	PREFETCHT1 320(DX)
+	PREFETCHT1 383(DX)
 
-csr32_term:
+	// Both rows while both have terms.
+	CMPQ AX, BX
+	JGE  c24_tailB
+	CMPQ R13, R14
+	JGE  c24_tailA
+
+c24_both:
 	CSR_TERM
-	LEAQ        (DX)(R10*2), R13 // the third panel
-	VFMADD231PD (DX), Y8, Y0
-	VFMADD231PD 32(DX), Y8, Y1
-	VFMADD231PD (DX)(R10*1), Y8, Y2
-	VFMADD231PD 32(DX)(R10*1), Y8, Y3
-	VFMADD231PD (R13), Y8, Y4
-	VFMADD231PD 32(R13), Y8, Y5
-	VFMADD231PD (R13)(R10*1), Y8, Y6
-	VFMADD231PD 32(R13)(R10*1), Y8, Y7
-	INCQ        AX
-	CMPQ        AX, BX
-	JLT         csr32_term
+	CSR_TERM2
+	FMA24A
+	FMA24B
+	INCQ AX
+	INCQ R13
+	CMPQ AX, BX
+	JGE  c24_tailB
+	CMPQ R13, R14
+	JLT  c24_both
 
+c24_tailA:
+	CMPQ AX, BX
+	JGE  c24_tailB
+	CSR_TERM
+	FMA24A
+	INCQ AX
+	JMP  c24_tailA
+
+c24_tailB:
+	CMPQ R13, R14
+	JGE  c24_store
+	CSR_TERM2
+	FMA24B
+	INCQ R13
+	JMP  c24_tailB
+
+c24_store:
 	VMOVUPD Y0, (R11)
 	VMOVUPD Y1, 32(R11)
 	VMOVUPD Y2, 64(R11)
 	VMOVUPD Y3, 96(R11)
 	VMOVUPD Y4, 128(R11)
 	VMOVUPD Y5, 160(R11)
-	VMOVUPD Y6, 192(R11)
-	VMOVUPD Y7, 224(R11)
+	LEAQ    (R11)(R12*1), DX
+	VMOVUPD Y6, (DX)
+	VMOVUPD Y7, 32(DX)
+	VMOVUPD Y8, 64(DX)
+	VMOVUPD Y9, 96(DX)
+	VMOVUPD Y10, 128(DX)
+	VMOVUPD Y11, 160(DX)
+	ADDQ    $16, SI
+	LEAQ    (DX)(R12*1), R11
+	SUBQ    $2, CX
+	JMP     c24_pair
 
-csr32_next:
-	ADDQ $8, SI
-	ADDQ R12, R11
-	DECQ CX
-	JNZ  csr32_row
+c24_single:
+	TESTQ CX, CX
+	JZ    c24_end
+	MOVQ  (SI), AX
+	MOVQ  8(SI), BX
+	VMOVUPD (R11), Y0
+	VMOVUPD 32(R11), Y1
+	VMOVUPD 64(R11), Y2
+	VMOVUPD 96(R11), Y3
+	VMOVUPD 128(R11), Y4
+	VMOVUPD 160(R11), Y5
 
-csr32_end:
+c24_one:
+	CMPQ AX, BX
+	JGE  c24_onestore
+	CSR_TERM
+	FMA24A
+	INCQ AX
+	JMP  c24_one
+
+c24_onestore:
+	VMOVUPD Y0, (R11)
+	VMOVUPD Y1, 32(R11)
+	VMOVUPD Y2, 64(R11)
+	VMOVUPD Y3, 96(R11)
+	VMOVUPD Y4, 128(R11)
+	VMOVUPD Y5, 160(R11)
+
+c24_end:
 	VZEROUPPER
 	RET
 
@@ -115,8 +210,8 @@ part_row:
 
 part_term:
 	CSR_TERM
-	VFMADD231PD (DX), Y8, Y0
-	VFMADD231PD 32(DX), Y8, Y1
+	VFMADD231PD (DX), Y12, Y0
+	VFMADD231PD 32(DX), Y12, Y1
 	INCQ        AX
 	CMPQ        AX, BX
 	JLT         part_term

@@ -124,11 +124,12 @@ func TestAddRowsSum(t *testing.T) {
 }
 
 // AxpyRowsPacked gives, bit for bit, AxpyRowsCSR's values on the unpacked
-// matrix: for widths around every panel size (whole groups of four panels,
-// single panels, a partial one), rows without terms, a row of B used twice
-// in one row, several column blocks and several depth blocks of the
-// packing; the columns between the rows of y and the packed matrix are
-// left alone.
+// matrix: for widths around every panel size (whole groups of three
+// panels, single panels, a partial one), odd and even numbers of rows
+// (two rows go together, the shorter one's terms running out first),
+// rows without terms, a row of B used twice in one row, several column
+// blocks and several depth blocks of the packing; the columns between the
+// rows of y and the packed matrix are left alone.
 func TestAxpyRowsPacked(t *testing.T) {
 	eachKernelPath(t, func(t *testing.T) {
 		rng := rand.New(rand.NewPCG(17, 5))
@@ -137,8 +138,8 @@ func TestAxpyRowsPacked(t *testing.T) {
 		for _, blocks := range [][2]int{{oldKC, oldNC}, {16, 24}} {
 			gemmKC, gemmNC = blocks[0], blocks[1]
 			for _, k := range []int{1, 9, 40} {
-				for _, n := range []int{1, 5, 7, 8, 9, 16, 31, 32, 33, 39, 40, 41, 63, 64, 65, 70, 96, 101, 130, 794} {
-					const rows = 7
+				for _, n := range []int{1, 5, 7, 8, 9, 16, 23, 24, 25, 31, 32, 33, 39, 40, 41, 47, 48, 49, 63, 64, 65, 70, 71, 72, 73, 96, 101, 130, 794} {
+					rows := 1 + (n+k)%8
 					ldb, ldy := n+3, n+5
 					b := make([]float64, k*ldb)
 					for i := range b {

@@ -173,8 +173,10 @@ func AddRowsSum(c, g []float64, ld int, idx []int, y, tmp []float64) {
 //	y_r += c[m]·B[idx[m], :],  m = ptr[r], …, ptr[r+1]−1,
 //
 // with the values AxpyRowsCSR gives on the unpacked B. From the packed
-// panels a row's sums stay in registers through all its terms, so each
-// term costs one load and one FMA a vector instead of a pass over y. ptr
+// panels a row's sums stay in registers through all its terms, 24 columns
+// at a time, so each term costs one load and one FMA a vector instead of
+// a pass over y; two rows go together, their terms interleaved, so that
+// the FMAs do not wait on each other. ptr
 // must be nondecreasing with ptr[rows] ≤ len(idx), len(c), every index in
 // 0..k−1; it panics otherwise, and on a y too short.
 func AxpyRowsPacked(rows int, ptr, idx []int, c []float64, pb *PackedB, y []float64, ldy int) {
@@ -205,14 +207,14 @@ func AxpyRowsPacked(rows int, ptr, idx []int, c []float64, pb *PackedB, y []floa
 	// row's first lines are asked for now, the assembly asks for the
 	// next ones while it works on a panel.
 	for r := range rows {
-		prefetchL2(y[r*ldy : r*ldy+min(n, 4*nr)])
+		prefetchL2(y[r*ldy : r*ldy+min(n, 3*nr)])
 	}
 	for bj, jc := 0, 0; jc < n; bj, jc = bj+1, jc+pb.nc {
 		nb := min(pb.nc, n-jc)
 		b := pb.data[pb.offs[bj]:]
 		q := 0
-		for ; (q+4)*nr <= nb; q += 4 {
-			axpyCSR32AVX(rows, ptr, idx, c, b[q*nr*k:], nr*k, y[jc+q*nr:], ldy)
+		for ; (q+3)*nr <= nb; q += 3 {
+			axpyCSR24x2AVX(rows, ptr, idx, c, b[q*nr*k:], nr*k, y[jc+q*nr:], ldy)
 		}
 		// The other panels one at a time, the last (perhaps partial)
 		// under a mask of its columns.

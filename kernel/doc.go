@@ -52,9 +52,10 @@
 // element in its last pass (Batch-OMP's correlation update and atom
 // choice in one pass). AxpyRowsCSR rounds as AxpyRows on each row (a
 // sparse product M·Δ); AxpyRowsPacked gives the same values from B's
-// packed panels, 32 columns of a row held in registers through all its
-// terms, so that each term costs a load and an FMA per vector and y is
-// read and written once per panel group (the dictionary update's sparse
+// packed panels, 24 columns of a row held in registers through all its
+// terms (two rows at a time, their terms interleaved), so that each term
+// costs a load and an FMA per vector and y is read and written once per
+// panel group (the dictionary update's sparse
 // products, whose Δ is packed for its dense ones anyway).
 //
 // Iamax follows gonum's Idamax for NaN: a NaN at x[0] gives 0, a NaN

@@ -73,14 +73,15 @@ func axpy4AVX(c *[4]float64, x0, x1, x2, x3, y []float64)
 //go:noescape
 func axpy2AVX(c *[2]float64, x0, x1, y []float64)
 
-// axpyCSR32AVX adds to 32 columns of each of rows rows of y (rows ldy
-// apart) their terms' rows of a packed B, four panels pstride elements
-// apart from b on: see AxpyRowsPacked. Every bound has been checked.
+// axpyCSR24x2AVX adds to 24 columns of each of rows rows of y (rows ldy
+// apart) their terms' rows of a packed B, three panels pstride elements
+// apart from b on, two rows at a time: see AxpyRowsPacked. Every bound
+// has been checked.
 //
 //go:noescape
-func axpyCSR32AVX(rows int, ptr, idx []int, c, b []float64, pstride int, y []float64, ldy int)
+func axpyCSR24x2AVX(rows int, ptr, idx []int, c, b []float64, pstride int, y []float64, ldy int)
 
-// axpyCSRPartAVX is axpyCSR32AVX on one panel, on the columns of y whose
+// axpyCSRPartAVX is axpyCSR24x2AVX on one panel and one row at a time, on the columns of y whose
 // lanes are set in mask (all ones), the first few or all eight: y is read
 // and written under it.
 //

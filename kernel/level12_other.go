@@ -46,10 +46,6 @@ func axpy2AVX(c *[2]float64, x0, x1, y []float64) {
 	axpyRef(c[1], x1[:len(y)], y)
 }
 
-func axpyCSR32AVX(rows int, ptr, idx []int, c, b []float64, pstride int, y []float64, ldy int) {
-	panic("kernel: assembly routine called without assembly")
-}
-
 func axpyCSRPartAVX(rows int, ptr, idx []int, c, b []float64, mask *[8]int64, y []float64, ldy int) {
 	panic("kernel: assembly routine called without assembly")
 }
@@ -81,3 +77,7 @@ func axpyDivAVX(dst, a, w, d []float64, alpha float64) { panic("kernel: no assem
 func axpbyAVX(dst, x, y []float64, a, b float64) { panic("kernel: no assembly") }
 
 func prefetchL2(x []float64) {}
+
+func axpyCSR24x2AVX(rows int, ptr, idx []int, c, b []float64, pstride int, y []float64, ldy int) {
+	panic("kernel: assembly routine called without assembly")
+}
