@@ -229,6 +229,9 @@ func (up *updater) sweepBlocked(st *state) (unused int) {
 // the nonzero entries then costs less than the dense product.
 const sparseLimit = 0.3
 
+// sparseAhead is how many rows ahead blockSparse asks for M's entries.
+const sparseAhead = 4
+
 // blockSparse reports whether the product of atoms j0..j1 over rows lo..hi
 // of P runs sparse: whether at most sparseLimit of the entries of M there
 // are nonzero. It depends on M only, so every form of the sweep decides
@@ -248,6 +251,11 @@ func blockSparse(st *state, lo, hi, j0, j1 int, bt *blockTerms) bool {
 	ptr := append(bt.ptr[:0], 0)
 	nnz := 0
 	for r := lo; r < hi; r++ {
+		// The rows' pieces lie a row of M apart, too far for the
+		// hardware to foresee: ask for the one a few rows on.
+		if r+sparseAhead < hi {
+			kernel.Prefetch(st.m[(r+sparseAhead)*k+j0 : (r+sparseAhead)*k+j1])
+		}
 		nnz += kernel.CompressNonzero(st.m[r*k+j0:r*k+j1], idx[nnz:nnz+b], val[nnz:nnz+b])
 		if nnz > limit {
 			bt.ptr = ptr
