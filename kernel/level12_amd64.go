@@ -135,3 +135,9 @@ func axpbyAVX(dst, x, y []float64, a, b float64)
 //
 //go:noescape
 func prefetchL2(x []float64)
+
+// transpose4AVX transposes the 4m4×4n4 top left of a into b, 4×4 blocks
+// at a time (see Transpose). m4, n4 ≥ 1; every bound has been checked.
+//
+//go:noescape
+func transpose4AVX(m4, n4 int, a []float64, lda int, b []float64, ldb int)

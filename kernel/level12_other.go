@@ -81,3 +81,7 @@ func prefetchL2(x []float64) {}
 func axpyCSR24x2AVX(rows int, ptr, idx []int, c, b []float64, pstride int, y []float64, ldy int) {
 	panic("kernel: assembly routine called without assembly")
 }
+
+func transpose4AVX(m4, n4 int, a []float64, lda int, b []float64, ldb int) {
+	panic("kernel: assembly routine called without assembly")
+}

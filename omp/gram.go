@@ -157,20 +157,23 @@ func checkGramRows(src []float64, k, ld, i0, i1 int) error {
 }
 
 // mirrorBand writes rows i0..i1-1 of the k×k row-major g from the upper
-// triangle of src (row stride ld): G[i, j] = src[j, i] for j < i, read in
+// triangle of src (row stride ld): G[i, j] = src[j, i] for j < i, in
 // square tiles so that the column reads stay in cache, and, with upper,
 // G[i, i:] = src[i, i:] too. g and src may be the same matrix (ld = k).
+// i0 is a multiple of gramTile: the tiles left of the diagonal one are
+// whole, and kernel.Transpose moves them.
 func mirrorBand(g, src []float64, k, ld, i0, i1 int, upper bool) {
 	if upper {
 		for i := i0; i < i1; i++ {
 			copy(g[i*k+i:(i+1)*k], src[i*ld+i:i*ld+k])
 		}
 	}
-	for j0 := 0; j0 < i1; j0 += gramTile {
-		for i := i0; i < i1; i++ {
-			for j := j0; j < min(j0+gramTile, i); j++ {
-				g[i*k+j] = src[j*ld+i]
-			}
+	for j0 := 0; j0 < i0; j0 += gramTile {
+		kernel.Transpose(gramTile, i1-i0, src[j0*ld+i0:], ld, g[i0*k+j0:], k)
+	}
+	for i := i0; i < i1; i++ {
+		for j := i0; j < i; j++ {
+			g[i*k+j] = src[j*ld+i]
 		}
 	}
 }
