@@ -4,6 +4,7 @@ import (
 	"errors"
 	"math"
 	"math/rand/v2"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -300,5 +301,75 @@ func TestSetDictionaryFirstBadAtom(t *testing.T) {
 	bad.RawRowView(130)[1] /= 2
 	if err := c.SetDictionary(bad); !errors.Is(err, ErrZeroAtom) || !strings.Contains(err.Error(), "atom 200 ") {
 		t.Fatalf("SetDictionary: %v, want the error of atom 200", err)
+	}
+}
+
+// The coder keeps what it needs of the dictionary: changing the caller's D
+// (or its view) after New or SetDictionary changes no code, no Gram entry
+// and no correlation, on every backend, with and without residuals.
+func TestCoderOwnsDictionary(t *testing.T) {
+	rng := rand.New(rand.NewPCG(8, 13))
+	const k, n, N = 70, 30, 40
+	X := randSamples(rng, N, n, false)
+	for name, b := range backends(t) {
+		for _, res := range []bool{false, true} {
+			opts := []Option{WithSparsity(4), WithBackend(b)}
+			if res {
+				opts = append(opts, WithResiduals())
+			}
+			big := mat.NewDense(k, n+5, nil)
+			D := big.Slice(0, k, 0, n).(*mat.Dense)
+			D.Copy(randDict(rng, k, n))
+			c := mustNew(t, D, opts...)
+			want, err := c.Encode(X)
+			if err != nil {
+				t.Fatal(err)
+			}
+			wantG := mat.DenseCopyOf(c.Gram())
+			wantA0 := mat.NewDense(N, k, nil)
+			if err := c.CorrelationsTo(wantA0, X); err != nil {
+				t.Fatal(err)
+			}
+			check := func(when string) {
+				t.Helper()
+				got, err := c.Encode(X)
+				if err != nil {
+					t.Fatalf("%s residuals=%v %s: %v", name, res, when, err)
+				}
+				if !reflect.DeepEqual(got, want) {
+					t.Errorf("%s residuals=%v %s: the codes changed", name, res, when)
+				}
+				if !mat.Equal(c.Gram(), wantG) {
+					t.Errorf("%s residuals=%v %s: the Gram matrix changed", name, res, when)
+				}
+				a0 := mat.NewDense(N, k, nil)
+				if err := c.CorrelationsTo(a0, X); err != nil {
+					t.Fatal(err)
+				}
+				if !mat.Equal(a0, wantA0) {
+					t.Errorf("%s residuals=%v %s: the correlations changed", name, res, when)
+				}
+			}
+			scribble := func() {
+				for i := range big.RawMatrix().Data {
+					big.RawMatrix().Data[i] = math.NaN()
+				}
+			}
+			scribble()
+			check("after New")
+			D2 := mat.NewDense(k, n, nil)
+			D2.Copy(randDict(rng, k, n))
+			D.Copy(D2)
+			if err := c.SetDictionary(D); err != nil {
+				t.Fatal(err)
+			}
+			want, _ = c.Encode(X)
+			wantG = mat.DenseCopyOf(c.Gram())
+			if err := c.CorrelationsTo(wantA0, X); err != nil {
+				t.Fatal(err)
+			}
+			scribble()
+			check("after SetDictionary")
+		}
 	}
 }

@@ -41,10 +41,13 @@ type Coder struct {
 	gramOnly  bool // built by NewGram: no dictionary, n = 0
 	gramBad   bool // a FillGram failed: no valid Gram matrix
 
-	dict []float64 // K×n, row-major, stride n: the (normalised) atoms
+	// dict is K×n, row-major, stride n: the (normalised) atoms, or nil
+	// when nothing reads it: with the native backend, and neither
+	// normalisation nor residuals, only D's packed copy and G are read
+	// after SetDictionary, which makes both from the caller's D.
+	dict []float64
 	// spare is where a new dictionary is copied while it is checked (then
-	// swapped with dict): New's becomes dict, the first SetDictionary
-	// allocates another.
+	// swapped with dict).
 	spare []float64
 	gram  []float64 // K×K, row-major: G = D Dᵀ
 	diag  []float64 // K: the diagonal of G
@@ -107,7 +110,6 @@ func New(D *mat.Dense, opts ...Option) (*Coder, error) {
 		block:     s.block,
 		normalize: s.normalize,
 		residuals: s.residuals,
-		spare:     make([]float64, k*n), // becomes dict
 		gram:      make([]float64, k*k),
 		diag:      make([]float64, k),
 		norms:     make([]float64, k),
@@ -145,7 +147,8 @@ func (c *Coder) SetDictionary(D *mat.Dense) error {
 // and recomputes the Gram matrix. Each atom is checked and copied in one
 // go, in bands of atoms on the coder's threads, into the spare buffer,
 // which replaces c.dict only when every atom passed; the error is the first
-// bad atom's.
+// bad atom's. A direct coder only checks D, then packs it and computes G
+// from it.
 func (c *Coder) setDictionary(D *mat.Dense) error {
 	raw := D.RawMatrix()
 	const tile = 64
@@ -153,7 +156,8 @@ func (c *Coder) setDictionary(D *mat.Dense) error {
 	if len(c.bandErr) < bands {
 		c.bandErr = make([]error, bands)
 	}
-	if len(c.spare) < c.k*c.n {
+	direct := c.native && !c.normalize && !c.residuals
+	if !direct && len(c.spare) < c.k*c.n {
 		c.spare = make([]float64, c.k*c.n)
 	}
 	errs := c.bandErr[:bands]
@@ -165,6 +169,9 @@ func (c *Coder) setDictionary(D *mat.Dense) error {
 				errs[b] = err
 				return
 			}
+			if direct {
+				continue
+			}
 			dst := c.spare[j*c.n : (j+1)*c.n]
 			copy(dst, row)
 			if c.normalize {
@@ -175,8 +182,12 @@ func (c *Coder) setDictionary(D *mat.Dense) error {
 	if err := firstErr(errs); err != nil {
 		return err
 	}
+	if direct {
+		c.computeGram(raw.Data, raw.Stride)
+		return nil
+	}
 	c.dict, c.spare = c.spare, c.dict
-	c.computeGram()
+	c.computeGram(c.dict, c.n)
 	return nil
 }
 
@@ -202,18 +213,19 @@ func (c *Coder) checkAtom(row []float64, j int) error {
 	return nil
 }
 
-// computeGram sets G = D Dᵀ: the upper triangle by the backend's Dsyrk,
-// then the lower triangle mirrored, so G is exactly symmetric. With the
-// native backend D is packed here, once for the Gram matrix and the
-// correlations, and the upper triangle is one parallel product over the
-// micro-tiles that reach it (the same values as the kernel's Dsyrk).
-func (c *Coder) computeGram() {
+// computeGram sets G = D Dᵀ for the K×n dictionary d (row stride ld): the
+// upper triangle by the backend's Dsyrk, then the lower triangle
+// mirrored, so G is exactly symmetric. With the native backend D is packed
+// here, once for the Gram matrix and the correlations, and the upper
+// triangle is one parallel product over the micro-tiles that reach it (the
+// same values as the kernel's Dsyrk).
+func (c *Coder) computeGram(d []float64, ld int) {
 	k := c.k
 	if c.native {
-		c.packed.Pack(true, c.n, c.k, c.dict, c.n)
-		kernel.DgemmPackedUpper(false, 1, c.dict, c.n, &c.packed, 0, c.gram, k)
+		c.packed.Pack(true, c.n, c.k, d, ld)
+		kernel.DgemmPackedUpper(false, 1, d, ld, &c.packed, 0, c.gram, k)
 	} else {
-		c.backend.Dsyrk(gblas.Upper, gblas.NoTrans, k, c.n, 1, c.dict, c.n, 0, c.gram, k)
+		c.backend.Dsyrk(gblas.Upper, gblas.NoTrans, k, c.n, 1, d, ld, 0, c.gram, k)
 	}
 	mirrorUpper(c.gram, k, c.threads)
 	c.setDiag()
