@@ -113,6 +113,11 @@ func (s *matrixSource) Read(x []float64, labels []int) (int, error) {
 	for i := range cnt {
 		j := s.order[s.pos+i]
 		row := s.x.RawRowView(j)
+		if i+2 < cnt {
+			// The rows come in shuffled order, which the hardware does
+			// not foresee: ask for the one after next.
+			kernel.Prefetch(s.x.RawRowView(s.order[s.pos+i+2]))
+		}
 		// Checked here, where the row number is the sample's: training
 		// sees the samples shuffled. A NaN or infinite entry makes the sum
 		// of squares NaN or infinite (so may large finite ones: the scan
