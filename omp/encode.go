@@ -258,6 +258,12 @@ func (c *Coder) codeSamples(w *worker, lo, hi int) {
 	j := c.firstAtom(lo)
 	for i := lo; i < hi; i++ {
 		next := -1
+		if i+2 < hi {
+			// The correlations of the sample after next, which the
+			// GEMM wrote long before (they are out of L2 by now), so
+			// that its first atom does not wait for them.
+			kernel.Prefetch(c.a0[(i+2)*c.k : (i+3)*c.k])
+		}
 		if i+1 < hi {
 			next = c.firstAtom(i + 1)
 		}
