@@ -1,5 +1,7 @@
 package kernel
 
+import "math"
+
 // Element-wise kernels whose assembly takes four elements at a time and
 // rounds each operation on its own, as the Go expressions they stand for.
 
@@ -30,6 +32,60 @@ func AddDiv(y, x, d []float64, c float64) {
 		y[j] = (y[j] + x[j]) / (c * d[j])
 	}
 }
+
+// DotsAddDiv sets, for j < len(y),
+//
+//	y[j] = (alpha·t_j + x[j]) / (c·d[j]),  t_j = Σ_p a[p]·b[p·ldb+j],
+//
+// t_j accumulated from zero by one fused multiply-add per p in order of p,
+// then each operation rounded on its own: the values of one row of
+// alpha·A·B by DgemmPacked (a row of A against the packed B, depth
+// len(a) ≤ 256, one block of it) followed by AddDiv of x, in one pass. b
+// holds len(a) rows ldb apart; x and d must be at least as long as y.
+func DotsAddDiv(y, x, d, a, b []float64, ldb int, alpha, c float64) {
+	n, q := len(y), len(a)
+	if q < 1 || q > gemmKCMax {
+		panic("kernel: DotsAddDiv: depth outside 1..256")
+	}
+	if n == 0 {
+		return
+	}
+	if len(x) < n || len(d) < n {
+		panic("kernel: DotsAddDiv: x or d shorter than y")
+	}
+	x, d = x[:n], d[:n]
+	if ldb < n || len(b) < (q-1)*ldb+n {
+		panic("kernel: DotsAddDiv: b too short")
+	}
+	j := head4(n)
+	if j > 0 {
+		raceRead(x[:j])
+		raceRead(d[:j])
+		raceRead(a)
+		raceRead(b[:(q-1)*ldb+j])
+		raceWrite(y[:j])
+		dotsAddDivAVX(y[:j], x[:j], d[:j], a, b, ldb, alpha, c)
+	}
+	for ; j < n; j++ {
+		// As the micro-kernel that DgemmPacked runs: the assembly's
+		// fused multiply-adds, or the Go kernel's expression.
+		var t float64
+		if useAsm {
+			for p, v := range a {
+				t = math.FMA(v, b[p*ldb+j], t)
+			}
+		} else {
+			for p, v := range a {
+				t += v * b[p*ldb+j]
+			}
+		}
+		y[j] = (float64(alpha*t) + x[j]) / (c * d[j])
+	}
+}
+
+// gemmKCMax is the depth up to which DgemmPacked runs one block (gemmKC
+// as built; tests may lower gemmKC).
+const gemmKCMax = 256
 
 // AxpyDiv sets dst[i] = (a[i] + alpha·w[i]) / d[i] for i < len(dst), the
 // product rounded before the sum (no fused multiply-add), then the

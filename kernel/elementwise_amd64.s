@@ -91,3 +91,80 @@ ab_loop:
 ab_done:
 	VZEROUPPER
 	RET
+
+// func dotsAddDivAVX(y, x, d, a, b []float64, ldb int, alpha, c float64)
+//
+// y[j] = (alpha·t_j + x[j]) / (c·d[j]) for j < 4·⌊len(y)/4⌋, t_j the dot
+// of a with column j of b (rows ldb apart), accumulated from zero by one
+// FMA per row in order, as the GEMM micro-kernel does; eight columns a
+// pass (two chains of FMAs), then four.
+TEXT ·dotsAddDivAVX(SB), NOSPLIT, $0-144
+	MOVQ         y_base+0(FP), DI
+	MOVQ         y_len+8(FP), CX
+	MOVQ         x_base+24(FP), SI
+	MOVQ         d_base+48(FP), DX
+	MOVQ         a_base+72(FP), R8
+	MOVQ         a_len+80(FP), R11
+	MOVQ         b_base+96(FP), R9
+	MOVQ         ldb+120(FP), R10
+	SHLQ         $3, R10            // ldb in bytes
+	VBROADCASTSD alpha+128(FP), Y15
+	VBROADCASTSD c+136(FP), Y14
+	MOVQ         CX, R13
+	SHRQ         $3, CX             // passes of eight
+	JZ           dad_four
+
+dad_eight:
+	VXORPD Y0, Y0, Y0
+	VXORPD Y1, Y1, Y1
+	MOVQ   R9, R12
+	XORQ   BX, BX
+
+dad_eight_p:
+	VBROADCASTSD (R8)(BX*8), Y2
+	VFMADD231PD  (R12), Y2, Y0   // t += a[p]·b[p][j:j+4]
+	VFMADD231PD  32(R12), Y2, Y1
+	ADDQ         R10, R12
+	INCQ         BX
+	CMPQ         BX, R11
+	JLT          dad_eight_p
+	VMULPD       Y15, Y0, Y0     // alpha·t
+	VMULPD       Y15, Y1, Y1
+	VADDPD       (SI), Y0, Y0    // + x
+	VADDPD       32(SI), Y1, Y1
+	VMULPD       (DX), Y14, Y2   // c·d
+	VMULPD       32(DX), Y14, Y3
+	VDIVPD       Y2, Y0, Y0
+	VDIVPD       Y3, Y1, Y1
+	VMOVUPD      Y0, (DI)
+	VMOVUPD      Y1, 32(DI)
+	ADDQ         $64, DI
+	ADDQ         $64, SI
+	ADDQ         $64, DX
+	ADDQ         $64, R9
+	DECQ         CX
+	JNZ          dad_eight
+
+dad_four:
+	TESTQ $4, R13
+	JZ    dad_done
+	VXORPD Y0, Y0, Y0
+	MOVQ   R9, R12
+	XORQ   BX, BX
+
+dad_four_p:
+	VBROADCASTSD (R8)(BX*8), Y2
+	VFMADD231PD  (R12), Y2, Y0
+	ADDQ         R10, R12
+	INCQ         BX
+	CMPQ         BX, R11
+	JLT          dad_four_p
+	VMULPD       Y15, Y0, Y0
+	VADDPD       (SI), Y0, Y0
+	VMULPD       (DX), Y14, Y2
+	VDIVPD       Y2, Y0, Y0
+	VMOVUPD      Y0, (DI)
+
+dad_done:
+	VZEROUPPER
+	RET

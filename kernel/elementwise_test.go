@@ -68,3 +68,69 @@ func TestElementwiseKernels(t *testing.T) {
 		}
 	})
 }
+
+// DotsAddDiv gives, bit for bit, DgemmPacked's row of alpha·a·B followed
+// by AddDiv, on every kernel path: widths around the four- and eight-wide
+// passes, depths from 1 to 256, B's rows apart by more than the width;
+// nothing past y changes.
+func TestDotsAddDiv(t *testing.T) {
+	eachKernelPath(t, func(t *testing.T) {
+		rng := rand.New(rand.NewPCG(21, 4))
+		for _, q := range []int{1, 2, 3, 10, 17, 256} {
+			for _, n := range []int{1, 3, 4, 5, 7, 8, 9, 12, 15, 16, 17, 40, 101} {
+				ldb := n + 3
+				a := make([]float64, q)
+				for i := range a {
+					a[i] = rng.Float64()*2 - 1
+				}
+				b := make([]float64, (q-1)*ldb+n)
+				for i := range b {
+					b[i] = rng.Float64()*2 - 1
+				}
+				x := make([]float64, n)
+				d := make([]float64, n)
+				for i := range x {
+					x[i] = rng.Float64()*2 - 1
+					d[i] = 0.5 + rng.Float64()
+				}
+				alpha, c := 0.7+rng.Float64(), 0.5+rng.Float64()
+				var pb PackedB
+				pb.Pack(false, q, n, b, ldb)
+				want := make([]float64, n)
+				DgemmPacked(false, 1, alpha, a, q, &pb, 0, want, n)
+				AddDiv(want, x, d, c)
+				y := make([]float64, n+2)
+				y[n], y[n+1] = outCanary, outCanary
+				DotsAddDiv(y[:n], x, d, a, b, ldb, alpha, c)
+				for j := range n {
+					if math.Float64bits(y[j]) != math.Float64bits(want[j]) {
+						t.Fatalf("q=%d n=%d: y[%d] = %v, want %v", q, n, j, y[j], want[j])
+					}
+				}
+				if y[n] != outCanary || y[n+1] != outCanary {
+					t.Fatalf("q=%d n=%d: wrote past y", q, n)
+				}
+			}
+		}
+	})
+}
+
+func TestDotsAddDivPanics(t *testing.T) {
+	y, x, d := make([]float64, 4), make([]float64, 4), make([]float64, 4)
+	for name, f := range map[string]func(){
+		"no depth":    func() { DotsAddDiv(y, x, d, nil, make([]float64, 4), 4, 1, 1) },
+		"depth > 256": func() { DotsAddDiv(y, x, d, make([]float64, 257), make([]float64, 257*4), 4, 1, 1) },
+		"ldb < n":     func() { DotsAddDiv(y, x, d, make([]float64, 2), make([]float64, 8), 3, 1, 1) },
+		"b short":     func() { DotsAddDiv(y, x, d, make([]float64, 2), make([]float64, 7), 4, 1, 1) },
+		"x short":     func() { DotsAddDiv(y, x[:3], d, make([]float64, 2), make([]float64, 8), 4, 1, 1) },
+	} {
+		t.Run(name, func(t *testing.T) {
+			defer func() {
+				if recover() == nil {
+					t.Errorf("no panic")
+				}
+			}()
+			f()
+		})
+	}
+}

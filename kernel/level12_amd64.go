@@ -115,6 +115,11 @@ func axpy1IamaxAVX(c float64, x0, y []float64, lanes *iamaxLanes)
 //go:noescape
 func compressAVX(x []float64, idx []int, val []float64, tab *[16]compressEntry) int
 
+// dotsAddDivAVX is DotsAddDiv on the first 4·⌊len(y)/4⌋ elements.
+//
+//go:noescape
+func dotsAddDivAVX(y, x, d, a, b []float64, ldb int, alpha, c float64)
+
 // addDivAVX is AddDiv on the first 4·⌊len(y)/4⌋ elements.
 //
 //go:noescape

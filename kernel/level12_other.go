@@ -72,6 +72,10 @@ func compressAVX(x []float64, idx []int, val []float64, tab *[16]compressEntry) 
 
 func addDivAVX(y, x, d []float64, c float64) { panic("kernel: no assembly") }
 
+func dotsAddDivAVX(y, x, d, a, b []float64, ldb int, alpha, c float64) {
+	panic("kernel: no assembly")
+}
+
 func axpyDivAVX(dst, a, w, d []float64, alpha float64) { panic("kernel: no assembly") }
 
 func axpbyAVX(dst, x, y []float64, a, b float64) { panic("kernel: no assembly") }

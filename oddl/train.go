@@ -820,10 +820,30 @@ func (t *trainer) encodeStacked(lambda0 float64) error {
 	// round-robin between the workers; written straight into the Gram
 	// coder's matrix once it exists.
 	workers := max(1, t.threads)
+	// W transposed (q×K): the class's row of W for the stacked
+	// correlations below, the columns of Wᵀ for G~.
+	if len(t.wt) < q*k {
+		t.wt = make([]float64, q*k)
+	}
+	for j := range k {
+		for c, v := range st.dt[j*s+n : (j+1)*s] {
+			t.wt[c*k+j] = v
+		}
+	}
 	fill := func(gs []float64) {
+		if t.bname == blas.NativeName && q <= 256 {
+			// The values of the backend's Dsyrk followed by the
+			// division, row by row in one pass: each entry's dot
+			// product over the classes as the kernel's GEMM rounds it.
+			parallel(workers, func(w int) {
+				for i := w; i < k; i += workers {
+					kernel.DotsAddDiv(gs[i*k+i:(i+1)*k], G[i*k+i:(i+1)*k], t.snorm[i:],
+						st.dt[i*s+n:(i+1)*s], t.wt[i:], k, lambda0, t.snorm[i])
+				}
+			})
+			return
+		}
 		if t.bname == blas.NativeName {
-			// The values of the backend's Dsyrk, in one parallel product
-			// over the tiles that reach the upper triangle.
 			t.wpack.Pack(true, q, k, st.dt[n:], s)
 			kernel.DgemmPackedUpper(false, lambda0, st.dt[n:], s, &t.wpack, 0, gs, k)
 		} else {
@@ -853,14 +873,6 @@ func (t *trainer) encodeStacked(lambda0 float64) error {
 	x := t.x.RawMatrix()
 	if err := t.coder.CorrelationsTo(mat.NewDense(r, k, t.a0[:r*k]), t.x); err != nil {
 		return fmt.Errorf("oddl: coding: %w", err)
-	}
-	if len(t.wt) < q*k {
-		t.wt = make([]float64, q*k)
-	}
-	for j := range k {
-		for c, v := range st.dt[j*s+n : (j+1)*s] {
-			t.wt[c*k+j] = v
-		}
 	}
 	sw := max(1, min(workers, r))
 	parallel(sw, func(w int) {
