@@ -77,7 +77,7 @@ func TestDotsAddDiv(t *testing.T) {
 	eachKernelPath(t, func(t *testing.T) {
 		rng := rand.New(rand.NewPCG(21, 4))
 		for _, q := range []int{1, 2, 3, 10, 17, 256} {
-			for _, n := range []int{1, 3, 4, 5, 7, 8, 9, 12, 15, 16, 17, 40, 101} {
+			for _, n := range []int{1, 3, 4, 5, 7, 8, 9, 12, 15, 16, 17, 31, 32, 33, 40, 44, 63, 64, 76, 101} {
 				ldb := n + 3
 				a := make([]float64, q)
 				for i := range a {
