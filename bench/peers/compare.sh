@@ -29,7 +29,7 @@
 #   -stock-samples  training images of the stock LassoLars run (default 5120)
 #   -batch          mini-batch size of every training run (default 256)
 #   -passes         runs of each OMP-coded training pass, ours and
-#                   scikit-learn's, the fastest counted (default 2: one run
+#                   scikit-learn's, the fastest counted (default 3: one run
 #                   is easily slowed by other work on a shared machine)
 #   -tags           go build tags for oddl, e.g. openblas (default: openblas
 #                   when libopenblas is installed, else none)
@@ -41,7 +41,7 @@ set -eu
 samples=60000
 stock=5120
 batch=256
-passes=2
+passes=3
 tags=unset
 while [ $# -gt 0 ]; do
 	case "$1" in
