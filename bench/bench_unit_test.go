@@ -104,22 +104,6 @@ func TestMeasure(t *testing.T) {
 	}
 }
 
-func TestMeasurePair(t *testing.T) {
-	var order []byte
-	tf, tg := MeasurePair(0, 4, func() { order = append(order, 'f') }, func() { order = append(order, 'g') })
-	if tf.Reps != 4 || tg.Reps != 4 || string(order) != "fgfgfgfgfg" {
-		t.Errorf("minReps 4: %d and %d reps, calls %q; want 4 each, alternating, one untimed pair first", tf.Reps, tg.Reps, order)
-	}
-	i := 0
-	tf, tg = MeasurePair(0, 3, func() {
-		i++
-		time.Sleep(time.Duration(i) * time.Millisecond)
-	}, func() { time.Sleep(20 * time.Millisecond) })
-	if !(tf.Best > 0 && tf.Best <= tf.Median && tf.Median < tg.Best) {
-		t.Errorf("f: best %g median %g; g: best %g: want 0 < f's best <= its median < g's best (g's runs timed apart from f's)", tf.Best, tf.Median, tg.Best)
-	}
-}
-
 func TestMedian(t *testing.T) {
 	for _, c := range []struct {
 		x    []float64
