@@ -4,6 +4,8 @@ import (
 	"math"
 	"sync"
 	"sync/atomic"
+
+	"github.com/oddl-go/oddl/internal/par"
 )
 
 // Register-block (micro-tile) shape of the GEMM micro-kernel: each call
@@ -163,14 +165,12 @@ type gemmCall struct {
 	units                            atomic.Int64
 	packPanels, chunkPanels, nChunks int
 
-	// Goroutines claim units from sched (epoch<<32 | next unit), count the
-	// finished ones in done, and the one that finishes the last unit
-	// signals doneCh unless it is the caller. The epoch changes with every
-	// phase, so a helper that arrives late finds nothing to do.
+	// The goroutines of a phase (par.Do's) claim units from sched
+	// (epoch<<32 | next unit). The epoch changes with every phase, so a
+	// goroutine that looks after its phase has ended finds nothing to do.
 	sched  atomic.Uint64
-	done   atomic.Int64
-	doneCh chan struct{}
 	epoch  uint32
+	helpFn func(w int) // help on the current phase, as goroutine w
 
 	bufB  []float64  // packed kc×nc block of op(B), shared
 	slots []gemmSlot // per-goroutine state; slot 0 is the caller's
@@ -191,7 +191,13 @@ type gemmSlot struct {
 	block, ib int       // bufA holds row block ib of block; block < 0: nothing
 }
 
-var gemmCallPool = sync.Pool{New: func() any { return &gemmCall{doneCh: make(chan struct{}, 1)} }}
+var gemmCallPool = sync.Pool{New: func() any {
+	g := new(gemmCall)
+	// One function value for every phase of every call, so that a phase
+	// allocates nothing.
+	g.helpFn = func(w int) { g.help(w, g.epoch) }
+	return g
+}}
 
 // gemmUnitsPerThread is roughly how many units of work each goroutine gets
 // in a parallel phase: enough that a goroutine which starts late (its core
@@ -223,9 +229,6 @@ func (g *gemmCall) run() {
 		}
 	}
 	g.t = t
-	if t > 1 {
-		startGemmWorkers(t - 1)
-	}
 
 	// Buffers.
 	if g.packed == nil {
@@ -289,7 +292,6 @@ func (g *gemmCall) runPhase(phase, units int) {
 	g.epoch++
 	g.sched.Store(uint64(g.epoch) << 32)
 	g.units.Store(int64(units))
-	g.done.Store(0)
 	g.phase = phase
 	helpers := min(g.t, units) - 1
 	if helpers == 0 {
@@ -298,38 +300,25 @@ func (g *gemmCall) runPhase(phase, units int) {
 		}
 		return
 	}
-	for w := 1; w <= helpers; w++ {
-		gemmTasks <- gemmTask{g: g, slot: w, epoch: g.epoch}
-	}
-	if !g.help(0, g.epoch) {
-		<-g.doneCh // a helper finished the last unit
-	}
+	par.Do(helpers+1, g.helpFn)
 }
 
 // help claims and runs units of the phase numbered epoch until none is
-// left, as goroutine slot. It reports whether it finished the phase's last
-// unit; a helper (slot > 0) that does so signals the caller.
-func (g *gemmCall) help(slot int, epoch uint32) (last bool) {
+// left, as goroutine slot.
+func (g *gemmCall) help(slot int, epoch uint32) {
 	for {
 		v := g.sched.Load()
 		if uint32(v>>32) != epoch {
-			return false // a later phase: this one is over
+			return // a later phase: this one is over
 		}
 		u := int64(uint32(v))
-		units := g.units.Load()
-		if u >= units {
-			return false
+		if u >= g.units.Load() {
+			return
 		}
 		if !g.sched.CompareAndSwap(v, v+1) {
 			continue
 		}
 		g.doUnit(slot, int(u))
-		if g.done.Add(1) == units {
-			if slot > 0 {
-				g.doneCh <- struct{}{}
-			}
-			return true
-		}
 	}
 }
 
@@ -415,40 +404,6 @@ func storeTile(rows, cols int, t *[gemmMR * gemmNR]float64, c []float64, ldc int
 		for j, v := range tr {
 			row[j] = math.FMA(alpha, v, beta*row[j])
 		}
-	}
-}
-
-// gemmTask asks a worker goroutine to help with the phase numbered epoch
-// of g, as goroutine slot.
-type gemmTask struct {
-	g     *gemmCall
-	slot  int
-	epoch uint32
-}
-
-var (
-	gemmTasks       = make(chan gemmTask, 64)
-	gemmWorkersMu   sync.Mutex
-	gemmWorkersDone int
-)
-
-// startGemmWorkers makes sure at least n worker goroutines serve
-// gemmTasks. Workers live for the life of the process and sleep on the
-// channel when idle. A task never waits for another one, and the caller
-// of a phase works on it too, so callers sharing the workers cannot
-// deadlock: at worst a phase runs on the caller alone.
-func startGemmWorkers(n int) {
-	gemmWorkersMu.Lock()
-	for gemmWorkersDone < n {
-		go gemmWorker()
-		gemmWorkersDone++
-	}
-	gemmWorkersMu.Unlock()
-}
-
-func gemmWorker() {
-	for task := range gemmTasks {
-		task.g.help(task.slot, task.epoch)
 	}
 }
 

@@ -397,8 +397,8 @@ func TestDgemmThreads(t *testing.T) {
 }
 
 // TestDgemmConcurrentCalls runs Dgemm from several goroutines at once, on
-// different shapes, all sharing the worker goroutines, so that helpers
-// often arrive after the phase they were called for is over. Every result
+// different shapes, so that the calls compete for internal/par's helpers
+// (the ones that find them taken run on plain goroutines). Every result
 // must equal the single-goroutine one bit for bit.
 func TestDgemmConcurrentCalls(t *testing.T) {
 	savedWork := gemmMinWork

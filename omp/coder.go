@@ -71,6 +71,7 @@ type Coder struct {
 	count   []int     // code lengths
 	workers []*worker
 	round   round
+	partsFn func(w int) // runParts on worker w, for par.Do
 }
 
 // New returns a Coder for the dictionary D, a K×n matrix with one atom per

@@ -3,13 +3,13 @@ package omp
 import (
 	"fmt"
 	"math"
-	"sync"
 	"sync/atomic"
 
 	gblas "gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/oddl-go/oddl/internal/par"
 	"github.com/oddl-go/oddl/kernel"
 )
 
@@ -25,9 +25,8 @@ const (
 // up to threads×block samples, cut into one contiguous part per goroutine.
 type round struct {
 	next   atomic.Int64 // next part to hand out
-	wg     sync.WaitGroup
-	start  int // first sample of the round
-	m      int // samples in the round
+	start  int          // first sample of the round
+	m      int          // samples in the round
 	parts  int
 	x      blas64.General // the samples, or
 	a0     blas64.General // their correlations (EncodeGramTo)
@@ -134,33 +133,21 @@ func (c *Coder) encode(dst *Codes, N int, x, a0 blas64.General, xx []float64, re
 	r.resOut = dst.Residual
 	r.parts = t
 	defer func() { r.x, r.a0, r.xx, r.resOut = blas64.General{}, blas64.General{}, nil, nil }()
-	var work chan struct{}
-	if t > 1 {
-		if a0.Data == nil {
-			// Every goroutine runs its own GEMM: the backend must not
-			// start threads of its own on the same cores.
-			slot := singleThreaded(c.backend)
-			defer restoreThreads(slot)
-		}
-		work = make(chan struct{}, t-1)
-		defer close(work)
-		for _, w := range c.workers[1:t] {
-			go c.helper(work, w)
-		}
+	if t > 1 && a0.Data == nil {
+		// Every goroutine runs its own GEMM: the backend must not start
+		// threads of its own on the same cores.
+		slot := singleThreaded(c.backend)
+		defer restoreThreads(slot)
+	}
+	if c.partsFn == nil {
+		c.partsFn = func(w int) { c.runParts(c.workers[w]) }
 	}
 
 	for r0 := 0; r0 < N; r0 += size {
 		m := min(size, N-r0)
 		r.start, r.m = r0, m
 		r.next.Store(0)
-		if t > 1 {
-			r.wg.Add(t - 1)
-			for range t - 1 {
-				work <- struct{}{}
-			}
-		}
-		c.runParts(c.workers[0])
-		r.wg.Wait()
+		par.Do(t, c.partsFn)
 
 		// The first bad sample of the round, if any: parts are contiguous
 		// and each stops at its first bad sample.
@@ -195,14 +182,6 @@ func (c *Coder) ensureScratch(size int) {
 	c.slotIdx = grow(c.slotIdx, size*c.sparsity)
 	c.slotVal = grow(c.slotVal, size*c.sparsity)
 	c.count = grow(c.count, size)
-}
-
-// helper runs parts of every round it is told to until work is closed.
-func (c *Coder) helper(work <-chan struct{}, w *worker) {
-	for range work {
-		c.runParts(w)
-		c.round.wg.Done()
-	}
 }
 
 // runParts runs parts of the current round until none is left.
