@@ -399,7 +399,7 @@ func (up *updater) sweepAhead(st *state) (unused int) {
 	}
 
 	// The pending work: P[r0:r1] += M[r0:r1, pj0:pj0+b]·Δ for each span,
-	// claimed in turn through next. The helper leaves it through out.
+	// claimed in turn through next by both goroutines.
 	type span struct{ r0, r1 int }
 	var (
 		spans  []span
@@ -442,66 +442,48 @@ func (up *updater) sweepAhead(st *state) (unused int) {
 			}
 		}
 	}
-	work, out, gone := make(chan struct{}), make(chan struct{}), make(chan struct{})
-	go func() {
-		defer close(gone)
-		for range work {
-			run()
-			out <- struct{}{}
-		}
-	}()
-	defer func() {
-		close(work)
-		<-gone
-	}()
-	pending := false
-	join := func() {
-		if pending {
-			run()
-			<-out
-			pending = false
-		}
-	}
 	add := func(lo, hi int) {
 		for r := lo; r < hi; r += aheadRows {
 			spans = append(spans, span{r, min(r+aheadRows, hi)})
 		}
 	}
-
-	for j0 := 0; j0 < k; {
+	// block runs the Gauss–Seidel updates of the block from atom j0 on,
+	// packing its changes into up.pd[(j0/bcdBlock)%2].
+	block := func(j0 int, gemm gemmFunc) int {
 		j1 := min(j0+bcdBlock, k)
-		b, bi := j1-j0, j0/bcdBlock
-		pw := up.work[:b*s]
+		pw := up.work[:(j1-j0)*s]
 		copy(pw, p[j0*s:j1*s])
-		gemm := up.impl.Dgemm
-		if pending {
-			gemm = one
-		}
-		pd := &up.pd[bi%2]
-		up.packTo = pd
-		unused += up.inBlock(st, j0, j1, tol, gemm, pw)
+		up.packTo = &up.pd[(j0/bcdBlock)%2]
+		u := up.inBlock(st, j0, j1, tol, gemm, pw)
 		up.packTo = nil
-		join()
+		return u
+	}
+
+	unused += block(0, up.impl.Dgemm)
+	for j0 := 0; j0 < k; j0 += bcdBlock {
+		j1, bi := min(j0+bcdBlock, k), j0/bcdBlock
 		j2 := min(j1+bcdBlock, k)
-		// The helper starts on the other rows now, while this goroutine
-		// gives the next block's rows their product first.
 		spans = spans[:0]
 		add(0, j1)
 		add(j2, k)
-		pj0, sparse, ppd = j0, dec[bi], pd
+		pj0, sparse, ppd = j0, dec[bi], &up.pd[bi%2]
 		next.Store(0)
-		pending = true
-		work <- struct{}{}
-		if j2 > j1 {
-			if sparse {
-				sparseRows(st, j1, j2, &up.terms[bi], pd)
-			} else {
-				kernel.DgemmPackedOn(1, false, j2-j1, 1, st.m[j1*k+j0:], k, pd, 1, p[j1*s:], s)
+		// The helper starts on the other rows of P at once, while this
+		// goroutine gives the next block's rows their product first, runs
+		// that block's updates (its products on one thread) and then
+		// joins in.
+		parallel(2, func(w int) {
+			if w == 0 && j2 > j1 {
+				if sparse {
+					sparseRows(st, j1, j2, &up.terms[bi], ppd)
+				} else {
+					kernel.DgemmPackedOn(1, false, j2-j1, 1, st.m[j1*k+j0:], k, ppd, 1, p[j1*s:], s)
+				}
+				unused += block(j1, one)
 			}
-		}
-		j0 = j1
+			run()
+		})
 	}
-	join()
 	return unused
 }
 
