@@ -42,23 +42,16 @@
 	ADDQ         R9, R15;          \
 	VBROADCASTSD (R8)(R13*8), Y13
 
-// FMA24A adds c·b_j to the first row's 24 columns (Y0–Y5), FMA24B to
-// the second row's (Y6–Y11).
-#define FMA24A \
-	VFMADD231PD (DX), Y12, Y0;          \
-	VFMADD231PD 32(DX), Y12, Y1;        \
-	VFMADD231PD (DX)(R10*1), Y12, Y2;   \
-	VFMADD231PD 32(DX)(R10*1), Y12, Y3; \
-	VFMADD231PD (DX)(R10*2), Y12, Y4;   \
-	VFMADD231PD 32(DX)(R10*2), Y12, Y5
-
-#define FMA24B \
-	VFMADD231PD (R15), Y13, Y6;          \
-	VFMADD231PD 32(R15), Y13, Y7;        \
-	VFMADD231PD (R15)(R10*1), Y13, Y8;   \
-	VFMADD231PD 32(R15)(R10*1), Y13, Y9; \
-	VFMADD231PD (R15)(R10*2), Y13, Y10;  \
-	VFMADD231PD 32(R15)(R10*2), Y13, Y11
+// FMA24(b, c, y0, …, y5) adds c·b_j to a row's 24 columns in y0–y5, b_j
+// the three panels' eight columns from b on: Y12 and DX for the first row
+// of a pair (Y0–Y5), Y13 and R15 for the second (Y6–Y11).
+#define FMA24(b, c, y0, y1, y2, y3, y4, y5) \
+	VFMADD231PD (b), c, y0;          \
+	VFMADD231PD 32(b), c, y1;        \
+	VFMADD231PD (b)(R10*1), c, y2;   \
+	VFMADD231PD 32(b)(R10*1), c, y3; \
+	VFMADD231PD (b)(R10*2), c, y4;   \
+	VFMADD231PD 32(b)(R10*2), c, y5
 
 // func axpyCSR24x2AVX(rows int, ptr, idx []int, c, b []float64, pstride int, y []float64, ldy int)
 //
@@ -111,8 +104,8 @@ c24_pair:
 c24_both:
 	CSR_TERM
 	CSR_TERM2
-	FMA24A
-	FMA24B
+	FMA24(DX, Y12, Y0, Y1, Y2, Y3, Y4, Y5)
+	FMA24(R15, Y13, Y6, Y7, Y8, Y9, Y10, Y11)
 	INCQ AX
 	INCQ R13
 	CMPQ AX, BX
@@ -124,7 +117,7 @@ c24_tailA:
 	CMPQ AX, BX
 	JGE  c24_tailB
 	CSR_TERM
-	FMA24A
+	FMA24(DX, Y12, Y0, Y1, Y2, Y3, Y4, Y5)
 	INCQ AX
 	JMP  c24_tailA
 
@@ -132,7 +125,7 @@ c24_tailB:
 	CMPQ R13, R14
 	JGE  c24_store
 	CSR_TERM2
-	FMA24B
+	FMA24(R15, Y13, Y6, Y7, Y8, Y9, Y10, Y11)
 	INCQ R13
 	JMP  c24_tailB
 
@@ -171,7 +164,7 @@ c24_one:
 	CMPQ AX, BX
 	JGE  c24_onestore
 	CSR_TERM
-	FMA24A
+	FMA24(DX, Y12, Y0, Y1, Y2, Y3, Y4, Y5)
 	INCQ AX
 	JMP  c24_one
 
