@@ -147,10 +147,12 @@ func (h *helper) loop() {
 	}
 }
 
-// pause spends a few cycles between two looks at an atomic.
+// pause spends a few cycles between two looks at an atomic, reading a
+// variable nothing writes (so that the spinning threads do not pass a
+// cache line between them).
 func pause() {
 	for range 16 {
-		spinSink.Add(0)
+		spinSink.Load()
 	}
 }
 
