@@ -53,6 +53,30 @@
 	VFMADD231PD (b)(R10*2), c, y4;   \
 	VFMADD231PD 32(b)(R10*2), c, y5
 
+// LOAD24(b, y0, …, y5) loads a row's 24 columns from b into y0–y5,
+// STORE24 stores them back, PREFETCH24(b) asks for the row's next 24.
+#define LOAD24(b, y0, y1, y2, y3, y4, y5) \
+	VMOVUPD (b), y0;    \
+	VMOVUPD 32(b), y1;  \
+	VMOVUPD 64(b), y2;  \
+	VMOVUPD 96(b), y3;  \
+	VMOVUPD 128(b), y4; \
+	VMOVUPD 160(b), y5
+
+#define STORE24(b, y0, y1, y2, y3, y4, y5) \
+	VMOVUPD y0, (b);    \
+	VMOVUPD y1, 32(b);  \
+	VMOVUPD y2, 64(b);  \
+	VMOVUPD y3, 96(b);  \
+	VMOVUPD y4, 128(b); \
+	VMOVUPD y5, 160(b)
+
+#define PREFETCH24(b) \
+	PREFETCHT1 192(b); \
+	PREFETCHT1 256(b); \
+	PREFETCHT1 320(b); \
+	PREFETCHT1 383(b)
+
 // func axpyCSR24x2AVX(rows int, ptr, idx []int, c, b []float64, pstride int, y []float64, ldy int)
 //
 // 24 columns of y (three panels), two rows at a time: the two rows' terms
@@ -73,27 +97,11 @@ c24_pair:
 	MOVQ 8(SI), BX
 	MOVQ BX, R13
 	MOVQ 16(SI), R14
-	VMOVUPD    (R11), Y0
-	VMOVUPD    32(R11), Y1
-	VMOVUPD    64(R11), Y2
-	VMOVUPD    96(R11), Y3
-	VMOVUPD    128(R11), Y4
-	VMOVUPD    160(R11), Y5
-	PREFETCHT1 192(R11)
-	PREFETCHT1 256(R11)
-	PREFETCHT1 320(R11)
-	PREFETCHT1 383(R11)
+	LOAD24(R11, Y0, Y1, Y2, Y3, Y4, Y5)
+	PREFETCH24(R11)
 	LEAQ       (R11)(R12*1), DX
-	VMOVUPD    (DX), Y6
-	VMOVUPD    32(DX), Y7
-	VMOVUPD    64(DX), Y8
-	VMOVUPD    96(DX), Y9
-	VMOVUPD    128(DX), Y10
-	VMOVUPD    160(DX), Y11
-	PREFETCHT1 192(DX)
-	PREFETCHT1 256(DX)
-	PREFETCHT1 320(DX)
-	PREFETCHT1 383(DX)
+	LOAD24(DX, Y6, Y7, Y8, Y9, Y10, Y11)
+	PREFETCH24(DX)
 
 	// Both rows while both have terms.
 	CMPQ AX, BX
@@ -130,19 +138,9 @@ c24_tailB:
 	JMP  c24_tailB
 
 c24_store:
-	VMOVUPD Y0, (R11)
-	VMOVUPD Y1, 32(R11)
-	VMOVUPD Y2, 64(R11)
-	VMOVUPD Y3, 96(R11)
-	VMOVUPD Y4, 128(R11)
-	VMOVUPD Y5, 160(R11)
+	STORE24(R11, Y0, Y1, Y2, Y3, Y4, Y5)
 	LEAQ    (R11)(R12*1), DX
-	VMOVUPD Y6, (DX)
-	VMOVUPD Y7, 32(DX)
-	VMOVUPD Y8, 64(DX)
-	VMOVUPD Y9, 96(DX)
-	VMOVUPD Y10, 128(DX)
-	VMOVUPD Y11, 160(DX)
+	STORE24(DX, Y6, Y7, Y8, Y9, Y10, Y11)
 	ADDQ    $16, SI
 	LEAQ    (DX)(R12*1), R11
 	SUBQ    $2, CX
@@ -153,12 +151,7 @@ c24_single:
 	JZ    c24_end
 	MOVQ  (SI), AX
 	MOVQ  8(SI), BX
-	VMOVUPD (R11), Y0
-	VMOVUPD 32(R11), Y1
-	VMOVUPD 64(R11), Y2
-	VMOVUPD 96(R11), Y3
-	VMOVUPD 128(R11), Y4
-	VMOVUPD 160(R11), Y5
+	LOAD24(R11, Y0, Y1, Y2, Y3, Y4, Y5)
 
 c24_one:
 	CMPQ AX, BX
@@ -169,12 +162,7 @@ c24_one:
 	JMP  c24_one
 
 c24_onestore:
-	VMOVUPD Y0, (R11)
-	VMOVUPD Y1, 32(R11)
-	VMOVUPD Y2, 64(R11)
-	VMOVUPD Y3, 96(R11)
-	VMOVUPD Y4, 128(R11)
-	VMOVUPD Y5, 160(R11)
+	STORE24(R11, Y0, Y1, Y2, Y3, Y4, Y5)
 
 c24_end:
 	VZEROUPPER

@@ -19,15 +19,9 @@ func TestAxpyRowsCSR(t *testing.T) {
 		widths := []int{0, 1, 7, 8, 31, 32, 33, 37, 39, 40, 63, 64, 65, 70, 96, 101, 130, 794}
 		for _, n := range widths {
 			ldg, ldy := n+3, n+5
-			g := make([]float64, grows*ldg)
-			for i := range g {
-				g[i] = rng.Float64()*2 - 1
-			}
+			g := randSlice(rng, grows*ldg)
 			ptr, idx, c := randomCSR(rng, rows, grows, 6, 2)
-			y := make([]float64, rows*ldy)
-			for i := range y {
-				y[i] = rng.Float64()*2 - 1
-			}
+			y := randSlice(rng, rows*ldy)
 			want := append([]float64(nil), y...)
 			for r := range rows {
 				lo, hi := ptr[r], ptr[r+1]
@@ -93,14 +87,8 @@ func TestAddRowsSum(t *testing.T) {
 						a[i] = rng.Float64()*2 - 1
 					}
 				}
-				b := make([]float64, k*n)
-				for i := range b {
-					b[i] = rng.Float64()*2 - 1
-				}
-				c := make([]float64, m*n)
-				for i := range c {
-					c[i] = rng.Float64()*2 - 1
-				}
+				b := randSlice(rng, k*n)
+				c := randSlice(rng, m*n)
 				want := append([]float64(nil), c...)
 				Dgemm(false, false, m, n, k, 1, a, k, b, n, 1, want, n)
 				tmp := make([]float64, n)
@@ -141,10 +129,7 @@ func TestAxpyRowsPacked(t *testing.T) {
 				for _, n := range []int{1, 5, 7, 8, 9, 16, 23, 24, 25, 31, 32, 33, 39, 40, 41, 47, 48, 49, 63, 64, 65, 70, 71, 72, 73, 96, 101, 130, 794} {
 					rows := 1 + (n+k)%8
 					ldb, ldy := n+3, n+5
-					b := make([]float64, k*ldb)
-					for i := range b {
-						b[i] = rng.Float64()*2 - 1
-					}
+					b := randSlice(rng, k*ldb)
 					ptr, idx, c := randomCSR(rng, rows, k, 8, 3)
 					y := make([]float64, rows*ldy)
 					for i := range y {

@@ -79,14 +79,8 @@ func TestDotsAddDiv(t *testing.T) {
 		for _, q := range []int{1, 2, 3, 10, 17, 256} {
 			for _, n := range []int{1, 3, 4, 5, 7, 8, 9, 12, 15, 16, 17, 31, 32, 33, 40, 44, 63, 64, 76, 101} {
 				ldb := n + 3
-				a := make([]float64, q)
-				for i := range a {
-					a[i] = rng.Float64()*2 - 1
-				}
-				b := make([]float64, (q-1)*ldb+n)
-				for i := range b {
-					b[i] = rng.Float64()*2 - 1
-				}
+				a := randSlice(rng, q)
+				b := randSlice(rng, (q-1)*ldb+n)
 				x := make([]float64, n)
 				d := make([]float64, n)
 				for i := range x {

@@ -21,10 +21,7 @@ func TestTranspose(t *testing.T) {
 				if m == 0 || n == 0 {
 					lda, ldb = max(1, n), max(1, m)
 				}
-				a := make([]float64, max(0, (m-1)*lda+n))
-				for i := range a {
-					a[i] = rng.Float64()*2 - 1
-				}
+				a := randSlice(rng, max(0, (m-1)*lda+n))
 				a0 := append([]float64(nil), a...)
 				b := make([]float64, max(0, (n-1)*ldb+m)+ldb)
 				for i := range b {
