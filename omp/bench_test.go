@@ -212,6 +212,66 @@ func BenchmarkRecurrence(b *testing.B) {
 	}
 }
 
+// BenchmarkRecurrenceRows splits the time of the Batch-OMP recurrence
+// between its own work and waiting for the rows of G. Each signal's
+// correlations are copied into a scratch vector first; with rows=warm the
+// rows of G of the atoms the signal will choose (known from a first
+// coding) are read too, so that they are in cache. Only the recurrences
+// are timed, one by one (the clock's own cost, a few tens of nanoseconds,
+// is in both); the metric is their mean in microseconds a signal.
+func BenchmarkRecurrenceRows(b *testing.B) {
+	for _, s := range benchShapes {
+		for _, warm := range []bool{false, true} {
+			name := fmt.Sprintf("n=%d,K=%d,L=%d/rows=cold", s.n, s.k, s.l)
+			if warm {
+				name = fmt.Sprintf("n=%d,K=%d,L=%d/rows=warm", s.n, s.k, s.l)
+			}
+			b.Run(name, func(b *testing.B) {
+				D, X := benchProblem(s.n, s.k)
+				nsig, _ := X.Dims()
+				c, err := New(D, WithSparsity(s.l))
+				if err != nil {
+					b.Fatal(err)
+				}
+				var a0 mat.Dense
+				a0.Mul(X, D.T())
+				raw := a0.RawMatrix()
+				w := newWorker(s.n, s.k, s.l, false)
+				a := make([]float64, s.k)
+				idx, val := make([]int, s.l), make([]float64, s.l)
+				xx := make([]float64, nsig)
+				atoms := make([][]int, nsig)
+				for i := range xx {
+					xx[i] = mat.Dot(X.RowView(i), X.RowView(i))
+					copy(a, raw.Data[i*raw.Stride:i*raw.Stride+s.k])
+					p := w.batchOMP(c.gram, c.diag, s.k, a, kernel.IamaxUnitary(a), xx[i], 0, false, idx, val)
+					atoms[i] = append([]int(nil), idx[:p]...)
+				}
+				var sink float64
+				var spent time.Duration
+				b.ResetTimer()
+				for b.Loop() {
+					for i := range nsig {
+						copy(a, raw.Data[i*raw.Stride:i*raw.Stride+s.k])
+						if warm {
+							for _, j := range atoms[i] {
+								sink += kernel.SumSqUnitary(c.gram[j*s.k : (j+1)*s.k])
+							}
+						}
+						t0 := time.Now()
+						w.batchOMP(c.gram, c.diag, s.k, a, kernel.IamaxUnitary(a), xx[i], 0, false, idx, val)
+						spent += time.Since(t0)
+					}
+				}
+				if sink < 0 {
+					b.Fatal("negative sum of squares")
+				}
+				b.ReportMetric(spent.Seconds()*1e6/float64(nsig*b.N), "µs/signal")
+			})
+		}
+	}
+}
+
 // BenchmarkEncodeBest estimates what Encode and the correlation GEMM cost on
 // an idle core, even on a busy machine: it times Encode (one thread) and the
 // GEMM alone on small batches of different signals, alternately, and keeps
