@@ -174,6 +174,52 @@ func BenchmarkSetDictionary(b *testing.B) {
 	}
 }
 
+// recurrenceCase is the problem of the recurrence benchmarks for a shape:
+// a coder, the correlations A0 = X·Dᵀ of its signals (one row each), their
+// squared norms, and a worker with a scratch vector for one signal's
+// correlations (which the recurrence overwrites) and room for its code.
+type recurrenceCase struct {
+	c       *Coder
+	w       *worker
+	a0      []float64
+	xx      []float64
+	a       []float64
+	idx     []int
+	val     []float64
+	n, k, l int
+	nsig    int
+}
+
+func newRecurrenceCase(b *testing.B, n, k, l int) *recurrenceCase {
+	D, X := benchProblem(n, k)
+	nsig, _ := X.Dims()
+	c, err := New(D, WithSparsity(l))
+	if err != nil {
+		b.Fatal(err)
+	}
+	var a0 mat.Dense
+	a0.Mul(X, D.T())
+	r := &recurrenceCase{
+		c: c, w: newWorker(n, k, l, false), a0: a0.RawMatrix().Data,
+		xx: make([]float64, nsig), a: make([]float64, k),
+		idx: make([]int, l), val: make([]float64, l),
+		n: n, k: k, l: l, nsig: nsig,
+	}
+	for i := range r.xx {
+		r.xx[i] = mat.Dot(X.RowView(i), X.RowView(i))
+	}
+	return r
+}
+
+// load copies the correlations of signal i into the scratch vector.
+func (r *recurrenceCase) load(i int) { copy(r.a, r.a0[i*r.k:(i+1)*r.k]) }
+
+// code runs the recurrence on the scratch vector as signal i and returns
+// the number of atoms chosen (in r.idx).
+func (r *recurrenceCase) code(i int) int {
+	return r.w.batchOMP(r.c.gram, r.c.diag, r.k, r.a, kernel.IamaxUnitary(r.a), r.xx[i], 0, false, r.idx, r.val)
+}
+
 // BenchmarkRecurrence times the Batch-OMP recurrences alone, one goroutine,
 // on correlations computed beforehand: the part of BenchmarkEncode that is
 // not the GEMM (plus one copy of each sample's correlations, which the
@@ -181,33 +227,18 @@ func BenchmarkSetDictionary(b *testing.B) {
 func BenchmarkRecurrence(b *testing.B) {
 	for _, s := range benchShapes {
 		b.Run(fmt.Sprintf("n=%d,K=%d,L=%d", s.n, s.k, s.l), func(b *testing.B) {
-			D, X := benchProblem(s.n, s.k)
-			nsig, _ := X.Dims()
-			c, err := New(D, WithSparsity(s.l))
-			if err != nil {
-				b.Fatal(err)
-			}
-			var a0 mat.Dense
-			a0.Mul(X, D.T())
-			w := newWorker(s.n, s.k, s.l, false)
-			scratch := make([]float64, s.k)
-			idx, val := make([]int, s.l), make([]float64, s.l)
-			xx := make([]float64, nsig)
-			for i := range xx {
-				xx[i] = mat.Dot(X.RowView(i), X.RowView(i))
-			}
-			raw := a0.RawMatrix()
+			r := newRecurrenceCase(b, s.n, s.k, s.l)
 			b.ReportAllocs()
 			b.ResetTimer()
 			cpu0 := cpuSeconds()
 			for b.Loop() {
-				for i := range nsig {
-					copy(scratch, raw.Data[i*raw.Stride:i*raw.Stride+s.k])
-					w.batchOMP(c.gram, c.diag, s.k, scratch, kernel.IamaxUnitary(scratch), xx[i], 0, false, idx, val)
+				for i := range r.nsig {
+					r.load(i)
+					r.code(i)
 				}
 			}
 			reportCPU(b, cpu0)
-			b.ReportMetric(float64(nsig*b.N)/b.Elapsed().Seconds(), "signals/s")
+			b.ReportMetric(float64(r.nsig*b.N)/b.Elapsed().Seconds(), "signals/s")
 		})
 	}
 }
@@ -221,52 +252,34 @@ func BenchmarkRecurrence(b *testing.B) {
 // is in both); the metric is their mean in microseconds a signal.
 func BenchmarkRecurrenceRows(b *testing.B) {
 	for _, s := range benchShapes {
-		for _, warm := range []bool{false, true} {
-			name := fmt.Sprintf("n=%d,K=%d,L=%d/rows=cold", s.n, s.k, s.l)
-			if warm {
-				name = fmt.Sprintf("n=%d,K=%d,L=%d/rows=warm", s.n, s.k, s.l)
-			}
-			b.Run(name, func(b *testing.B) {
-				D, X := benchProblem(s.n, s.k)
-				nsig, _ := X.Dims()
-				c, err := New(D, WithSparsity(s.l))
-				if err != nil {
-					b.Fatal(err)
-				}
-				var a0 mat.Dense
-				a0.Mul(X, D.T())
-				raw := a0.RawMatrix()
-				w := newWorker(s.n, s.k, s.l, false)
-				a := make([]float64, s.k)
-				idx, val := make([]int, s.l), make([]float64, s.l)
-				xx := make([]float64, nsig)
-				atoms := make([][]int, nsig)
-				for i := range xx {
-					xx[i] = mat.Dot(X.RowView(i), X.RowView(i))
-					copy(a, raw.Data[i*raw.Stride:i*raw.Stride+s.k])
-					p := w.batchOMP(c.gram, c.diag, s.k, a, kernel.IamaxUnitary(a), xx[i], 0, false, idx, val)
-					atoms[i] = append([]int(nil), idx[:p]...)
+		for _, rows := range []string{"cold", "warm"} {
+			b.Run(fmt.Sprintf("n=%d,K=%d,L=%d/rows=%s", s.n, s.k, s.l, rows), func(b *testing.B) {
+				r := newRecurrenceCase(b, s.n, s.k, s.l)
+				atoms := make([][]int, r.nsig)
+				for i := range atoms {
+					r.load(i)
+					atoms[i] = append([]int(nil), r.idx[:r.code(i)]...)
 				}
 				var sink float64
 				var spent time.Duration
 				b.ResetTimer()
 				for b.Loop() {
-					for i := range nsig {
-						copy(a, raw.Data[i*raw.Stride:i*raw.Stride+s.k])
-						if warm {
+					for i := range r.nsig {
+						r.load(i)
+						if rows == "warm" {
 							for _, j := range atoms[i] {
-								sink += kernel.SumSqUnitary(c.gram[j*s.k : (j+1)*s.k])
+								sink += kernel.SumSqUnitary(r.c.gram[j*r.k : (j+1)*r.k])
 							}
 						}
 						t0 := time.Now()
-						w.batchOMP(c.gram, c.diag, s.k, a, kernel.IamaxUnitary(a), xx[i], 0, false, idx, val)
+						r.code(i)
 						spent += time.Since(t0)
 					}
 				}
 				if sink < 0 {
 					b.Fatal("negative sum of squares")
 				}
-				b.ReportMetric(spent.Seconds()*1e6/float64(nsig*b.N), "µs/signal")
+				b.ReportMetric(spent.Seconds()*1e6/float64(r.nsig*b.N), "µs/signal")
 			})
 		}
 	}
