@@ -179,15 +179,15 @@ func BenchmarkSetDictionary(b *testing.B) {
 // squared norms, and a worker with a scratch vector for one signal's
 // correlations (which the recurrence overwrites) and room for its code.
 type recurrenceCase struct {
-	c       *Coder
-	w       *worker
-	a0      []float64
-	xx      []float64
-	a       []float64
-	idx     []int
-	val     []float64
-	n, k, l int
-	nsig    int
+	c    *Coder
+	w    *worker
+	a0   []float64
+	xx   []float64
+	a    []float64
+	idx  []int
+	val  []float64
+	k    int
+	nsig int
 }
 
 func newRecurrenceCase(b *testing.B, n, k, l int) *recurrenceCase {
@@ -203,7 +203,7 @@ func newRecurrenceCase(b *testing.B, n, k, l int) *recurrenceCase {
 		c: c, w: newWorker(n, k, l, false), a0: a0.RawMatrix().Data,
 		xx: make([]float64, nsig), a: make([]float64, k),
 		idx: make([]int, l), val: make([]float64, l),
-		n: n, k: k, l: l, nsig: nsig,
+		k: k, nsig: nsig,
 	}
 	for i := range r.xx {
 		r.xx[i] = mat.Dot(X.RowView(i), X.RowView(i))
