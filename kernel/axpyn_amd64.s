@@ -191,9 +191,12 @@ two_end:
 	RET
 
 // The iamax forms below also track, per lane of the eight-element stride,
-// the largest |y[i]| after the update and its index: a lane moves only on
-// a strictly greater value (VCMPPD GT_OQ, false for NaN), so it keeps the
-// first index of its maximum and never a NaN. They handle the first
+// the largest |y[i]| after the update and its index: a lane's index moves
+// only on a strictly greater value (VCMPPD GT_OQ, false for NaN), so it
+// keeps the first index of its maximum, and its value is VMAXPD with the
+// running maximum as second source, which a NaN leaves as it was (the same
+// value a blend on that compare would give, one instruction shorter a
+// step on the lane's chain of dependences). They handle the first
 // 8·⌊len(y)/8⌋ elements; the caller does the rest and reduces the lanes.
 
 #define ABS Y11
@@ -227,8 +230,8 @@ two_end:
 	VANDPD    ABS, Y1, Y3; \
 	VCMPPD    $0x1e, MAX0, Y2, Y0; \
 	VCMPPD    $0x1e, MAX1, Y3, Y1; \
-	VBLENDVPD Y0, Y2, MAX0, MAX0; \
-	VBLENDVPD Y1, Y3, MAX1, MAX1; \
+	VMAXPD    MAX0, Y2, MAX0; \
+	VMAXPD    MAX1, Y3, MAX1; \
 	VBLENDVPD Y0, CUR0, IDX0, IDX0; \
 	VBLENDVPD Y1, CUR1, IDX1, IDX1; \
 	VPADDQ    STEP, CUR0, CUR0; \
