@@ -199,8 +199,25 @@ func (c *Coder) runParts(w *worker) {
 	}
 }
 
+// With the native backend and a dictionary of at most chunkMaxDict entries
+// (n·K), a part's correlations are computed and coded chunk samples at a
+// time: the chunk's 48·K correlations (368 KiB at K = 960) are then still
+// in L2 when the pursuits read them, instead of coming back from memory
+// after the whole part's GEMM, while the packed dictionary, read again by
+// every chunk's GEMM, stays in cache. Measured on two Zen 4 cores (in-
+// process alternation with one GEMM a part, 10 000 signals, L = 5): 1–2.6 %
+// faster at n·K = 256·960 (1.97 MB of float64), 0–3 % at 1024·228 and
+// 1 % at 256·480; 1–6 % slower at 384·960 (2.9 MB), 784·960 and
+// 256·2560, where re-reading the dictionary costs more. chunk is a
+// multiple of the GEMM micro-kernel's six rows. (Variables only so that
+// tests can run both ways on small problems.)
+var (
+	chunk        = 48
+	chunkMaxDict = 5 << 16 // 327 680 entries, 2.5 MiB of float64
+)
+
 // runPart codes samples lo..hi-1 of the current round: checks and norms,
-// the correlations by one GEMM, then the recurrences.
+// the correlations by one GEMM (or one a chunk), then the recurrences.
 func (c *Coder) runPart(w *worker, lo, hi int) {
 	r := &c.round
 	if r.a0.Data != nil {
@@ -219,6 +236,16 @@ func (c *Coder) runPart(w *worker, lo, hi int) {
 			w.err, w.errRow = err, r.start+i
 			return
 		}
+	}
+	if c.native && c.n*c.k <= chunkMaxDict {
+		// A small dictionary stays in cache from one chunk's GEMM to the
+		// next, and each chunk's correlations are coded while still in L2.
+		for g := lo; g < hi; g += chunk {
+			e := min(hi, g+chunk)
+			kernel.DgemmPacked(false, e-g, 1, x.Data[(r.start+g)*x.Stride:], x.Stride, &c.packed, 0, c.a0[g*c.k:], c.k)
+			c.codeSamples(w, g, e)
+		}
+		return
 	}
 	if c.native {
 		kernel.DgemmPacked(false, hi-lo, 1, x.Data[(r.start+lo)*x.Stride:], x.Stride, &c.packed, 0, c.a0[lo*c.k:], c.k)
@@ -239,8 +266,9 @@ func (c *Coder) codeSamples(w *worker, lo, hi int) {
 		next := -1
 		if i+2 < hi {
 			// The correlations of the sample after next, which the
-			// GEMM wrote long before (they are out of L2 by now), so
-			// that its first atom does not wait for them.
+			// GEMM wrote long before (out of L2 by now, unless the part
+			// is coded in chunks), so that its first atom does not wait
+			// for them.
 			kernel.Prefetch(c.a0[(i+2)*c.k : (i+3)*c.k])
 		}
 		if i+1 < hi {

@@ -561,6 +561,36 @@ func TestThreadsAndBackendsAgree(t *testing.T) {
 	}
 }
 
+// TestChunks checks that coding a part in chunks (a GEMM and the pursuits
+// of a few samples at a time, as the native backend does for small
+// dictionaries) gives the same codes, bit for bit, as one GEMM a part, for
+// chunks that divide the part, that do not, and that are longer than it.
+func TestChunks(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 3))
+	const n, k, N = 40, 90, 157
+	D := randDict(rng, k, n)
+	X := randSamples(rng, N, n, false)
+	defer func(c, m int) { chunk, chunkMaxDict = c, m }(chunk, chunkMaxDict)
+	for _, th := range []int{1, 2} {
+		c := mustNew(t, D, WithSparsity(6), WithThreads(th), WithBlockSize(64))
+		chunkMaxDict = 0
+		want := mustEncode(t, c, X)
+		chunkMaxDict = n * k
+		for _, ch := range []int{6, 48, 13, 200} {
+			chunk = ch
+			got := mustEncode(t, c, X)
+			if !equalInts(got.Index, want.Index) || !equalInts(got.Indptr, want.Indptr) {
+				t.Fatalf("threads=%d chunk=%d: atoms differ from one GEMM a part", th, ch)
+			}
+			for i, v := range got.Value {
+				if math.Float64bits(v) != math.Float64bits(want.Value[i]) {
+					t.Fatalf("threads=%d chunk=%d: value %d = %v, one GEMM a part %v", th, ch, i, v, want.Value[i])
+				}
+			}
+		}
+	}
+}
+
 // TestConcurrentEncode runs Encode from several goroutines on one coder.
 func TestConcurrentEncode(t *testing.T) {
 	rng := rand.New(rand.NewPCG(2, 8))
