@@ -38,6 +38,14 @@ type worker struct {
 	errRow int
 }
 
+// fail records a bad sample: the first of the round's, as a worker may run
+// several parts and find one in each.
+func (w *worker) fail(err error, row int) {
+	if w.err == nil || row < w.errRow {
+		w.err, w.errRow = err, row
+	}
+}
+
 func newWorker(n, k, l int, residuals bool) *worker {
 	w := &worker{
 		lc:   make([]float64, l*(l+1)/2),

@@ -208,61 +208,69 @@ func (c *Coder) runParts(w *worker) {
 // process alternation with one GEMM a part, 10 000 signals, L = 5): 1–2.6 %
 // faster at n·K = 256·960 (1.97 MB of float64), 0–3 % at 1024·228 and
 // 1 % at 256·480; 1–6 % slower at 384·960 (2.9 MB), 784·960 and
-// 256·2560, where re-reading the dictionary costs more. chunk is a
-// multiple of the GEMM micro-kernel's six rows. (Variables only so that
-// tests can run both ways on small problems.)
+// 256·2560, where re-reading the dictionary costs more. While a chunk is
+// coded, the samples of the next one are requested from memory, a row a
+// sample, so that their checks and GEMM find them in cache (another 1–2 %
+// at 256·960, alternating test binaries). chunk is a multiple of the GEMM
+// micro-kernel's six rows. (Variables only so that tests can run both
+// ways on small problems.)
 var (
 	chunk        = 48
 	chunkMaxDict = 5 << 16 // 327 680 entries, 2.5 MiB of float64
 )
 
 // runPart codes samples lo..hi-1 of the current round: checks and norms,
-// the correlations by one GEMM (or one a chunk), then the recurrences.
+// the correlations by one GEMM, then the recurrences — all at once, or a
+// chunk at a time. A bad sample stops the part where it is found.
 func (c *Coder) runPart(w *worker, lo, hi int) {
 	r := &c.round
 	if r.a0.Data != nil {
 		for i := lo; i < hi; i++ {
 			if err := c.prepareGram(i, r.start+i); err != nil {
-				w.err, w.errRow = err, r.start+i
+				w.fail(err, r.start+i)
 				return
 			}
 		}
-		c.codeSamples(w, lo, hi)
+		c.codeSamples(w, lo, hi, 0, 0)
 		return
 	}
 	x := r.x
-	for i := lo; i < hi; i++ {
-		if err := c.prepare(i, r.start+i); err != nil {
-			w.err, w.errRow = err, r.start+i
-			return
-		}
-	}
+	step := hi - lo
 	if c.native && c.n*c.k <= chunkMaxDict {
-		// A small dictionary stays in cache from one chunk's GEMM to the
-		// next, and each chunk's correlations are coded while still in L2.
-		for g := lo; g < hi; g += chunk {
-			e := min(hi, g+chunk)
-			kernel.DgemmPacked(false, e-g, 1, x.Data[(r.start+g)*x.Stride:], x.Stride, &c.packed, 0, c.a0[g*c.k:], c.k)
-			c.codeSamples(w, g, e)
+		step = chunk
+	}
+	for g := lo; g < hi; g += step {
+		e := min(hi, g+step)
+		for i := g; i < e; i++ {
+			if err := c.prepare(i, r.start+i); err != nil {
+				w.fail(err, r.start+i)
+				return
+			}
 		}
-		return
+		if c.native {
+			kernel.DgemmPacked(false, e-g, 1, x.Data[(r.start+g)*x.Stride:], x.Stride, &c.packed, 0, c.a0[g*c.k:], c.k)
+		} else {
+			c.backend.Dgemm(gblas.NoTrans, gblas.Trans, e-g, c.k, c.n,
+				1, x.Data[(r.start+g)*x.Stride:], x.Stride, c.dict, c.n,
+				0, c.a0[g*c.k:], c.k)
+		}
+		c.codeSamples(w, g, e, e, min(hi, e+step))
 	}
-	if c.native {
-		kernel.DgemmPacked(false, hi-lo, 1, x.Data[(r.start+lo)*x.Stride:], x.Stride, &c.packed, 0, c.a0[lo*c.k:], c.k)
-	} else {
-		c.backend.Dgemm(gblas.NoTrans, gblas.Trans, hi-lo, c.k, c.n,
-			1, x.Data[(r.start+lo)*x.Stride:], x.Stride, c.dict, c.n,
-			0, c.a0[lo*c.k:], c.k)
-	}
-	c.codeSamples(w, lo, hi)
 }
 
 // codeSamples codes samples lo..hi-1 of the current round. Each sample's
 // first atom is found, and its row of G requested from memory, while the
 // previous sample is coded: the recurrence otherwise waits for that row.
-func (c *Coder) codeSamples(w *worker, lo, hi int) {
+// Samples pf0..pf1-1 (the next chunk's, pf1 <= pf0 for none) are requested
+// too, one with each sample coded.
+func (c *Coder) codeSamples(w *worker, lo, hi, pf0, pf1 int) {
 	j := c.firstAtom(lo)
+	x := c.round.x
 	for i := lo; i < hi; i++ {
+		if q := pf0 + i - lo; q < pf1 {
+			row := (c.round.start + q) * x.Stride
+			kernel.Prefetch(x.Data[row : row+c.n])
+		}
 		next := -1
 		if i+2 < hi {
 			// The correlations of the sample after next, which the

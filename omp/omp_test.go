@@ -588,6 +588,15 @@ func TestChunks(t *testing.T) {
 				}
 			}
 		}
+		// Bad samples in later chunks of both parts: the first is named.
+		chunk = 6
+		bad := mat.DenseCopyOf(X)
+		bad.Set(100, 2, math.NaN())
+		bad.Set(50, 3, math.Inf(-1))
+		bad.Set(20, 1, math.NaN())
+		if _, err := c.Encode(bad); !errors.Is(err, ErrNonFinite) || !strings.Contains(err.Error(), "sample 20 ") {
+			t.Errorf("threads=%d: samples 20, 50 and 100 bad: error %v, want one naming sample 20", th, err)
+		}
 	}
 }
 
