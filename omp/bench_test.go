@@ -118,6 +118,53 @@ func BenchmarkEncode(b *testing.B) {
 	})
 }
 
+// BenchmarkEncodeChunks is BenchmarkEncode on the native backend with each
+// part's GEMM and pursuits run in chunks of 48 samples (chunks=48) or with
+// one GEMM a part (chunks=off), whatever the dictionary's size: the
+// measurement behind chunkMaxDict. Run with -count to alternate the two.
+func BenchmarkEncodeChunks(b *testing.B) {
+	impl, err := blas.Lookup(blas.NativeName)
+	if err != nil {
+		b.Skip(err)
+	}
+	defer func(m int) { chunkMaxDict = m }(chunkMaxDict)
+	for _, s := range benchShapes {
+		for _, t := range []int{1, 2} {
+			for _, on := range []bool{true, false} {
+				mode := "off"
+				if on {
+					mode = fmt.Sprint(chunk)
+				}
+				b.Run(fmt.Sprintf("n=%d,K=%d,L=%d/threads=%d/chunks=%s", s.n, s.k, s.l, t, mode), func(b *testing.B) {
+					D, X := benchProblem(s.n, s.k)
+					chunkMaxDict = 0
+					if on {
+						chunkMaxDict = math.MaxInt
+					}
+					withThreads(b, blas.NativeName, t, func() {
+						nsig, _ := X.Dims()
+						c, err := New(D, WithSparsity(s.l), WithBackend(impl), WithThreads(t))
+						if err != nil {
+							b.Fatal(err)
+						}
+						var dst Codes
+						if err := c.EncodeTo(&dst, X); err != nil {
+							b.Fatal(err)
+						}
+						b.ResetTimer()
+						for b.Loop() {
+							if err := c.EncodeTo(&dst, X); err != nil {
+								b.Fatal(err)
+							}
+						}
+						b.ReportMetric(float64(nsig*b.N)/b.Elapsed().Seconds(), "signals/s")
+					})
+				})
+			}
+		}
+	}
+}
+
 // BenchmarkA0GEMM times the correlation GEMMs alone, A0 = X_blk·Dᵀ for the
 // same blocks of the same 4096 signals as BenchmarkEncode, so that the
 // ratio of the two is the cost of everything but the GEMM.

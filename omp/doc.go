@@ -59,7 +59,11 @@
 // With the native backend D is packed once per dictionary (kernel.PackedB)
 // and serves both the Gram matrix, computed over the micro-tiles of its
 // upper triangle only (kernel.DgemmPackedUpper, then mirrored), and the
-// correlation GEMMs, which then skip packing D for every block. The
+// correlation GEMMs, which then skip packing D for every block. When D is
+// small (n·K ≤ 5·2¹⁶, 2.5 MiB), a part's GEMM runs 48 samples at a time and
+// each chunk is coded right after its product, while its correlations are
+// still in L2; the next chunk's samples are requested from memory while a
+// chunk is coded. The codes are the same bit for bit either way. The
 // correlation update of each step is one pass over a per four chosen atoms
 // that also finds the next atom (kernel.AxpyRowsIamax). CorrelationsTo
 // exposes the correlation product for callers that combine it with other
