@@ -104,6 +104,33 @@ func TestMeasure(t *testing.T) {
 	}
 }
 
+// MeasurePair runs its two functions in turn, one untimed run each first,
+// the same number of timed runs each, until both reach minReps and minTime.
+func TestMeasurePair(t *testing.T) {
+	var order []byte
+	f := func() { order = append(order, 'f'); time.Sleep(time.Millisecond) }
+	g := func() { order = append(order, 'g'); time.Sleep(3 * time.Millisecond) }
+	tf, tg := MeasurePair(10*time.Millisecond, 2, f, g)
+	if tf.Reps != tg.Reps || tf.Reps < 4 {
+		t.Errorf("reps %d and %d: want equal, and enough for f to run 10 ms at 1 ms a run", tf.Reps, tg.Reps)
+	}
+	if len(order) != 2*(tf.Reps+1) {
+		t.Errorf("%d calls for %d reps each: want one untimed call each more", len(order), tf.Reps)
+	}
+	for i, c := range order {
+		if want := "fg"[i%2]; c != want {
+			t.Fatalf("calls %q: not in turn", order)
+		}
+	}
+	if !(tf.Best > 0 && tf.Best <= tf.Median && tg.Best >= 0.003 && tg.Best <= tg.Median) {
+		t.Errorf("f best %g median %g, g best %g median %g", tf.Best, tf.Median, tg.Best, tg.Median)
+	}
+	tf, tg = MeasurePair(0, 3, func() {}, func() {})
+	if tf.Reps != 3 || tg.Reps != 3 {
+		t.Errorf("minReps 3, no minTime: %d and %d reps", tf.Reps, tg.Reps)
+	}
+}
+
 func TestMedian(t *testing.T) {
 	for _, c := range []struct {
 		x    []float64

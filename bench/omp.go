@@ -148,7 +148,8 @@ type OMPResult struct {
 
 // MeasureOMP times Batch-OMP on signals random signals of shape s on the
 // named backend, the coder and the backend both running threads threads, for
-// about minTime each for the coder and for A0 alone.
+// at least minTime each for the coder and for A0 alone, in turn
+// (MeasurePair).
 func MeasureOMP(backend string, s OMPShape, signals, threads int, minTime time.Duration) (OMPResult, error) {
 	impl, err := blas.Lookup(backend)
 	if err != nil {
@@ -162,12 +163,11 @@ func MeasureOMP(backend string, s OMPShape, signals, threads int, minTime time.D
 		if err != nil {
 			return
 		}
-		r.Timing = Measure(minTime, 3, 0, func() {
+		r.Timing, r.A0 = MeasurePair(minTime, 3, func() {
 			if e := c.Encode(coder); e != nil && err == nil {
 				err = e
 			}
-		})
-		r.A0 = Measure(minTime, 3, 0, func() { c.A0(impl) })
+		}, func() { c.A0(impl) })
 	})
 	if err != nil {
 		return OMPResult{}, fmt.Errorf("bench: Batch-OMP %v on %s: %w", s, backend, err)
