@@ -204,14 +204,13 @@ func (c *Coder) runParts(w *worker) {
 // time: the chunk's 48·K correlations (368 KiB at K = 960) are then still
 // in L2 when the pursuits read them, instead of coming back from memory
 // after the whole part's GEMM, while the packed dictionary, read again by
-// every chunk's GEMM, stays in cache. Measured on two Zen 4 cores (in-
-// process alternation with one GEMM a part, 10 000 signals, L = 5): 1–2.6 %
-// faster at n·K = 256·960 (1.97 MB of float64), 0–3 % at 1024·228 and
-// 1 % at 256·480; 1–6 % slower at 384·960 (2.9 MB), 784·960 and
-// 256·2560, where re-reading the dictionary costs more. While a chunk is
-// coded, the samples of the next one are requested from memory, a row a
-// sample, so that their checks and GEMM find them in cache (another 1–2 %
-// at 256·960, alternating test binaries). chunk is a multiple of the GEMM
+// every chunk's GEMM, stays in cache. While a chunk is coded, the samples
+// of the next one are requested from memory, a row a sample, so that their
+// checks and GEMM find them in cache. BenchmarkEncodeChunks measures both
+// ways (docs/benchmarks/omp.md): chunks pay at (256, 960) and (1024, 228),
+// 2 MB of float64 or less, and cost 1–13 % at (784, 960) and (784, 2560)
+// (and in trials at (384, 960), 2.9 MB), where re-reading the dictionary
+// costs more than the correlations save. chunk is a multiple of the GEMM
 // micro-kernel's six rows. (Variables only so that tests can run both
 // ways on small problems.)
 var (
