@@ -146,6 +146,11 @@ type OMPResult struct {
 	OverBound     float64 `json:"over_bound"`
 }
 
+// openblasIdle is how long OpenBLAS's threads may keep spinning after a
+// GEMM before they sleep (its default THREAD_TIMEOUT, 2²⁸ cycles, is about
+// 0.1 s at 2.6 GHz), with a margin.
+const openblasIdle = 200 * time.Millisecond
+
 // MeasureOMP times Batch-OMP on signals random signals of shape s on the
 // named backend, the coder and the backend both running threads threads, for
 // at least minTime each for the coder and for A0 alone, in turn
@@ -171,7 +176,9 @@ func MeasureOMP(backend string, s OMPShape, signals, threads int, minTime time.D
 		if backend == blas.OpenBLASName && threads > 1 {
 			// OpenBLAS's threads spin for a while after each of A0's
 			// GEMMs and would take the cores from the coder's goroutines
-			// run next: one after the other.
+			// run next: one after the other, the coder first, once the
+			// threads of the GEMMs measured before have gone to sleep.
+			time.Sleep(openblasIdle)
 			r.Timing = Measure(minTime, 3, 0, encode)
 			r.A0 = Measure(minTime, 3, 0, func() { c.A0(impl) })
 		} else {
