@@ -94,28 +94,30 @@ func forBench(b *testing.B, body func(b *testing.B, impl gblas.Float64, D, X *ma
 // signals into a reused Codes: the correlation GEMMs and the Batch-OMP
 // recurrences. Compare with BenchmarkA0GEMM of the same name for the share
 // of the GEMM.
-func BenchmarkEncode(b *testing.B) {
-	forBench(b, func(b *testing.B, impl gblas.Float64, D, X *mat.Dense, l, threads int) {
-		nsig, _ := X.Dims()
-		c, err := New(D, WithSparsity(l), WithBackend(impl), WithThreads(threads))
-		if err != nil {
+func BenchmarkEncode(b *testing.B) { forBench(b, benchEncode) }
+
+// benchEncode is the body of BenchmarkEncode: a coder of sparsity l on
+// impl with threads goroutines, EncodeTo of X timed.
+func benchEncode(b *testing.B, impl gblas.Float64, D, X *mat.Dense, l, threads int) {
+	nsig, _ := X.Dims()
+	c, err := New(D, WithSparsity(l), WithBackend(impl), WithThreads(threads))
+	if err != nil {
+		b.Fatal(err)
+	}
+	var dst Codes
+	if err := c.EncodeTo(&dst, X); err != nil { // warm up the buffers
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	cpu0 := cpuSeconds()
+	for b.Loop() {
+		if err := c.EncodeTo(&dst, X); err != nil {
 			b.Fatal(err)
 		}
-		var dst Codes
-		if err := c.EncodeTo(&dst, X); err != nil { // warm up the buffers
-			b.Fatal(err)
-		}
-		b.ReportAllocs()
-		b.ResetTimer()
-		cpu0 := cpuSeconds()
-		for b.Loop() {
-			if err := c.EncodeTo(&dst, X); err != nil {
-				b.Fatal(err)
-			}
-		}
-		reportCPU(b, cpu0)
-		b.ReportMetric(float64(nsig*b.N)/b.Elapsed().Seconds(), "signals/s")
-	})
+	}
+	reportCPU(b, cpu0)
+	b.ReportMetric(float64(nsig*b.N)/b.Elapsed().Seconds(), "signals/s")
 }
 
 // BenchmarkEncodeChunks is BenchmarkEncode on the native backend with each
@@ -141,24 +143,7 @@ func BenchmarkEncodeChunks(b *testing.B) {
 					if on {
 						chunkMaxDict = math.MaxInt
 					}
-					withThreads(b, blas.NativeName, t, func() {
-						nsig, _ := X.Dims()
-						c, err := New(D, WithSparsity(s.l), WithBackend(impl), WithThreads(t))
-						if err != nil {
-							b.Fatal(err)
-						}
-						var dst Codes
-						if err := c.EncodeTo(&dst, X); err != nil {
-							b.Fatal(err)
-						}
-						b.ResetTimer()
-						for b.Loop() {
-							if err := c.EncodeTo(&dst, X); err != nil {
-								b.Fatal(err)
-							}
-						}
-						b.ReportMetric(float64(nsig*b.N)/b.Elapsed().Seconds(), "signals/s")
-					})
+					withThreads(b, blas.NativeName, t, func() { benchEncode(b, impl, D, X, s.l, t) })
 				})
 			}
 		}
