@@ -33,6 +33,7 @@ type worker struct {
 	dc   []float64 // the change of their coefficients
 	dc2  []float64 // L: the change of the others' coefficients
 	r    []float64 // n: residual, only with WithResiduals
+	a0   []float64 // chunk×K: the correlations of a chunk, reused by each
 
 	err    error // first bad sample of the worker's part in this round
 	errRow int

@@ -123,7 +123,7 @@ func (c *Coder) encode(dst *Codes, N int, x, a0 blas64.General, xx []float64, re
 	const minPart = 8
 	t := max(1, min(c.threads, N/minPart))
 	size := min(t*c.block, N)
-	c.ensureScratch(size)
+	c.ensureScratch(size, a0.Data != nil || !c.chunked())
 	for len(c.workers) < t {
 		c.workers = append(c.workers, newWorker(c.n, c.k, l, c.residuals))
 	}
@@ -174,9 +174,13 @@ func (c *Coder) encode(dst *Codes, N int, x, a0 blas64.General, xx []float64, re
 	return nil
 }
 
-// ensureScratch sizes the round buffers for size samples.
-func (c *Coder) ensureScratch(size int) {
-	c.a0 = grow(c.a0, size*c.k)
+// ensureScratch sizes the round buffers for size samples, with room for
+// their correlations when withA0 (when they are not computed a chunk at a
+// time into the workers' own buffers).
+func (c *Coder) ensureScratch(size int, withA0 bool) {
+	if withA0 {
+		c.a0 = grow(c.a0, size*c.k)
+	}
 	c.xx = grow(c.xx, size)
 	c.scale = grow(c.scale, size)
 	c.slotIdx = grow(c.slotIdx, size*c.sparsity)
@@ -204,7 +208,13 @@ func (c *Coder) runParts(w *worker) {
 // time: the chunk's 48·K correlations (368 KiB at K = 960) are then still
 // in L2 when the pursuits read them, instead of coming back from memory
 // after the whole part's GEMM, while the packed dictionary, read again by
-// every chunk's GEMM, stays in cache. While a chunk is coded, the samples
+// every chunk's GEMM, stays in cache. Every chunk of a worker writes them
+// to the same buffer (worker.a0), which thus stays in L2 and is not
+// written back to L3, where it would evict rows of G that the pursuits
+// read again (1–2 % more signals/s on one thread at (256, 960, 5) than a
+// fresh place in a round-size buffer for each chunk, the same on two;
+// and no round-size buffer of correlations: 7.5 MiB less memory a
+// thread at K = 960). While a chunk is coded, the samples
 // of the next one are requested from memory, a row a sample, so that their
 // checks and GEMM find them in cache. BenchmarkEncodeChunks measures both
 // ways (docs/benchmarks/omp.md): chunks pay at (256, 960) and (1024, 228),
@@ -218,6 +228,10 @@ var (
 	chunkMaxDict = 5 << 16 // 327 680 entries, 2.5 MiB of float64
 )
 
+// chunked reports whether Encode computes the correlations a chunk at a
+// time.
+func (c *Coder) chunked() bool { return c.native && c.n*c.k <= chunkMaxDict }
+
 // runPart codes samples lo..hi-1 of the current round: checks and norms,
 // the correlations by one GEMM, then the recurrences — all at once, or a
 // chunk at a time. A bad sample stops the part where it is found.
@@ -230,13 +244,15 @@ func (c *Coder) runPart(w *worker, lo, hi int) {
 				return
 			}
 		}
-		c.codeSamples(w, lo, hi, 0, 0)
+		c.codeSamples(w, c.a0, 0, lo, hi, 0, 0)
 		return
 	}
 	x := r.x
+	chunked := c.chunked()
 	step := hi - lo
-	if c.native && c.n*c.k <= chunkMaxDict {
+	if chunked {
 		step = chunk
+		w.a0 = grow(w.a0, chunk*c.k)
 	}
 	for g := lo; g < hi; g += step {
 		e := min(hi, g+step)
@@ -246,14 +262,18 @@ func (c *Coder) runPart(w *worker, lo, hi int) {
 				return
 			}
 		}
+		a, base := c.a0, 0 // sample i's correlations are a[(i-base)*K:]
+		if chunked {
+			a, base = w.a0, g
+		}
 		if c.native {
-			kernel.DgemmPacked(false, e-g, 1, x.Data[(r.start+g)*x.Stride:], x.Stride, &c.packed, 0, c.a0[g*c.k:], c.k)
+			kernel.DgemmPacked(false, e-g, 1, x.Data[(r.start+g)*x.Stride:], x.Stride, &c.packed, 0, a[(g-base)*c.k:], c.k)
 		} else {
 			c.backend.Dgemm(gblas.NoTrans, gblas.Trans, e-g, c.k, c.n,
 				1, x.Data[(r.start+g)*x.Stride:], x.Stride, c.dict, c.n,
-				0, c.a0[g*c.k:], c.k)
+				0, a[(g-base)*c.k:], c.k)
 		}
-		c.codeSamples(w, g, e, e, min(hi, e+step))
+		c.codeSamples(w, a, base, g, e, e, min(hi, e+step))
 	}
 }
 
@@ -261,9 +281,12 @@ func (c *Coder) runPart(w *worker, lo, hi int) {
 // first atom is found, and its row of G requested from memory, while the
 // previous sample is coded: the recurrence otherwise waits for that row.
 // Samples pf0..pf1-1 (the next chunk's, pf1 <= pf0 for none) are requested
-// too, one with each sample coded.
-func (c *Coder) codeSamples(w *worker, lo, hi, pf0, pf1 int) {
-	j := c.firstAtom(lo)
+// too, one with each sample coded. Sample i's correlations are
+// a[(i-base)·K:], overwritten.
+func (c *Coder) codeSamples(w *worker, a []float64, base, lo, hi, pf0, pf1 int) {
+	k := c.k
+	corr := func(i int) []float64 { return a[(i-base)*k : (i-base+1)*k] }
+	j := c.firstAtom(corr(lo), lo)
 	x := c.round.x
 	for i := lo; i < hi; i++ {
 		if q := pf0 + i - lo; q < pf1 {
@@ -276,22 +299,21 @@ func (c *Coder) codeSamples(w *worker, lo, hi, pf0, pf1 int) {
 			// GEMM wrote long before (out of L2 by now, unless the part
 			// is coded in chunks), so that its first atom does not wait
 			// for them.
-			kernel.Prefetch(c.a0[(i+2)*c.k : (i+3)*c.k])
+			kernel.Prefetch(corr(i + 2))
 		}
 		if i+1 < hi {
-			next = c.firstAtom(i + 1)
+			next = c.firstAtom(corr(i+1), i+1)
 		}
-		c.codeSample(w, i, j)
+		c.codeSample(w, corr(i), i, j)
 		j = next
 	}
 }
 
-// firstAtom scales the correlations of sample i of the round (by the power
-// of two that prepare chose) and returns the sample's first atom, argmax
+// firstAtom scales a, the correlations of sample i of the round (by the
+// power of two that prepare chose), and returns the sample's first atom, argmax
 // |a0|, having asked for its row of G to be brought into cache.
-func (c *Coder) firstAtom(i int) int {
+func (c *Coder) firstAtom(a []float64, i int) int {
 	k := c.k
-	a := c.a0[i*k : (i+1)*k]
 	if s := c.scale[i]; s != 1 {
 		kernel.ScalUnitary(s, a)
 	}
@@ -363,12 +385,11 @@ func (c *Coder) prepareGram(i, row int) error {
 	return nil
 }
 
-// codeSample codes sample i of the current round, whose first atom is j
-// (firstAtom), into its slot.
-func (c *Coder) codeSample(w *worker, i, j int) {
+// codeSample codes sample i of the current round, whose correlations are a
+// (overwritten) and first atom j (firstAtom), into its slot.
+func (c *Coder) codeSample(w *worker, a []float64, i, j int) {
 	r := &c.round
 	k, l := c.k, c.sparsity
-	a := c.a0[i*k : (i+1)*k]
 	idx := c.slotIdx[i*l : (i+1)*l]
 	val := c.slotVal[i*l : (i+1)*l]
 	tol := c.tol

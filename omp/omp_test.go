@@ -588,6 +588,30 @@ func TestChunks(t *testing.T) {
 				}
 			}
 		}
+		// A coder whose first Encode ran in chunks, which leave the
+		// round's buffer of correlations unallocated, then codes from
+		// given correlations and in one GEMM a part.
+		c2 := mustNew(t, D, WithSparsity(6), WithThreads(th), WithBlockSize(64))
+		chunk = 48
+		mustEncode(t, c2, X)
+		a0 := mat.NewDense(N, k, nil)
+		if err := c2.CorrelationsTo(a0, X); err != nil {
+			t.Fatal(err)
+		}
+		xx := make([]float64, N)
+		for i := range xx {
+			xx[i] = mat.Dot(X.RowView(i), X.RowView(i))
+		}
+		var fromGram Codes
+		if err := c2.EncodeGramTo(&fromGram, a0, xx); err != nil {
+			t.Fatal(err)
+		}
+		chunkMaxDict = 0
+		got := mustEncode(t, c2, X)
+		chunkMaxDict = n * k
+		if !equalInts(fromGram.Index, want.Index) || !equalInts(got.Index, want.Index) {
+			t.Fatalf("threads=%d: after a chunked Encode, EncodeGramTo or Encode chose other atoms", th)
+		}
 		// Bad samples in later chunks of both parts: the first is named.
 		chunk = 6
 		bad := mat.DenseCopyOf(X)
