@@ -97,12 +97,14 @@ func (w *worker) batchOMP(g, diag []float64, k int, a []float64, j int, xx, tol 
 			break
 		}
 		gj := g[j*k : j*k+k]
-		if p > 0 {
+		if p > 0 && p < l-1 {
 			// Row j is read whole by this step's update, after the
 			// substitutions below: ask for all of it at once, which
 			// brings it from L3 sooner than the hardware's prefetcher
 			// following the reads. (firstAtom asked for the first
-			// atom's row while the previous sample was coded.)
+			// atom's row while the previous sample was coded; the last
+			// atom's row is not read, only its entries at I, from the
+			// other atoms' rows.)
 			kernel.Prefetch(gj)
 		}
 		// Row p of the factor: forward substitution lc[:p,:p]·row = G[I,j].

@@ -244,7 +244,7 @@ func (c *Coder) runPart(w *worker, lo, hi int) {
 				return
 			}
 		}
-		c.codeSamples(w, c.a0, 0, lo, hi, 0, 0)
+		c.codeSamples(w, c.a0, 0, lo, hi, 0, 0, false)
 		return
 	}
 	x := r.x
@@ -273,7 +273,7 @@ func (c *Coder) runPart(w *worker, lo, hi int) {
 				1, x.Data[(r.start+g)*x.Stride:], x.Stride, c.dict, c.n,
 				0, a[(g-base)*c.k:], c.k)
 		}
-		c.codeSamples(w, a, base, g, e, e, min(hi, e+step))
+		c.codeSamples(w, a, base, g, e, e, min(hi, e+step), chunked)
 	}
 }
 
@@ -282,8 +282,9 @@ func (c *Coder) runPart(w *worker, lo, hi int) {
 // previous sample is coded: the recurrence otherwise waits for that row.
 // Samples pf0..pf1-1 (the next chunk's, pf1 <= pf0 for none) are requested
 // too, one with each sample coded. Sample i's correlations are
-// a[(i-base)·K:], overwritten.
-func (c *Coder) codeSamples(w *worker, a []float64, base, lo, hi, pf0, pf1 int) {
+// a[(i-base)·K:], overwritten; inL2 says they were just computed (a
+// chunk's), so that they need not be requested ahead.
+func (c *Coder) codeSamples(w *worker, a []float64, base, lo, hi, pf0, pf1 int, inL2 bool) {
 	k := c.k
 	corr := func(i int) []float64 { return a[(i-base)*k : (i-base+1)*k] }
 	j := c.firstAtom(corr(lo), lo)
@@ -294,11 +295,10 @@ func (c *Coder) codeSamples(w *worker, a []float64, base, lo, hi, pf0, pf1 int) 
 			kernel.Prefetch(x.Data[row : row+c.n])
 		}
 		next := -1
-		if i+2 < hi {
+		if i+2 < hi && !inL2 {
 			// The correlations of the sample after next, which the
-			// GEMM wrote long before (out of L2 by now, unless the part
-			// is coded in chunks), so that its first atom does not wait
-			// for them.
+			// part's GEMM wrote long before (out of L2 by now), so that
+			// its first atom does not wait for them.
 			kernel.Prefetch(corr(i + 2))
 		}
 		if i+1 < hi {
