@@ -63,11 +63,12 @@
 // small (n·K ≤ 5·2¹⁶, 2.5 MiB), a part's GEMM runs 48 samples at a time and
 // each chunk is coded right after its product, while its correlations are
 // still in L2 (every chunk of a goroutine reuses one buffer for them); the
-// next chunk's samples are requested from memory while a chunk is coded. The codes are the same bit for bit either way. The
-// correlation update of each step is one pass over a per four chosen atoms
-// that also finds the next atom (kernel.AxpyRowsIamax). CorrelationsTo
-// exposes the correlation product for callers that combine it with other
-// terms before EncodeGramTo.
+// next chunk's samples are requested from memory while a chunk is coded.
+// The codes are the same bit for bit either way. The correlation update of
+// each step is one pass over a per four chosen atoms that also finds the
+// next atom (kernel.AxpyRowsIamax). CorrelationsTo exposes the correlation
+// product for callers that combine it with other terms before
+// EncodeGramTo.
 //
 // Codes go to a fixed slot of L entries per sample and are packed into the
 // compressed-row Codes after each round; nothing is allocated per sample, and

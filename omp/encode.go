@@ -310,8 +310,8 @@ func (c *Coder) codeSamples(w *worker, a []float64, base, lo, hi, pf0, pf1 int, 
 }
 
 // firstAtom scales a, the correlations of sample i of the round (by the
-// power of two that prepare chose), and returns the sample's first atom, argmax
-// |a0|, having asked for its row of G to be brought into cache.
+// power of two that prepare chose), and returns the sample's first atom,
+// argmax |a0|, having asked for its row of G to be brought into cache.
 func (c *Coder) firstAtom(a []float64, i int) int {
 	k := c.k
 	if s := c.scale[i]; s != 1 {
