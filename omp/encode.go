@@ -244,7 +244,7 @@ func (c *Coder) runPart(w *worker, lo, hi int) {
 				return
 			}
 		}
-		c.codeSamples(w, c.a0, 0, lo, hi, 0, 0, false)
+		c.codeSamples(w, c.a0[lo*c.k:], lo, hi, 0, 0, false)
 		return
 	}
 	x := r.x
@@ -262,18 +262,18 @@ func (c *Coder) runPart(w *worker, lo, hi int) {
 				return
 			}
 		}
-		a, base := c.a0, 0 // sample i's correlations are a[(i-base)*K:]
-		if chunked {
-			a, base = w.a0, g
+		a := w.a0 // the correlations of samples g..e-1
+		if !chunked {
+			a = c.a0[g*c.k:]
 		}
 		if c.native {
-			kernel.DgemmPacked(false, e-g, 1, x.Data[(r.start+g)*x.Stride:], x.Stride, &c.packed, 0, a[(g-base)*c.k:], c.k)
+			kernel.DgemmPacked(false, e-g, 1, x.Data[(r.start+g)*x.Stride:], x.Stride, &c.packed, 0, a, c.k)
 		} else {
 			c.backend.Dgemm(gblas.NoTrans, gblas.Trans, e-g, c.k, c.n,
 				1, x.Data[(r.start+g)*x.Stride:], x.Stride, c.dict, c.n,
-				0, a[(g-base)*c.k:], c.k)
+				0, a, c.k)
 		}
-		c.codeSamples(w, a, base, g, e, e, min(hi, e+step), chunked)
+		c.codeSamples(w, a, g, e, e, min(hi, e+step), chunked)
 	}
 }
 
@@ -282,11 +282,11 @@ func (c *Coder) runPart(w *worker, lo, hi int) {
 // previous sample is coded: the recurrence otherwise waits for that row.
 // Samples pf0..pf1-1 (the next chunk's, pf1 <= pf0 for none) are requested
 // too, one with each sample coded. Sample i's correlations are
-// a[(i-base)·K:], overwritten; inL2 says they were just computed (a
+// a[(i-lo)·K:], overwritten; inL2 says they were just computed (a
 // chunk's), so that they need not be requested ahead.
-func (c *Coder) codeSamples(w *worker, a []float64, base, lo, hi, pf0, pf1 int, inL2 bool) {
+func (c *Coder) codeSamples(w *worker, a []float64, lo, hi, pf0, pf1 int, inL2 bool) {
 	k := c.k
-	corr := func(i int) []float64 { return a[(i-base)*k : (i-base+1)*k] }
+	corr := func(i int) []float64 { return a[(i-lo)*k : (i-lo+1)*k] }
 	j := c.firstAtom(corr(lo), lo)
 	x := c.round.x
 	for i := lo; i < hi; i++ {
