@@ -91,7 +91,7 @@ func (e *lookupError) Unwrap() error { return e.kind }
 // autoName is the backend chosen when nothing overrides the choice.
 func autoName() string {
 	switch {
-	case kernel.Name() == "avx2fma":
+	case kernel.Name() != kernel.TierGo:
 		return NativeName
 	case openblasCompiled:
 		return OpenBLASName

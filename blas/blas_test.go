@@ -103,7 +103,7 @@ func TestAutoChoice(t *testing.T) {
 	t.Setenv(EnvVar, "")
 	want := GonumName
 	switch {
-	case kernel.Name() == "avx2fma":
+	case kernel.Name() != kernel.TierGo:
 		want = NativeName
 	case openblasCompiled:
 		want = OpenBLASName

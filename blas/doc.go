@@ -25,7 +25,7 @@
 //  1. the backend named by the environment variable ODDL_BLAS
 //     (gonum, native or openblas), if it is set and that backend is
 //     compiled in;
-//  2. native, if the kernel runs its AVX2/FMA path (kernel.Name() == "avx2fma");
+//  2. native, if the kernel runs its AVX2/FMA path (kernel.Name() is not "go");
 //  3. openblas, if compiled in;
 //  4. gonum.
 //

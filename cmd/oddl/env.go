@@ -153,13 +153,18 @@ func (r *envReport) print(w io.Writer) error {
 		cores += fmt.Sprintf(", %d physical", r.PhysicalCores)
 	}
 	kernelPath := r.Kernel
-	switch {
-	case r.Kernel == "avx2fma":
+	switch r.Kernel {
+	case kernel.TierAVX512:
+		kernelPath += " (AVX-512 assembly)"
+	case kernel.TierAVX2:
 		kernelPath += " (AVX2/FMA assembly)"
-	case r.KernelEnv != "":
-		kernelPath += " (pure Go; ODDL_KERNEL=" + r.KernelEnv + ")"
 	default:
 		kernelPath += " (pure Go)"
+	}
+	if r.KernelEnv != "" {
+		kernelPath += "; from " + kernel.EnvVar + "=" + r.KernelEnv
+	} else {
+		kernelPath += "; best for this CPU, of " + strings.Join(kernel.Tiers(), ", ")
 	}
 	backends := strings.Join(r.Backends, ", ")
 	if !slices.Contains(r.Backends, blas.OpenBLASName) {

@@ -15,6 +15,8 @@ import (
 	"io"
 	"os"
 	"sort"
+
+	"github.com/oddl-go/oddl/kernel"
 )
 
 // command is one subcommand of the CLI. Each lives in its own file and
@@ -77,6 +79,12 @@ func run(args []string, stdout, stderr io.Writer) (status int) {
 	if !ok {
 		fmt.Fprintf(stderr, "oddl: unknown command %q\n", name)
 		usage(stderr)
+		return 2
+	}
+	if err := kernel.TierError(); err != nil {
+		// A tier that was asked for and cannot run is refused, never
+		// replaced in silence by another.
+		fmt.Fprintf(stderr, "oddl %s: %v\n", name, err)
 		return 2
 	}
 	defer func() {
