@@ -85,7 +85,7 @@ func run(args []string, stdout, stderr io.Writer) (status int) {
 		// A tier that was asked for and cannot run is refused, never
 		// replaced in silence by another.
 		fmt.Fprintf(stderr, "oddl %s: %v\n", name, err)
-		return 2
+		return 1
 	}
 	defer func() {
 		// A panic is a bug in oddl; still, the user gets one line and a
