@@ -153,6 +153,9 @@ func (m *Model) Continue(ctx context.Context, src Source, epochs int, opts ...Op
 	if epochs < 0 {
 		return configErr("epochs = %d, need at least 0", epochs)
 	}
+	if epochs > MaxEpochs-m.cfg.Epochs {
+		return configErr("epochs = %d + %d more, at most %d in all", m.cfg.Epochs, epochs, MaxEpochs)
+	}
 	m.cfg.Epochs += epochs
 	return m.Resume(ctx, src, opts...)
 }
