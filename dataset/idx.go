@@ -61,8 +61,8 @@ const (
 	ioBufSize  = 1 << 16 // bufio size over the file
 	chunkBytes = 1 << 16 // payload bytes decoded per step
 	// growElems is the first allocation, in elements, when the header's size
-	// cannot be checked against the file before reading (gzip without a
-	// matching trailer): memory then grows only as data really arrives.
+	// cannot be checked against the file before reading (gzip, or not a
+	// regular file): memory then grows only as data really arrives.
 	growElems = 1 << 16
 )
 
@@ -78,10 +78,8 @@ type idxFile struct {
 	esz     int
 	dims    []int64
 	hdrLen  int64
-	isize   uint32 // gzip trailer: uncompressed size mod 2³²
-	hasSize bool   // isize was read
-	read    int64  // payload bytes consumed
-	total   int64  // elements the header declares (set by checkSize)
+	read    int64 // payload bytes consumed
+	total   int64 // elements the header declares (set by checkSize)
 	scratch []byte
 }
 
@@ -138,12 +136,6 @@ func (x *idxFile) start() error {
 			return x.readErr(err, "gzip header")
 		}
 		x.r = x.gz
-		if x.size >= 18 && !x.hasSize {
-			var t [4]byte
-			if _, err := x.f.ReadAt(t[:], x.size-4); err == nil {
-				x.isize, x.hasSize = binary.LittleEndian.Uint32(t[:]), true
-			}
-		}
 	}
 	var m [4]byte
 	if _, err := io.ReadFull(x.r, m[:]); err != nil {
@@ -308,13 +300,12 @@ func (x *idxFile) checkSize(limit int64, capped bool, factors ...int64) (int64, 
 }
 
 // trusted reports whether an allocation of total elements may be made up
-// front: the size was checked against a plain file, or the gzip trailer
-// agrees with the header.
-func (x *idxFile) trusted(total int64) bool {
-	if x.gz == nil {
-		return x.size >= 0
-	}
-	return x.hasSize && x.isize == uint32(x.hdrLen+total*int64(x.esz))
+// front: only when the size was checked against a plain regular file, whose
+// bytes are really there. A gzip trailer is never trusted: it is four bytes
+// anyone can write (a 32-byte file can claim 4 GiB), and a stream that
+// inflates to its claim must deliver the data first.
+func (x *idxFile) trusted() bool {
+	return x.gz == nil && x.size >= 0
 }
 
 // readValues decodes the next len(dst) elements into dst.
@@ -420,26 +411,29 @@ func decode(dst []float64, src []byte, typ byte) {
 }
 
 // readAll decodes total elements, allocating them up front when the size is
-// trusted and growing with the data otherwise.
+// trusted and growing with the data otherwise: each buffer is twice the
+// last, never beyond total, and is made only when the last is full, so the
+// memory held is at most twice the data that really arrived.
 func (x *idxFile) readAll(total int64) ([]float64, error) {
 	var data []float64
-	if x.trusted(total) {
+	if x.trusted() {
 		data = make([]float64, total)
 		if err := x.readValues(data); err != nil {
 			return nil, err
 		}
 	} else {
 		data = make([]float64, 0, min(total, growElems))
-		step := int64(growElems)
 		for int64(len(data)) < total {
-			k := int(min(total-int64(len(data)), step))
-			data = slices.Grow(data, k)
-			seg := data[len(data) : len(data)+k]
+			if len(data) == cap(data) {
+				next := make([]float64, len(data), min(total, 2*int64(cap(data))))
+				copy(next, data)
+				data = next
+			}
+			seg := data[len(data):cap(data)]
 			if err := x.readValues(seg); err != nil {
 				return nil, err
 			}
-			data = data[:len(data)+k]
-			step *= 2
+			data = data[:cap(data)]
 		}
 	}
 	if err := x.finish(); err != nil {
