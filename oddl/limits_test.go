@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"math"
+	"math/rand/v2"
 	"strings"
 	"testing"
 )
@@ -178,5 +179,85 @@ func TestMemoryEstimate(t *testing.T) {
 	c.K = MaxAtoms
 	if got, _ := c.MemoryEstimate(784, 10); got < 5<<35 {
 		t.Errorf("K = 2¹⁶: estimate %d, want at least 160 GiB", got)
+	}
+}
+
+// doneAfter is a context whose Err is nil for its first after calls and
+// context.Canceled from then on: a cancellation at a chosen point of the
+// work, without timing.
+type doneAfter struct {
+	context.Context
+	calls, after int
+}
+
+func (c *doneAfter) Err() error {
+	c.calls++
+	if c.calls > c.after {
+		return context.Canceled
+	}
+	return nil
+}
+
+// TestCancelBetweenSweeps: with many sweeps per mini-batch, a cancellation
+// stops the sweeps of the batch under way (it was checked only between
+// batches), and the model so far is consistent: it saves, loads and
+// resumes.
+func TestCancelBetweenSweeps(t *testing.T) {
+	rng := rand.New(rand.NewPCG(6, 6))
+	_, X, labels := planted(rng, 12, 8, 2, 3, 400, 0.05)
+	cfg := smallConfig(12, 2)
+	cfg.Sweeps = MaxSweeps
+	src := mustSource(t, X, labels, 3)
+	ctx := &doneAfter{Context: context.Background(), after: 40}
+	m, err := Train(ctx, cfg, src)
+	if !errors.Is(err, context.Canceled) || m == nil {
+		t.Fatalf("Train: model %v, error %v; want the model so far and context.Canceled", m != nil, err)
+	}
+	if m.cur.batches != 1 {
+		t.Errorf("%d mini-batches done after the cancellation came inside the first one's sweeps", m.cur.batches)
+	}
+	if ctx.calls > ctx.after+2 {
+		t.Errorf("training went on for %d checks after the context was done", ctx.calls-ctx.after)
+	}
+	b, err := m.MarshalBinary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var back Model
+	if err := back.UnmarshalBinary(b); err != nil {
+		t.Fatalf("the interrupted model does not load: %v", err)
+	}
+	back.cfg.Sweeps = 1 // finish quickly: the position is what matters
+	if err := back.Resume(context.Background(), src); err != nil {
+		t.Fatalf("resuming the interrupted model: %v", err)
+	}
+	if !back.Done() {
+		t.Error("the resumed model is not done")
+	}
+}
+
+// TestEvaluateContext: evaluation with a live context is Evaluate's; a done
+// one stops it with the context's error, with the residual scores too.
+func TestEvaluateContext(t *testing.T) {
+	m, _ := trainedModel(t)
+	rng := rand.New(rand.NewPCG(7, 7))
+	_, X, labels := planted(rng, 12, 8, 2, 3, 300, 0.05)
+	for _, beta := range []float64{0, 1} {
+		if err := m.SetResidualWeight(beta); err != nil {
+			t.Fatal(err)
+		}
+		want, err := m.Evaluate(X, labels)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := m.EvaluateContext(&doneAfter{Context: context.Background(), after: 1 << 30}, X, labels)
+		if err != nil || got.Errors != want.Errors {
+			t.Errorf("β = %g: live context: %d errors, %v; Evaluate: %d", beta, got.Errors, err, want.Errors)
+		}
+		ctx, cancel := context.WithCancel(context.Background())
+		cancel()
+		if _, err := m.EvaluateContext(ctx, X, labels); !errors.Is(err, context.Canceled) {
+			t.Errorf("β = %g: cancelled context: %v", beta, err)
+		}
 	}
 }

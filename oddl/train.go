@@ -231,6 +231,9 @@ type trainer struct {
 	rng       *rand.Rand
 	x         *mat.Dense // the current batch
 
+	// ctx is the run's context: coding and the sweeps check it too.
+	ctx context.Context
+
 	runStart   time.Time
 	phaseStart time.Time
 	phaseBase  int64 // samples of the phase done when this run entered it
@@ -243,7 +246,7 @@ func newTrainer(m *Model, src Source, o options) (*trainer, error) {
 	}
 	st := m.st
 	t := &trainer{
-		m: m, src: src, o: o, impl: impl, bname: name, threads: m.threads(),
+		m: m, src: src, o: o, impl: impl, bname: name, threads: m.threads(), ctx: context.Background(),
 		xb:  make([]float64, m.cfg.Batch*st.n),
 		lab: make([]int, m.cfg.Batch),
 	}
@@ -264,6 +267,7 @@ func (t *trainer) close() {
 func (t *trainer) run(ctx context.Context) error {
 	m := t.m
 	t.runStart = time.Now()
+	t.ctx = ctx
 	if err := ctx.Err(); err != nil {
 		return err
 	}
@@ -634,7 +638,7 @@ func (t *trainer) step(lambda0 float64, updateW bool) (batchStats, error) {
 		if err := t.encodeClass(); err != nil {
 			return batchStats{}, err
 		}
-	} else if err := t.encode(); err != nil {
+	} else if err := t.encode(t.ctx); err != nil {
 		return batchStats{}, err
 	}
 	if joint {
@@ -677,7 +681,13 @@ func (t *trainer) step(lambda0 float64, updateW bool) (batchStats, error) {
 	start = time.Now()
 	t.up.updateW = updateW
 	t.up.perClass = !joint && m.cfg.Init == InitClass
-	for range m.cfg.Sweeps {
+	for s := range m.cfg.Sweeps {
+		// Cancelled, the batch ends with the sweeps done so far rather
+		// than after all of them: it stays counted, so the statistics and
+		// the position agree, and the run stops before the next batch.
+		if s > 0 && t.ctx.Err() != nil {
+			break
+		}
 		b.unused = t.up.sweep(st, m.cfg.Update == UpdateBlocked)
 	}
 	t.dirty = true
@@ -687,12 +697,16 @@ func (t *trainer) step(lambda0 float64, updateW bool) (batchStats, error) {
 	return b, nil
 }
 
-// encode codes the batch on D.
-func (t *trainer) encode() error {
+// encode codes the batch on D, giving up with ctx's error when ctx is done
+// (only before the batch has changed the model).
+func (t *trainer) encode(ctx context.Context) error {
 	if err := t.ensureCoder(); err != nil {
 		return err
 	}
-	if err := t.coder.EncodeTo(&t.codes, t.x); err != nil {
+	if err := t.coder.EncodeToContext(ctx, &t.codes, t.x); err != nil {
+		if cerr := ctx.Err(); cerr != nil {
+			return cerr
+		}
 		return fmt.Errorf("oddl: coding: %w", err)
 	}
 	return nil
@@ -904,7 +918,8 @@ func (t *trainer) encodeStacked(lambda0 float64) error {
 // dictionary, else as encode does.
 func (t *trainer) encodeTask() error {
 	if !t.haveA0 {
-		return t.encode()
+		// The batch is in the statistics already: no way out here.
+		return t.encode(context.Background())
 	}
 	k := t.m.st.k
 	r, _ := t.x.Dims()
