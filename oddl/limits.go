@@ -3,6 +3,7 @@ package oddl
 import (
 	"fmt"
 	"math"
+	"runtime"
 
 	"github.com/oddl-go/oddl/dataset"
 )
@@ -104,7 +105,10 @@ func (c Config) MemoryEstimate(n, q int) (bytes int64, setting string) {
 	const f = 8 // bytes of a float64
 	k, s := int64(c.K), int64(n)+int64(q)
 	b, l := int64(c.Batch), int64(c.L)
-	th := int64(max(c.Threads, 1))
+	th := int64(c.Threads)
+	if th == 0 {
+		th = int64(runtime.GOMAXPROCS(0))
+	}
 	square := 5 * k * k * f
 	atoms := 5 * k * s * f
 	batch := b*(3*int64(n)+3*k)*f + b*l*16
