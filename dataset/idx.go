@@ -278,7 +278,7 @@ func (x *idxFile) describe() string {
 func (x *idxFile) checkSize(limit int64, capped bool, factors ...int64) (int64, error) {
 	if capped {
 		if p, ok := product(factors...); !ok || p > limit {
-			return 0, fileErr(x.path, ErrTooLarge, nil, "header declares %s = %s elements, above the limit of %d (see SetMaxElements)", x.describe(), productString(factors...), limit)
+			return 0, fileErr(x.path, ErrTooLarge, nil, "header declares %s = %s elements, above the limit of %d", x.describe(), productString(factors...), limit)
 		}
 	}
 	total, ok := product(x.dims...)

@@ -70,6 +70,9 @@ func runEval(args []string, stdout, stderr io.Writer) error {
 	if err := sc.check(); err != nil {
 		return err
 	}
+	if err := mem.check(); err != nil {
+		return err
+	}
 	tooLarge := mem.limitData()
 	model, err := oddl.Load(*modelPath)
 	if err != nil {

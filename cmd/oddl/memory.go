@@ -23,7 +23,8 @@ import (
 // -v). Runs whose estimate is above the budget are refused before anything
 // big is allocated, with a line naming the setting to change.
 type memoryFlag struct {
-	bytes int64 // 0: not given
+	text  string // the flag as given
+	bytes int64  // its value, 0 if not given
 	// The budget, measured once (before any data is read, so that the data
 	// a command loads is counted against it, not taken from it).
 	measured   bool
@@ -33,28 +34,25 @@ type memoryFlag struct {
 
 func addMemoryFlag(fs *flag.FlagSet) *memoryFlag {
 	m := &memoryFlag{}
-	fs.Var(m, "max-memory", "memory the run may use, e.g. 4GiB, 512M or bytes (default: what the machine has available)")
+	fs.StringVar(&m.text, "max-memory", "", "memory the run may use, e.g. 4GiB, 512M or bytes (default: what the machine has available)")
 	return m
 }
 
-func (m *memoryFlag) String() string {
-	if m == nil || m.bytes == 0 {
-		return ""
+// check parses the flag's value (a usage error if it is not a size).
+func (m *memoryFlag) check() error {
+	if m.text == "" {
+		return nil
 	}
-	return strconv.FormatInt(m.bytes, 10)
-}
-
-// Set parses a size: a number with an optional unit K, M, G, T (powers of
-// 1024, with or without "iB" or "B").
-func (m *memoryFlag) Set(s string) error {
-	v, err := parseSize(s)
+	v, err := parseSize(m.text)
 	if err != nil {
-		return err
+		return usageError{fmt.Errorf("-max-memory: %w", err)}
 	}
 	m.bytes = v
 	return nil
 }
 
+// parseSize parses a size: a number with an optional unit K, M, G, T
+// (powers of 1024, with or without "iB" or "B").
 func parseSize(s string) (int64, error) {
 	t := strings.TrimSpace(s)
 	num := strings.TrimRightFunc(t, func(r rune) bool { return r >= 'A' && r <= 'z' })
@@ -186,7 +184,7 @@ func (m *memoryFlag) limitData() func(error) error {
 		if err == nil || !errors.Is(err, dataset.ErrTooLarge) {
 			return err
 		}
-		return fmt.Errorf("%w (the limit of a file with %s of memory %s; see -max-memory)", err, gib(b), from)
+		return fmt.Errorf("%w (the limit for %s)", err, budgetText(b, from))
 	}
 }
 
@@ -214,10 +212,20 @@ func (m *memoryFlag) checkTraining(cfg oddl.Config, n, q int, data int64, resume
 		name = fmt.Sprintf("-k %d", cfg.K)
 	}
 	what := fmt.Sprintf("%s needs about %s", name, gib(need))
-	if resumed {
+	if 8*data > est {
+		what = fmt.Sprintf("the data (%d values) and the settings need about %s", data, gib(need))
+	} else if resumed {
 		what = fmt.Sprintf("the saved model's %s needs about %s (-resume keeps the model's settings)", strings.TrimPrefix(name, "-"), gib(need))
 	}
-	return fmt.Errorf("%s, more than the %s of memory %s; lower it or set -max-memory", what, gib(b), from)
+	return fmt.Errorf("%s, more than %s", what, budgetText(b, from))
+}
+
+// budgetText says what the budget is, for messages.
+func budgetText(b int64, from string) string {
+	if from == "-max-memory" {
+		return "-max-memory " + gib(b)
+	}
+	return "the " + gib(b) + " of memory available; see -max-memory"
 }
 
 // gib writes a size for people.
@@ -227,6 +235,8 @@ func gib(b int64) string {
 		return fmt.Sprintf("%.1f GiB", float64(b)/(1<<30))
 	case b >= 1<<20:
 		return fmt.Sprintf("%.1f MiB", float64(b)/(1<<20))
+	case b >= 1<<10:
+		return fmt.Sprintf("%.1f KiB", float64(b)/(1<<10))
 	}
 	return fmt.Sprintf("%d bytes", b)
 }

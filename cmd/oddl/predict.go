@@ -49,6 +49,9 @@ func runPredict(args []string, stdout, stderr io.Writer) error {
 	if err := sc.check(); err != nil {
 		return err
 	}
+	if err := mem.check(); err != nil {
+		return err
+	}
 	tooLarge := mem.limitData()
 	if *in != "-" {
 		if fi, err := os.Stat(*in); err != nil {

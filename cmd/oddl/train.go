@@ -75,6 +75,10 @@ func secondsOf(t oddl.Times) timesRep {
 // whether to act as if the user pressed Ctrl-C.
 var interruptHook func(batches int64) bool
 
+// evaluateHook, when set (by tests), is called with the run's context just
+// before the final evaluation.
+var evaluateHook func(ctx context.Context)
+
 // modelFlags are the flags that define a model; a resumed model keeps its own.
 var modelFlags = []string{"k", "l", "lambda0", "lambda1", "batch", "init", "sweeps", "unused", "update", "coding", "init-mode", "forget", "preprocess", "seed", "refit", "refit-pass", "task-step"}
 
@@ -127,6 +131,9 @@ func runTrain(args []string, stdout, stderr io.Writer) (err error) {
 	}
 	backendName, err := rt.check()
 	if err != nil {
+		return err
+	}
+	if err := mem.check(); err != nil {
 		return err
 	}
 	if *every < 0 {
@@ -305,6 +312,9 @@ func runTrain(args []string, stdout, stderr io.Writer) (err error) {
 	}
 	var ev oddl.Evaluation
 	if test != nil {
+		if evaluateHook != nil {
+			evaluateHook(ctx)
+		}
 		ev, err = model.EvaluateContext(ctx, test.X, test.Labels)
 		if err != nil {
 			if ctx.Err() != nil {
