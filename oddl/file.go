@@ -559,7 +559,7 @@ func (m *Model) checkSavable() error {
 	for _, s := range blocks {
 		for _, v := range s {
 			if math.IsNaN(v) || math.IsInf(v, 0) {
-				return fmt.Errorf("oddl: not saved: %w", ErrNotFinite)
+				return fmt.Errorf("oddl: not saved: %w: the model holds a non-finite value", ErrNotFinite)
 			}
 		}
 	}

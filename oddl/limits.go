@@ -1,11 +1,13 @@
 package oddl
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"runtime"
 
 	"github.com/oddl-go/oddl/dataset"
+	"github.com/oddl-go/oddl/omp"
 )
 
 // Upper bounds of every setting and file field that sizes memory or time.
@@ -123,7 +125,18 @@ func (c Config) MemoryEstimate(n, q int) (bytes int64, setting string) {
 	return bytes, setting
 }
 
+// diverged reports an error of the coder on the dictionary (what) in
+// words a user can act on when a value of it is not finite: the training
+// diverged, which only extreme settings do.
+func diverged(err error, what string) error {
+	if errors.Is(err, omp.ErrNonFinite) {
+		return fmt.Errorf("oddl: %w: the %s holds a non-finite value", ErrNotFinite, what)
+	}
+	return fmt.Errorf("oddl: %s: %w", what, err)
+}
+
 // ErrNotFinite is wrapped by the error of saving (WriteTo, Save,
-// MarshalBinary) a model that holds a NaN or an infinity: training diverged,
-// and a file that no reader accepts is never written.
-var ErrNotFinite = fmt.Errorf("the model holds a non-finite value (training diverged; lower the task step or λ0)")
+// MarshalBinary) a model that holds a NaN or an infinity, and of training
+// whose dictionary came to hold one: training diverged. A file that no
+// reader accepts is never written.
+var ErrNotFinite = errors.New("training diverged (lower the task step or λ0)")

@@ -4,10 +4,13 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"strings"
 	"testing"
+
+	"github.com/oddl-go/oddl/omp"
 )
 
 // uncheckedBytes encodes m without the checks of WriteTo, to make files the
@@ -259,5 +262,19 @@ func TestEvaluateContext(t *testing.T) {
 		if _, err := m.EvaluateContext(ctx, X, labels); !errors.Is(err, context.Canceled) {
 			t.Errorf("β = %g: cancelled context: %v", beta, err)
 		}
+	}
+}
+
+// TestDivergedMessage: a non-finite dictionary found by the coder is
+// reported as a diverged training, not as an internal Gram matrix error;
+// other coder errors keep their words.
+func TestDivergedMessage(t *testing.T) {
+	err := diverged(fmt.Errorf("%w: Gram matrix entry (1, 2) is NaN", omp.ErrNonFinite), "stacked dictionary")
+	if !errors.Is(err, ErrNotFinite) || strings.Contains(err.Error(), "Gram") || !strings.Contains(err.Error(), "diverged") {
+		t.Errorf("non-finite: %v", err)
+	}
+	other := diverged(omp.ErrShape, "dictionary")
+	if errors.Is(other, ErrNotFinite) || !errors.Is(other, omp.ErrShape) {
+		t.Errorf("shape error became %v", other)
 	}
 }

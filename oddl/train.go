@@ -718,13 +718,13 @@ func (t *trainer) ensureCoder() error {
 	if t.coder == nil {
 		c, err := omp.New(m.dictView(), omp.WithSparsity(m.cfg.L), omp.WithBackend(t.impl), omp.WithThreads(t.threads))
 		if err != nil {
-			return fmt.Errorf("oddl: dictionary: %w", err)
+			return diverged(err, "dictionary")
 		}
 		t.coder, t.dirty = c, false
 	}
 	if t.dirty {
 		if err := t.coder.SetDictionary(m.dictView()); err != nil {
-			return fmt.Errorf("oddl: dictionary: %w", err)
+			return diverged(err, "dictionary")
 		}
 		t.dirty = false
 	}
@@ -878,11 +878,11 @@ func (t *trainer) encodeStacked(lambda0 float64) error {
 		fill(gs)
 		c, err := omp.NewGram(mat.NewDense(k, k, gs), omp.WithSparsity(m.cfg.L), omp.WithBackend(t.impl), omp.WithThreads(t.threads))
 		if err != nil {
-			return fmt.Errorf("oddl: stacked dictionary: %w", err)
+			return diverged(err, "stacked dictionary")
 		}
 		t.scoder = c
 	} else if err := t.scoder.FillGram(fill); err != nil {
-		return fmt.Errorf("oddl: stacked dictionary: %w", err)
+		return diverged(err, "stacked dictionary")
 	}
 	// A0 = X Dᵀ (on the coder's copy of D, packed once with the native
 	// backend), the norms and the stacked correlations (the class's row
