@@ -518,17 +518,8 @@ func decode(data []byte) (*Model, error) {
 			p = p[8:]
 		}
 	}
-	// Every atom must be of unit norm; the coder relies on it.
-	s := st.stride()
-	for j := range k {
-		d := st.dt[j*s : j*s+n]
-		var ss float64
-		for _, v := range d {
-			ss += v * v
-		}
-		if math.Abs(math.Sqrt(ss)-1) > 1e-6 {
-			return nil, fmt.Errorf("%w: atom %d has norm %g, not 1", ErrCorrupt, j, math.Sqrt(ss))
-		}
+	if err := checkAtoms(st); err != nil {
+		return nil, fmt.Errorf("%w: %v", ErrCorrupt, err)
 	}
 	if !refitted {
 		pw = nil
@@ -541,6 +532,23 @@ func decode(data []byte) (*Model, error) {
 		st.p = nil
 	}
 	return &Model{cfg: c, st: st, cur: cu, times: t, avg: avg, pw: pw}, nil
+}
+
+// checkAtoms checks that every atom is of unit norm; the coder relies on
+// it.
+func checkAtoms(st *state) error {
+	s, n := st.stride(), st.n
+	for j := range st.k {
+		d := st.dt[j*s : j*s+n]
+		var ss float64
+		for _, v := range d {
+			ss += v * v
+		}
+		if math.Abs(math.Sqrt(ss)-1) > 1e-6 {
+			return fmt.Errorf("atom %d has norm %g, not 1", j, math.Sqrt(ss))
+		}
+	}
+	return nil
 }
 
 // checkSavable refuses to write what decode would refuse to read: settings
@@ -562,6 +570,9 @@ func (m *Model) checkSavable() error {
 				return fmt.Errorf("oddl: not saved: %w: the model holds a non-finite value", ErrNotFinite)
 			}
 		}
+	}
+	if err := checkAtoms(m.st); err != nil {
+		return fmt.Errorf("oddl: not saved: %v", err)
 	}
 	return nil
 }

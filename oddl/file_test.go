@@ -281,7 +281,7 @@ func TestModelCorrupt(t *testing.T) {
 	// Consistent checksum but inconsistent contents: a non-unit atom.
 	m, _ := trainedModel(t)
 	m.st.dt[0] *= 2
-	b, _ := m.MarshalBinary()
+	b := uncheckedBytes(m)
 	check("non-unit atom", b, ErrCorrupt)
 	m, _ = trainedModel(t)
 	m.cfg.L = 0

@@ -128,6 +128,17 @@ func TestSaveRefusesNonFinite(t *testing.T) {
 	}
 }
 
+// TestSaveRefusesNonUnitAtom: an atom the decoder would refuse (norm not 1)
+// is not written either.
+func TestSaveRefusesNonUnitAtom(t *testing.T) {
+	m, _ := trainedModel(t)
+	m.st.dt[0] *= 2
+	var buf bytes.Buffer
+	if _, err := m.WriteTo(&buf); err == nil || !strings.Contains(err.Error(), "norm") || buf.Len() != 0 {
+		t.Errorf("WriteTo of a model with a non-unit atom: %v, %d bytes", err, buf.Len())
+	}
+}
+
 // TestContinueBound: Continue cannot push Epochs past the limit that the
 // decoder enforces.
 func TestContinueBound(t *testing.T) {

@@ -81,10 +81,14 @@ func WithCheckpoint(every int, f func(*Model) error) Option {
 // Train learns a model from src as cfg says: the reconstructive
 // initialisation, then cfg.Epochs passes of the joint update.
 //
-// When ctx is cancelled, training stops between two mini-batches and Train
-// returns the model so far together with ctx.Err(); saving that model and
-// calling Resume later continues exactly. (If the dictionary was not even
-// started, the model is nil.)
+// When ctx is cancelled, training stops at the next check — between two
+// mini-batches, inside the coding of a mini-batch (before it changes the
+// model), between the sweeps of a mini-batch, or in the refit pass — and
+// Train returns the model so far together with ctx.Err(); saving that model
+// and calling Resume later continues exactly. A mini-batch whose sweeps
+// were cut short stays counted with the sweeps it had (so its statistics
+// and the position agree); with Sweeps = 1 nothing is cut. (If the
+// dictionary was not even started, the model is nil.)
 func Train(ctx context.Context, cfg Config, src Source, opts ...Option) (*Model, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
