@@ -95,8 +95,8 @@ func checkLimited(t *testing.T, name string, st int, errs string, want int, word
 	}
 }
 
-// gzipOf compresses b; claim, if not zero, replaces the size trailer.
-func gzipOf(t *testing.T, b []byte, claim uint32) []byte {
+// limitsGzip compresses b; claim, if not zero, replaces the size trailer.
+func limitsGzip(t *testing.T, b []byte, claim uint32) []byte {
 	t.Helper()
 	var buf bytes.Buffer
 	w := gzip.NewWriter(&buf)
@@ -113,8 +113,8 @@ func gzipOf(t *testing.T, b []byte, claim uint32) []byte {
 	return out
 }
 
-// idxHead is an unsigned-byte IDX header of the given sizes.
-func idxHead(dims ...uint32) []byte {
+// limitsIDXHead is an unsigned-byte IDX header of the given sizes.
+func limitsIDXHead(dims ...uint32) []byte {
 	h := []byte{0, 0, 0x08, byte(len(dims))}
 	for _, d := range dims {
 		h = binary.BigEndian.AppendUint32(h, d)
@@ -122,9 +122,9 @@ func idxHead(dims ...uint32) []byte {
 	return h
 }
 
-// patchModel rewrites the int64 header field at off of a model file (the
+// patchModelField rewrites the int64 header field at off of a model file (the
 // checksum made to match) and saves it under name.
-func patchModel(t *testing.T, src, name string, off int, v int64) string {
+func patchModelField(t *testing.T, src, name string, off int, v int64) string {
 	t.Helper()
 	b, err := os.ReadFile(src)
 	if err != nil {
@@ -166,9 +166,9 @@ func TestLimitsCLI(t *testing.T) {
 	}
 	// 37 bytes whose header declares 2³¹ pixels (16 GiB of float64) and
 	// whose gzip trailer agrees.
-	claim := write("claim.gz", gzipOf(t, idxHead(1<<15, 1<<8, 1<<8), 1<<31+16))
+	claim := write("claim.gz", limitsGzip(t, limitsIDXHead(1<<15, 1<<8, 1<<8), 1<<31+16))
 	// A few KiB that inflate to 4 MiB of a file declaring 400 M pixels.
-	bomb := write("bomb.gz", gzipOf(t, append(idxHead(100000, 64, 64), make([]byte, 4<<20)...), 0))
+	bomb := write("bomb.gz", limitsGzip(t, append(limitsIDXHead(100000, 64, 64), make([]byte, 4<<20)...), 0))
 	// A data folder whose test images are the bomb.
 	bombDir := filepath.Join(tmp, "bombdata")
 	if err := os.Mkdir(bombDir, 0o755); err != nil {
@@ -187,12 +187,12 @@ func TestLimitsCLI(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(bombDir, "t10k-images-idx3-ubyte.gz"), bombData, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(filepath.Join(bombDir, "t10k-labels-idx1-ubyte.gz"), gzipOf(t, idxHead(100000), 0), 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(bombDir, "t10k-labels-idx1-ubyte.gz"), limitsGzip(t, limitsIDXHead(100000), 0), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	bigBatch := patchModel(t, model, "bigbatch.oddl", offBatch, oddl.MaxBatch)
-	hugeBatch := patchModel(t, model, "hugebatch.oddl", offBatch, 1_000_000_000)
-	hugeSweeps := patchModel(t, model, "hugesweeps.oddl", offSweeps, 1_000_000_000)
+	bigBatch := patchModelField(t, model, "bigbatch.oddl", offBatch, oddl.MaxBatch)
+	hugeBatch := patchModelField(t, model, "hugebatch.oddl", offBatch, 1_000_000_000)
+	hugeSweeps := patchModelField(t, model, "hugesweeps.oddl", offSweeps, 1_000_000_000)
 	out := filepath.Join(tmp, "out.oddl")
 	train := func(extra ...string) []string { return toyTrain(dir, append([]string{"-q"}, extra...)...) }
 
@@ -323,5 +323,24 @@ func TestInterruptDuringEvaluation(t *testing.T) {
 	}
 	if _, err := oddl.Load(out); err != nil {
 		t.Errorf("the model saved before the evaluation does not load: %v", err)
+	}
+}
+
+func TestParseSize(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		want int64
+	}{
+		{"1000", 1000}, {"4GiB", 4 << 30}, {"4G", 4 << 30}, {"4gb", 4 << 30}, {"512M", 512 << 20},
+		{"1.5K", 1536}, {"2T", 2 << 40}, {" 3 MiB ", 3 << 20},
+		{"", -1}, {"lots", -1}, {"-5G", -1}, {"0", -1}, {"NaN", -1}, {"Inf", -1}, {"5X", -1}, {"9e30T", -1},
+	} {
+		got, err := parseSize(tc.in)
+		switch {
+		case tc.want < 0 && err == nil:
+			t.Errorf("parseSize(%q) = %d, want an error", tc.in, got)
+		case tc.want >= 0 && (err != nil || got != tc.want):
+			t.Errorf("parseSize(%q) = %d, %v; want %d", tc.in, got, err, tc.want)
+		}
 	}
 }

@@ -108,8 +108,8 @@ func availableMemory() (int64, bool) {
 	if v, found := meminfo("MemAvailable:"); found {
 		take(v)
 	}
-	if lim, err := readInt("/sys/fs/cgroup/memory.max"); err == nil {
-		if cur, err := readInt("/sys/fs/cgroup/memory.current"); err == nil {
+	if lim, err := readIntFile("/sys/fs/cgroup/memory.max"); err == nil {
+		if cur, err := readIntFile("/sys/fs/cgroup/memory.current"); err == nil {
 			take(lim - cur)
 		}
 	}
@@ -159,8 +159,8 @@ func selfVirtual() (int64, bool) {
 	return pages * int64(os.Getpagesize()), true
 }
 
-// readInt reads a file holding one integer ("max" is not one).
-func readInt(path string) (int64, error) {
+// readIntFile reads a file holding one integer ("max" is not one).
+func readIntFile(path string) (int64, error) {
 	b, err := os.ReadFile(path)
 	if err != nil {
 		return 0, err
@@ -211,11 +211,11 @@ func (m *memoryFlag) checkTraining(cfg oddl.Config, n, q int, data int64, resume
 	default:
 		name = fmt.Sprintf("-k %d", cfg.K)
 	}
-	what := fmt.Sprintf("%s needs about %s", name, gib(need))
+	what := fmt.Sprintf("%s needs about %s", name, sizeText(need))
 	if 8*data > est {
-		what = fmt.Sprintf("the data (%d values) and the settings need about %s", data, gib(need))
+		what = fmt.Sprintf("the data (%d values) and the settings need about %s", data, sizeText(need))
 	} else if resumed {
-		what = fmt.Sprintf("the saved model's %s needs about %s (-resume keeps the model's settings)", strings.TrimPrefix(name, "-"), gib(need))
+		what = fmt.Sprintf("the saved model's %s needs about %s (-resume keeps the model's settings)", strings.TrimPrefix(name, "-"), sizeText(need))
 	}
 	return fmt.Errorf("%s, more than %s", what, budgetText(b, from))
 }
@@ -223,13 +223,13 @@ func (m *memoryFlag) checkTraining(cfg oddl.Config, n, q int, data int64, resume
 // budgetText says what the budget is, for messages.
 func budgetText(b int64, from string) string {
 	if from == "-max-memory" {
-		return "-max-memory " + gib(b)
+		return "-max-memory " + sizeText(b)
 	}
-	return "the " + gib(b) + " of memory available; see -max-memory"
+	return "the " + sizeText(b) + " of memory available; see -max-memory"
 }
 
-// gib writes a size for people.
-func gib(b int64) string {
+// sizeText writes a size for people.
+func sizeText(b int64) string {
 	switch {
 	case b >= 1<<30:
 		return fmt.Sprintf("%.1f GiB", float64(b)/(1<<30))
