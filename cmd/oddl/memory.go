@@ -10,7 +10,6 @@ import (
 	"os"
 	"strconv"
 	"strings"
-	"syscall"
 
 	"github.com/oddl-go/oddl/dataset"
 	"github.com/oddl-go/oddl/oddl"
@@ -113,11 +112,8 @@ func availableMemory() (int64, bool) {
 			take(lim - cur)
 		}
 	}
-	var rl syscall.Rlimit
-	if err := syscall.Getrlimit(syscall.RLIMIT_AS, &rl); err == nil && rl.Cur != math.MaxUint64 && rl.Cur < 1<<62 {
-		if vsz, found := selfVirtual(); found {
-			take(int64(rl.Cur) - vsz)
-		}
+	if v, found := addressSpaceLeft(); found {
+		take(v)
 	}
 	return max(best, 0), ok
 }
