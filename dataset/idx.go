@@ -299,14 +299,29 @@ func (x *idxFile) checkSize(limit int64, capped bool, factors ...int64) (int64, 
 	return total, nil
 }
 
-// trusted reports whether an allocation of total elements may be made up
-// front: only when the size was checked against a plain regular file, whose
-// bytes are really there. A gzip trailer is never trusted: it is four bytes
-// anyone can write (a 32-byte file can claim 4 GiB), and a stream that
-// inflates to its claim must deliver the data first.
-func (x *idxFile) trusted() bool {
-	return x.gz == nil && x.size >= 0
+// firstAlloc returns how many of the total elements the header declares
+// may be allocated before any of them is read. A plain regular file was
+// checked to hold them all. A gzip size trailer is never believed (four
+// bytes anyone can write: a 37-byte file can claim 16 GiB), but a regular
+// gzip file of S bytes cannot inflate to more than about 1032·S bytes
+// (deflate's largest ratio), so the header is believed up to what the
+// compressed bytes can hold. Anything else (a pipe) starts at growElems.
+func (x *idxFile) firstAlloc(total int64) int64 {
+	switch {
+	case x.size < 0:
+		return min(total, growElems)
+	case x.gz == nil:
+		return total
+	}
+	return min(total, max(growElems, (maxInflate*x.size+maxInflateSlack)/int64(x.esz)))
 }
+
+// deflate codes a 258-byte match in as little as 2 bits: at most 1032
+// bytes out for each byte in, plus a block's worth of slack.
+const (
+	maxInflate      = 1032
+	maxInflateSlack = 1 << 16
+)
 
 // readValues decodes the next len(dst) elements into dst.
 func (x *idxFile) readValues(dst []float64) error {
@@ -410,31 +425,23 @@ func decode(dst []float64, src []byte, typ byte) {
 	}
 }
 
-// readAll decodes total elements, allocating them up front when the size is
-// trusted and growing with the data otherwise: each buffer is twice the
-// last, never beyond total, and is made only when the last is full, so the
-// memory held is at most twice the data that really arrived.
+// readAll decodes total elements into one buffer of firstAlloc elements,
+// grown (each buffer twice the last, never beyond total, made only when the
+// last is full) if the data goes on beyond it: memory follows the bytes
+// that really arrive, or that the file's compressed bytes can hold.
 func (x *idxFile) readAll(total int64) ([]float64, error) {
-	var data []float64
-	if x.trusted() {
-		data = make([]float64, total)
-		if err := x.readValues(data); err != nil {
+	data := make([]float64, 0, x.firstAlloc(total))
+	for int64(len(data)) < total {
+		if len(data) == cap(data) {
+			next := make([]float64, len(data), min(total, 2*int64(cap(data))))
+			copy(next, data)
+			data = next
+		}
+		seg := data[len(data):cap(data)]
+		if err := x.readValues(seg); err != nil {
 			return nil, err
 		}
-	} else {
-		data = make([]float64, 0, min(total, growElems))
-		for int64(len(data)) < total {
-			if len(data) == cap(data) {
-				next := make([]float64, len(data), min(total, 2*int64(cap(data))))
-				copy(next, data)
-				data = next
-			}
-			seg := data[len(data):cap(data)]
-			if err := x.readValues(seg); err != nil {
-				return nil, err
-			}
-			data = data[:cap(data)]
-		}
+		data = data[:cap(data)]
 	}
 	if err := x.finish(); err != nil {
 		return nil, err

@@ -74,7 +74,7 @@ func runPredict(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return tooLarge(err)
 	}
-	labels, err := model.Predict(X)
+	labels, err := predictBlocks(model, X)
 	if err != nil {
 		return err
 	}
