@@ -213,9 +213,8 @@ func (c *doneAfter) Err() error {
 }
 
 // TestCancelBetweenSweeps: with many sweeps per mini-batch, a cancellation
-// stops the sweeps of the batch under way (it was checked only between
-// batches), and the model so far is consistent: it saves, loads and
-// resumes.
+// stops the sweeps of the batch under way rather than at the end of the
+// batch, and the model so far is consistent: it saves, loads and resumes.
 func TestCancelBetweenSweeps(t *testing.T) {
 	rng := rand.New(rand.NewPCG(6, 6))
 	_, X, labels := planted(rng, 12, 8, 2, 3, 400, 0.05)
