@@ -70,8 +70,6 @@ const (
 	fileMagic   = "ODDLMODL"
 	fileVersion = 4
 	maxHeader   = 1 << 12
-	maxDim      = 1 << 24 // largest sample dimension a file may declare
-	maxClasses  = 1 << 16
 	prologue    = 16 // magic, version, hlen
 )
 
@@ -154,6 +152,15 @@ func b2u(v bool) uint8 {
 
 // WriteTo writes the model in the binary model format to w.
 func (m *Model) WriteTo(w io.Writer) (int64, error) {
+	if err := m.checkSavable(); err != nil {
+		return 0, err
+	}
+	return m.writeTo(w)
+}
+
+// writeTo writes the model without checking it (tests use it to make files
+// that the decoder must refuse).
+func (m *Model) writeTo(w io.Writer) (int64, error) {
 	crc := crc32.New(castagnoli)
 	cw := &countWriter{w: io.MultiWriter(w, crc)}
 	bw := bufio.NewWriterSize(cw, 1<<16)
@@ -358,11 +365,11 @@ func declaredSize(head []byte) (int64, error) {
 	n := int64(binary.LittleEndian.Uint32(head[prologue+4:]))
 	q := int64(binary.LittleEndian.Uint32(head[prologue+8:]))
 	switch {
-	case k < 1 || k > maxAtoms:
+	case k < 1 || k > MaxAtoms:
 		return 0, fmt.Errorf("%w: %d atoms", ErrCorrupt, k)
-	case n < 1 || n > maxDim:
+	case n < 1 || n > MaxDim:
 		return 0, fmt.Errorf("%w: dimension %d", ErrCorrupt, n)
-	case q < 1 || q > maxClasses:
+	case q < 1 || q > MaxClasses:
 		return 0, fmt.Errorf("%w: %d classes", ErrCorrupt, q)
 	}
 	// At most 2·2¹⁶·(2²⁴+2¹⁶) + 2³² values: far from overflowing int64.
@@ -511,17 +518,8 @@ func decode(data []byte) (*Model, error) {
 			p = p[8:]
 		}
 	}
-	// Every atom must be of unit norm; the coder relies on it.
-	s := st.stride()
-	for j := range k {
-		d := st.dt[j*s : j*s+n]
-		var ss float64
-		for _, v := range d {
-			ss += v * v
-		}
-		if math.Abs(math.Sqrt(ss)-1) > 1e-6 {
-			return nil, fmt.Errorf("%w: atom %d has norm %g, not 1", ErrCorrupt, j, math.Sqrt(ss))
-		}
+	if err := checkAtoms(st); err != nil {
+		return nil, fmt.Errorf("%w: %v", ErrCorrupt, err)
 	}
 	if !refitted {
 		pw = nil
@@ -534,6 +532,49 @@ func decode(data []byte) (*Model, error) {
 		st.p = nil
 	}
 	return &Model{cfg: c, st: st, cur: cu, times: t, avg: avg, pw: pw}, nil
+}
+
+// checkAtoms checks that every atom is of unit norm; the coder relies on
+// it.
+func checkAtoms(st *state) error {
+	s, n := st.stride(), st.n
+	for j := range st.k {
+		d := st.dt[j*s : j*s+n]
+		var ss float64
+		for _, v := range d {
+			ss += v * v
+		}
+		if math.Abs(math.Sqrt(ss)-1) > 1e-6 {
+			return fmt.Errorf("atom %d has norm %g, not 1", j, math.Sqrt(ss))
+		}
+	}
+	return nil
+}
+
+// checkSavable refuses to write what decode would refuse to read: settings
+// outside the limits and non-finite values (a diverged training).
+func (m *Model) checkSavable() error {
+	if m.st == nil {
+		return fmt.Errorf("oddl: %w: empty model", ErrInput)
+	}
+	if err := m.cfg.Validate(); err != nil {
+		return fmt.Errorf("oddl: not saved: %w", err)
+	}
+	blocks := [][]float64{m.st.dt, m.st.m, m.st.nt, m.pw, m.st.ra, m.st.ry}
+	if m.st.pValid {
+		blocks = append(blocks, m.st.p)
+	}
+	for _, s := range blocks {
+		for _, v := range s {
+			if math.IsNaN(v) || math.IsInf(v, 0) {
+				return fmt.Errorf("oddl: not saved: %w: the model holds a non-finite value", ErrNotFinite)
+			}
+		}
+	}
+	if err := checkAtoms(m.st); err != nil {
+		return fmt.Errorf("oddl: not saved: %v", err)
+	}
+	return nil
 }
 
 // localBackend forgets a saved backend that this binary lacks: the backend

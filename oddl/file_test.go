@@ -272,8 +272,8 @@ func TestModelCorrupt(t *testing.T) {
 	check("newer version", newer, ErrVersion)
 	// A header declaring huge sizes is refused before any allocation.
 	huge := append([]byte(nil), good...)
-	binary.LittleEndian.PutUint32(huge[prologue:], maxAtoms)
-	binary.LittleEndian.PutUint32(huge[prologue+4:], maxDim)
+	binary.LittleEndian.PutUint32(huge[prologue:], MaxAtoms)
+	binary.LittleEndian.PutUint32(huge[prologue+4:], MaxDim)
 	check("huge sizes", huge, ErrTruncated)
 	zeroK := append([]byte(nil), good...)
 	binary.LittleEndian.PutUint32(zeroK[prologue:], 0)
@@ -281,11 +281,11 @@ func TestModelCorrupt(t *testing.T) {
 	// Consistent checksum but inconsistent contents: a non-unit atom.
 	m, _ := trainedModel(t)
 	m.st.dt[0] *= 2
-	b, _ := m.MarshalBinary()
+	b := uncheckedBytes(m)
 	check("non-unit atom", b, ErrCorrupt)
 	m, _ = trainedModel(t)
 	m.cfg.L = 0
-	b, _ = m.MarshalBinary()
+	b = uncheckedBytes(m)
 	check("bad config", b, ErrCorrupt)
 	if _, err := Load(filepath.Join(dir, "missing.oddl")); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("missing file: got %v", err)

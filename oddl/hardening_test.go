@@ -270,11 +270,11 @@ func TestHugeHeaderNoAllocation(t *testing.T) {
 		k, n, q uint32
 		want    error
 	}{
-		{maxAtoms, maxDim, maxClasses, ErrTruncated},     // largest accepted sizes: ~2 TiB declared
+		{MaxAtoms, MaxDim, MaxClasses, ErrTruncated},     // largest accepted sizes: ~2 TiB declared
 		{4096, 4096, 10, ErrTruncated},                   // 400 MB declared
-		{maxAtoms + 1, 8, 3, ErrCorrupt},                 // beyond the limits
-		{12, maxDim + 1, 3, ErrCorrupt},                  //
-		{12, 8, maxClasses + 1, ErrCorrupt},              //
+		{MaxAtoms + 1, 8, 3, ErrCorrupt},                 // beyond the limits
+		{12, MaxDim + 1, 3, ErrCorrupt},                  //
+		{12, 8, MaxClasses + 1, ErrCorrupt},              //
 		{math.MaxUint32, math.MaxUint32, 3, ErrCorrupt},  // would overflow a product
 		{0, 8, 3, ErrCorrupt},                            // zero atoms
 		{12, 8, 0, ErrCorrupt},                           // zero classes

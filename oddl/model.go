@@ -1,6 +1,7 @@
 package oddl
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"runtime"
@@ -261,6 +262,12 @@ func (m *Model) prepare(X *mat.Dense) (*mat.Dense, error) {
 // the preprocessing it was trained with to a copy. A width other than the model's dimension or a non-finite value is
 // an error wrapping ErrInput.
 func (m *Model) Scores(X *mat.Dense) (*mat.Dense, error) {
+	return m.ScoresContext(context.Background(), X)
+}
+
+// ScoresContext is Scores that gives up when ctx is done: it checks ctx
+// between blocks of a few thousand samples and then returns ctx.Err().
+func (m *Model) ScoresContext(ctx context.Context, X *mat.Dense) (*mat.Dense, error) {
 	if X != nil {
 		if r, _ := X.Dims(); r == 0 {
 			return &mat.Dense{}, nil
@@ -274,18 +281,24 @@ func (m *Model) Scores(X *mat.Dense) (*mat.Dense, error) {
 	if err != nil {
 		return nil, err
 	}
-	return p.scores(m, Xc)
+	return p.scores(ctx, m, Xc)
 }
 
 // Predict returns the label (argmax of the scores) of every row of X; see
 // Scores.
 func (m *Model) Predict(X *mat.Dense) ([]int, error) {
+	return m.PredictContext(context.Background(), X)
+}
+
+// PredictContext is Predict that gives up when ctx is done (see
+// ScoresContext).
+func (m *Model) PredictContext(ctx context.Context, X *mat.Dense) ([]int, error) {
 	if X != nil {
 		if r, _ := X.Dims(); r == 0 {
 			return []int{}, nil
 		}
 	}
-	S, err := m.Scores(X)
+	S, err := m.ScoresContext(ctx, X)
 	if err != nil {
 		return nil, err
 	}
@@ -320,6 +333,12 @@ type Evaluation struct {
 // Evaluate predicts the label of every row of X and compares it with labels,
 // which must lie in 0..q−1.
 func (m *Model) Evaluate(X *mat.Dense, labels []int) (Evaluation, error) {
+	return m.EvaluateContext(context.Background(), X, labels)
+}
+
+// EvaluateContext is Evaluate that gives up when ctx is done (see
+// ScoresContext).
+func (m *Model) EvaluateContext(ctx context.Context, X *mat.Dense, labels []int) (Evaluation, error) {
 	if X == nil {
 		return Evaluation{}, fmt.Errorf("oddl: %w: no samples", ErrInput)
 	}
@@ -332,7 +351,7 @@ func (m *Model) Evaluate(X *mat.Dense, labels []int) (Evaluation, error) {
 			return Evaluation{}, fmt.Errorf("oddl: %w: label %d of sample %d is outside the model's classes 0..%d", ErrInput, l, i, q-1)
 		}
 	}
-	pred, err := m.Predict(X)
+	pred, err := m.PredictContext(ctx, X)
 	if err != nil {
 		return Evaluation{}, err
 	}

@@ -81,10 +81,14 @@ func WithCheckpoint(every int, f func(*Model) error) Option {
 // Train learns a model from src as cfg says: the reconstructive
 // initialisation, then cfg.Epochs passes of the joint update.
 //
-// When ctx is cancelled, training stops between two mini-batches and Train
-// returns the model so far together with ctx.Err(); saving that model and
-// calling Resume later continues exactly. (If the dictionary was not even
-// started, the model is nil.)
+// When ctx is cancelled, training stops at the next check — between two
+// mini-batches, inside the coding of a mini-batch (before it changes the
+// model), between the sweeps of a mini-batch, or in the refit pass — and
+// Train returns the model so far together with ctx.Err(); saving that model
+// and calling Resume later continues exactly. A mini-batch whose sweeps
+// were cut short stays counted with the sweeps it had (so its statistics
+// and the position agree); with Sweeps = 1 nothing is cut. (If the
+// dictionary was not even started, the model is nil.)
 func Train(ctx context.Context, cfg Config, src Source, opts ...Option) (*Model, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
@@ -152,6 +156,9 @@ func (m *Model) Resume(ctx context.Context, src Source, opts ...Option) error {
 func (m *Model) Continue(ctx context.Context, src Source, epochs int, opts ...Option) error {
 	if epochs < 0 {
 		return configErr("epochs = %d, need at least 0", epochs)
+	}
+	if epochs > MaxEpochs-m.cfg.Epochs {
+		return configErr("epochs = %d + %d more, at most %d in all", m.cfg.Epochs, epochs, MaxEpochs)
 	}
 	m.cfg.Epochs += epochs
 	return m.Resume(ctx, src, opts...)
@@ -228,6 +235,9 @@ type trainer struct {
 	rng       *rand.Rand
 	x         *mat.Dense // the current batch
 
+	// ctx is the run's context: coding and the sweeps check it too.
+	ctx context.Context
+
 	runStart   time.Time
 	phaseStart time.Time
 	phaseBase  int64 // samples of the phase done when this run entered it
@@ -240,7 +250,7 @@ func newTrainer(m *Model, src Source, o options) (*trainer, error) {
 	}
 	st := m.st
 	t := &trainer{
-		m: m, src: src, o: o, impl: impl, bname: name, threads: m.threads(),
+		m: m, src: src, o: o, impl: impl, bname: name, threads: m.threads(), ctx: context.Background(),
 		xb:  make([]float64, m.cfg.Batch*st.n),
 		lab: make([]int, m.cfg.Batch),
 	}
@@ -261,6 +271,7 @@ func (t *trainer) close() {
 func (t *trainer) run(ctx context.Context) error {
 	m := t.m
 	t.runStart = time.Now()
+	t.ctx = ctx
 	if err := ctx.Err(); err != nil {
 		return err
 	}
@@ -631,7 +642,7 @@ func (t *trainer) step(lambda0 float64, updateW bool) (batchStats, error) {
 		if err := t.encodeClass(); err != nil {
 			return batchStats{}, err
 		}
-	} else if err := t.encode(); err != nil {
+	} else if err := t.encode(t.ctx); err != nil {
 		return batchStats{}, err
 	}
 	if joint {
@@ -674,7 +685,13 @@ func (t *trainer) step(lambda0 float64, updateW bool) (batchStats, error) {
 	start = time.Now()
 	t.up.updateW = updateW
 	t.up.perClass = !joint && m.cfg.Init == InitClass
-	for range m.cfg.Sweeps {
+	for s := range m.cfg.Sweeps {
+		// Cancelled, the batch ends with the sweeps done so far rather
+		// than after all of them: it stays counted, so the statistics and
+		// the position agree, and the run stops before the next batch.
+		if s > 0 && t.ctx.Err() != nil {
+			break
+		}
 		b.unused = t.up.sweep(st, m.cfg.Update == UpdateBlocked)
 	}
 	t.dirty = true
@@ -684,12 +701,16 @@ func (t *trainer) step(lambda0 float64, updateW bool) (batchStats, error) {
 	return b, nil
 }
 
-// encode codes the batch on D.
-func (t *trainer) encode() error {
+// encode codes the batch on D, giving up with ctx's error when ctx is done
+// (only before the batch has changed the model).
+func (t *trainer) encode(ctx context.Context) error {
 	if err := t.ensureCoder(); err != nil {
 		return err
 	}
-	if err := t.coder.EncodeTo(&t.codes, t.x); err != nil {
+	if err := t.coder.EncodeToContext(ctx, &t.codes, t.x); err != nil {
+		if cerr := ctx.Err(); cerr != nil {
+			return cerr
+		}
 		return fmt.Errorf("oddl: coding: %w", err)
 	}
 	return nil
@@ -701,13 +722,13 @@ func (t *trainer) ensureCoder() error {
 	if t.coder == nil {
 		c, err := omp.New(m.dictView(), omp.WithSparsity(m.cfg.L), omp.WithBackend(t.impl), omp.WithThreads(t.threads))
 		if err != nil {
-			return fmt.Errorf("oddl: dictionary: %w", err)
+			return diverged(err, "dictionary")
 		}
 		t.coder, t.dirty = c, false
 	}
 	if t.dirty {
 		if err := t.coder.SetDictionary(m.dictView()); err != nil {
-			return fmt.Errorf("oddl: dictionary: %w", err)
+			return diverged(err, "dictionary")
 		}
 		t.dirty = false
 	}
@@ -861,11 +882,11 @@ func (t *trainer) encodeStacked(lambda0 float64) error {
 		fill(gs)
 		c, err := omp.NewGram(mat.NewDense(k, k, gs), omp.WithSparsity(m.cfg.L), omp.WithBackend(t.impl), omp.WithThreads(t.threads))
 		if err != nil {
-			return fmt.Errorf("oddl: stacked dictionary: %w", err)
+			return diverged(err, "stacked dictionary")
 		}
 		t.scoder = c
 	} else if err := t.scoder.FillGram(fill); err != nil {
-		return fmt.Errorf("oddl: stacked dictionary: %w", err)
+		return diverged(err, "stacked dictionary")
 	}
 	// A0 = X Dᵀ (on the coder's copy of D, packed once with the native
 	// backend), the norms and the stacked correlations (the class's row
@@ -901,7 +922,8 @@ func (t *trainer) encodeStacked(lambda0 float64) error {
 // dictionary, else as encode does.
 func (t *trainer) encodeTask() error {
 	if !t.haveA0 {
-		return t.encode()
+		// The batch is in the statistics already: no way out here.
+		return t.encode(context.Background())
 	}
 	k := t.m.st.k
 	r, _ := t.x.Dims()

@@ -95,8 +95,8 @@ func addRuntimeFlags(fs *flag.FlagSet) *runtimeFlags {
 
 // check validates the values and returns the backend's name.
 func (r *runtimeFlags) check() (string, error) {
-	if r.threads < 0 {
-		return "", usageError{fmt.Errorf("-threads %d: need a count ≥ 0 (0: all cores)", r.threads)}
+	if r.threads < 0 || r.threads > oddl.MaxThreads {
+		return "", usageError{fmt.Errorf("-threads %d: need a count from 0 (all cores) to %d", r.threads, oddl.MaxThreads)}
 	}
 	_, name, err := blas.Select(r.blas)
 	if err != nil {

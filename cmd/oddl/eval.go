@@ -46,6 +46,7 @@ func runEval(args []string, stdout, stderr io.Writer) error {
 	data := addDataFlags(fs)
 	rt := addRuntimeFlags(fs)
 	sc := addScoreFlags(fs)
+	mem := addMemoryFlag(fs)
 	asJSON := fs.Bool("json", false, "print one JSON object on stdout")
 	setUsage(fs, stderr, "oddl eval -model file [flags]",
 		"Classifies a data set with a saved model and reports the error rate and the\n"+
@@ -69,6 +70,10 @@ func runEval(args []string, stdout, stderr io.Writer) error {
 	if err := sc.check(); err != nil {
 		return err
 	}
+	if err := mem.check(); err != nil {
+		return err
+	}
+	tooLarge := mem.limitData()
 	model, err := oddl.Load(*modelPath)
 	if err != nil {
 		return err
@@ -81,7 +86,7 @@ func runEval(args []string, stdout, stderr io.Writer) error {
 	}
 	train, test, err := data.load(model.Config().Seed)
 	if err != nil {
-		return err
+		return tooLarge(err)
 	}
 	set := test
 	if *which == "train" {

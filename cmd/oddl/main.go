@@ -107,6 +107,10 @@ func run(args []string, stdout, stderr io.Writer) (status int) {
 	if errors.As(err, &ue) {
 		return 2
 	}
+	var ie interruptedError
+	if errors.As(err, &ie) {
+		return ie.status
+	}
 	return 1
 }
 

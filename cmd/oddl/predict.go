@@ -30,6 +30,7 @@ func runPredict(args []string, stdout, stderr io.Writer) error {
 	in := fs.String("in", "", "input `file` (required): IDX images (gzip or plain), or CSV/text with one sample of n numbers a line; - reads CSV from stdin")
 	rt := addRuntimeFlags(fs)
 	sc := addScoreFlags(fs)
+	mem := addMemoryFlag(fs)
 	setUsage(fs, stderr, "oddl predict -model file -in file [flags]",
 		"Prints one label per line on stdout, one for each sample of the input, in order.\n"+
 			"Samples are raw (e.g. pixels 0..255); the model applies its own preprocessing.\n")
@@ -48,6 +49,10 @@ func runPredict(args []string, stdout, stderr io.Writer) error {
 	if err := sc.check(); err != nil {
 		return err
 	}
+	if err := mem.check(); err != nil {
+		return err
+	}
+	tooLarge := mem.limitData()
 	if *in != "-" {
 		if fi, err := os.Stat(*in); err != nil {
 			return usageError{fmt.Errorf("-in: %w", err)}
@@ -67,9 +72,9 @@ func runPredict(args []string, stdout, stderr io.Writer) error {
 	}
 	X, err := readSamples(*in, model.Dim())
 	if err != nil {
-		return err
+		return tooLarge(err)
 	}
-	labels, err := model.Predict(X)
+	labels, err := predictBlocks(model, X)
 	if err != nil {
 		return err
 	}

@@ -13,6 +13,7 @@ import (
 
 	"github.com/oddl-go/oddl/bench/experiments"
 	"github.com/oddl-go/oddl/blas"
+	"github.com/oddl-go/oddl/oddl"
 )
 
 func init() {
@@ -60,6 +61,14 @@ func runReproduce(args []string, stdout, stderr io.Writer) error {
 	for name, v := range map[string]int{"-k": *k, "-max-train": *maxTrain, "-max-test": *maxTest, "-seeds": *seeds, "-persons": *persons, "-threads": *threads} {
 		if v < 0 {
 			return usageError{fmt.Errorf("%s %d: must be >= 0", name, v)}
+		}
+	}
+	if *k > oddl.MaxAtoms || *threads > oddl.MaxThreads {
+		return usageError{fmt.Errorf("-k %d, -threads %d: at most %d atoms and %d threads", *k, *threads, oddl.MaxAtoms, oddl.MaxThreads)}
+	}
+	for _, v := range ks {
+		if v > oddl.MaxAtoms {
+			return usageError{fmt.Errorf("-sizes: %d atoms, at most %d", v, oddl.MaxAtoms)}
 		}
 	}
 	if _, _, err := blas.Select(*backend); err != nil {

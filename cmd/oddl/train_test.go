@@ -294,7 +294,7 @@ func TestTrainInterruptResume(t *testing.T) {
 	interruptHook = func(batches int64) bool { return batches == 5 }
 	st, _, errs := runCmd(toyTrain(dir, "-q", "-o", part, "-epochs", "2")...)
 	interruptHook = nil
-	if st != 1 || !strings.Contains(errs, "checkpoint saved to "+part) || !strings.Contains(errs, "-resume "+part) {
+	if st != 130 || !strings.Contains(errs, "checkpoint saved to "+part) || !strings.Contains(errs, "-resume "+part) {
 		t.Fatalf("interrupted: status %d, stderr %q", st, errs)
 	}
 	st, out, errs := runCmd("train", "-resume", part, "-data", dir, "-threads", "1", "-json")
@@ -335,7 +335,7 @@ func TestTrainInterruptResume(t *testing.T) {
 	interruptHook = func(batches int64) bool { return batches == 2 }
 	st, _, errs = runCmd(toyTrain(dir, "-q")...)
 	interruptHook = nil
-	if st != 1 || !strings.Contains(errs, "nothing saved") {
+	if st != 130 || !strings.Contains(errs, "nothing saved") {
 		t.Errorf("interrupt without -o: status %d, stderr %q", st, errs)
 	}
 }
@@ -347,7 +347,7 @@ func TestTrainCheckpoint(t *testing.T) {
 	interruptHook = func(batches int64) bool { return batches == 7 }
 	st, _, _ := runCmd(toyTrain(dir, "-q", "-o", path, "-checkpoint", "3")...)
 	interruptHook = nil
-	if st != 1 {
+	if st != 130 {
 		t.Fatalf("status %d", st)
 	}
 	m, err := oddl.Load(path)
