@@ -10,16 +10,16 @@ import (
 	"io"
 	"math"
 	"os"
-	"path/filepath"
 	"time"
 
 	"github.com/oddl-go/oddl/blas"
+	"github.com/oddl-go/oddl/internal/safefile"
 )
 
-// The model file (version 4), all numbers little-endian:
+// The model file (version 5), all numbers little-endian:
 //
 //	magic     8 bytes  "ODDLMODL"
-//	version   uint32   4 (1 to 3 are read too)
+//	version   uint32   5 (1 to 4 are read too)
 //	hlen      uint32   length of the header that follows
 //	header    hlen bytes:
 //	            K, n, q                            uint32
@@ -44,6 +44,8 @@ import (
 //	            running: RA, RY below in use       uint8 (0 or 1)  } 3 on
 //	            P below in use                     uint8 (0 or 1)  }
 //	            ResidualWeight                     float64  version 4 on
+//	            training set: samples              int64    } version
+//	            training set: fingerprint          uint64   } 5 on
 //	D~        K×(n+q) float64, atom-major (row j = [d_j, w_j])
 //	M         K×K     float64
 //	N         K×(n+q) float64, atom-major
@@ -63,12 +65,15 @@ import (
 // readers still read it. A file before version 4 has ResidualWeight 0
 // (linear scores, the only prediction those versions had).
 //
+// A file before version 5 does not record its training set: it resumes on
+// any data (see Model.Resume).
+//
 // A reader accepts any hlen at least as long as the fields it knows (later
 // versions may append fields), up to maxHeader.
 
 const (
 	fileMagic   = "ODDLMODL"
-	fileVersion = 4
+	fileVersion = 5
 	maxHeader   = 1 << 12
 	maxDim      = 1 << 24 // largest sample dimension a file may declare
 	maxClasses  = 1 << 16
@@ -126,13 +131,21 @@ func (m *Model) header() []byte {
 	if m.version() >= 4 {
 		w(c.ResidualWeight)
 	}
+	if m.version() >= 5 {
+		w(m.data.n)
+		w(m.data.sum)
+	}
 	return b.Bytes()
 }
 
 // version returns the file version the model needs: 1 unless it uses the
 // refit or the task step of version 2, 3 if it has running statistics, the
-// kept product P or RefitPass, 4 with a residual weight.
+// kept product P or RefitPass, 4 with a residual weight, 5 with a record of
+// its training set.
 func (m *Model) version() uint32 {
+	if m.data.n != 0 {
+		return 5
+	}
 	if m.cfg.ResidualWeight != 0 {
 		return 4
 	}
@@ -154,6 +167,16 @@ func b2u(v bool) uint8 {
 
 // WriteTo writes the model in the binary model format to w.
 func (m *Model) WriteTo(w io.Writer) (int64, error) {
+	m.mu.RLock()
+	defer m.mu.RUnlock()
+	if err := m.idle(false); err != nil {
+		return 0, err
+	}
+	return m.writeTo(w)
+}
+
+// writeTo is WriteTo; the caller holds mu.
+func (m *Model) writeTo(w io.Writer) (int64, error) {
 	crc := crc32.New(castagnoli)
 	cw := &countWriter{w: io.MultiWriter(w, crc)}
 	bw := bufio.NewWriterSize(cw, 1<<16)
@@ -211,50 +234,53 @@ func (c *countWriter) Write(p []byte) (int, error) {
 
 // MarshalBinary returns the model in the binary model format.
 func (m *Model) MarshalBinary() ([]byte, error) {
+	m.mu.RLock()
+	defer m.mu.RUnlock()
+	if err := m.idle(false); err != nil {
+		return nil, err
+	}
 	var b bytes.Buffer
-	if _, err := m.WriteTo(&b); err != nil {
+	if _, err := m.writeTo(&b); err != nil {
 		return nil, err
 	}
 	return b.Bytes(), nil
 }
 
 // Save writes the model to path atomically: to a temporary file in the same
-// directory, synced, then renamed over path (and the directory synced), so
-// path holds either the old or the new model, never a part.
-func (m *Model) Save(path string) (err error) {
-	dir := filepath.Dir(path)
-	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp*")
+// folder, synced, then renamed over path (and the folder synced), so path
+// holds either the old or the new model, never a part.
+//
+// Only a regular file is ever written. A symbolic link is followed: its
+// target receives the model and the link stays. A folder, a device, a FIFO
+// or a socket at path is refused with an error wrapping ErrNotRegular, and
+// left untouched. An existing file keeps its permission bits (and, when
+// root saves, its owner); a new one gets 0666 less the umask.
+func (m *Model) Save(path string) error {
+	m.mu.RLock()
+	defer m.mu.RUnlock()
+	if err := m.idle(false); err != nil {
+		return err
+	}
+	err := safefile.Write(path, func(w io.Writer) error {
+		_, err := m.writeTo(w)
+		return err
+	})
 	if err != nil {
 		return fmt.Errorf("oddl: saving model: %w", err)
 	}
-	tmp := f.Name()
-	defer func() {
-		if err != nil {
-			f.Close()
-			os.Remove(tmp)
-			err = fmt.Errorf("oddl: saving model to %s: %w", path, err)
-		}
-	}()
-	if _, err = m.WriteTo(f); err != nil {
-		return err
-	}
-	if err = f.Sync(); err != nil {
-		return err
-	}
-	if err = f.Close(); err != nil {
-		return err
-	}
-	if err = os.Chmod(tmp, 0o644); err != nil {
-		return err
-	}
-	if err = os.Rename(tmp, path); err != nil {
-		return err
-	}
-	// Make the rename durable. Some systems cannot sync a directory; the
-	// file itself is complete either way.
-	if d, derr := os.Open(dir); derr == nil {
-		_ = d.Sync()
-		d.Close()
+	return nil
+}
+
+// ErrNotRegular is wrapped by the error of Save for a path that names a
+// folder, a device, a FIFO or a socket: only regular files are written.
+var ErrNotRegular = safefile.ErrNotRegular
+
+// CheckSavePath reports, without writing anything, whether Save(path)
+// could succeed as far as can be told cheaply (see Save): a caller about
+// to train for hours checks its output first.
+func CheckSavePath(path string) error {
+	if err := safefile.Check(path); err != nil {
+		return fmt.Errorf("oddl: cannot save to %w", err)
 	}
 	return nil
 }
@@ -263,6 +289,10 @@ func (m *Model) Save(path string) (err error) {
 // corrupted (checksum), inconsistent or from a newer version is an error
 // wrapping ErrNotModel, ErrTruncated, ErrCorrupt or ErrVersion; the file's
 // sizes are checked against its length before anything is allocated.
+//
+// path may also name a pipe, a FIFO or a character device (/dev/stdin,
+// the <(…) of a shell): the model is then read once, as a stream (see
+// LoadFrom). Opening a FIFO waits for a writer, as any reader of one does.
 func Load(path string) (*Model, error) {
 	f, err := os.Open(path)
 	if err != nil {
@@ -273,34 +303,133 @@ func Load(path string) (*Model, error) {
 	if err != nil {
 		return nil, fmt.Errorf("oddl: %w", err)
 	}
-	if !fi.Mode().IsRegular() {
-		return nil, fmt.Errorf("oddl: %s: %w: not a regular file", path, ErrNotModel)
+	var m *Model
+	switch mode := fi.Mode(); {
+	case mode.IsRegular():
+		m, err = loadFile(f, fi.Size())
+	case mode.IsDir():
+		err = fmt.Errorf("%w: a folder, not a file", ErrNotModel)
+	case mode&(os.ModeNamedPipe|os.ModeCharDevice|os.ModeSocket) != 0:
+		m, err = readModel(f)
+	default:
+		err = fmt.Errorf("%w: not a regular file", ErrNotModel)
 	}
-	size := fi.Size()
+	if err != nil {
+		return nil, fmt.Errorf("oddl: %s: %w", path, err)
+	}
+	return m, nil
+}
+
+// LoadFrom reads a model from r, which it reads once and only as far as
+// the model goes: a pipe or a network stream will do. Memory grows with
+// the bytes that really arrive, never with what the header declares; the
+// errors are those of Load.
+func LoadFrom(r io.Reader) (*Model, error) {
+	m, err := readModel(r)
+	if err != nil {
+		return nil, fmt.Errorf("oddl: %w", err)
+	}
+	return m, nil
+}
+
+// loadFile reads a regular file of the given size.
+func loadFile(f *os.File, size int64) (*Model, error) {
 	// Read the prologue and header first, to check the declared sizes
 	// against the file length before reading everything.
 	head := make([]byte, min(size, prologue+maxHeader))
 	if _, err := io.ReadFull(f, head); err != nil {
-		return nil, fmt.Errorf("oddl: %s: %w", path, err)
+		return nil, err
 	}
 	want, err := declaredSize(head)
 	if err == nil && want != size {
-		err = sizeError(size, want)
+		if sealedFile(f, size) {
+			err = headerError(size, want)
+		} else {
+			err = sizeError(size, want)
+		}
 	}
 	if err != nil {
-		return nil, fmt.Errorf("oddl: %s: %w", path, err)
+		return nil, err
 	}
 	data := make([]byte, size)
 	copy(data, head)
 	if _, err := io.ReadFull(f, data[len(head):]); err != nil {
-		return nil, fmt.Errorf("oddl: %s: %w: %v", path, ErrTruncated, err)
+		return nil, fmt.Errorf("%w: %v", ErrTruncated, err)
 	}
+	return decodeLocal(data)
+}
+
+// readModel reads a model from a stream: the prologue and the sizes, then
+// the rest, into a buffer that grows as the bytes arrive.
+func readModel(r io.Reader) (*Model, error) {
+	head := make([]byte, prologue+12)
+	got, err := io.ReadFull(r, head)
+	switch {
+	case err == io.EOF:
+		return nil, fmt.Errorf("%w: empty input", ErrTruncated)
+	case err != nil && err != io.ErrUnexpectedEOF:
+		return nil, err
+	}
+	head = head[:got]
+	want, derr := declaredSize(head)
+	if derr != nil {
+		return nil, derr
+	}
+	var buf bytes.Buffer
+	buf.Write(head)
+	// One byte more than declared tells trailing data from none.
+	if _, err := buf.ReadFrom(io.LimitReader(r, want-int64(len(head))+1)); err != nil {
+		return nil, err
+	}
+	data := buf.Bytes()
+	if n := int64(len(data)); n != want {
+		if n < want && sealed(data) {
+			return nil, headerError(n, want)
+		}
+		if n > want {
+			return nil, fmt.Errorf("%w: more bytes than the %d its header declares (trailing data)", ErrCorrupt, want)
+		}
+		return nil, sizeError(n, want)
+	}
+	return decodeLocal(data)
+}
+
+// decodeLocal decodes a complete model file for this machine.
+func decodeLocal(data []byte) (*Model, error) {
 	m, err := decode(data)
 	if err != nil {
-		return nil, fmt.Errorf("oddl: %s: %w", path, err)
+		return nil, err
 	}
 	m.localBackend()
 	return m, nil
+}
+
+// sealed reports whether data ends with the checksum of what precedes it:
+// then it is whole, and a header that declares another length is corrupt
+// (a truncated file almost never ends on its own checksum).
+func sealed(data []byte) bool {
+	n := len(data)
+	return n >= prologue+4 && crc32.Checksum(data[:n-4], castagnoli) == binary.LittleEndian.Uint32(data[n-4:])
+}
+
+// sealedFile is sealed for the file f of the given size, read in passing.
+func sealedFile(f *os.File, size int64) bool {
+	if size < prologue+4 {
+		return false
+	}
+	crc := crc32.New(castagnoli)
+	if _, err := io.Copy(crc, io.NewSectionReader(f, 0, size-4)); err != nil {
+		return false
+	}
+	var t [4]byte
+	if _, err := f.ReadAt(t[:], size-4); err != nil {
+		return false
+	}
+	return crc.Sum32() == binary.LittleEndian.Uint32(t[:])
+}
+
+func headerError(size, want int64) error {
+	return fmt.Errorf("%w: header: it declares %d bytes, the file has %d and its checksum matches them", ErrCorrupt, want, size)
 }
 
 // UnmarshalBinary replaces m by the model encoded in data (see Load for the
@@ -312,8 +441,12 @@ func (m *Model) UnmarshalBinary(data []byte) error {
 	}
 	nm.localBackend()
 	m.mu.Lock()
-	m.cfg, m.st, m.cur, m.times, m.avg, m.pw, m.pred = nm.cfg, nm.st, nm.cur, nm.times, nm.avg, nm.pw, nil
-	m.mu.Unlock()
+	defer m.mu.Unlock()
+	if m.busy {
+		return ErrBusy
+	}
+	m.cfg, m.st, m.cur, m.times, m.avg, m.pw, m.data = nm.cfg, nm.st, nm.cur, nm.times, nm.avg, nm.pw, nm.data
+	m.invalidate()
 	return nil
 }
 
@@ -384,7 +517,9 @@ type reader struct {
 
 func (r *reader) take(n int) []byte {
 	if r.err != nil || len(r.b) < n {
-		r.err = fmt.Errorf("%w: header too short for its fields", ErrCorrupt)
+		if r.err == nil {
+			r.err = fmt.Errorf("%w: header too short for its fields", ErrCorrupt)
+		}
 		return make([]byte, n)
 	}
 	p := r.b[:n]
@@ -471,6 +606,10 @@ func decode(data []byte) (*Model, error) {
 	if ver >= 4 {
 		c.ResidualWeight = r.f64()
 	}
+	var rec dataRecord
+	if ver >= 5 {
+		rec.n, rec.sum = r.i64(), r.u64()
+	}
 	if r.err != nil {
 		return nil, r.err
 	}
@@ -533,7 +672,10 @@ func decode(data []byte) (*Model, error) {
 	if !pValid {
 		st.p = nil
 	}
-	return &Model{cfg: c, st: st, cur: cu, times: t, avg: avg, pw: pw}, nil
+	if ver >= 5 && rec.n < 1 {
+		return nil, fmt.Errorf("%w: training set of %d samples", ErrCorrupt, rec.n)
+	}
+	return &Model{cfg: c, st: st, cur: cu, times: t, avg: avg, pw: pw, data: rec}, nil
 }
 
 // localBackend forgets a saved backend that this binary lacks: the backend
