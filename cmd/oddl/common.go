@@ -33,7 +33,8 @@ func addDataFlags(fs *flag.FlagSet) *dataFlags {
 	return d
 }
 
-// check validates the flag values themselves.
+// check validates the flag values themselves (status 2), then that the
+// folders they name are folders (status 1: a matter of the files).
 func (d *dataFlags) check() error {
 	if d.limit < 0 {
 		return usageError{fmt.Errorf("-limit %d: need a count ≥ 0", d.limit)}
@@ -48,12 +49,12 @@ func (d *dataFlags) check() error {
 	default:
 		fi, err := os.Stat(d.name)
 		if err != nil || !fi.IsDir() {
-			return usageError{fmt.Errorf("-data %q: not mnist, usps, yaleb, nor a folder", d.name)}
+			return fmt.Errorf("-data %q: not mnist, usps, yaleb, nor a folder", d.name)
 		}
 	}
 	if d.dir != "" {
 		if fi, err := os.Stat(d.dir); err != nil || !fi.IsDir() {
-			return usageError{fmt.Errorf("-data-dir %q: not a folder", d.dir)}
+			return fmt.Errorf("-data-dir %q: not a folder", d.dir)
 		}
 	}
 	return nil

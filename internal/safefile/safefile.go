@@ -23,7 +23,7 @@ const maxLinks = 40
 
 // ErrNotRegular is wrapped by the errors for an output path that names
 // something other than a regular file: a folder, a device, a FIFO, a socket.
-var ErrNotRegular = errors.New("not a regular file")
+var ErrNotRegular = errors.New("not a regular file, which is all an output may be")
 
 // Kind names what a file mode describes, for messages: "a folder", "a
 // character device", "a FIFO"…
@@ -89,8 +89,10 @@ func dirOf(p string) string {
 
 // folder returns the folder that holds p, "." for a bare name.
 func folder(p string) string {
-	if d := dirOf(p); d != "" {
-		return d
+	if d := dirOf(p); len(d) > 1 {
+		return d[:len(d)-1]
+	} else if d != "" {
+		return d // the root
 	}
 	return "."
 }
@@ -111,7 +113,7 @@ func regular(path string) (string, fs.FileInfo, error) {
 		return "", nil, err
 	}
 	if fi != nil && !fi.Mode().IsRegular() {
-		return "", nil, fmt.Errorf("%s is %s, not a file an output can replace: %w", describe(path, target), Kind(fi.Mode()), ErrNotRegular)
+		return "", nil, fmt.Errorf("%s is %s, %w", describe(path, target), Kind(fi.Mode()), ErrNotRegular)
 	}
 	return target, fi, nil
 }
@@ -215,7 +217,7 @@ func Create(path string) (*File, error) {
 	}
 	var suffix [6]byte
 	rand.Read(suffix[:])
-	tmp := folder(target) + "." + filepath.Base(target) + ".tmp" + hex.EncodeToString(suffix[:])
+	tmp := filepath.Join(folder(target), "."+filepath.Base(target) +".tmp"+hex.EncodeToString(suffix[:]))
 	perm := fs.FileMode(0o666) // the umask applies
 	if fi != nil {
 		perm = 0o600 // until the old mode is set below
