@@ -217,7 +217,7 @@ func Create(path string) (*File, error) {
 	}
 	var suffix [6]byte
 	rand.Read(suffix[:])
-	tmp := filepath.Join(folder(target), "."+filepath.Base(target) +".tmp"+hex.EncodeToString(suffix[:]))
+	tmp := filepath.Join(folder(target), "."+filepath.Base(target)+".tmp"+hex.EncodeToString(suffix[:]))
 	perm := fs.FileMode(0o666) // the umask applies
 	if fi != nil {
 		perm = 0o600 // until the old mode is set below
