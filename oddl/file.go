@@ -332,6 +332,10 @@ func LoadFrom(r io.Reader) (*Model, error) {
 	return m, nil
 }
 
+// trailCap is how far past its declared end a model stream is read to tell
+// trailing data from a damaged header.
+const trailCap = 1 << 20
+
 // loadFile reads a regular file of the given size.
 func loadFile(f *os.File, size int64) (*Model, error) {
 	// Read the prologue and header first, to check the declared sizes
@@ -342,8 +346,11 @@ func loadFile(f *os.File, size int64) (*Model, error) {
 	}
 	want, err := declaredSize(head)
 	if err == nil && want != size {
-		if sealedFile(f, size) {
-			err = headerError(size, want)
+		sum := func(prefix []byte) (uint32, uint32, bool) {
+			return sectionSum(f, prefix, size)
+		}
+		if herr := headerFault(head, size, sum); herr != nil {
+			err = herr
 		} else {
 			err = sizeError(size, want)
 		}
@@ -381,10 +388,18 @@ func readModel(r io.Reader) (*Model, error) {
 	if _, err := buf.ReadFrom(io.LimitReader(r, want-int64(len(head))+1)); err != nil {
 		return nil, err
 	}
+	if int64(buf.Len()) > want {
+		// Trailing data, or a damaged header that declares too little: read
+		// on (as far as as much again, at least trailCap) to tell.
+		if _, err := buf.ReadFrom(io.LimitReader(r, max(want, trailCap))); err != nil {
+			return nil, err
+		}
+	}
 	data := buf.Bytes()
 	if n := int64(len(data)); n != want {
-		if n < want && sealed(data) {
-			return nil, headerError(n, want)
+		sum := func(prefix []byte) (uint32, uint32, bool) { return bytesSum(data, prefix) }
+		if herr := headerFault(head, n, sum); herr != nil {
+			return nil, herr
 		}
 		if n > want {
 			return nil, fmt.Errorf("%w: more bytes than the %d its header declares (trailing data)", ErrCorrupt, want)
@@ -402,34 +417,6 @@ func decodeLocal(data []byte) (*Model, error) {
 	}
 	m.localBackend()
 	return m, nil
-}
-
-// sealed reports whether data ends with the checksum of what precedes it:
-// then it is whole, and a header that declares another length is corrupt
-// (a truncated file almost never ends on its own checksum).
-func sealed(data []byte) bool {
-	n := len(data)
-	return n >= prologue+4 && crc32.Checksum(data[:n-4], castagnoli) == binary.LittleEndian.Uint32(data[n-4:])
-}
-
-// sealedFile is sealed for the file f of the given size, read in passing.
-func sealedFile(f *os.File, size int64) bool {
-	if size < prologue+4 {
-		return false
-	}
-	crc := crc32.New(castagnoli)
-	if _, err := io.Copy(crc, io.NewSectionReader(f, 0, size-4)); err != nil {
-		return false
-	}
-	var t [4]byte
-	if _, err := f.ReadAt(t[:], size-4); err != nil {
-		return false
-	}
-	return crc.Sum32() == binary.LittleEndian.Uint32(t[:])
-}
-
-func headerError(size, want int64) error {
-	return fmt.Errorf("%w: header: it declares %d bytes, the file has %d and its checksum matches them", ErrCorrupt, want, size)
 }
 
 // UnmarshalBinary replaces m by the model encoded in data (see Load for the
@@ -498,6 +485,12 @@ func declaredSize(head []byte) (int64, error) {
 	case q < 1 || q > maxClasses:
 		return 0, fmt.Errorf("%w: %d classes", ErrCorrupt, q)
 	}
+	return fileSize(ver, hlen, k, n, q), nil
+}
+
+// fileSize is the length of a file of the given version, header length
+// and shape.
+func fileSize(ver uint32, hlen, k, n, q int64) int64 {
 	// At most 2·2¹⁶·(2²⁴+2¹⁶) + 2³² values: far from overflowing int64.
 	vals := 2*k*(n+q) + k*k
 	if ver >= 2 {
@@ -506,7 +499,7 @@ func declaredSize(head []byte) (int64, error) {
 	if ver >= 3 {
 		vals += k*k + k*q + k*(n+q)
 	}
-	return prologue + hlen + 8*vals + 4, nil
+	return prologue + hlen + 8*vals + 4
 }
 
 // reader decodes little-endian fields, remembering the first shortfall.
