@@ -119,11 +119,15 @@ func readSamples(path string, n int) (*mat.Dense, error) {
 	return readCSV(br, name, n)
 }
 
+// maxLine is the longest CSV line read: a sample of a million values in
+// full precision.
+const maxLine = 1 << 26
+
 // readCSV reads one sample of n numbers a line, separated by commas, spaces
 // or tabs. Blank lines and lines starting with # are skipped.
 func readCSV(r io.Reader, name string, n int) (*mat.Dense, error) {
 	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 1<<16), 1<<26)
+	sc.Buffer(make([]byte, 1<<16), maxLine)
 	var data []float64
 	rows, line := 0, 0
 	for sc.Scan() {
@@ -153,7 +157,9 @@ func readCSV(r io.Reader, name string, n int) (*mat.Dense, error) {
 		}
 		rows++
 	}
-	if err := sc.Err(); err != nil {
+	if err := sc.Err(); errors.Is(err, bufio.ErrTooLong) {
+		return nil, fmt.Errorf("%s: line %d is longer than %d MiB: not samples as text", name, line+1, maxLine>>20)
+	} else if err != nil {
 		return nil, fmt.Errorf("%s: line %d: %w", name, line+1, err)
 	}
 	if rows == 0 {

@@ -133,6 +133,10 @@ func runTrain(args []string, stdout, stderr io.Writer) (err error) {
 		return usageError{fmt.Errorf("-checkpoint %d: need a count ≥ 0", *every)}
 	}
 	if *resume != "" && *out == "" {
+		// The model goes back where it came from, if that is a file.
+		if fi, err := os.Stat(*resume); *resume == "-" || err == nil && !fi.Mode().IsRegular() {
+			return usageError{fmt.Errorf("-resume %s is not a file to save back to: give -o", *resume)}
+		}
 		*out = *resume
 	}
 	if *every > 0 && *out == "" {

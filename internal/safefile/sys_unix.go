@@ -4,6 +4,7 @@ package safefile
 
 import (
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"syscall"
@@ -16,10 +17,15 @@ import (
 // system says so, because it is immutable or append-only, which binds
 // root too and would make the final rename fail.
 func writable(path string) error {
-	if err := unix.Access(path, unix.W_OK); err != nil {
+	// The flags first: access(2) refuses an immutable file too, with a
+	// bare "operation not permitted".
+	if err := attrs(path); err != nil {
 		return err
 	}
-	return attrs(path)
+	if err := unix.Access(path, unix.W_OK); err != nil {
+		return fmt.Errorf("cannot write the file: %w", err)
+	}
+	return nil
 }
 
 // keepOwner gives the new file the old one's owner and group when they
