@@ -134,7 +134,7 @@ func runTrain(args []string, stdout, stderr io.Writer) (err error) {
 	}
 	if *resume != "" && *out == "" {
 		// The model goes back where it came from, if that is a file.
-		if fi, err := os.Stat(*resume); *resume == "-" || err == nil && !fi.Mode().IsRegular() {
+		if fi, err := os.Stat(*resume); *resume == "-" || err == nil && !fi.Mode().IsRegular() && !fi.IsDir() {
 			return usageError{fmt.Errorf("-resume %s is not a file to save back to: give -o", *resume)}
 		}
 		*out = *resume
