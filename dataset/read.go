@@ -68,6 +68,16 @@ func ReadLabels(path string) ([]int, error) {
 	return readLabels(f)
 }
 
+// ReadLabelsFrom reads an IDX labels file from r as ReadLabels reads one
+// from a path: once, from its first byte to its end (see ReadImagesFrom).
+func ReadLabelsFrom(r io.Reader, name string) ([]int, error) {
+	x := &idxFile{path: name, src: r, size: -1}
+	if err := x.start(); err != nil {
+		return nil, err
+	}
+	return readLabels(x)
+}
+
 func readLabels(f *idxFile) ([]int, error) {
 	n, err := f.labelShape()
 	if err != nil {

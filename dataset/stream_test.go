@@ -49,6 +49,14 @@ func TestReadImagesFrom(t *testing.T) {
 		if err != nil || !mat.Equal(got, want) {
 			t.Errorf("gzip %v, through a pipe: %v", gz, err)
 		}
+		lab := filepath.Join(dir, "lab")
+		if err := WriteIDX(filepath.Join(dir, "img2"), lab, X, 2, 3, []int{3, 1, 4, 1, 5}, gz); err != nil {
+			t.Fatal(err)
+		}
+		lb, _ := os.ReadFile(lab)
+		if y, err := ReadLabelsFrom(iotest.HalfReader(bytes.NewReader(lb)), "labels"); err != nil || len(y) != 5 || y[2] != 4 {
+			t.Errorf("gzip %v, labels from a stream: %v %v", gz, y, err)
+		}
 		_, _, _, err = ReadImagesFrom(bytes.NewReader(b[:len(b)-5]), "cut")
 		if !errors.Is(err, ErrTruncated) && !errors.Is(err, ErrFormat) {
 			t.Errorf("gzip %v, cut short: %v", gz, err)

@@ -324,3 +324,39 @@ func TestHeaderFirstError(t *testing.T) {
 		t.Errorf("got %v, want the first error (field out of range)", err)
 	}
 }
+
+// FuzzLoadFrom reads arbitrary bytes as a stream, a few bytes at a time:
+// nothing panics, an error wraps one of the file errors, and what loads is
+// what Load makes of the same bytes in a file.
+func FuzzLoadFrom(f *testing.F) {
+	_, good := trainedModel(f)
+	f.Add(good)
+	f.Add(good[:len(good)/2])
+	f.Add(good[:prologue+12])
+	f.Add(append(append([]byte(nil), good...), 1, 2, 3))
+	bad := append([]byte(nil), good...)
+	binary.LittleEndian.PutUint32(bad[prologue+4:], binary.LittleEndian.Uint32(bad[prologue+4:])+1)
+	f.Add(bad)
+	f.Add([]byte("ODDLMODL"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		m, err := LoadFrom(iotest.HalfReader(bytes.NewReader(data)))
+		if err != nil {
+			if !errors.Is(err, ErrNotModel) && !errors.Is(err, ErrTruncated) && !errors.Is(err, ErrCorrupt) && !errors.Is(err, ErrVersion) {
+				t.Fatalf("error of no file kind: %v", err)
+			}
+			if _, derr := decode(data); derr == nil {
+				t.Fatalf("the stream is refused (%v), the same bytes decode", err)
+			}
+			return
+		}
+		want, err := decodeLocal(data)
+		if err != nil {
+			t.Fatalf("the stream loads, the same bytes do not decode: %v", err)
+		}
+		a, err1 := m.MarshalBinary()
+		b, err2 := want.MarshalBinary()
+		if err1 != nil || err2 != nil || !bytes.Equal(a, b) {
+			t.Fatalf("the stream and the bytes give different models (%v, %v)", err1, err2)
+		}
+	})
+}
