@@ -9,6 +9,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/oddl-go/oddl/blas"
@@ -58,6 +59,26 @@ func (d *dataFlags) check() error {
 		}
 	}
 	return nil
+}
+
+// files returns the IDX files of a -data folder, which no output may
+// replace (a model saved there is not one of them).
+func (d *dataFlags) files() []output {
+	switch d.name {
+	case "mnist", "usps", "yaleb", "":
+		return nil
+	}
+	ents, err := os.ReadDir(d.name)
+	if err != nil {
+		return nil
+	}
+	var in []output
+	for _, e := range ents {
+		if e.Type().IsRegular() && strings.Contains(e.Name(), "-idx") {
+			in = append(in, output{flag: "-data", path: filepath.Join(d.name, e.Name())})
+		}
+	}
+	return in
 }
 
 // load reads the data set and applies the limits. A set without its own

@@ -368,6 +368,7 @@ func outputCases(t *testing.T, e *hostileEnv) []hostileCase {
 		{name: "-memprofile is -o", args: e.train("-o", other, "-memprofile", other), status: 2, want: "name the same file"},
 		{name: "-cpuprofile is -o through a link", args: e.train("-o", other, "-cpuprofile", e.path("other.link")), status: 2, want: "name the same file"},
 		{name: "-memprofile is the model resumed", args: []string{"train", "-q", "-resume", e.model, "-data", e.data, "-limit", "300", "-o", other, "-memprofile", e.model}, status: 2, want: "is the -resume input", after: unchanged(e.model)},
+		{name: "-o is a file of the -data folder", args: e.train("-o", filepath.Join(e.data, "train-images-idx3-ubyte.gz")), status: 2, want: "is the -data input", after: unchanged(filepath.Join(e.data, "train-images-idx3-ubyte.gz"))},
 		{name: "show -o is its -model", args: []string{"show", "-model", e.model, "-o", e.model}, status: 2, want: "is the -model input", after: unchanged(e.model)},
 		{name: "-o is an immutable file", args: e.train("-o", immutable), skip: noFlags, status: 1, want: "the file is immutable (chattr +i)"},
 		{name: "-o in an immutable folder", args: e.train("-o", filepath.Join(lockedDir, "m.oddl")), skip: noFlags, status: 1, want: "cannot write in folder"},

@@ -181,7 +181,7 @@ func runTrain(args []string, stdout, stderr io.Writer) (err error) {
 	// of hours must not end on a path it cannot write. The model may go
 	// back where it was resumed from, nothing else may.
 	outs := []output{{flag: "-o", path: *out, replaces: "-resume"}, {flag: "-cpuprofile", path: *cpuProfile}, {flag: "-memprofile", path: *memProfile}}
-	if err := checkOutputs(outs, output{flag: "-resume", path: *resume}); err != nil {
+	if err := checkOutputs(outs, append(data.files(), output{flag: "-resume", path: *resume})...); err != nil {
 		return err
 	}
 
