@@ -120,7 +120,7 @@ func Train(ctx context.Context, cfg Config, src Source, opts ...Option) (*Model,
 // backend is the same. Cancellation works as in Train.
 //
 // The model records the size and a fingerprint of the source it trains on
-// (see Fingerprint). Resuming with a source of another size or fingerprint
+// (see Fingerprinter). Resuming with a source of another size or fingerprint
 // is an error wrapping ErrNewData, since it would continue a pass of one
 // data set on the samples of another without a word; with the option
 // WithNewData it continues on the new source: an unfinished pass starts
