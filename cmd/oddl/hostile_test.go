@@ -95,6 +95,10 @@ type hostileCase struct {
 	fifoData []byte
 	// umask, when not 0, is set for the command (through sh).
 	umask int
+	// env is added to the command's environment ("NAME=value").
+	env []string
+	// memCap, when not 0, replaces hostileMemCap for this row.
+	memCap int64
 	// skip, when not "", skips the row and says why.
 	skip string
 	// status is the exit status to expect; want a part of the one line on
@@ -143,7 +147,11 @@ func TestHostile(t *testing.T) {
 }
 
 func runHostile(t *testing.T, prlimit string, e *hostileEnv, tc hostileCase) {
-	argv := append([]string{"--as=" + strconv.Itoa(hostileMemCap), "--", e.bin}, tc.args...)
+	limit := int64(hostileMemCap)
+	if tc.memCap != 0 {
+		limit = tc.memCap
+	}
+	argv := append([]string{"--as=" + strconv.FormatInt(limit, 10), "--", e.bin}, tc.args...)
 	name := prlimit
 	if tc.umask != 0 {
 		argv = append([]string{"-c", `umask "$0" && exec "$@"`, strconv.FormatInt(int64(tc.umask), 8), prlimit}, argv...)
@@ -153,6 +161,7 @@ func runHostile(t *testing.T, prlimit string, e *hostileEnv, tc hostileCase) {
 	defer cancel()
 	cmd := exec.CommandContext(ctx, name, argv...)
 	cmd.Dir = e.dir
+	cmd.Env = append(os.Environ(), tc.env...)
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	if tc.stdin != nil {
