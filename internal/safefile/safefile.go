@@ -204,7 +204,8 @@ type File struct {
 }
 
 // Create starts writing path: the file its links lead to, which must be a
-// regular file or not exist. Nothing is visible at path until Commit.
+// regular file the process may write (and not immutable) or not exist.
+// Nothing is visible at path until Commit.
 // An existing file's permission bits (and, where allowed, its owner) carry
 // over to the new one; a new file gets mode 0666 less the umask.
 func Create(path string) (*File, error) {
@@ -214,6 +215,13 @@ func Create(path string) (*File, error) {
 	target, fi, err := regular(path)
 	if err != nil {
 		return nil, err
+	}
+	if fi != nil {
+		// The rename would replace a file the user may not write, or fail
+		// at the end on an immutable one: say so now.
+		if err := writable(target); err != nil {
+			return nil, fmt.Errorf("%s: %w", describe(path, target), err)
+		}
 	}
 	var suffix [6]byte
 	rand.Read(suffix[:])
