@@ -14,6 +14,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -54,9 +55,17 @@ func setInodeFlags(path string, flags uint32) error {
 //
 //	func init() { hostileTables = append(hostileTables, limitCases) }
 
-// hostileMemCap is the address-space limit of every run (prlimit --as):
-// far below the machine's memory, far above what the tiny data needs.
-const hostileMemCap = 1 << 30
+// hostileMemCap returns the address-space limit of every run (prlimit
+// --as): far below the machine's memory, far above what the tiny data
+// needs. OpenBLAS, when linked in, reserves about a gigabyte of address
+// space for its buffers as it starts, so such a build gets one more.
+func hostileMemCap() int64 {
+	limit := int64(1 << 30)
+	if slices.Contains(blas.BuildTags(), "openblas") {
+		limit += 1 << 30
+	}
+	return limit
+}
 
 // hostileTimeout is how long a row may run before it counts as a hang.
 const hostileTimeout = 60 * time.Second
@@ -97,7 +106,7 @@ type hostileCase struct {
 	umask int
 	// env is added to the command's environment ("NAME=value").
 	env []string
-	// memCap, when not 0, replaces hostileMemCap for this row.
+	// memCap, when not 0, replaces hostileMemCap() for this row.
 	memCap int64
 	// skip, when not "", skips the row and says why.
 	skip string
@@ -147,7 +156,7 @@ func TestHostile(t *testing.T) {
 }
 
 func runHostile(t *testing.T, prlimit string, e *hostileEnv, tc hostileCase) {
-	limit := int64(hostileMemCap)
+	limit := hostileMemCap()
 	if tc.memCap != 0 {
 		limit = tc.memCap
 	}
