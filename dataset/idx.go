@@ -69,8 +69,9 @@ const (
 // idxFile is an open IDX file positioned after its header.
 type idxFile struct {
 	path    string
-	f       *os.File
-	size    int64 // file size, -1 if not a regular file
+	f       *os.File  // nil for a stream (see ReadImagesFrom)
+	src     io.Reader // what the bytes come from: f or the stream
+	size    int64     // file size, -1 if not a regular file
 	fbuf    *bufio.Reader
 	gz      *gzip.Reader // nil for a plain file
 	r       io.Reader    // decoded bytes: fbuf or gz
@@ -97,7 +98,7 @@ func openIDX(path, want string) (*idxFile, error) {
 	if err != nil {
 		return nil, fmt.Errorf("dataset: %s file: %w", want, err)
 	}
-	x := &idxFile{path: path, f: f, size: -1}
+	x := &idxFile{path: path, f: f, src: f, size: -1}
 	if st.Mode().IsRegular() {
 		x.size = st.Size()
 	}
@@ -108,14 +109,19 @@ func openIDX(path, want string) (*idxFile, error) {
 	return x, nil
 }
 
-func (x *idxFile) Close() error { return x.f.Close() }
+func (x *idxFile) Close() error {
+	if x.f == nil {
+		return nil
+	}
+	return x.f.Close()
+}
 
 // start reads the header from the beginning of the file.
 func (x *idxFile) start() error {
 	if x.fbuf == nil {
-		x.fbuf = bufio.NewReaderSize(x.f, ioBufSize)
+		x.fbuf = bufio.NewReaderSize(x.src, ioBufSize)
 	} else {
-		x.fbuf.Reset(x.f)
+		x.fbuf.Reset(x.src)
 	}
 	x.r = x.fbuf
 	x.read = 0
@@ -370,6 +376,9 @@ func (x *idxFile) finish() error {
 
 // rewind positions the file after its header again.
 func (x *idxFile) rewind() error {
+	if x.f == nil {
+		return fileErr(x.path, ErrFormat, nil, "cannot rewind a stream")
+	}
 	if x.gz == nil {
 		if _, err := x.f.Seek(x.hdrLen, io.SeekStart); err != nil {
 			return fileErr(x.path, ErrFormat, err, "cannot rewind")

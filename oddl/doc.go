@@ -147,7 +147,15 @@
 // data and backend), also after Save and Load. Training stops cleanly when its
 // context is cancelled, as do ScoresContext, PredictContext and
 // EvaluateContext. The model file is versioned, checksummed (CRC-32C)
-// and written atomically.
+// and written atomically, only ever over a regular file (see Save); Load
+// and LoadFrom read it from a file or a stream. The file records the size
+// and a fingerprint of the training set, and resuming on other data is an
+// error unless WithNewData says it is meant.
+//
+// # Concurrency
+//
+// Predictions, Save and the setters of a Model may run from several
+// goroutines at once; training has the model to itself (see Model).
 //
 // # Limits
 //

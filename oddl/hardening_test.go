@@ -169,7 +169,7 @@ func TestBadInputAPI(t *testing.T) {
 		{"evaluate label = classes", func() error { _, err := model.Evaluate(X, tooMany); return err }, ErrInput, "label 3 of sample 41"},
 		{"evaluate negative label", func() error { _, err := model.Evaluate(X, negative); return err }, ErrInput, "label -1 of sample 5"},
 		{"evaluate nil", func() error { _, err := model.Evaluate(nil, nil); return err }, ErrInput, "no samples"},
-		{"load a directory", func() error { _, err := Load(dir); return err }, ErrNotModel, "not a regular file"},
+		{"load a directory", func() error { _, err := Load(dir); return err }, ErrNotModel, "a folder"},
 		{"load a missing file", func() error { _, err := Load(filepath.Join(dir, "nope.oddl")); return err }, fs.ErrNotExist, "nope.oddl"},
 		{"load below a file", func() error { _, err := Load(filepath.Join(good, "x.oddl")); return err }, nil, "not a directory"},
 		{"load a newer version", func() error { _, err := Load(newerPath); return err }, ErrVersion, fmt.Sprintf("up to version %d", fileVersion)},

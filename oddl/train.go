@@ -62,6 +62,14 @@ type options struct {
 	progress   func(Progress)
 	every      int
 	checkpoint func(*Model) error
+	newData    bool
+}
+
+// WithNewData lets Resume and Continue go on with a source other than the
+// one the model was trained on (see Resume): online learning on new
+// samples, on purpose.
+func WithNewData() Option {
+	return func(o *options) { o.newData = true }
 }
 
 // WithProgress makes training call f after every mini-batch, from the
@@ -99,7 +107,7 @@ func Train(ctx context.Context, cfg Config, src Source, opts ...Option) (*Model,
 	if err := cfg.validateData(src.Dim(), src.Classes(), src.Len()); err != nil {
 		return nil, err
 	}
-	m := &Model{cfg: cfg, st: newState(cfg.K, src.Dim(), src.Classes())}
+	m := &Model{cfg: cfg, st: newState(cfg.K, src.Dim(), src.Classes()), data: recordOf(src)}
 	err := m.Resume(ctx, src, opts...)
 	if m.cur.phase == phaseStart {
 		return nil, err
@@ -113,9 +121,65 @@ func Train(ctx context.Context, cfg Config, src Source, opts ...Option) (*Model,
 // refit (after a cancellation during it) is made. With the
 // same source (the same samples in the same order) a model saved and
 // resumed ends bit-for-bit where an uninterrupted run ends, provided the
-// backend is the same. Another source of samples of the same dimension
-// continues the training on new data. Cancellation works as in Train.
+// backend is the same. Cancellation works as in Train.
+//
+// The model records the size and a fingerprint of the source it trains on
+// (see Fingerprinter). Resuming with a source of another size or fingerprint
+// is an error wrapping ErrNewData, since it would continue a pass of one
+// data set on the samples of another without a word; with the option
+// WithNewData it continues on the new source: an unfinished pass starts
+// over on it, and the model records the new source from then on. Models
+// saved before the record existed (file versions up to 4) resume on any
+// source.
 func (m *Model) Resume(ctx context.Context, src Source, opts ...Option) error {
+	return m.exclusive(func() error { return m.resume(ctx, src, opts...) })
+}
+
+// ErrNewData is wrapped by the error of Resume and Continue for a source
+// other than the one the model trained on (see Resume).
+var ErrNewData = errors.New("other training data than the model's")
+
+// resume is Resume; the caller has made the model busy.
+func (m *Model) resume(ctx context.Context, src Source, opts ...Option) error {
+	if err := m.checkSource(src); err != nil {
+		return err
+	}
+	var o options
+	for _, opt := range opts {
+		opt(&o)
+	}
+	if o.checkpoint != nil && o.every < 1 {
+		return configErr("checkpoint every %d mini-batches, need at least 1", o.every)
+	}
+	if err := m.checkData(src, o.newData); err != nil {
+		return err
+	}
+	if rec := recordOf(src); rec != m.data {
+		if m.data.n != 0 {
+			// New data on purpose: a pass of the old set does not go on
+			// with the samples of another.
+			m.cur.pos = 0
+		}
+		m.data = rec
+	}
+	if m.Done() && (m.pw != nil || !m.cfg.Refit) {
+		return nil
+	}
+	if !m.Done() {
+		// Training moves D and W: a refitted classifier no longer fits them.
+		m.pw = nil
+	}
+	t, err := newTrainer(m, src, o)
+	if err != nil {
+		return err
+	}
+	defer t.close()
+	defer m.invalidate()
+	return t.run(ctx)
+}
+
+// checkSource refuses a source whose samples do not fit the model.
+func (m *Model) checkSource(src Source) error {
 	if src == nil {
 		return errors.New("oddl: no training data")
 	}
@@ -128,27 +192,7 @@ func (m *Model) Resume(ctx context.Context, src Source, opts ...Option) error {
 	if src.Len() < 1 {
 		return fmt.Errorf("oddl: %w: no samples", ErrInput)
 	}
-	if m.Done() && (m.pw != nil || !m.cfg.Refit) {
-		return nil
-	}
-	if !m.Done() {
-		// Training moves D and W: a refitted classifier no longer fits them.
-		m.pw = nil
-	}
-	var o options
-	for _, opt := range opts {
-		opt(&o)
-	}
-	if o.checkpoint != nil && o.every < 1 {
-		return configErr("checkpoint every %d mini-batches, need at least 1", o.every)
-	}
-	t, err := newTrainer(m, src, o)
-	if err != nil {
-		return err
-	}
-	defer t.close()
-	defer m.invalidate()
-	return t.run(ctx)
+	return nil
 }
 
 // Continue adds epochs to the configured number of epochs and resumes
@@ -160,14 +204,34 @@ func (m *Model) Continue(ctx context.Context, src Source, epochs int, opts ...Op
 	if epochs > MaxEpochs-m.cfg.Epochs {
 		return configErr("epochs = %d + %d more, at most %d in all", m.cfg.Epochs, epochs, MaxEpochs)
 	}
-	m.cfg.Epochs += epochs
-	return m.Resume(ctx, src, opts...)
+	return m.exclusive(func() error {
+		var o options
+		for _, opt := range opts {
+			opt(&o)
+		}
+		// Refused before anything changes.
+		if err := m.checkSource(src); err != nil {
+			return err
+		}
+		if err := m.checkData(src, o.newData); err != nil {
+			return err
+		}
+		m.mu.Lock()
+		m.cfg.Epochs += epochs
+		m.mu.Unlock()
+		return m.resume(ctx, src, opts...)
+	})
 }
 
 // SetRuntime sets the BLAS backend ("" for the default) and the number of
 // threads (0 for all cores) that later training and prediction use. They do
 // not change the results, except for rounding differences between backends.
 func (m *Model) SetRuntime(backend string, threads int) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if err := m.idle(true); err != nil {
+		return err
+	}
 	c := m.cfg
 	c.Backend, c.Threads = backend, threads
 	if err := c.Validate(); err != nil {
@@ -617,7 +681,10 @@ func (t *trainer) after(cnt int, b batchStats, phase string, total int64) error 
 			t.ridge()
 		}
 		m.invalidate()
-		if err := t.o.checkpoint(m); err != nil {
+		m.quiet.Store(true)
+		err := t.o.checkpoint(m)
+		m.quiet.Store(false)
+		if err != nil {
 			return fmt.Errorf("oddl: checkpoint: %w", err)
 		}
 	}

@@ -6,8 +6,6 @@ import (
 	"io"
 	"runtime"
 	"time"
-
-	"github.com/oddl-go/oddl/oddl"
 )
 
 func init() {
@@ -41,7 +39,7 @@ type evalReport struct {
 
 func runEval(args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("eval", stderr)
-	modelPath := fs.String("model", "", "the model `file` to evaluate (required)")
+	modelPath := fs.String("model", "", "the model `file` to evaluate (required; - reads stdin)")
 	which := fs.String("set", "test", "which part of the data set: test or train")
 	data := addDataFlags(fs)
 	rt := addRuntimeFlags(fs)
@@ -74,7 +72,7 @@ func runEval(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	tooLarge := mem.limitData()
-	model, err := oddl.Load(*modelPath)
+	model, err := loadModel("-model", *modelPath)
 	if err != nil {
 		return err
 	}

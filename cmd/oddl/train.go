@@ -14,6 +14,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/oddl-go/oddl/internal/safefile"
 	"github.com/oddl-go/oddl/oddl"
 )
 
@@ -110,6 +111,7 @@ func runTrain(args []string, stdout, stderr io.Writer) (err error) {
 	mem := addMemoryFlag(fs)
 	out := fs.String("o", "", "save the model to `file` (atomically; also the checkpoint file)")
 	resume := fs.String("resume", "", "continue training the model saved in `file` (finish an interrupted run, or add -epochs); saves back to it unless -o is given")
+	newData := fs.Bool("resume-new-data", false, "with -resume, go on with a training set other than the model's (by default a set of another size or content is refused, so that a pass does not continue on other samples)")
 	every := fs.Int("checkpoint", 0, "with -o, save a checkpoint every `N` mini-batches (0: only at the end)")
 	asJSON := fs.Bool("json", false, "print one JSON object on stdout instead of the summary")
 	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile to `file` (go tool pprof)")
@@ -140,10 +142,17 @@ func runTrain(args []string, stdout, stderr io.Writer) (err error) {
 		return usageError{fmt.Errorf("-checkpoint %d: need a count ≥ 0", *every)}
 	}
 	if *resume != "" && *out == "" {
+		// The model goes back where it came from, if that is a file.
+		if fi, err := os.Stat(*resume); *resume == "-" || err == nil && !fi.Mode().IsRegular() && !fi.IsDir() {
+			return usageError{fmt.Errorf("-resume %s is not a file to save back to: give -o", *resume)}
+		}
 		*out = *resume
 	}
 	if *every > 0 && *out == "" {
 		return usageError{errors.New("-checkpoint needs -o (where to save)")}
+	}
+	if *newData && *resume == "" {
+		return usageError{errors.New("-resume-new-data needs -resume")}
 	}
 	var model *oddl.Model
 	var addEpochs int // -epochs with -resume: epochs to add
@@ -161,7 +170,7 @@ func runTrain(args []string, stdout, stderr io.Writer) (err error) {
 			return usageError{fmt.Errorf("-epochs %d: need a count from 0 to %d", cfg.Epochs, oddl.MaxEpochs)}
 		}
 		addEpochs = cfg.Epochs // cfg becomes the model's below
-		model, err = oddl.Load(*resume)
+		model, err = loadModel("-resume", *resume)
 		if err != nil {
 			return err
 		}
@@ -186,22 +195,30 @@ func runTrain(args []string, stdout, stderr io.Writer) (err error) {
 		return err
 	}
 	tooLarge := mem.limitData()
-	if *out != "" {
-		if err := checkWritable(*out); err != nil {
-			return usageError{fmt.Errorf("-o: %w", err)}
-		}
+	// Every output is checked before anything is read or trained: a run
+	// of hours must not end on a path it cannot write. The model may go
+	// back where it was resumed from, nothing else may.
+	outs := []output{{flag: "-o", path: *out, replaces: "-resume"}, {flag: "-cpuprofile", path: *cpuProfile}, {flag: "-memprofile", path: *memProfile}}
+	if err := checkOutputs(outs, append(data.files(), output{flag: "-resume", path: *resume})...); err != nil {
+		return err
 	}
 
 	if *cpuProfile != "" {
-		f, err := os.Create(*cpuProfile)
+		f, err := safefile.Create(*cpuProfile)
 		if err != nil {
-			return usageError{fmt.Errorf("-cpuprofile: %w", err)}
+			return fmt.Errorf("-cpuprofile: %w", err)
 		}
-		defer f.Close()
 		if err := pprof.StartCPUProfile(f); err != nil {
+			f.Abort()
 			return fmt.Errorf("cpu profile: %w", err)
 		}
-		defer pprof.StopCPUProfile()
+		defer func() {
+			pprof.StopCPUProfile()
+			// The profile of a failed run is kept too: it may say why.
+			if cerr := f.Commit(); cerr != nil && err == nil {
+				err = fmt.Errorf("-cpuprofile: %w", cerr)
+			}
+		}()
 	}
 
 	train, test, err := data.load(cfg.Seed)
@@ -238,6 +255,9 @@ func runTrain(args []string, stdout, stderr io.Writer) (err error) {
 	if *every > 0 {
 		opts = append(opts, oddl.WithCheckpoint(*every, func(m *oddl.Model) error { return m.Save(*out) }))
 	}
+	if *newData {
+		opts = append(opts, oddl.WithNewData())
+	}
 
 	start := time.Now()
 	var seen0 int64
@@ -257,6 +277,9 @@ func runTrain(args []string, stdout, stderr io.Writer) (err error) {
 	elapsed := time.Since(start)
 	if prog != nil {
 		prog.done()
+	}
+	if errors.Is(err, oddl.ErrNewData) {
+		return fmt.Errorf("%w (check -data and -limit; -resume-new-data goes on with this data on purpose)", err)
 	}
 	if err != nil {
 		if ctx.Err() != nil {
@@ -280,17 +303,9 @@ func runTrain(args []string, stdout, stderr io.Writer) (err error) {
 		}
 	}
 	if *memProfile != "" {
-		f, err := os.Create(*memProfile)
-		if err != nil {
-			return fmt.Errorf("-memprofile: %w", err)
-		}
 		runtime.GC()
-		werr := pprof.WriteHeapProfile(f)
-		if cerr := f.Close(); werr == nil {
-			werr = cerr
-		}
-		if werr != nil {
-			return fmt.Errorf("heap profile: %w", werr)
+		if err := safefile.Write(*memProfile, pprof.WriteHeapProfile); err != nil {
+			return fmt.Errorf("-memprofile: %w", err)
 		}
 	}
 
@@ -413,22 +428,4 @@ func dataArgs(d *dataFlags) string {
 		fmt.Fprintf(&b, " -limit %d", d.limit)
 	}
 	return b.String()
-}
-
-// checkWritable fails early when the model could not be saved at the end.
-func checkWritable(path string) error {
-	if fi, err := os.Stat(path); err == nil && fi.IsDir() {
-		return fmt.Errorf("%s is a folder", path)
-	}
-	dir := "."
-	if i := strings.LastIndexAny(path, "/"+string(os.PathSeparator)); i >= 0 {
-		dir = path[:i+1]
-	}
-	f, err := os.CreateTemp(dir, ".oddl-write-check*")
-	if err != nil {
-		return fmt.Errorf("cannot write in %s: %w", dir, err)
-	}
-	f.Close()
-	os.Remove(f.Name())
-	return nil
 }
