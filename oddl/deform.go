@@ -1,9 +1,12 @@
 package oddl
 
 import (
+	"encoding/binary"
 	"errors"
 	"fmt"
+	"hash/fnv"
 	"io"
+	"math"
 	"math/rand/v2"
 	"runtime"
 
@@ -20,6 +23,7 @@ import (
 // have seen.
 type deformSource struct {
 	base    *dataset.Set
+	def     dataset.Deformation
 	n       int
 	seed    uint64
 	key     uint64
@@ -53,7 +57,7 @@ func NewDeformSource(base *dataset.Set, n int, d dataset.Deformation, seed uint6
 		return nil, errors.New("oddl: base set has no classes")
 	}
 	w := max(1, runtime.GOMAXPROCS(0))
-	s := &deformSource{base: base, n: n, seed: seed, workers: make([]*dataset.Deformer, w)}
+	s := &deformSource{base: base, def: d, n: n, seed: seed, workers: make([]*dataset.Deformer, w)}
 	for i := range s.workers {
 		df, err := dataset.NewDeformer(d, base.Rows, base.Cols)
 		if err != nil {
@@ -109,4 +113,22 @@ func (s *deformSource) Read(x []float64, labels []int) (int, error) {
 	s.x, s.labels = nil, nil
 	s.pos += cnt
 	return cnt, nil
+}
+
+// Fingerprint hashes what fixes the stream: the base images (as a matrix
+// source's fingerprint), the number of samples, the seed and the
+// deformation, so that resuming on another stream is refused.
+func (s *deformSource) Fingerprint() uint64 {
+	h := fnv.New64a()
+	var b []byte
+	base := &matrixSource{x: s.base.X, labels: s.base.Labels, classes: s.base.Classes}
+	b = binary.LittleEndian.AppendUint64(b, base.Fingerprint())
+	b = binary.LittleEndian.AppendUint64(b, uint64(s.n))
+	b = binary.LittleEndian.AppendUint64(b, s.seed)
+	d := s.def
+	for _, v := range []float64{d.Rotate, d.Scale, d.Shear, d.Shift, d.ElasticAlpha, d.ElasticSigma} {
+		b = binary.LittleEndian.AppendUint64(b, math.Float64bits(v))
+	}
+	h.Write(b)
+	return h.Sum64()
 }

@@ -78,6 +78,14 @@ func TestDeformSource(t *testing.T) {
 	if slices.Equal(x5, x1) {
 		t.Fatal("two seeds gave the same pass")
 	}
+	// The fingerprint tells the streams apart.
+	fp := func(s Source) uint64 { return s.(Fingerprinter).Fingerprint() }
+	same, _ := NewDeformSource(base, 100, dataset.DefaultDeformation, 5)
+	longer, _ := NewDeformSource(base, 101, dataset.DefaultDeformation, 5)
+	milder, _ := NewDeformSource(base, 100, dataset.Deformation{Shift: 1}, 5)
+	if fp(src) != fp(same) || fp(src) == fp(other) || fp(src) == fp(longer) || fp(src) == fp(milder) {
+		t.Error("fingerprints do not follow the stream's seed, length and deformation")
+	}
 	// Every label is a base label, and each class shows up.
 	seen := map[int]bool{}
 	for _, l := range l1 {

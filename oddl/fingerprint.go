@@ -10,7 +10,8 @@ import (
 // Fingerprinter is implemented by a Source that can sum up its samples
 // cheaply, so that a model can tell later whether it resumes on the same
 // data (see Model.Resume). The sources of NewMatrixSource and NewSetSource
-// implement it; for another Source only the number of samples is compared.
+// implement it, and so does NewDeformSource; for another Source only the
+// number of samples is compared.
 type Fingerprinter interface {
 	// Fingerprint returns a hash of the samples and labels, the same for
 	// the same data, 0 if it cannot tell.
