@@ -14,6 +14,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/oddl-go/oddl/dataset"
 	"github.com/oddl-go/oddl/internal/safefile"
 	"github.com/oddl-go/oddl/oddl"
 )
@@ -56,6 +57,19 @@ type trainReport struct {
 	NTest            int      `json:"n_test"`
 	Model            string   `json:"model,omitempty"`
 	Resumed          bool     `json:"resumed"`
+	// PeakRSS is the process's peak resident memory, in bytes (0 where
+	// the system does not tell).
+	PeakRSS int64 `json:"peak_rss_bytes"`
+	// Stream describes a -stream run.
+	Stream *streamReport `json:"stream,omitempty"`
+}
+
+// streamReport is the part of the report of a -stream run.
+type streamReport struct {
+	Samples     int                 `json:"samples"`
+	Deformation dataset.Deformation `json:"deformation"`
+	NValidation int                 `json:"n_validation"`
+	Curve       []curvePoint        `json:"curve"`
 }
 
 // timesRep is the time split in seconds.
@@ -107,6 +121,7 @@ func runTrain(args []string, stdout, stderr io.Writer) (err error) {
 	fs.Float64Var(&cfg.ResidualWeight, "residual-weight", def.ResidualWeight, "weight β of the class residuals in the prediction scores (0: the linear scores W·a alone, the paper's rule); prediction only, so -resume may change it")
 	seed := fs.Uint64("seed", def.Seed, "random seed (sample order, reseeded atoms, yaleb split)")
 	data := addDataFlags(fs)
+	stream := addStreamFlags(fs)
 	rt := addRuntimeFlags(fs)
 	mem := addMemoryFlag(fs)
 	out := fs.String("o", "", "save the model to `file` (atomically; also the checkpoint file)")
@@ -130,6 +145,13 @@ func runTrain(args []string, stdout, stderr io.Writer) (err error) {
 	set := flagsSet(fs)
 	if err := data.check(); err != nil {
 		return err
+	}
+	if err := stream.check(set); err != nil {
+		return err
+	}
+	if stream.on() && !set["refit-pass"] {
+		// The refit pass would code all the stream's samples once more.
+		cfg.RefitPass = false
 	}
 	backendName, err := rt.check()
 	if err != nil {
@@ -232,8 +254,16 @@ func runTrain(args []string, stdout, stderr io.Writer) (err error) {
 	if err := mem.checkTraining(cfg, train.Dim(), train.Classes, loaded, model != nil); err != nil {
 		return err
 	}
-	src, err := oddl.NewSetSource(train)
-	if err != nil {
+	var src oddl.Source
+	var tr *tracker
+	if stream.on() {
+		var val *dataset.Set
+		src, val, err = stream.source(train, cfg.Seed)
+		if err != nil {
+			return err
+		}
+		tr = stream.newTracker(val)
+	} else if src, err = oddl.NewSetSource(train); err != nil {
 		return err
 	}
 
@@ -252,8 +282,8 @@ func runTrain(args []string, stdout, stderr io.Writer) (err error) {
 			cancel()
 		}
 	})}
-	if *every > 0 {
-		opts = append(opts, oddl.WithCheckpoint(*every, func(m *oddl.Model) error { return m.Save(*out) }))
+	if n, f := checkpointEvery(*every, cfg.Batch, tr, func(m *oddl.Model) error { return m.Save(*out) }); n > 0 {
+		opts = append(opts, oddl.WithCheckpoint(n, f))
 	}
 	if *newData {
 		opts = append(opts, oddl.WithNewData())
@@ -293,13 +323,23 @@ func runTrain(args []string, stdout, stderr io.Writer) (err error) {
 				return fmt.Errorf("interrupted; saving the checkpoint failed: %w", serr)
 			}
 			return interrupted(caught(), fmt.Errorf("interrupted after %d samples; checkpoint saved to %s; continue with: oddl train -resume %s%s",
-				model.Seen(), *out, *out, dataArgs(data)))
+				model.Seen(), *out, *out, dataArgs(data)+stream.args()))
 		}
 		return err
 	}
 	if *out != "" {
 		if err := model.Save(*out); err != nil {
 			return err
+		}
+	}
+	if tr != nil {
+		if err := tr.observe(model, true); err != nil {
+			return err
+		}
+		if stream.plot != "" {
+			if err := tr.draw(stream.plot, fmt.Sprintf("%s, K = %d, λ0 = %g: %s", train.Name, cfg.K, cfg.Lambda0, "validation error along the stream")); err != nil {
+				return fmt.Errorf("-plot: %w", err)
+			}
 		}
 	}
 	if *memProfile != "" {
@@ -322,6 +362,9 @@ func runTrain(args []string, stdout, stderr io.Writer) (err error) {
 		TrainSeconds: elapsed.Seconds(), Times: secondsOf(model.Times()),
 		NTrain: train.Len(), Model: *out, Resumed: *resume != "",
 	}
+	if tr != nil {
+		rep.Stream = &streamReport{Samples: stream.n, Deformation: stream.d, NValidation: tr.val.Len(), Curve: tr.curve}
+	}
 	if s := elapsed.Seconds(); s > 0 {
 		rep.SamplesPerSecond = float64(model.Seen()-seen0) / s
 	}
@@ -343,12 +386,17 @@ func runTrain(args []string, stdout, stderr io.Writer) (err error) {
 		}
 		rep.TestError, rep.TestErrors, rep.NTest = &ev.ErrorRate, ev.Errors, ev.Samples
 	}
+	rep.PeakRSS = peakRSS()
 	if *asJSON {
 		return writeJSON(stdout, rep)
 	}
 	t := model.Times()
 	fmt.Fprintf(stdout, "dataset      %s: %d training samples of dimension %d, %d classes\n", train.Name, train.Len(), train.Dim(), train.Classes)
 	fmt.Fprintf(stdout, "model        K=%d L=%d λ0=%g batch=%d epochs=%d init=%d init-mode=%s coding=%s refit=%t refit-pass=%t task-step=%g residual-weight=%g\n", cfg.K, cfg.L, cfg.Lambda0, cfg.Batch, cfg.Epochs, cfg.InitSamples, cfg.Init, cfg.Coding, cfg.Refit, cfg.RefitPass, cfg.TaskStep, cfg.ResidualWeight)
+	if tr != nil && len(tr.curve) > 0 {
+		last := tr.curve[len(tr.curve)-1]
+		fmt.Fprintf(stdout, "stream       %d deformed images; validation error %.2f%% on %d held-out training images after %d samples\n", stream.n, 100*last.ValidationError, tr.val.Len(), last.Samples)
+	}
 	if test != nil {
 		fmt.Fprintf(stdout, "test error   %.2f%% (%d of %d)\n", 100*ev.ErrorRate, ev.Errors, ev.Samples)
 	} else {
