@@ -16,6 +16,10 @@ var (
 	iamaxAsmMin = 4
 	incAsmMin   = 16 // DotInc, AxpyInc: scalar loops, less to gain
 	gemvAsmMin  = 16 // on m*n, for GemvN, GemvT and Ger
+	// min512 is where the AVX-512 routines take over from the AVX2 ones
+	// (which still run below it in that tier): under it one or two
+	// 512-bit steps and the mask set-up gain nothing.
+	min512 = 16
 )
 
 // DotUnitary returns the dot product of x and y:
@@ -69,7 +73,11 @@ func AxpyUnitary(alpha float64, x, y []float64) {
 	if useAsm && len(x) >= axpyAsmMin {
 		raceRead(x)
 		raceWrite(y)
-		axpyAVX(alpha, x, y)
+		if use512 && len(x) >= min512 {
+			axpy512(alpha, x, y)
+		} else {
+			axpyAVX(alpha, x, y)
+		}
 		return
 	}
 	axpyRef(alpha, x, y)
@@ -96,6 +104,7 @@ func AxpyRows(c, g []float64, ld int, idx []int, y []float64) {
 		return
 	}
 	raceWrite(y)
+	wide := use512 && n >= min512
 	m := 0
 	for ; m+4 <= len(idx); m += 4 {
 		x0, x1, x2, x3 := row(m), row(m+1), row(m+2), row(m+3)
@@ -103,19 +112,31 @@ func AxpyRows(c, g []float64, ld int, idx []int, y []float64) {
 		raceRead(x1)
 		raceRead(x2)
 		raceRead(x3)
-		axpy4AVX((*[4]float64)(c[m:m+4]), x0, x1, x2, x3, y)
+		if wide {
+			axpy4x512((*[4]float64)(c[m:m+4]), x0, x1, x2, x3, y)
+		} else {
+			axpy4AVX((*[4]float64)(c[m:m+4]), x0, x1, x2, x3, y)
+		}
 	}
 	if m+2 <= len(idx) {
 		x0, x1 := row(m), row(m+1)
 		raceRead(x0)
 		raceRead(x1)
-		axpy2AVX((*[2]float64)(c[m:m+2]), x0, x1, y)
+		if wide {
+			axpy2x512((*[2]float64)(c[m:m+2]), x0, x1, y)
+		} else {
+			axpy2AVX((*[2]float64)(c[m:m+2]), x0, x1, y)
+		}
 		m += 2
 	}
 	if m < len(idx) {
 		x := row(m)
 		raceRead(x)
-		axpyAVX(c[m], x, y)
+		if wide {
+			axpy512(c[m], x, y)
+		} else {
+			axpyAVX(c[m], x, y)
+		}
 	}
 }
 

@@ -1,0 +1,45 @@
+//go:build amd64 && !purego
+
+package kernel
+
+// Assembly stubs of the AVX-512 tier's level-1, level-2 and fused routines:
+// zmm registers, and mask registers for the last elements instead of
+// scalar loops. Like the AVX2 stubs they are unchecked; the exported
+// wrappers slice every argument to its exact extent first.
+
+// axpy512 is axpyAVX on zmm registers: y[i] += alpha*x[i], one FMA an
+// element.
+//
+//go:noescape
+func axpy512(alpha float64, x, y []float64)
+
+// axpy4x512 is axpy4AVX on zmm registers.
+//
+//go:noescape
+func axpy4x512(c *[4]float64, x0, x1, x2, x3, y []float64)
+
+// axpy2x512 is axpy2AVX on zmm registers.
+//
+//go:noescape
+func axpy2x512(c *[2]float64, x0, x1, y []float64)
+
+// axpy4Iamax512 is axpy4x512 that also folds the updated |y[i]| into
+// sixteen lanes (see iamaxLanes16), over all of y.
+//
+//go:noescape
+func axpy4Iamax512(c *[4]float64, x0, x1, x2, x3, y []float64, lanes *iamaxLanes16)
+
+// axpy3Iamax512 is axpy4Iamax512 with three rows.
+//
+//go:noescape
+func axpy3Iamax512(c *[3]float64, x0, x1, x2, y []float64, lanes *iamaxLanes16)
+
+// axpy2Iamax512 is axpy4Iamax512 with two rows.
+//
+//go:noescape
+func axpy2Iamax512(c *[2]float64, x0, x1, y []float64, lanes *iamaxLanes16)
+
+// axpy1Iamax512 is axpy4Iamax512 with one row.
+//
+//go:noescape
+func axpy1Iamax512(c float64, x0, y []float64, lanes *iamaxLanes16)

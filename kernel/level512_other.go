@@ -1,0 +1,28 @@
+//go:build !amd64 || purego
+
+package kernel
+
+// Without the assembly, use512 is false and none of these is called; they
+// exist so that the dispatching code compiles on every platform.
+
+func axpy512(alpha float64, x, y []float64) { axpyRef(alpha, x, y) }
+
+func axpy4x512(c *[4]float64, x0, x1, x2, x3, y []float64) { panic("kernel: no AVX-512 code") }
+
+func axpy2x512(c *[2]float64, x0, x1, y []float64) { panic("kernel: no AVX-512 code") }
+
+func axpy4Iamax512(c *[4]float64, x0, x1, x2, x3, y []float64, lanes *iamaxLanes16) {
+	panic("kernel: no AVX-512 code")
+}
+
+func axpy3Iamax512(c *[3]float64, x0, x1, x2, y []float64, lanes *iamaxLanes16) {
+	panic("kernel: no AVX-512 code")
+}
+
+func axpy2Iamax512(c *[2]float64, x0, x1, y []float64, lanes *iamaxLanes16) {
+	panic("kernel: no AVX-512 code")
+}
+
+func axpy1Iamax512(c float64, x0, y []float64, lanes *iamaxLanes16) {
+	panic("kernel: no AVX-512 code")
+}
