@@ -35,6 +35,9 @@ func DotUnitary(x, y []float64) float64 {
 	if useAsm && len(x) >= dotAsmMin {
 		raceRead(x)
 		raceRead(y)
+		if use512 && len(x) >= min512 {
+			return dot512(x, y)
+		}
 		return dotAVX(x, y)
 	}
 	return dotRef(x, y)
@@ -169,7 +172,11 @@ func AxpyInc(alpha float64, x, y []float64, n, incX, incY, ix, iy int) {
 func ScalUnitary(alpha float64, x []float64) {
 	if useAsm && len(x) >= scalAsmMin {
 		raceWrite(x)
-		scalAVX(alpha, x)
+		if use512 && len(x) >= min512 {
+			scal512(alpha, x)
+		} else {
+			scalAVX(alpha, x)
+		}
 		return
 	}
 	scalRef(alpha, x)
@@ -202,6 +209,9 @@ func ScalInc(alpha float64, x []float64, n, incX int) {
 func SumSqUnitary(x []float64) float64 {
 	if useAsm && len(x) >= sumSqAsmMin {
 		raceRead(x)
+		if use512 && len(x) >= min512 {
+			return sumSq512(x)
+		}
 		return sumSqAVX(x)
 	}
 	return sumSqRef(x)
@@ -302,6 +312,9 @@ func IamaxUnitary(x []float64) int {
 	}
 	if useAsm && len(x) >= iamaxAsmMin {
 		raceRead(x)
+		if use512 && len(x) >= min512 {
+			return iamax512(x)
+		}
 		return iamaxAVX(x)
 	}
 	return iamaxRef(x)

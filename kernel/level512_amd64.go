@@ -43,3 +43,23 @@ func axpy2Iamax512(c *[2]float64, x0, x1, y []float64, lanes *iamaxLanes16)
 //
 //go:noescape
 func axpy1Iamax512(c float64, x0, y []float64, lanes *iamaxLanes16)
+
+// dot512 is dotAVX on zmm registers (its own order of partial sums).
+//
+//go:noescape
+func dot512(x, y []float64) float64
+
+// sumSq512 is sumSqAVX on zmm registers.
+//
+//go:noescape
+func sumSq512(x []float64) float64
+
+// scal512 is scalAVX on zmm registers: x[i] *= alpha.
+//
+//go:noescape
+func scal512(alpha float64, x []float64)
+
+// iamax512 is iamaxAVX on zmm registers: len(x) ≥ 1, x[0] not NaN.
+//
+//go:noescape
+func iamax512(x []float64) int

@@ -26,3 +26,11 @@ func axpy2Iamax512(c *[2]float64, x0, x1, y []float64, lanes *iamaxLanes16) {
 func axpy1Iamax512(c float64, x0, y []float64, lanes *iamaxLanes16) {
 	panic("kernel: no AVX-512 code")
 }
+
+func dot512(x, y []float64) float64 { return dotRef(x, y) }
+
+func sumSq512(x []float64) float64 { return sumSqRef(x) }
+
+func scal512(alpha float64, x []float64) { scalRef(alpha, x) }
+
+func iamax512(x []float64) int { return iamaxRef(x) }
