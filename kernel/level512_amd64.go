@@ -63,3 +63,23 @@ func scal512(alpha float64, x []float64)
 //
 //go:noescape
 func iamax512(x []float64) int
+
+// addDiv512 is AddDiv on all of y.
+//
+//go:noescape
+func addDiv512(y, x, d []float64, c float64)
+
+// axpyDiv512 is AxpyDiv on all of dst.
+//
+//go:noescape
+func axpyDiv512(dst, a, w, d []float64, alpha float64)
+
+// axpby512 is Axpby on all of dst.
+//
+//go:noescape
+func axpby512(dst, x, y []float64, a, b float64)
+
+// dotsAddDiv512 is DotsAddDiv on all of y (the assembly's fused dots).
+//
+//go:noescape
+func dotsAddDiv512(y, x, d, a, b []float64, ldb int, alpha, c float64)

@@ -34,3 +34,13 @@ func sumSq512(x []float64) float64 { return sumSqRef(x) }
 func scal512(alpha float64, x []float64) { scalRef(alpha, x) }
 
 func iamax512(x []float64) int { return iamaxRef(x) }
+
+func addDiv512(y, x, d []float64, c float64) { panic("kernel: no AVX-512 code") }
+
+func axpyDiv512(dst, a, w, d []float64, alpha float64) { panic("kernel: no AVX-512 code") }
+
+func axpby512(dst, x, y []float64, a, b float64) { panic("kernel: no AVX-512 code") }
+
+func dotsAddDiv512(y, x, d, a, b []float64, ldb int, alpha, c float64) {
+	panic("kernel: no AVX-512 code")
+}
