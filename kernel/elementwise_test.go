@@ -49,7 +49,7 @@ func TestElementwiseKernels(t *testing.T) {
 		}
 		for n := 0; n <= testN(); n++ {
 			off := n % 4
-			x, d, w := vec(n+off)[off:], vec(n+off)[off:], vec(n)
+			x, d, w := vec(n + off)[off:], vec(n + off)[off:], vec(n)
 			c := val()
 			y, buf := out(n, off)
 			want := append([]float64(nil), buf...)

@@ -83,3 +83,8 @@ func axpby512(dst, x, y []float64, a, b float64)
 //
 //go:noescape
 func dotsAddDiv512(y, x, d, a, b []float64, ldb int, alpha, c float64)
+
+// compress512 is CompressNonzero on all of x; idx and val are as long.
+//
+//go:noescape
+func compress512(x []float64, idx []int, val []float64) int

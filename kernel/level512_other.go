@@ -44,3 +44,5 @@ func axpby512(dst, x, y []float64, a, b float64) { panic("kernel: no AVX-512 cod
 func dotsAddDiv512(y, x, d, a, b []float64, ldb int, alpha, c float64) {
 	panic("kernel: no AVX-512 code")
 }
+
+func compress512(x []float64, idx []int, val []float64) int { panic("kernel: no AVX-512 code") }
