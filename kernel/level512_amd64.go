@@ -88,3 +88,18 @@ func dotsAddDiv512(y, x, d, a, b []float64, ldb int, alpha, c float64)
 //
 //go:noescape
 func compress512(x []float64, idx []int, val []float64) int
+
+// gemvN512 is gemvNAVX on zmm registers.
+//
+//go:noescape
+func gemvN512(m, n int, alpha float64, a []float64, lda int, x []float64, y []float64, incY int)
+
+// gemvT512 is gemvTAVX on zmm registers (the same values).
+//
+//go:noescape
+func gemvT512(m, n int, alpha float64, a []float64, lda int, x []float64, incX int, y []float64)
+
+// ger512 is gerAVX on zmm registers (the same values).
+//
+//go:noescape
+func ger512(m, n int, alpha float64, x []float64, incX int, y []float64, a []float64, lda int)

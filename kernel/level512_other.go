@@ -46,3 +46,15 @@ func dotsAddDiv512(y, x, d, a, b []float64, ldb int, alpha, c float64) {
 }
 
 func compress512(x []float64, idx []int, val []float64) int { panic("kernel: no AVX-512 code") }
+
+func gemvN512(m, n int, alpha float64, a []float64, lda int, x []float64, y []float64, incY int) {
+	panic("kernel: no AVX-512 code")
+}
+
+func gemvT512(m, n int, alpha float64, a []float64, lda int, x []float64, incX int, y []float64) {
+	panic("kernel: no AVX-512 code")
+}
+
+func ger512(m, n int, alpha float64, x []float64, incX int, y []float64, a []float64, lda int) {
+	panic("kernel: no AVX-512 code")
+}
