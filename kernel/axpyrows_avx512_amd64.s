@@ -22,11 +22,11 @@
 #define C3 Z31
 
 // TAILMASKS sets K3 to the first min(TAIL, 8) lanes and K4 to the next
-// TAIL−8 (none if TAIL ≤ 8), for TAIL < 16.
+// TAIL−8 (none if TAIL ≤ 8), for TAIL < 16, from the table tailMask16
+// (AX is overwritten).
 #define TAILMASKS \
-	MOVL  $0xffff, AX;   \
-	BZHIL TAIL, AX, AX;  \
-	KMOVW AX, K3;        \
+	LEAQ     ·tailMask16(SB), AX; \
+	KMOVW    (AX)(TAIL*2), K3;    \
 	KSHIFTRW $8, K3, K4
 
 #define ARGS01 \

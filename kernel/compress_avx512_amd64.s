@@ -45,9 +45,8 @@ loop:
 tail:
 	TESTQ       BX, BX
 	JZ          done
-	MOVL        $0xff, AX
-	BZHIL       BX, AX, AX
-	KMOVB       AX, K3                   // the lanes of the tail
+	LEAQ        ·tailMask16(SB), AX
+	KMOVB       (AX)(BX*2), K3           // the lanes of the tail
 	VMOVUPD.Z   (SI), K3, Z0
 	VCMPPD      $4, Z15, Z0, K3, K1
 	VCOMPRESSPD Z0, K1, Z1

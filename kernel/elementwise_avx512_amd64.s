@@ -8,11 +8,10 @@
 // multiply-add), as in the AVX2 forms and the Go expressions, except the
 // dot products of dotsAddDiv512, which fuse as the GEMM micro-kernel does.
 
-// TAILMASK8 sets K3 to the first BX lanes, BX < 8.
+// TAILMASK8 sets K3 to the first BX lanes, BX < 8 (AX is overwritten).
 #define TAILMASK8 \
-	MOVL  $0xff, AX;  \
-	BZHIL BX, AX, AX; \
-	KMOVB AX, K3
+	LEAQ  ·tailMask16(SB), AX; \
+	KMOVB (AX)(BX*2), K3
 
 // func addDiv512(y, x, d []float64, c float64)
 //

@@ -15,11 +15,11 @@
 #define ACC2 Z2
 #define ACC3 Z3
 
-// TAILMASK8 sets K3 to the first TAIL lanes, TAIL < 8.
+// TAILMASK8 sets K3 to the first TAIL lanes, TAIL < 8 (AX is
+// overwritten).
 #define TAILMASK8 \
-	MOVL  $0xff, AX;    \
-	BZHIL TAIL, AX, AX; \
-	KMOVB AX, K3
+	LEAQ  ·tailMask16(SB), AX; \
+	KMOVB (AX)(TAIL*2), K3
 
 // SUMACC leaves the sum of the lanes of ACC0..ACC3 in X0: the four
 // accumulators pairwise, then halves of the vector.
@@ -304,3 +304,24 @@ end:
 	MOVQ       DX, ret+24(FP)
 	VZEROUPPER
 	RET
+
+// tailMask16[t] (uint16) has its first t bits set, t < 16: the mask of the
+// first t lanes, for the tails of the AVX-512 routines (a table rather than
+// BZHI, which is BMI2, not part of the AVX-512 check).
+DATA ·tailMask16+0(SB)/2, $0x0000
+DATA ·tailMask16+2(SB)/2, $0x0001
+DATA ·tailMask16+4(SB)/2, $0x0003
+DATA ·tailMask16+6(SB)/2, $0x0007
+DATA ·tailMask16+8(SB)/2, $0x000f
+DATA ·tailMask16+10(SB)/2, $0x001f
+DATA ·tailMask16+12(SB)/2, $0x003f
+DATA ·tailMask16+14(SB)/2, $0x007f
+DATA ·tailMask16+16(SB)/2, $0x00ff
+DATA ·tailMask16+18(SB)/2, $0x01ff
+DATA ·tailMask16+20(SB)/2, $0x03ff
+DATA ·tailMask16+22(SB)/2, $0x07ff
+DATA ·tailMask16+24(SB)/2, $0x0fff
+DATA ·tailMask16+26(SB)/2, $0x1fff
+DATA ·tailMask16+28(SB)/2, $0x3fff
+DATA ·tailMask16+30(SB)/2, $0x7fff
+GLOBL ·tailMask16(SB), RODATA|NOPTR, $32

@@ -10,9 +10,8 @@
 
 // TAILMASK8 sets K3 to the first reg lanes, reg < 8 (AX is overwritten).
 #define TAILMASK8(reg) \
-	MOVL  $0xff, AX;     \
-	BZHIL reg, AX, AX;   \
-	KMOVB AX, K3
+	LEAQ  ·tailMask16(SB), AX; \
+	KMOVB (AX)(reg*2), K3
 
 // HSUM4 reduces four zmm sums a, b, c, d to the ymm {Σa, Σb, Σc, Σd} in Y1
 // (a, b, c, d are Z0, Z2, Z4, Z6; the others are scratch).
