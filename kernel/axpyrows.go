@@ -26,7 +26,7 @@ func AxpyRowsIamax(c, g []float64, ld int, idx []int, y []float64) int {
 		return iamaxSkipNaN(y)
 	}
 	c = c[:p]
-	if use512 && n >= min512 {
+	if wide(n) {
 		return axpyRowsIamax512(c, g, ld, idx, y)
 	}
 	row := func(m int) []float64 { r := idx[m] * ld; return g[r : r+n] }

@@ -10,7 +10,7 @@ func CompressNonzero(x []float64, idx []int, val []float64) int {
 	if len(idx) < n || len(val) < n {
 		panic("kernel: CompressNonzero: idx or val shorter than x")
 	}
-	if use512 && n >= min512 {
+	if wide(n) {
 		raceRead(x)
 		raceWriteInts(idx[:n])
 		raceWrite(val[:n])

@@ -5,10 +5,6 @@ import "math"
 // Element-wise kernels whose assembly takes four elements at a time and
 // rounds each operation on its own, as the Go expressions they stand for.
 
-// wide reports whether the AVX-512 forms, which cover the whole length
-// (the tail under a mask), take n elements.
-func wide(n int) bool { return use512 && n >= min512 }
-
 // head4 returns how many leading elements of an n-element vector the
 // four-wide assembly takes: none without it.
 func head4(n int) int {

@@ -22,6 +22,12 @@ var (
 	min512 = 16
 )
 
+// wide reports whether the AVX-512 form of a routine takes n elements: the
+// assembly runs, in the AVX-512 tier, and n is not too small for it. It
+// asks useAsm too, so that switching useAsm alone (as some tests do) turns
+// every assembly path off.
+func wide(n int) bool { return useAsm && use512 && n >= min512 }
+
 // DotUnitary returns the dot product of x and y:
 //
 //	for i, v := range x {
@@ -35,7 +41,7 @@ func DotUnitary(x, y []float64) float64 {
 	if useAsm && len(x) >= dotAsmMin {
 		raceRead(x)
 		raceRead(y)
-		if use512 && len(x) >= min512 {
+		if wide(len(x)) {
 			return dot512(x, y)
 		}
 		return dotAVX(x, y)
@@ -76,7 +82,7 @@ func AxpyUnitary(alpha float64, x, y []float64) {
 	if useAsm && len(x) >= axpyAsmMin {
 		raceRead(x)
 		raceWrite(y)
-		if use512 && len(x) >= min512 {
+		if wide(len(x)) {
 			axpy512(alpha, x, y)
 		} else {
 			axpyAVX(alpha, x, y)
@@ -107,7 +113,7 @@ func AxpyRows(c, g []float64, ld int, idx []int, y []float64) {
 		return
 	}
 	raceWrite(y)
-	wide := use512 && n >= min512
+	wide512 := wide(n)
 	m := 0
 	for ; m+4 <= len(idx); m += 4 {
 		x0, x1, x2, x3 := row(m), row(m+1), row(m+2), row(m+3)
@@ -115,7 +121,7 @@ func AxpyRows(c, g []float64, ld int, idx []int, y []float64) {
 		raceRead(x1)
 		raceRead(x2)
 		raceRead(x3)
-		if wide {
+		if wide512 {
 			axpy4x512((*[4]float64)(c[m:m+4]), x0, x1, x2, x3, y)
 		} else {
 			axpy4AVX((*[4]float64)(c[m:m+4]), x0, x1, x2, x3, y)
@@ -125,7 +131,7 @@ func AxpyRows(c, g []float64, ld int, idx []int, y []float64) {
 		x0, x1 := row(m), row(m+1)
 		raceRead(x0)
 		raceRead(x1)
-		if wide {
+		if wide512 {
 			axpy2x512((*[2]float64)(c[m:m+2]), x0, x1, y)
 		} else {
 			axpy2AVX((*[2]float64)(c[m:m+2]), x0, x1, y)
@@ -135,7 +141,7 @@ func AxpyRows(c, g []float64, ld int, idx []int, y []float64) {
 	if m < len(idx) {
 		x := row(m)
 		raceRead(x)
-		if wide {
+		if wide512 {
 			axpy512(c[m], x, y)
 		} else {
 			axpyAVX(c[m], x, y)
@@ -172,7 +178,7 @@ func AxpyInc(alpha float64, x, y []float64, n, incX, incY, ix, iy int) {
 func ScalUnitary(alpha float64, x []float64) {
 	if useAsm && len(x) >= scalAsmMin {
 		raceWrite(x)
-		if use512 && len(x) >= min512 {
+		if wide(len(x)) {
 			scal512(alpha, x)
 		} else {
 			scalAVX(alpha, x)
@@ -209,7 +215,7 @@ func ScalInc(alpha float64, x []float64, n, incX int) {
 func SumSqUnitary(x []float64) float64 {
 	if useAsm && len(x) >= sumSqAsmMin {
 		raceRead(x)
-		if use512 && len(x) >= min512 {
+		if wide(len(x)) {
 			return sumSq512(x)
 		}
 		return sumSqAVX(x)
@@ -312,7 +318,7 @@ func IamaxUnitary(x []float64) int {
 	}
 	if useAsm && len(x) >= iamaxAsmMin {
 		raceRead(x)
-		if use512 && len(x) >= min512 {
+		if wide(len(x)) {
 			return iamax512(x)
 		}
 		return iamaxAVX(x)

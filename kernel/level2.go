@@ -31,7 +31,7 @@ func GemvN(m, n int, alpha float64, a []float64, lda int, x []float64, incX int,
 	raceRead(x)
 	raceWrite(y)
 	if incX == 1 {
-		if use512 && n >= min512 {
+		if wide(n) {
 			gemvN512(m, n, alpha, a, lda, x, y, incY)
 		} else {
 			gemvNAVX(m, n, alpha, a, lda, x, y, incY)
@@ -74,7 +74,7 @@ func GemvT(m, n int, alpha float64, a []float64, lda int, x []float64, incX int,
 	raceRead(x)
 	raceWrite(y)
 	if incY == 1 {
-		if use512 && n >= min512 {
+		if wide(n) {
 			gemvT512(m, n, alpha, a, lda, x, incX, y)
 		} else {
 			gemvTAVX(m, n, alpha, a, lda, x, incX, y)
@@ -113,7 +113,7 @@ func Ger(m, n int, alpha float64, x []float64, incX int, y []float64, incY int, 
 	raceRead(y)
 	raceWrite(a)
 	if incY == 1 {
-		if use512 && n >= min512 {
+		if wide(n) {
 			ger512(m, n, alpha, x, incX, y, a, lda)
 		} else {
 			gerAVX(m, n, alpha, x, incX, y, a, lda)
