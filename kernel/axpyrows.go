@@ -88,24 +88,9 @@ func AxpyRowsIamax(c, g []float64, ld int, idx []int, y []float64) int {
 	return at
 }
 
-// iamaxLanes16 is iamaxLanes for the AVX-512 forms: sixteen lanes, two
-// zmm registers of each, so that two chains of compares run side by side.
-type iamaxLanes16 struct {
-	max [16]float64
-	idx [16]int64
-}
-
-// iamaxStart16 is the state before any element: every max −1, idx[l] = l.
-var iamaxStart16 = func() (s iamaxLanes16) {
-	for l := range 16 {
-		s.max[l], s.idx[l] = -1, int64(l)
-	}
-	return s
-}()
-
 // axpyRowsIamax512 is AxpyRowsIamax on the AVX-512 forms, for len(c) =
 // len(idx) ≥ 1 and len(y) ≥ 1: the last group of rows goes over all of
-// y, its tail under a mask, so only the lanes are left to reduce.
+// y, its tail under a mask, and returns the index itself.
 func axpyRowsIamax512(c, g []float64, ld int, idx []int, y []float64) int {
 	n, p := len(y), len(idx)
 	row := func(m int) []float64 { r := idx[m] * ld; return g[r : r+n] }
@@ -115,7 +100,6 @@ func axpyRowsIamax512(c, g []float64, ld int, idx []int, y []float64) int {
 	}
 	AxpyRows(c[:p-last], g, ld, idx[:p-last], y)
 	m := p - last
-	ln := iamaxStart16
 	raceWrite(y)
 	switch last {
 	case 4:
@@ -124,33 +108,23 @@ func axpyRowsIamax512(c, g []float64, ld int, idx []int, y []float64) int {
 		raceRead(x1)
 		raceRead(x2)
 		raceRead(x3)
-		axpy4Iamax512((*[4]float64)(c[m:m+4]), x0, x1, x2, x3, y, &ln)
+		return axpy4Iamax512((*[4]float64)(c[m:m+4]), x0, x1, x2, x3, y)
 	case 3:
 		x0, x1, x2 := row(m), row(m+1), row(m+2)
 		raceRead(x0)
 		raceRead(x1)
 		raceRead(x2)
-		axpy3Iamax512((*[3]float64)(c[m:m+3]), x0, x1, x2, y, &ln)
+		return axpy3Iamax512((*[3]float64)(c[m:m+3]), x0, x1, x2, y)
 	case 2:
 		x0, x1 := row(m), row(m+1)
 		raceRead(x0)
 		raceRead(x1)
-		axpy2Iamax512((*[2]float64)(c[m:m+2]), x0, x1, y, &ln)
+		return axpy2Iamax512((*[2]float64)(c[m:m+2]), x0, x1, y)
 	default:
 		x0 := row(m)
 		raceRead(x0)
-		axpy1Iamax512(c[m], x0, y, &ln)
+		return axpy1Iamax512(c[m], x0, y)
 	}
-	// The largest value, and among equal ones the first index; a lane
-	// that saw only NaNs (or nothing) still holds −1 and never wins, so
-	// an all-NaN y gives 0.
-	best, at := -1.0, 0
-	for l := range 16 {
-		if v, i := ln.max[l], int(ln.idx[l]); v > best || (v == best && v >= 0 && i < at) {
-			best, at = v, i
-		}
-	}
-	return at
 }
 
 // iamaxSkipNaN returns the first index of the largest |x[i]|, NaNs passed

@@ -223,13 +223,16 @@ two_end:
 	RET
 
 // The iamax forms also keep, for each of 16 lanes (i mod 16), the largest
-// |y[i]| after the update and the first index where it occurs, as
-// iamaxLanes16 lays them out: max[16] then idx[16]. A lane's index moves
-// only on a strictly greater value (VCMPPD GT_OQ, false for NaN), and its
-// value is VMAXPD with the running maximum as second source, which a NaN
-// leaves as it was. In the tail the compare and the maximum are masked, so
-// lanes past the end keep their state. They cover all of y; the caller
-// reduces the lanes.
+// |y[i]| after the update and the first index where it occurs. A lane's
+// index moves only on a strictly greater value (VCMPPD GT_OQ, false for
+// NaN), and its value is VMAXPD with the running maximum as second source,
+// which a NaN leaves as it was. In the tail the compare and the maximum
+// are masked, so lanes past the end keep their state. The maxima start at
+// −1, below every |y[i]|, so a lane that saw only NaNs (or nothing) keeps
+// −1. At the end the lanes are merged pairwise (IAMAX_MERGE) down to one:
+// the larger maximum, or on equal maxima the smaller index, which is the
+// first index of the largest |y[i]|. If every element was NaN, every lane
+// still holds −1 and its own index, and the merge returns the least, 0.
 
 #define ABS Z27
 #define STEP Z26
@@ -240,17 +243,21 @@ two_end:
 #define CUR0 Z20
 #define CUR1 Z21
 
-// IAMAX_SETUP loads the lane state from *lanes and the constants.
-#define IAMAX_SETUP(lanes) \
-	MOVQ         $0x7fffffffffffffff, AX; \
-	VPBROADCASTQ AX, ABS;                 \
-	MOVQ         $16, AX;                 \
-	VPBROADCASTQ AX, STEP;                \
-	VMOVUPD      (lanes), MAX0;           \
-	VMOVUPD      64(lanes), MAX1;         \
-	VMOVDQU64    128(lanes), CUR0;        \
-	VMOVDQU64    192(lanes), CUR1;        \
-	VMOVDQA64    CUR0, IDX0;              \
+// IAMAX_SETUP sets the lanes to their start (max −1, idx the lane) and the
+// constants.
+#define IAMAX_SETUP \
+	MOVQ         $0x7fffffffffffffff, AX;     \
+	VPBROADCASTQ AX, ABS;                     \
+	MOVQ         $16, AX;                     \
+	VPBROADCASTQ AX, STEP;                    \
+	MOVQ         $0xbff0000000000000, AX;     \
+	VPBROADCASTQ AX, MAX0;                    \
+	VMOVAPD      MAX0, MAX1;                  \
+	VPMOVZXBQ    ·compressLanes512(SB), CUR0; \
+	MOVQ         $8, AX;                      \
+	VPBROADCASTQ AX, CUR1;                    \
+	VPADDQ       CUR0, CUR1, CUR1;            \
+	VMOVDQA64    CUR0, IDX0;                  \
 	VMOVDQA64    CUR1, IDX1
 
 // IAMAX_STEP folds Z0 = y[i:i+8] and Z1 = y[i+8:i+16] into the lanes.
@@ -277,16 +284,36 @@ two_end:
 	VMOVDQA64 CUR0, K1, IDX0;          \
 	VMOVDQA64 CUR1, K2, IDX1
 
-#define IAMAX_STORE(lanes) \
-	VMOVUPD   MAX0, (lanes);    \
-	VMOVUPD   MAX1, 64(lanes);  \
-	VMOVDQU64 IDX0, 128(lanes); \
-	VMOVDQU64 IDX1, 192(lanes)
+// IAMAX_MERGE(m, i) takes into each lane of (MAX0, IDX0) the lane of
+// (m, i) where that is larger, or equal with a smaller index.
+#define IAMAX_MERGE(m, i) \
+	VCMPPD    $0x1e, MAX0, m, K1;  \
+	VCMPPD    $0x00, MAX0, m, K2;  \
+	VPCMPQ    $1, IDX0, i, K2, K2; \
+	KORB      K1, K2, K1;          \
+	VMOVAPD   m, K1, MAX0;         \
+	VMOVDQA64 i, K1, IDX0
 
-// func axpy4Iamax512(c *[4]float64, x0, x1, x2, x3, y []float64, lanes *iamaxLanes16)
+// IAMAX_RESULT merges the sixteen lanes into lane 0 of MAX0, IDX0 —
+// the other set, then the other half, quarter and element of the set —
+// and returns its index at ret.
+#define IAMAX_RESULT(ret) \
+	IAMAX_MERGE(MAX1, IDX1);              \
+	VSHUFF64X2 $0x4e, MAX0, MAX0, Z2;     \
+	VSHUFI64X2 $0x4e, IDX0, IDX0, Z3;     \
+	IAMAX_MERGE(Z2, Z3);                  \
+	VSHUFF64X2 $0xb1, MAX0, MAX0, Z2;     \
+	VSHUFI64X2 $0xb1, IDX0, IDX0, Z3;     \
+	IAMAX_MERGE(Z2, Z3);                  \
+	VPERMILPD  $0x55, MAX0, Z2;           \
+	VPERMILPD  $0x55, IDX0, Z3;           \
+	IAMAX_MERGE(Z2, Z3);                  \
+	VMOVQ      X18, AX;                   \
+	MOVQ       AX, ret
+
+// func axpy4Iamax512(c *[4]float64, x0, x1, x2, x3, y []float64) int
 TEXT ·axpy4Iamax512(SB), NOSPLIT, $0-136
-	MOVQ  lanes+128(FP), R10
-	IAMAX_SETUP(R10)
+	IAMAX_SETUP
 	ARGS4
 	SPLIT
 	JZ    four_iamax_tail
@@ -316,14 +343,13 @@ four_iamax_tail:
 	IAMAX_STEPM
 
 four_iamax_end:
-	IAMAX_STORE(R10)
+	IAMAX_RESULT(ret+128(FP))
 	VZEROUPPER
 	RET
 
-// func axpy3Iamax512(c *[3]float64, x0, x1, x2, y []float64, lanes *iamaxLanes16)
+// func axpy3Iamax512(c *[3]float64, x0, x1, x2, y []float64) int
 TEXT ·axpy3Iamax512(SB), NOSPLIT, $0-112
-	MOVQ  lanes+104(FP), R10
-	IAMAX_SETUP(R10)
+	IAMAX_SETUP
 	ARGS3
 	SPLIT
 	JZ    three_iamax_tail
@@ -351,14 +377,13 @@ three_iamax_tail:
 	IAMAX_STEPM
 
 three_iamax_end:
-	IAMAX_STORE(R10)
+	IAMAX_RESULT(ret+104(FP))
 	VZEROUPPER
 	RET
 
-// func axpy2Iamax512(c *[2]float64, x0, x1, y []float64, lanes *iamaxLanes16)
+// func axpy2Iamax512(c *[2]float64, x0, x1, y []float64) int
 TEXT ·axpy2Iamax512(SB), NOSPLIT, $0-88
-	MOVQ  lanes+80(FP), R10
-	IAMAX_SETUP(R10)
+	IAMAX_SETUP
 	ARGS2
 	SPLIT
 	JZ    two_iamax_tail
@@ -384,14 +409,13 @@ two_iamax_tail:
 	IAMAX_STEPM
 
 two_iamax_end:
-	IAMAX_STORE(R10)
+	IAMAX_RESULT(ret+80(FP))
 	VZEROUPPER
 	RET
 
-// func axpy1Iamax512(c float64, x0, y []float64, lanes *iamaxLanes16)
+// func axpy1Iamax512(c float64, x0, y []float64) int
 TEXT ·axpy1Iamax512(SB), NOSPLIT, $0-64
-	MOVQ         lanes+56(FP), R10
-	IAMAX_SETUP(R10)
+	IAMAX_SETUP
 	VBROADCASTSD c+0(FP), C0
 	MOVQ         x0_base+8(FP), X0_PTR
 	MOVQ         y_base+32(FP), Y_PTR
@@ -418,6 +442,6 @@ one_iamax_tail:
 	IAMAX_STEPM
 
 one_iamax_end:
-	IAMAX_STORE(R10)
+	IAMAX_RESULT(ret+56(FP))
 	VZEROUPPER
 	RET

@@ -74,10 +74,10 @@
 // same values as the AVX2 tier; AddDiv, AxpyDiv and Axpby round each
 // operation; Scal, CompressNonzero and Iamax are exact. AxpyRowsIamax
 // keeps sixteen running maxima (two registers of lanes, so two chains of
-// compares overlap) and reduces them to the first index in Go. Dot and
-// SumSq add their partial sums in an order of their own, so they agree
-// with the other tiers to rounding; within the tier every result is the
-// same on every run.
+// compares overlap) and merges them to the first index in registers. Dot
+// and SumSq add their partial sums in an order of their own, so they
+// agree with the other tiers to rounding; within the tier every result is
+// the same on every run.
 //
 // # Level 2
 //

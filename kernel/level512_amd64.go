@@ -23,26 +23,26 @@ func axpy4x512(c *[4]float64, x0, x1, x2, x3, y []float64)
 //go:noescape
 func axpy2x512(c *[2]float64, x0, x1, y []float64)
 
-// axpy4Iamax512 is axpy4x512 that also folds the updated |y[i]| into
-// sixteen lanes (see iamaxLanes16), over all of y.
+// axpy4Iamax512 is axpy4x512 that also returns the first index of the
+// largest updated |y[i]|, NaNs passed over, 0 if all are NaN; len(y) ≥ 1.
 //
 //go:noescape
-func axpy4Iamax512(c *[4]float64, x0, x1, x2, x3, y []float64, lanes *iamaxLanes16)
+func axpy4Iamax512(c *[4]float64, x0, x1, x2, x3, y []float64) int
 
 // axpy3Iamax512 is axpy4Iamax512 with three rows.
 //
 //go:noescape
-func axpy3Iamax512(c *[3]float64, x0, x1, x2, y []float64, lanes *iamaxLanes16)
+func axpy3Iamax512(c *[3]float64, x0, x1, x2, y []float64) int
 
 // axpy2Iamax512 is axpy4Iamax512 with two rows.
 //
 //go:noescape
-func axpy2Iamax512(c *[2]float64, x0, x1, y []float64, lanes *iamaxLanes16)
+func axpy2Iamax512(c *[2]float64, x0, x1, y []float64) int
 
 // axpy1Iamax512 is axpy4Iamax512 with one row.
 //
 //go:noescape
-func axpy1Iamax512(c float64, x0, y []float64, lanes *iamaxLanes16)
+func axpy1Iamax512(c float64, x0, y []float64) int
 
 // dot512 is dotAVX on zmm registers (its own order of partial sums).
 //

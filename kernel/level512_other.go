@@ -11,19 +11,19 @@ func axpy4x512(c *[4]float64, x0, x1, x2, x3, y []float64) { panic("kernel: no A
 
 func axpy2x512(c *[2]float64, x0, x1, y []float64) { panic("kernel: no AVX-512 code") }
 
-func axpy4Iamax512(c *[4]float64, x0, x1, x2, x3, y []float64, lanes *iamaxLanes16) {
+func axpy4Iamax512(c *[4]float64, x0, x1, x2, x3, y []float64) int {
 	panic("kernel: no AVX-512 code")
 }
 
-func axpy3Iamax512(c *[3]float64, x0, x1, x2, y []float64, lanes *iamaxLanes16) {
+func axpy3Iamax512(c *[3]float64, x0, x1, x2, y []float64) int {
 	panic("kernel: no AVX-512 code")
 }
 
-func axpy2Iamax512(c *[2]float64, x0, x1, y []float64, lanes *iamaxLanes16) {
+func axpy2Iamax512(c *[2]float64, x0, x1, y []float64) int {
 	panic("kernel: no AVX-512 code")
 }
 
-func axpy1Iamax512(c float64, x0, y []float64, lanes *iamaxLanes16) {
+func axpy1Iamax512(c float64, x0, y []float64) int {
 	panic("kernel: no AVX-512 code")
 }
 
