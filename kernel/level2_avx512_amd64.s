@@ -34,7 +34,10 @@
 //
 // y[i*incY] += alpha * dot(a[i*lda:i*lda+n], x): four rows at a time, each
 // load of x feeding four FMAs, two accumulators a row over 16 columns a
-// step (eight chains), then 8 columns, then the masked rest.
+// step (eight chains), then 8 columns, then the masked rest. The last
+// n%8 elements of x are loaded once, under the mask, for all rows: a
+// masked load whose masked-off lanes overlap a recent store (y written
+// just after x in one buffer) waits for that store, and once is enough.
 TEXT ·gemvN512(SB), NOSPLIT, $0-112
 	MOVQ         a_base+24(FP), R8        // R8 = &a[i*lda]
 	MOVQ         lda+48(FP), R9
@@ -51,6 +54,9 @@ TEXT ·gemvN512(SB), NOSPLIT, $0-112
 	MOVQ         CX, R14
 	ANDQ         $7, R14                  // R14 = n % 8
 	TAILMASK8(R14)
+	MOVQ         CX, AX
+	SUBQ         R14, AX
+	VMOVUPD.Z    (R11)(AX*8), K3, Z13     // Z13 = x's last n%8, loaded once
 	CMPQ         BX, $4
 	JLT          n_rows1
 
@@ -99,11 +105,10 @@ n_r4_8:
 n_r4_tail:
 	TESTQ       R14, R14
 	JZ          n_r4_reduce
-	VMOVUPD.Z   (DX), K3, Z8
-	VFMADD231PD (SI), Z8, K3, Z1
-	VFMADD231PD (SI)(R9*1), Z8, K3, Z3
-	VFMADD231PD (SI)(R9*2), Z8, K3, Z5
-	VFMADD231PD (SI)(R10*1), Z8, K3, Z7
+	VFMADD231PD (SI), Z13, K3, Z1
+	VFMADD231PD (SI)(R9*1), Z13, K3, Z3
+	VFMADD231PD (SI)(R9*2), Z13, K3, Z5
+	VFMADD231PD (SI)(R10*1), Z13, K3, Z7
 
 n_r4_reduce:
 	VADDPD Z1, Z0, Z0
@@ -177,8 +182,7 @@ n_r1_8:
 n_r1_tail:
 	TESTQ       R14, R14
 	JZ          n_r1_reduce
-	VMOVUPD.Z   (DX), K3, Z8
-	VFMADD231PD (SI), Z8, K3, Z1
+	VFMADD231PD (SI), Z13, K3, Z1
 
 n_r1_reduce:
 	VADDPD        Z1, Z0, Z0
