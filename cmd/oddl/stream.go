@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"flag"
 	"fmt"
@@ -129,7 +130,7 @@ func parseDeformation(spec string) (dataset.Deformation, error) {
 
 // source holds out the validation images (a seeded draw, the same for the
 // same seed and set) and returns the stream over the rest.
-func (s *streamFlags) source(train *dataset.Set, seed uint64) (oddl.Source, *dataset.Set, error) {
+func (s *streamFlags) source(train *dataset.Images, seed uint64) (oddl.Source, *dataset.Images, error) {
 	if train.Rows < 1 || train.Cols < 1 {
 		return nil, nil, errors.New("-stream needs images (a data set with rows and columns)")
 	}
@@ -155,18 +156,18 @@ type curvePoint struct {
 // tracker measures the validation error of a snapshot of the model (the
 // model is busy training; a copy through its own file format can predict).
 type tracker struct {
-	val   *dataset.Set
+	val   samples
 	every int64 // samples between measurements
 	next  int64
 	curve []curvePoint
 }
 
-func (s *streamFlags) newTracker(val *dataset.Set) *tracker {
+func (s *streamFlags) newTracker(val *dataset.Images) *tracker {
 	every := int64(s.every)
 	if every == 0 {
 		every = max(1, int64(s.n)/20)
 	}
-	return &tracker{val: val, every: every, next: every}
+	return &tracker{val: samples{img: val}, every: every, next: every}
 }
 
 // observe measures the model if it has seen enough samples since the last
@@ -193,7 +194,7 @@ func (t *tracker) observe(m *oddl.Model, final bool) error {
 			return err
 		}
 	}
-	ev, err := snap.Evaluate(t.val.X, t.val.Labels)
+	ev, err := t.val.evaluate(context.Background(), snap)
 	if err != nil {
 		return err
 	}

@@ -243,27 +243,30 @@ func runTrain(args []string, stdout, stderr io.Writer) (err error) {
 		}()
 	}
 
-	train, test, err := data.load(cfg.Seed)
+	train, test, err := data.loadSamples(cfg.Seed)
 	if err != nil {
 		return tooLarge(err)
 	}
-	loaded := int64(train.Len()) * int64(train.Dim())
-	if test != nil {
-		loaded += int64(test.Len()) * int64(test.Dim())
+	loaded := train.bytes()
+	if test.present() {
+		loaded += test.bytes()
 	}
-	if err := mem.checkTraining(cfg, train.Dim(), train.Classes, loaded, model != nil); err != nil {
+	if err := mem.checkTraining(cfg, train.dim(), train.classes(), loaded, model != nil); err != nil {
 		return err
 	}
 	var src oddl.Source
 	var tr *tracker
 	if stream.on() {
-		var val *dataset.Set
-		src, val, err = stream.source(train, cfg.Seed)
+		imgs, err := train.images()
 		if err != nil {
 			return err
 		}
+		var val *dataset.Images
+		if src, val, err = stream.source(imgs, cfg.Seed); err != nil {
+			return err
+		}
 		tr = stream.newTracker(val)
-	} else if src, err = oddl.NewSetSource(train); err != nil {
+	} else if src, err = train.source(); err != nil {
 		return err
 	}
 
@@ -337,7 +340,7 @@ func runTrain(args []string, stdout, stderr io.Writer) (err error) {
 			return err
 		}
 		if stream.plot != "" {
-			if err := tr.draw(stream.plot, fmt.Sprintf("%s, K = %d, λ0 = %g: %s", train.Name, cfg.K, cfg.Lambda0, "validation error along the stream")); err != nil {
+			if err := tr.draw(stream.plot, fmt.Sprintf("%s, K = %d, λ0 = %g: %s", train.name(), cfg.K, cfg.Lambda0, "validation error along the stream")); err != nil {
 				return fmt.Errorf("-plot: %w", err)
 			}
 		}
@@ -355,25 +358,25 @@ func runTrain(args []string, stdout, stderr io.Writer) (err error) {
 		threads = runtime.GOMAXPROCS(0)
 	}
 	rep := trainReport{
-		Dataset: train.Name, K: cfg.K, L: cfg.L, Lambda0: cfg.Lambda0, Lambda1: cfg.Lambda1,
+		Dataset: train.name(), K: cfg.K, L: cfg.L, Lambda0: cfg.Lambda0, Lambda1: cfg.Lambda1,
 		Epochs: cfg.Epochs, Batch: cfg.Batch, InitSamples: cfg.InitSamples, Sweeps: cfg.Sweeps,
 		Coding: cfg.Coding, Refit: cfg.Refit, RefitPass: cfg.RefitPass, TaskStep: cfg.TaskStep, ResidualWeight: cfg.ResidualWeight, InitMode: cfg.Init, Forget: cfg.Forget, Seed: cfg.Seed,
 		Backend: backendName, Threads: threads,
 		TrainSeconds: elapsed.Seconds(), Times: secondsOf(model.Times()),
-		NTrain: train.Len(), Model: *out, Resumed: *resume != "",
+		NTrain: train.len(), Model: *out, Resumed: *resume != "",
 	}
 	if tr != nil {
-		rep.Stream = &streamReport{Samples: stream.n, Deformation: stream.d, NValidation: tr.val.Len(), Curve: tr.curve}
+		rep.Stream = &streamReport{Samples: stream.n, Deformation: stream.d, NValidation: tr.val.len(), Curve: tr.curve}
 	}
 	if s := elapsed.Seconds(); s > 0 {
 		rep.SamplesPerSecond = float64(model.Seen()-seen0) / s
 	}
 	var ev oddl.Evaluation
-	if test != nil {
+	if test.present() {
 		if evaluateHook != nil {
 			evaluateHook(ctx)
 		}
-		ev, err = model.EvaluateContext(ctx, test.X, test.Labels)
+		ev, err = test.evaluate(ctx, model)
 		if err != nil {
 			if ctx.Err() != nil {
 				saved := "not saved (no -o)"
@@ -391,13 +394,13 @@ func runTrain(args []string, stdout, stderr io.Writer) (err error) {
 		return writeJSON(stdout, rep)
 	}
 	t := model.Times()
-	fmt.Fprintf(stdout, "dataset      %s: %d training samples of dimension %d, %d classes\n", train.Name, train.Len(), train.Dim(), train.Classes)
+	fmt.Fprintf(stdout, "dataset      %s: %d training samples of dimension %d, %d classes\n", train.name(), train.len(), train.dim(), train.classes())
 	fmt.Fprintf(stdout, "model        K=%d L=%d λ0=%g batch=%d epochs=%d init=%d init-mode=%s coding=%s refit=%t refit-pass=%t task-step=%g residual-weight=%g\n", cfg.K, cfg.L, cfg.Lambda0, cfg.Batch, cfg.Epochs, cfg.InitSamples, cfg.Init, cfg.Coding, cfg.Refit, cfg.RefitPass, cfg.TaskStep, cfg.ResidualWeight)
 	if tr != nil && len(tr.curve) > 0 {
 		last := tr.curve[len(tr.curve)-1]
-		fmt.Fprintf(stdout, "stream       %d deformed images; validation error %.2f%% on %d held-out training images after %d samples\n", stream.n, 100*last.ValidationError, tr.val.Len(), last.Samples)
+		fmt.Fprintf(stdout, "stream       %d deformed images; validation error %.2f%% on %d held-out training images after %d samples\n", stream.n, 100*last.ValidationError, tr.val.len(), last.Samples)
 	}
-	if test != nil {
+	if test.present() {
 		fmt.Fprintf(stdout, "test error   %.2f%% (%d of %d)\n", 100*ev.ErrorRate, ev.Errors, ev.Samples)
 	} else {
 		fmt.Fprintln(stdout, "test error   - (no test set)")
