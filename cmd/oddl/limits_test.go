@@ -213,7 +213,7 @@ func TestLimitsCLI(t *testing.T) {
 		{"threads 1e9", train("-threads", "1000000000"), 2, []string{"-threads 1000000000", "1024"}},
 		{"threads 1e9 (predict)", []string{"predict", "-model", model, "-in", bomb, "-threads", "1000000000"}, 2, []string{"-threads 1000000000"}},
 		{"batch 1e9", train("-batch", "1000000000"), 2, []string{"batch size = 1000000000, at most 1048576"}},
-		{"k 65536", train("-k", "65536", "-l", "3"), 1, []string{"-k 65536 needs about", "GiB of memory available; see -max-memory"}},
+		{"k 65536", train("-k", "65536", "-l", "3"), 1, []string{"-k 65536 needs about", "iB of memory available; see -max-memory"}},
 		{"batch 2²⁰ on the data", train("-batch", "1048576"), 1, []string{"-batch 1048576 needs about", "-max-memory"}},
 		{"-max-memory below the data and the settings", train("-max-memory", "100K"), 1, []string{"oddl train: dataset:", "above the limit of 6400 (the limit for -max-memory 100.0 KiB)"}},
 		{"-max-memory below the data file", train("-max-memory", "300K"), 1, []string{"38400 elements, above the limit of 19200 (the limit for -max-memory 300.0 KiB)"}},
