@@ -174,7 +174,11 @@ func (cfg Config) check(X *mat.Dense) (settings, error) {
 	}
 	s.backend = cfg.Backend
 	if s.backend == nil {
-		s.backend = blas.Default()
+		b, err := blas.Default(blas.WithThreads(s.threads))
+		if err != nil {
+			return s, fmt.Errorf("ksvd: %w", err)
+		}
+		s.backend = b
 	}
 	return s, nil
 }
