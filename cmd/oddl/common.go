@@ -82,18 +82,23 @@ func (d *dataFlags) load(seed uint64) (train, test *dataset.Set, err error) {
 
 // runtimeFlags choose the BLAS backend and the threads.
 type runtimeFlags struct {
+	fs      *flag.FlagSet
 	threads int
 	blas    string
 }
 
 func addRuntimeFlags(fs *flag.FlagSet) *runtimeFlags {
-	r := &runtimeFlags{}
+	r := &runtimeFlags{fs: fs}
 	fs.IntVar(&r.threads, "threads", 0, "threads for coding and BLAS (0: all cores)")
 	fs.StringVar(&r.blas, "blas", "", "BLAS backend: "+strings.Join(blas.Available(), ", ")+" (default: $"+blas.EnvVar+", else the best available)")
 	return r
 }
 
-// check validates the values and returns the backend's name.
+// check validates the values and returns the backend's name. For OpenBLAS
+// it also sets, once for the whole process, OpenBLAS's own thread count to
+// -threads when given (a count the C library keeps for every call, which no
+// backend value can carry), and warns on the flag set's output when the
+// library runs kernels older than this CPU supports.
 func (r *runtimeFlags) check() (string, error) {
 	if r.threads < 0 {
 		return "", usageError{fmt.Errorf("-threads %d: need a count ≥ 0 (0: all cores)", r.threads)}
@@ -105,7 +110,22 @@ func (r *runtimeFlags) check() (string, error) {
 		}
 		return "", err
 	}
+	if name == blas.OpenBLASName {
+		if r.threads > 0 {
+			if err := blas.SetOpenBLASThreads(r.threads); err != nil {
+				return "", err
+			}
+		}
+		warnOpenBLAS(r.fs.Output())
+	}
 	return name, nil
+}
+
+// warnOpenBLAS writes blas.CoreAdvice's warning, if any, as one line to w.
+func warnOpenBLAS(w io.Writer) {
+	if ob, ok := blas.OpenBLASCore(); ok && ob.Warning != "" {
+		fmt.Fprintf(w, "oddl: warning: %s\n", ob.Warning)
+	}
 }
 
 // scoreFlags let eval and predict change how a saved model scores.

@@ -39,6 +39,14 @@ func TestEnvJSON(t *testing.T) {
 	if got := m["kernel"]; got != kernel.Name() {
 		t.Errorf("kernel = %v, want %q", got, kernel.Name())
 	}
+	// An openblas build names the core OpenBLAS runs; others have no key.
+	ob, compiled := blas.OpenBLASCore()
+	if got, ok := m["openblas_core"]; ok != compiled || (ok && got != ob.Core) {
+		t.Errorf("openblas_core = %v (present %v), want %q (openblas compiled in: %v)", got, ok, ob.Core, compiled)
+	}
+	if got, _ := m["openblas_warning"].(string); got != ob.Warning {
+		t.Errorf("openblas_warning = %q, want %q", got, ob.Warning)
+	}
 	if got := m["backend"]; got != defaultName(t) {
 		t.Errorf("backend = %v, want the default %q", got, defaultName(t))
 	}
