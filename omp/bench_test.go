@@ -54,12 +54,11 @@ func benchProblem(n, k int) (D, X *mat.Dense) {
 func withThreads(b *testing.B, impl gblas.Float64, t int, f func(impl gblas.Float64)) {
 	prevProcs := runtime.GOMAXPROCS(t)
 	defer runtime.GOMAXPROCS(prevProcs)
-	if blas.Name(impl) == blas.OpenBLASName {
-		prev := blas.Threads(impl)
+	if ob, ok := blas.OpenBLASCore(); ok {
 		if err := blas.SetOpenBLASThreads(t); err != nil {
 			b.Fatal(err)
 		}
-		defer blas.SetOpenBLASThreads(prev)
+		defer blas.SetOpenBLASThreads(ob.Threads)
 	}
 	f(blas.OnThreads(impl, t))
 }
@@ -126,10 +125,7 @@ func benchEncode(b *testing.B, impl gblas.Float64, D, X *mat.Dense, l, threads i
 // one GEMM a part (chunks=off), whatever the dictionary's size: the
 // measurement behind chunkMaxDict. Run with -count to alternate the two.
 func BenchmarkEncodeChunks(b *testing.B) {
-	impl, err := blas.Lookup(blas.NativeName)
-	if err != nil {
-		b.Skip(err)
-	}
+	var impl blas.Native
 	defer func(m int) { chunkMaxDict = m }(chunkMaxDict)
 	for _, s := range benchShapes {
 		for _, t := range []int{1, 2} {
