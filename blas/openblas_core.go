@@ -123,8 +123,8 @@ func bestCore(cpu CPU) (string, int) {
 // makes full use of cpu, and otherwise one line saying that the core is
 // older than the CPU supports and how to get the right kernels. A release
 // that does not know a new CPU falls back to an old core — Debian's
-// OpenBLAS 0.3.21 takes Intel's Sapphire and Emerald Rapids for Prescott,
-// SSE3 kernels at a fraction of the speed — and says nothing. A library
+// OpenBLAS 0.3.21 takes Intel's Emerald Rapids Xeons for Prescott, SSE3
+// kernels at a fraction of the speed — and says nothing. A library
 // built with DYNAMIC_ARCH (config, its openblas_get_config) carries the
 // kernels of every core and takes OPENBLAS_CORETYPE to choose; one built
 // for a single target has to be replaced.
