@@ -134,7 +134,7 @@ func runEnv(args []string, stdout, stderr io.Writer) error {
 		}
 		r.Threads[name] = blas.Threads(impl)
 	}
-	if ob, ok := blas.OpenBLASCore(); ok {
+	if ob, ok := openblasCore(); ok {
 		r.OpenBLASCore, r.OpenBLASConfig, r.OpenBLASWarning = ob.Core, ob.Config, ob.Warning
 	}
 	if r.BuildTags == nil {
