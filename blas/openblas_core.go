@@ -2,6 +2,7 @@ package blas
 
 import (
 	"fmt"
+	"os"
 	"runtime"
 	"strings"
 
@@ -37,7 +38,8 @@ type CoreInfo struct {
 	Config  string // openblas_get_config(): version and build options
 	Threads int    // openblas_get_num_threads()
 	// Warning is empty, or says in one line that Core is older than this
-	// CPU supports and what to do about it (see CoreAdvice).
+	// CPU supports and what to do about it (see CoreAdvice), and what
+	// OPENBLAS_CORETYPE holds when it is set.
 	Warning string
 }
 
@@ -48,11 +50,15 @@ func OpenBLASCore() (CoreInfo, bool) {
 		return CoreInfo{}, false
 	}
 	core, config := openblasCoreName(), openblasConfig()
+	warn := CoreAdvice(core, config, ThisCPU())
+	if v := os.Getenv("OPENBLAS_CORETYPE"); warn != "" && v != "" {
+		warn += fmt.Sprintf(" (it is %s now)", v)
+	}
 	return CoreInfo{
 		Core:    core,
 		Config:  config,
 		Threads: openblasThreads(),
-		Warning: CoreAdvice(core, config, ThisCPU()),
+		Warning: warn,
 	}, true
 }
 

@@ -62,7 +62,8 @@ type Config struct {
 	// work is split differently.
 	Threads int
 	// Backend is the BLAS implementation of the sparse coder and of the
-	// Gram matrices; nil means blas.Default().
+	// Gram matrices; nil means blas.Default() bound to Threads (an
+	// ODDL_BLAS naming a backend that is not there is then an error).
 	Backend gblas.Float64
 	// Progress, when set, is called after the sparse coding of every
 	// iteration (1-based) with the root-mean-square representation error

@@ -119,7 +119,9 @@ func WithTolerance(eps float64) Option {
 
 // WithBackend sets the BLAS implementation for the large products
 // (G = D Dᵀ and the per-block correlations X Dᵀ). The default is
-// blas.Default() of package github.com/oddl-go/oddl/blas.
+// blas.Default() of package github.com/oddl-go/oddl/blas; when ODDL_BLAS
+// names a backend that is not there, New fails with an error wrapping
+// ErrOption rather than run another one.
 func WithBackend(b gblas.Float64) Option {
 	return func(s *settings) error {
 		if b == nil {
