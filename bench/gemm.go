@@ -132,12 +132,12 @@ func MeasureGemm(m *Machine, backend string, s GemmShape, threads int, minTime t
 }
 
 // WithThreads runs f on the named backend bound to n threads
-// (blas.WithThreads). Two backends cannot be bound: gonum's GEMM always
-// splits its work over GOMAXPROCS goroutines, so for gonum GOMAXPROCS is
-// set to n for the duration of f; OpenBLAS's count belongs to the whole
-// process, so it is set to n (blas.SetOpenBLASThreads) and restored
-// afterwards. Both are process-wide: nothing else should run meanwhile,
-// as befits a measurement.
+// (blas.WithThreads). A backend that cannot be bound runs with the process
+// limited instead: GOMAXPROCS set to n (gonum's GEMM splits its work over
+// that many goroutines) and, when OpenBLAS is compiled in, OpenBLAS's
+// process-wide count set to n (blas.SetOpenBLASThreads); both are restored
+// afterwards. They belong to the whole process: nothing else should run
+// meanwhile, as befits a measurement.
 func WithThreads(backend string, n int, f func(impl gblas.Float64)) error {
 	if n < 1 {
 		return fmt.Errorf("bench: %d threads: need at least 1", n)
@@ -146,15 +146,14 @@ func WithThreads(backend string, n int, f func(impl gblas.Float64)) error {
 	if err != nil {
 		return err
 	}
-	switch backend {
-	case blas.GonumName:
+	if _, bound := impl.(blas.Threaded); !bound {
 		defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(n))
-	case blas.OpenBLASName:
-		prev := blas.Threads(impl)
+	}
+	if ob, ok := blas.OpenBLASCore(); ok {
 		if err := blas.SetOpenBLASThreads(n); err != nil {
 			return err
 		}
-		defer blas.SetOpenBLASThreads(prev)
+		defer blas.SetOpenBLASThreads(ob.Threads)
 	}
 	f(impl)
 	return nil
