@@ -78,7 +78,9 @@ func TestRunOtherTiers(t *testing.T) {
 	if err != nil || len(r.Tiers) != 1 || !slices.ContainsFunc(r.Notes, func(n string) bool { return strings.Contains(n, "no such binary") }) {
 		t.Errorf("failing tier: err %v, tiers %v, notes %q", err, r.Tiers, r.Notes)
 	}
-	o.TierRun = func(_ context.Context, q TierRequest) (*Report, error) { return &Report{Kernel: kernel.TierGo + "x"}, nil }
+	o.TierRun = func(_ context.Context, q TierRequest) (*Report, error) {
+		return &Report{Kernel: kernel.TierGo + "x"}, nil
+	}
 	if _, err := Run(context.Background(), o); err == nil || !strings.Contains(err.Error(), fmt.Sprintf("asked for kernel tier %s", want[0])) {
 		t.Errorf("a report of the wrong tier: %v", err)
 	}
