@@ -78,8 +78,10 @@ func runEnv(args []string, stdout, stderr io.Writer) error {
 	backend := fs.String("blas", "", "BLAS backend to report as chosen: "+strings.Join(blas.Available(), ", ")+
 		" (default: $"+blas.EnvVar+", else the best available)")
 	setUsage(fs, stderr, "oddl env [-json] [-blas name]",
-		"Shows the CPU and its SIMD features, the kernel path, the BLAS backends\n"+
-			"compiled in, the one oddl would use and the threads of each.\n")
+		"Shows the CPU and its SIMD features, the kernel tier that runs, the BLAS\n"+
+			"backends compiled in, the one oddl would use and why, the threads of each,\n"+
+			"and in an openblas build the core OpenBLAS runs, with a warning when it is\n"+
+			"older than the CPU supports.\n")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
