@@ -1,8 +1,10 @@
 package bench
 
 import (
+	"cmp"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"text/tabwriter"
 
@@ -103,7 +105,7 @@ func (r *Report) WriteText(w io.Writer) error {
 		p("coding cost nothing beyond A0 = X·Dᵀ (%d signals a GEMM, the coder's block size); kernel tier %s%s",
 			OMPBlock, r.Kernel, r.tierNote())
 		p("  (n, K, L)\tbackend\tkernel\tthreads\tsignals\tsignals/s\tGEMM bound\ttime / bound\tA0 GFLOP/s")
-		for _, o := range r.OMP {
+		for _, o := range r.ompRows() {
 			p("  %v\t%s\t%s\t%d\t%d\t%.0f\t%.0f\t%.2f×\t%.1f",
 				o.Shape, o.Backend, o.Kernel, o.Threads, o.Signals, o.SignalsPerS, o.GemmBoundPerS, o.OverBound, o.A0GFLOPS)
 		}
@@ -184,4 +186,31 @@ func (r *Report) tierNote() string {
 		return ""
 	}
 	return "; native also on " + strings.Join(r.Tiers[1:], ", ") + " (ODDL_KERNEL, another process each)"
+}
+
+// ompRows orders the Batch-OMP results for the table: by backend, then
+// shape and threads as measured, the tiers of one shape and thread count
+// next to each other.
+func (r *Report) ompRows() []OMPResult {
+	rank := func(list []string, v string) int {
+		if i := slices.Index(list, v); i >= 0 {
+			return i
+		}
+		return len(list)
+	}
+	var shapes []OMPShape
+	for _, o := range r.OMP {
+		if !slices.Contains(shapes, o.Shape) {
+			shapes = append(shapes, o.Shape)
+		}
+	}
+	rows := slices.Clone(r.OMP)
+	slices.SortStableFunc(rows, func(a, b OMPResult) int {
+		return cmp.Or(
+			cmp.Compare(rank(r.Backends, a.Backend), rank(r.Backends, b.Backend)),
+			cmp.Compare(slices.Index(shapes, a.Shape), slices.Index(shapes, b.Shape)),
+			cmp.Compare(a.Threads, b.Threads),
+			cmp.Compare(rank(r.Tiers, a.Kernel), rank(r.Tiers, b.Kernel)))
+	})
+	return rows
 }
