@@ -61,16 +61,17 @@ const (
 	ioBufSize  = 1 << 16 // bufio size over the file
 	chunkBytes = 1 << 16 // payload bytes decoded per step
 	// growElems is the first allocation, in elements, when the header's size
-	// cannot be checked against the file before reading (gzip without a
-	// matching trailer): memory then grows only as data really arrives.
+	// cannot be checked against the file before reading (gzip, or not a
+	// regular file): memory then grows only as data really arrives.
 	growElems = 1 << 16
 )
 
 // idxFile is an open IDX file positioned after its header.
 type idxFile struct {
 	path    string
-	f       *os.File
-	size    int64 // file size, -1 if not a regular file
+	f       *os.File  // nil for a stream (see ReadImagesFrom)
+	src     io.Reader // what the bytes come from: f or the stream
+	size    int64     // file size, -1 if not a regular file
 	fbuf    *bufio.Reader
 	gz      *gzip.Reader // nil for a plain file
 	r       io.Reader    // decoded bytes: fbuf or gz
@@ -78,10 +79,8 @@ type idxFile struct {
 	esz     int
 	dims    []int64
 	hdrLen  int64
-	isize   uint32 // gzip trailer: uncompressed size mod 2³²
-	hasSize bool   // isize was read
-	read    int64  // payload bytes consumed
-	total   int64  // elements the header declares (set by checkSize)
+	read    int64 // payload bytes consumed
+	total   int64 // elements the header declares (set by checkSize)
 	scratch []byte
 }
 
@@ -99,7 +98,7 @@ func openIDX(path, want string) (*idxFile, error) {
 	if err != nil {
 		return nil, fmt.Errorf("dataset: %s file: %w", want, err)
 	}
-	x := &idxFile{path: path, f: f, size: -1}
+	x := &idxFile{path: path, f: f, src: f, size: -1}
 	if st.Mode().IsRegular() {
 		x.size = st.Size()
 	}
@@ -110,14 +109,19 @@ func openIDX(path, want string) (*idxFile, error) {
 	return x, nil
 }
 
-func (x *idxFile) Close() error { return x.f.Close() }
+func (x *idxFile) Close() error {
+	if x.f == nil {
+		return nil
+	}
+	return x.f.Close()
+}
 
 // start reads the header from the beginning of the file.
 func (x *idxFile) start() error {
 	if x.fbuf == nil {
-		x.fbuf = bufio.NewReaderSize(x.f, ioBufSize)
+		x.fbuf = bufio.NewReaderSize(x.src, ioBufSize)
 	} else {
-		x.fbuf.Reset(x.f)
+		x.fbuf.Reset(x.src)
 	}
 	x.r = x.fbuf
 	x.read = 0
@@ -138,12 +142,6 @@ func (x *idxFile) start() error {
 			return x.readErr(err, "gzip header")
 		}
 		x.r = x.gz
-		if x.size >= 18 && !x.hasSize {
-			var t [4]byte
-			if _, err := x.f.ReadAt(t[:], x.size-4); err == nil {
-				x.isize, x.hasSize = binary.LittleEndian.Uint32(t[:]), true
-			}
-		}
 	}
 	var m [4]byte
 	if _, err := io.ReadFull(x.r, m[:]); err != nil {
@@ -286,7 +284,7 @@ func (x *idxFile) describe() string {
 func (x *idxFile) checkSize(limit int64, capped bool, factors ...int64) (int64, error) {
 	if capped {
 		if p, ok := product(factors...); !ok || p > limit {
-			return 0, fileErr(x.path, ErrTooLarge, nil, "header declares %s = %s elements, above the limit of %d (see SetMaxElements)", x.describe(), productString(factors...), limit)
+			return 0, fileErr(x.path, ErrTooLarge, nil, "header declares %s = %s elements, above the limit of %d", x.describe(), productString(factors...), limit)
 		}
 	}
 	total, ok := product(x.dims...)
@@ -307,15 +305,29 @@ func (x *idxFile) checkSize(limit int64, capped bool, factors ...int64) (int64, 
 	return total, nil
 }
 
-// trusted reports whether an allocation of total elements may be made up
-// front: the size was checked against a plain file, or the gzip trailer
-// agrees with the header.
-func (x *idxFile) trusted(total int64) bool {
-	if x.gz == nil {
-		return x.size >= 0
+// firstAlloc returns how many of the total elements the header declares
+// may be allocated before any of them is read. A plain regular file was
+// checked to hold them all. A gzip size trailer is never believed (four
+// bytes anyone can write: a 37-byte file can claim 16 GiB), but a regular
+// gzip file of S bytes cannot inflate to more than about 1032·S bytes
+// (deflate's largest ratio), so the header is believed up to what the
+// compressed bytes can hold. Anything else (a pipe) starts at growElems.
+func (x *idxFile) firstAlloc(total int64) int64 {
+	switch {
+	case x.size < 0:
+		return min(total, growElems)
+	case x.gz == nil:
+		return total
 	}
-	return x.hasSize && x.isize == uint32(x.hdrLen+total*int64(x.esz))
+	return min(total, max(growElems, (maxInflate*x.size+maxInflateSlack)/int64(x.esz)))
 }
+
+// deflate codes a 258-byte match in as little as 2 bits: at most 1032
+// bytes out for each byte in, plus a block's worth of slack.
+const (
+	maxInflate      = 1032
+	maxInflateSlack = 1 << 16
+)
 
 // readValues decodes the next len(dst) elements into dst.
 func (x *idxFile) readValues(dst []float64) error {
@@ -364,6 +376,9 @@ func (x *idxFile) finish() error {
 
 // rewind positions the file after its header again.
 func (x *idxFile) rewind() error {
+	if x.f == nil {
+		return fileErr(x.path, ErrFormat, nil, "cannot rewind a stream")
+	}
 	if x.gz == nil {
 		if _, err := x.f.Seek(x.hdrLen, io.SeekStart); err != nil {
 			return fileErr(x.path, ErrFormat, err, "cannot rewind")
@@ -419,28 +434,23 @@ func decode(dst []float64, src []byte, typ byte) {
 	}
 }
 
-// readAll decodes total elements, allocating them up front when the size is
-// trusted and growing with the data otherwise.
+// readAll decodes total elements into one buffer of firstAlloc elements,
+// grown (each buffer twice the last, never beyond total, made only when the
+// last is full) if the data goes on beyond it: memory follows the bytes
+// that really arrive, or that the file's compressed bytes can hold.
 func (x *idxFile) readAll(total int64) ([]float64, error) {
-	var data []float64
-	if x.trusted(total) {
-		data = make([]float64, total)
-		if err := x.readValues(data); err != nil {
+	data := make([]float64, 0, x.firstAlloc(total))
+	for int64(len(data)) < total {
+		if len(data) == cap(data) {
+			next := make([]float64, len(data), min(total, 2*int64(cap(data))))
+			copy(next, data)
+			data = next
+		}
+		seg := data[len(data):cap(data)]
+		if err := x.readValues(seg); err != nil {
 			return nil, err
 		}
-	} else {
-		data = make([]float64, 0, min(total, growElems))
-		step := int64(growElems)
-		for int64(len(data)) < total {
-			k := int(min(total-int64(len(data)), step))
-			data = slices.Grow(data, k)
-			seg := data[len(data) : len(data)+k]
-			if err := x.readValues(seg); err != nil {
-				return nil, err
-			}
-			data = data[:len(data)+k]
-			step *= 2
-		}
+		data = data[:cap(data)]
 	}
 	if err := x.finish(); err != nil {
 		return nil, err

@@ -5,6 +5,7 @@ import (
 	"compress/gzip"
 	"encoding/binary"
 	"fmt"
+	"io"
 	"math"
 	"os"
 	"path/filepath"
@@ -24,6 +25,23 @@ func ReadImages(path string) (X *mat.Dense, rows, cols int, err error) {
 		return nil, 0, 0, err
 	}
 	defer f.Close()
+	return readImages(f)
+}
+
+// ReadImagesFrom reads an IDX images file from r as ReadImages reads one
+// from a path: r is read once, from its first byte to the end of the data
+// (gzip or plain, told apart by the first bytes), so a pipe or standard
+// input will do. Memory grows with the data that arrives, not with what
+// the header declares. name stands for the input in messages.
+func ReadImagesFrom(r io.Reader, name string) (X *mat.Dense, rows, cols int, err error) {
+	x := &idxFile{path: name, src: r, size: -1}
+	if err := x.start(); err != nil {
+		return nil, 0, 0, err
+	}
+	return readImages(x)
+}
+
+func readImages(f *idxFile) (X *mat.Dense, rows, cols int, err error) {
 	n, r, c, err := f.imageShape()
 	if err != nil {
 		return nil, 0, 0, err
@@ -48,6 +66,16 @@ func ReadLabels(path string) ([]int, error) {
 	}
 	defer f.Close()
 	return readLabels(f)
+}
+
+// ReadLabelsFrom reads an IDX labels file from r as ReadLabels reads one
+// from a path: once, from its first byte to its end (see ReadImagesFrom).
+func ReadLabelsFrom(r io.Reader, name string) ([]int, error) {
+	x := &idxFile{path: name, src: r, size: -1}
+	if err := x.start(); err != nil {
+		return nil, err
+	}
+	return readLabels(x)
 }
 
 func readLabels(f *idxFile) ([]int, error) {

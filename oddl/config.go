@@ -3,7 +3,6 @@ package oddl
 import (
 	"errors"
 	"fmt"
-	"math"
 )
 
 // Policies for atoms that no code has used yet (M_jj ≈ 0), the Unused field
@@ -236,31 +235,19 @@ func configErr(format string, args ...any) error {
 	return fmt.Errorf("%w: "+format, append([]any{ErrConfig}, args...)...)
 }
 
-// maxAtoms bounds K so that the K×K statistics stay addressable.
-const maxAtoms = 1 << 16
-
-// Validate checks the values on their own; the checks against the data
-// (sample dimension, number of samples) are made when training starts.
+// Validate checks the values on their own, against the bounds of
+// LimitTable; the checks against the data (sample dimension, number of
+// samples) are made when training starts.
 func (c Config) Validate() error {
 	switch {
 	case c.K < 1:
 		return configErr("K = %d atoms, need at least 1", c.K)
-	case c.K > maxAtoms:
-		return configErr("K = %d atoms, at most %d are supported", c.K, maxAtoms)
+	case c.K > MaxAtoms:
+		return configErr("K = %d atoms, at most %d are supported", c.K, MaxAtoms)
 	case c.L < 1:
 		return configErr("sparsity L = %d, need at least 1", c.L)
 	case c.L > c.K:
 		return configErr("sparsity L = %d is larger than the number of atoms K = %d", c.L, c.K)
-	case !(c.Lambda0 >= 0) || math.IsInf(c.Lambda0, 0):
-		return configErr("lambda0 = %v, need a finite value ≥ 0", c.Lambda0)
-	case !(c.Forget >= 0) || math.IsInf(c.Forget, 0):
-		return configErr("forgetting exponent = %v, need a finite value ≥ 0", c.Forget)
-	case !(c.TaskStep >= 0) || math.IsInf(c.TaskStep, 0):
-		return configErr("task step = %v, need a finite value ≥ 0", c.TaskStep)
-	case !(c.ResidualWeight >= 0) || math.IsInf(c.ResidualWeight, 0):
-		return configErr("residual weight = %v, need a finite value ≥ 0", c.ResidualWeight)
-	case !(c.Lambda1 >= 0) || math.IsInf(c.Lambda1, 0):
-		return configErr("lambda1 = %v, need a finite value ≥ 0", c.Lambda1)
 	case c.Batch < 1:
 		return configErr("batch size = %d, need at least 1", c.Batch)
 	case c.Epochs < 0:
@@ -271,6 +258,23 @@ func (c Config) Validate() error {
 		return configErr("sweeps = %d, need at least 1", c.Sweeps)
 	case c.Threads < 0:
 		return configErr("threads = %d, need at least 0 (0 = all cores)", c.Threads)
+	}
+	for _, e := range []error{
+		checkInt("sparsity L", c.L, MaxSparsity),
+		checkInt("batch size", c.Batch, MaxBatch),
+		checkInt("epochs", c.Epochs, MaxEpochs),
+		checkInt("init samples", c.InitSamples, MaxInitSamples),
+		checkInt("sweeps", c.Sweeps, MaxSweeps),
+		checkInt("threads", c.Threads, MaxThreads),
+		checkReal("lambda0", c.Lambda0, MaxWeight),
+		checkReal("forgetting exponent", c.Forget, MaxForget),
+		checkReal("task step", c.TaskStep, MaxWeight),
+		checkReal("residual weight", c.ResidualWeight, MaxWeight),
+		checkReal("lambda1", c.Lambda1, MaxWeight),
+	} {
+		if e != nil {
+			return e
+		}
 	}
 	switch c.Unused {
 	case UnusedReseed, UnusedKeep:
@@ -309,8 +313,12 @@ func (c Config) validateData(n, q, size int) error {
 	switch {
 	case n < 1:
 		return configErr("samples have dimension %d", n)
+	case n > MaxDim:
+		return configErr("samples have dimension %d, at most %d are supported", n, MaxDim)
 	case q < 1:
 		return configErr("data has %d classes, need at least 1", q)
+	case q > MaxClasses:
+		return configErr("data has %d classes, at most %d are supported", q, MaxClasses)
 	case c.L > n:
 		return configErr("sparsity L = %d is larger than the sample dimension %d", c.L, n)
 	case size < c.K:

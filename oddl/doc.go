@@ -145,8 +145,26 @@
 // keeps D~, M, N, the position in the stream and the counters, so Resume and
 // Continue go on exactly where training stopped (bit for bit with the same
 // data and backend), also after Save and Load. Training stops cleanly when its
-// context is cancelled. The model file is versioned, checksummed (CRC-32C)
-// and written atomically.
+// context is cancelled, as do ScoresContext, PredictContext and
+// EvaluateContext. The model file is versioned, checksummed (CRC-32C)
+// and written atomically, only ever over a regular file (see Save); Load
+// and LoadFrom read it from a file or a stream. The file records the size
+// and a fingerprint of the training set, and resuming on other data is an
+// error unless WithNewData says it is meant.
+//
+// # Concurrency
+//
+// Predictions, Save and the setters of a Model may run from several
+// goroutines at once; training has the model to itself (see Model).
+//
+// # Limits
+//
+// Every setting that sizes memory or time has an upper bound (MaxAtoms,
+// MaxBatch, MaxEpochs and the others of LimitTable) that Config.Validate,
+// Continue and the model decoder share, so a model that trains also saves
+// and loads; a model holding a NaN or infinity (a diverged training) is not
+// saved (ErrNotFinite). Config.MemoryEstimate tells a caller what a run
+// will allocate before it starts.
 //
 // # Preprocessing
 //

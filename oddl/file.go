@@ -10,16 +10,16 @@ import (
 	"io"
 	"math"
 	"os"
-	"path/filepath"
 	"time"
 
 	"github.com/oddl-go/oddl/blas"
+	"github.com/oddl-go/oddl/internal/safefile"
 )
 
-// The model file (version 4), all numbers little-endian:
+// The model file (version 5), all numbers little-endian:
 //
 //	magic     8 bytes  "ODDLMODL"
-//	version   uint32   4 (1 to 3 are read too)
+//	version   uint32   5 (1 to 4 are read too)
 //	hlen      uint32   length of the header that follows
 //	header    hlen bytes:
 //	            K, n, q                            uint32
@@ -44,6 +44,8 @@ import (
 //	            running: RA, RY below in use       uint8 (0 or 1)  } 3 on
 //	            P below in use                     uint8 (0 or 1)  }
 //	            ResidualWeight                     float64  version 4 on
+//	            training set: samples              int64    } version
+//	            training set: fingerprint          uint64   } 5 on
 //	D~        K×(n+q) float64, atom-major (row j = [d_j, w_j])
 //	M         K×K     float64
 //	N         K×(n+q) float64, atom-major
@@ -63,15 +65,16 @@ import (
 // readers still read it. A file before version 4 has ResidualWeight 0
 // (linear scores, the only prediction those versions had).
 //
+// A file before version 5 does not record its training set: it resumes on
+// any data (see Model.Resume).
+//
 // A reader accepts any hlen at least as long as the fields it knows (later
 // versions may append fields), up to maxHeader.
 
 const (
 	fileMagic   = "ODDLMODL"
-	fileVersion = 4
+	fileVersion = 5
 	maxHeader   = 1 << 12
-	maxDim      = 1 << 24 // largest sample dimension a file may declare
-	maxClasses  = 1 << 16
 	prologue    = 16 // magic, version, hlen
 )
 
@@ -126,13 +129,21 @@ func (m *Model) header() []byte {
 	if m.version() >= 4 {
 		w(c.ResidualWeight)
 	}
+	if m.version() >= 5 {
+		w(m.data.n)
+		w(m.data.sum)
+	}
 	return b.Bytes()
 }
 
 // version returns the file version the model needs: 1 unless it uses the
 // refit or the task step of version 2, 3 if it has running statistics, the
-// kept product P or RefitPass, 4 with a residual weight.
+// kept product P or RefitPass, 4 with a residual weight, 5 with a record of
+// its training set.
 func (m *Model) version() uint32 {
+	if m.data.n != 0 {
+		return 5
+	}
 	if m.cfg.ResidualWeight != 0 {
 		return 4
 	}
@@ -154,6 +165,20 @@ func b2u(v bool) uint8 {
 
 // WriteTo writes the model in the binary model format to w.
 func (m *Model) WriteTo(w io.Writer) (int64, error) {
+	m.mu.RLock()
+	defer m.mu.RUnlock()
+	if err := m.idle(false); err != nil {
+		return 0, err
+	}
+	if err := m.checkSavable(); err != nil {
+		return 0, err
+	}
+	return m.writeTo(w)
+}
+
+// writeTo is WriteTo without the checks (tests use it to make files that
+// the decoder must refuse); the caller holds mu.
+func (m *Model) writeTo(w io.Writer) (int64, error) {
 	crc := crc32.New(castagnoli)
 	cw := &countWriter{w: io.MultiWriter(w, crc)}
 	bw := bufio.NewWriterSize(cw, 1<<16)
@@ -211,50 +236,59 @@ func (c *countWriter) Write(p []byte) (int, error) {
 
 // MarshalBinary returns the model in the binary model format.
 func (m *Model) MarshalBinary() ([]byte, error) {
+	m.mu.RLock()
+	defer m.mu.RUnlock()
+	if err := m.idle(false); err != nil {
+		return nil, err
+	}
+	if err := m.checkSavable(); err != nil {
+		return nil, err
+	}
 	var b bytes.Buffer
-	if _, err := m.WriteTo(&b); err != nil {
+	if _, err := m.writeTo(&b); err != nil {
 		return nil, err
 	}
 	return b.Bytes(), nil
 }
 
 // Save writes the model to path atomically: to a temporary file in the same
-// directory, synced, then renamed over path (and the directory synced), so
-// path holds either the old or the new model, never a part.
-func (m *Model) Save(path string) (err error) {
-	dir := filepath.Dir(path)
-	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp*")
+// folder, synced, then renamed over path (and the folder synced), so path
+// holds either the old or the new model, never a part.
+//
+// Only a regular file is ever written. A symbolic link is followed: its
+// target receives the model and the link stays. A folder, a device, a FIFO
+// or a socket at path is refused with an error wrapping ErrNotRegular, and
+// left untouched. An existing file keeps its permission bits (and, when
+// root saves, its owner); a new one gets 0666 less the umask.
+func (m *Model) Save(path string) error {
+	m.mu.RLock()
+	defer m.mu.RUnlock()
+	if err := m.idle(false); err != nil {
+		return err
+	}
+	if err := m.checkSavable(); err != nil {
+		return err
+	}
+	err := safefile.Write(path, func(w io.Writer) error {
+		_, err := m.writeTo(w)
+		return err
+	})
 	if err != nil {
 		return fmt.Errorf("oddl: saving model: %w", err)
 	}
-	tmp := f.Name()
-	defer func() {
-		if err != nil {
-			f.Close()
-			os.Remove(tmp)
-			err = fmt.Errorf("oddl: saving model to %s: %w", path, err)
-		}
-	}()
-	if _, err = m.WriteTo(f); err != nil {
-		return err
-	}
-	if err = f.Sync(); err != nil {
-		return err
-	}
-	if err = f.Close(); err != nil {
-		return err
-	}
-	if err = os.Chmod(tmp, 0o644); err != nil {
-		return err
-	}
-	if err = os.Rename(tmp, path); err != nil {
-		return err
-	}
-	// Make the rename durable. Some systems cannot sync a directory; the
-	// file itself is complete either way.
-	if d, derr := os.Open(dir); derr == nil {
-		_ = d.Sync()
-		d.Close()
+	return nil
+}
+
+// ErrNotRegular is wrapped by the error of Save for a path that names a
+// folder, a device, a FIFO or a socket: only regular files are written.
+var ErrNotRegular = safefile.ErrNotRegular
+
+// CheckSavePath reports, without writing anything, whether Save(path)
+// could succeed as far as can be told cheaply (see Save): a caller about
+// to train for hours checks its output first.
+func CheckSavePath(path string) error {
+	if err := safefile.Check(path); err != nil {
+		return fmt.Errorf("oddl: cannot save to %w", err)
 	}
 	return nil
 }
@@ -263,6 +297,10 @@ func (m *Model) Save(path string) (err error) {
 // corrupted (checksum), inconsistent or from a newer version is an error
 // wrapping ErrNotModel, ErrTruncated, ErrCorrupt or ErrVersion; the file's
 // sizes are checked against its length before anything is allocated.
+//
+// path may also name a pipe, a FIFO or a character device (/dev/stdin,
+// the <(…) of a shell): the model is then read once, as a stream (see
+// LoadFrom). Opening a FIFO waits for a writer, as any reader of one does.
 func Load(path string) (*Model, error) {
 	f, err := os.Open(path)
 	if err != nil {
@@ -273,31 +311,117 @@ func Load(path string) (*Model, error) {
 	if err != nil {
 		return nil, fmt.Errorf("oddl: %w", err)
 	}
-	if !fi.Mode().IsRegular() {
-		return nil, fmt.Errorf("oddl: %s: %w: not a regular file", path, ErrNotModel)
+	var m *Model
+	switch mode := fi.Mode(); {
+	case mode.IsRegular():
+		m, err = loadFile(f, fi.Size())
+	case mode.IsDir():
+		err = fmt.Errorf("%w: a folder, not a file", ErrNotModel)
+	case mode&(os.ModeNamedPipe|os.ModeCharDevice|os.ModeSocket) != 0:
+		m, err = readModel(f)
+	default:
+		err = fmt.Errorf("%w: not a regular file", ErrNotModel)
 	}
-	size := fi.Size()
+	if err != nil {
+		return nil, fmt.Errorf("oddl: %s: %w", path, err)
+	}
+	return m, nil
+}
+
+// LoadFrom reads a model from r, which it reads once and only as far as
+// the model goes: a pipe or a network stream will do. Memory grows with
+// the bytes that really arrive, never with what the header declares; the
+// errors are those of Load.
+func LoadFrom(r io.Reader) (*Model, error) {
+	m, err := readModel(r)
+	if err != nil {
+		return nil, fmt.Errorf("oddl: %w", err)
+	}
+	return m, nil
+}
+
+// trailCap is how far past its declared end a model stream is read to tell
+// trailing data from a damaged header.
+const trailCap = 1 << 20
+
+// loadFile reads a regular file of the given size.
+func loadFile(f *os.File, size int64) (*Model, error) {
 	// Read the prologue and header first, to check the declared sizes
 	// against the file length before reading everything.
 	head := make([]byte, min(size, prologue+maxHeader))
 	if _, err := io.ReadFull(f, head); err != nil {
-		return nil, fmt.Errorf("oddl: %s: %w", path, err)
+		return nil, err
 	}
 	want, err := declaredSize(head)
 	if err == nil && want != size {
-		err = sizeError(size, want)
+		sum := func(prefix []byte) (uint32, uint32, bool) {
+			return sectionSum(f, prefix, size)
+		}
+		if herr := headerFault(head, size, sum); herr != nil {
+			err = herr
+		} else {
+			err = sizeError(size, want)
+		}
 	}
 	if err != nil {
-		return nil, fmt.Errorf("oddl: %s: %w", path, err)
+		return nil, err
 	}
 	data := make([]byte, size)
 	copy(data, head)
 	if _, err := io.ReadFull(f, data[len(head):]); err != nil {
-		return nil, fmt.Errorf("oddl: %s: %w: %v", path, ErrTruncated, err)
+		return nil, fmt.Errorf("%w: %v", ErrTruncated, err)
 	}
+	return decodeLocal(data)
+}
+
+// readModel reads a model from a stream: the prologue and the sizes, then
+// the rest, into a buffer that grows as the bytes arrive.
+func readModel(r io.Reader) (*Model, error) {
+	head := make([]byte, prologue+12)
+	got, err := io.ReadFull(r, head)
+	switch {
+	case err == io.EOF:
+		return nil, fmt.Errorf("%w: empty input", ErrTruncated)
+	case err != nil && err != io.ErrUnexpectedEOF:
+		return nil, err
+	}
+	head = head[:got]
+	want, derr := declaredSize(head)
+	if derr != nil {
+		return nil, derr
+	}
+	var buf bytes.Buffer
+	buf.Write(head)
+	// One byte more than declared tells trailing data from none.
+	if _, err := buf.ReadFrom(io.LimitReader(r, want-int64(len(head))+1)); err != nil {
+		return nil, err
+	}
+	if int64(buf.Len()) > want {
+		// Trailing data, or a damaged header that declares too little: read
+		// on (as far as as much again, at least trailCap) to tell.
+		if _, err := buf.ReadFrom(io.LimitReader(r, max(want, trailCap))); err != nil {
+			return nil, err
+		}
+	}
+	data := buf.Bytes()
+	if n := int64(len(data)); n != want {
+		sum := func(prefix []byte) (uint32, uint32, bool) { return bytesSum(data, prefix) }
+		if herr := headerFault(head, n, sum); herr != nil {
+			return nil, herr
+		}
+		if n > want {
+			return nil, fmt.Errorf("%w: more bytes than the %d its header declares (trailing data)", ErrCorrupt, want)
+		}
+		return nil, sizeError(n, want)
+	}
+	return decodeLocal(data)
+}
+
+// decodeLocal decodes a complete model file for this machine.
+func decodeLocal(data []byte) (*Model, error) {
 	m, err := decode(data)
 	if err != nil {
-		return nil, fmt.Errorf("oddl: %s: %w", path, err)
+		return nil, err
 	}
 	m.localBackend()
 	return m, nil
@@ -312,8 +436,12 @@ func (m *Model) UnmarshalBinary(data []byte) error {
 	}
 	nm.localBackend()
 	m.mu.Lock()
-	m.cfg, m.st, m.cur, m.times, m.avg, m.pw, m.pred = nm.cfg, nm.st, nm.cur, nm.times, nm.avg, nm.pw, nil
-	m.mu.Unlock()
+	defer m.mu.Unlock()
+	if m.busy {
+		return ErrBusy
+	}
+	m.cfg, m.st, m.cur, m.times, m.avg, m.pw, m.data = nm.cfg, nm.st, nm.cur, nm.times, nm.avg, nm.pw, nm.data
+	m.invalidate()
 	return nil
 }
 
@@ -358,13 +486,19 @@ func declaredSize(head []byte) (int64, error) {
 	n := int64(binary.LittleEndian.Uint32(head[prologue+4:]))
 	q := int64(binary.LittleEndian.Uint32(head[prologue+8:]))
 	switch {
-	case k < 1 || k > maxAtoms:
+	case k < 1 || k > MaxAtoms:
 		return 0, fmt.Errorf("%w: %d atoms", ErrCorrupt, k)
-	case n < 1 || n > maxDim:
+	case n < 1 || n > MaxDim:
 		return 0, fmt.Errorf("%w: dimension %d", ErrCorrupt, n)
-	case q < 1 || q > maxClasses:
+	case q < 1 || q > MaxClasses:
 		return 0, fmt.Errorf("%w: %d classes", ErrCorrupt, q)
 	}
+	return fileSize(ver, hlen, k, n, q), nil
+}
+
+// fileSize is the length of a file of the given version, header length
+// and shape.
+func fileSize(ver uint32, hlen, k, n, q int64) int64 {
 	// At most 2·2¹⁶·(2²⁴+2¹⁶) + 2³² values: far from overflowing int64.
 	vals := 2*k*(n+q) + k*k
 	if ver >= 2 {
@@ -373,7 +507,7 @@ func declaredSize(head []byte) (int64, error) {
 	if ver >= 3 {
 		vals += k*k + k*q + k*(n+q)
 	}
-	return prologue + hlen + 8*vals + 4, nil
+	return prologue + hlen + 8*vals + 4
 }
 
 // reader decodes little-endian fields, remembering the first shortfall.
@@ -384,7 +518,9 @@ type reader struct {
 
 func (r *reader) take(n int) []byte {
 	if r.err != nil || len(r.b) < n {
-		r.err = fmt.Errorf("%w: header too short for its fields", ErrCorrupt)
+		if r.err == nil {
+			r.err = fmt.Errorf("%w: header too short for its fields", ErrCorrupt)
+		}
 		return make([]byte, n)
 	}
 	p := r.b[:n]
@@ -471,6 +607,10 @@ func decode(data []byte) (*Model, error) {
 	if ver >= 4 {
 		c.ResidualWeight = r.f64()
 	}
+	var rec dataRecord
+	if ver >= 5 {
+		rec.n, rec.sum = r.i64(), r.u64()
+	}
 	if r.err != nil {
 		return nil, r.err
 	}
@@ -511,17 +651,8 @@ func decode(data []byte) (*Model, error) {
 			p = p[8:]
 		}
 	}
-	// Every atom must be of unit norm; the coder relies on it.
-	s := st.stride()
-	for j := range k {
-		d := st.dt[j*s : j*s+n]
-		var ss float64
-		for _, v := range d {
-			ss += v * v
-		}
-		if math.Abs(math.Sqrt(ss)-1) > 1e-6 {
-			return nil, fmt.Errorf("%w: atom %d has norm %g, not 1", ErrCorrupt, j, math.Sqrt(ss))
-		}
+	if err := checkAtoms(st); err != nil {
+		return nil, fmt.Errorf("%w: %v", ErrCorrupt, err)
 	}
 	if !refitted {
 		pw = nil
@@ -533,7 +664,53 @@ func decode(data []byte) (*Model, error) {
 	if !pValid {
 		st.p = nil
 	}
-	return &Model{cfg: c, st: st, cur: cu, times: t, avg: avg, pw: pw}, nil
+	if ver >= 5 && rec.n < 1 {
+		return nil, fmt.Errorf("%w: training set of %d samples", ErrCorrupt, rec.n)
+	}
+	return &Model{cfg: c, st: st, cur: cu, times: t, avg: avg, pw: pw, data: rec}, nil
+}
+
+// checkAtoms checks that every atom is of unit norm; the coder relies on
+// it.
+func checkAtoms(st *state) error {
+	s, n := st.stride(), st.n
+	for j := range st.k {
+		d := st.dt[j*s : j*s+n]
+		var ss float64
+		for _, v := range d {
+			ss += v * v
+		}
+		if math.Abs(math.Sqrt(ss)-1) > 1e-6 {
+			return fmt.Errorf("atom %d has norm %g, not 1", j, math.Sqrt(ss))
+		}
+	}
+	return nil
+}
+
+// checkSavable refuses to write what decode would refuse to read: settings
+// outside the limits and non-finite values (a diverged training).
+func (m *Model) checkSavable() error {
+	if m.st == nil {
+		return fmt.Errorf("oddl: %w: empty model", ErrInput)
+	}
+	if err := m.cfg.Validate(); err != nil {
+		return fmt.Errorf("oddl: not saved: %w", err)
+	}
+	blocks := [][]float64{m.st.dt, m.st.m, m.st.nt, m.pw, m.st.ra, m.st.ry}
+	if m.st.pValid {
+		blocks = append(blocks, m.st.p)
+	}
+	for _, s := range blocks {
+		for _, v := range s {
+			if math.IsNaN(v) || math.IsInf(v, 0) {
+				return fmt.Errorf("oddl: not saved: %w: the model holds a non-finite value", ErrNotFinite)
+			}
+		}
+	}
+	if err := checkAtoms(m.st); err != nil {
+		return fmt.Errorf("oddl: not saved: %v", err)
+	}
+	return nil
 }
 
 // localBackend forgets a saved backend that this binary lacks: the backend

@@ -34,11 +34,57 @@ func trainedModel(t testing.TB) (*Model, []byte) {
 	return m, b
 }
 
-// asVersion3 returns b, a version 4 file of m, in the version 3 form (no
-// residual weight, the last 8 bytes of the header), and a model with m's
-// contents as that file holds them.
+// asVersion4 returns b, a version 5 file of m, in the version 4 form (no
+// record of the training set, the last 16 bytes of the header), and a
+// model with m's contents as that file holds them.
+func asVersion4(t testing.TB, m *Model, b []byte) ([]byte, *Model) {
+	t.Helper()
+	if v := binary.LittleEndian.Uint32(b[8:]); v != 5 {
+		t.Fatalf("version %d, want 5", v)
+	}
+	hlen := int(binary.LittleEndian.Uint32(b[12:]))
+	v4 := append([]byte{}, b[:prologue+hlen-16]...)
+	v4 = append(v4, b[prologue+hlen:len(b)-4]...)
+	binary.LittleEndian.PutUint32(v4[8:], 4)
+	binary.LittleEndian.PutUint32(v4[12:], uint32(hlen-16))
+	v4 = binary.LittleEndian.AppendUint32(v4, crc32.Checksum(v4, castagnoli))
+	return v4, &Model{cfg: m.cfg, st: m.st, cur: m.cur, times: m.times, avg: m.avg, pw: m.pw}
+}
+
+// A version 4 file (before the record of the training set) loads without
+// one, is written again as the same bytes, and resumes on any data.
+func TestDecodeVersion4(t *testing.T) {
+	m, b := trainedModel(t)
+	v4, want := asVersion4(t, m, b)
+	got, err := decode(v4)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.cfg != want.cfg || got.data != (dataRecord{}) {
+		t.Fatalf("version 4 file: config %+v, record %+v", got.cfg, got.data)
+	}
+	again, err := got.MarshalBinary()
+	if err != nil || !bytes.Equal(again, v4) {
+		t.Fatalf("version 4 model encodes differently (%v)", err)
+	}
+	rng := rand.New(rand.NewPCG(9, 9))
+	_, X, labels := planted(rng, 12, 8, 2, 3, 90, 0.05)
+	if err := got.Continue(context.Background(), mustSource(t, X, labels, 3), 1); err != nil {
+		t.Fatalf("a version 4 model refused other data: %v", err)
+	}
+	if got.data.n != 90 {
+		t.Errorf("record after resuming: %+v, want 90 samples", got.data)
+	}
+}
+
+// asVersion3 returns b, a version 4 or 5 file of m, in the version 3 form
+// (no residual weight, the last 8 bytes of the version 4 header), and a
+// model with m's contents as that file holds them.
 func asVersion3(t testing.TB, m *Model, b []byte) ([]byte, *Model) {
 	t.Helper()
+	if v := binary.LittleEndian.Uint32(b[8:]); v == 5 {
+		b, m = asVersion4(t, m, b)
+	}
 	if v := binary.LittleEndian.Uint32(b[8:]); v != 4 {
 		t.Fatalf("version %d, want 4", v)
 	}
@@ -100,11 +146,12 @@ func TestDecodeVersion3(t *testing.T) {
 	if !mat.Equal(s, s1) || mat.EqualApprox(s0, s1, 1e-9) {
 		t.Fatal("the residual weight set again does not give the model's scores back, or it changes nothing")
 	}
-	// A negative or NaN weight in a file is corrupt.
+	// A negative or NaN weight in a file is corrupt (it is followed by
+	// the 16 bytes of the training set's record).
 	hlen := int(binary.LittleEndian.Uint32(b[12:]))
 	for _, w := range []float64{-1, math.NaN(), math.Inf(1)} {
 		bad := append([]byte{}, b...)
-		binary.LittleEndian.PutUint64(bad[prologue+hlen-8:], math.Float64bits(w))
+		binary.LittleEndian.PutUint64(bad[prologue+hlen-24:], math.Float64bits(w))
 		binary.LittleEndian.PutUint32(bad[len(bad)-4:], crc32.Checksum(bad[:len(bad)-4], castagnoli))
 		if _, err := decode(bad); !errors.Is(err, ErrCorrupt) || !strings.Contains(err.Error(), "residual weight") {
 			t.Errorf("residual weight %v: %v", w, err)
@@ -117,7 +164,7 @@ func TestDecodeVersion3(t *testing.T) {
 // and a model with m's contents as that file holds them.
 func asVersion2(t testing.TB, m *Model, b []byte) ([]byte, *Model) {
 	t.Helper()
-	if v := binary.LittleEndian.Uint32(b[8:]); v == 4 {
+	if v := binary.LittleEndian.Uint32(b[8:]); v >= 4 {
 		b, m = asVersion3(t, m, b)
 	}
 	if v := binary.LittleEndian.Uint32(b[8:]); v != 3 {
@@ -272,8 +319,8 @@ func TestModelCorrupt(t *testing.T) {
 	check("newer version", newer, ErrVersion)
 	// A header declaring huge sizes is refused before any allocation.
 	huge := append([]byte(nil), good...)
-	binary.LittleEndian.PutUint32(huge[prologue:], maxAtoms)
-	binary.LittleEndian.PutUint32(huge[prologue+4:], maxDim)
+	binary.LittleEndian.PutUint32(huge[prologue:], MaxAtoms)
+	binary.LittleEndian.PutUint32(huge[prologue+4:], MaxDim)
 	check("huge sizes", huge, ErrTruncated)
 	zeroK := append([]byte(nil), good...)
 	binary.LittleEndian.PutUint32(zeroK[prologue:], 0)
@@ -281,11 +328,11 @@ func TestModelCorrupt(t *testing.T) {
 	// Consistent checksum but inconsistent contents: a non-unit atom.
 	m, _ := trainedModel(t)
 	m.st.dt[0] *= 2
-	b, _ := m.MarshalBinary()
+	b := uncheckedBytes(m)
 	check("non-unit atom", b, ErrCorrupt)
 	m, _ = trainedModel(t)
 	m.cfg.L = 0
-	b, _ = m.MarshalBinary()
+	b = uncheckedBytes(m)
 	check("bad config", b, ErrCorrupt)
 	if _, err := Load(filepath.Join(dir, "missing.oddl")); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("missing file: got %v", err)

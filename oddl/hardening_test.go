@@ -169,7 +169,7 @@ func TestBadInputAPI(t *testing.T) {
 		{"evaluate label = classes", func() error { _, err := model.Evaluate(X, tooMany); return err }, ErrInput, "label 3 of sample 41"},
 		{"evaluate negative label", func() error { _, err := model.Evaluate(X, negative); return err }, ErrInput, "label -1 of sample 5"},
 		{"evaluate nil", func() error { _, err := model.Evaluate(nil, nil); return err }, ErrInput, "no samples"},
-		{"load a directory", func() error { _, err := Load(dir); return err }, ErrNotModel, "not a regular file"},
+		{"load a directory", func() error { _, err := Load(dir); return err }, ErrNotModel, "a folder"},
 		{"load a missing file", func() error { _, err := Load(filepath.Join(dir, "nope.oddl")); return err }, fs.ErrNotExist, "nope.oddl"},
 		{"load below a file", func() error { _, err := Load(filepath.Join(good, "x.oddl")); return err }, nil, "not a directory"},
 		{"load a newer version", func() error { _, err := Load(newerPath); return err }, ErrVersion, fmt.Sprintf("up to version %d", fileVersion)},
@@ -270,11 +270,11 @@ func TestHugeHeaderNoAllocation(t *testing.T) {
 		k, n, q uint32
 		want    error
 	}{
-		{maxAtoms, maxDim, maxClasses, ErrTruncated},     // largest accepted sizes: ~2 TiB declared
+		{MaxAtoms, MaxDim, MaxClasses, ErrTruncated},     // largest accepted sizes: ~2 TiB declared
 		{4096, 4096, 10, ErrTruncated},                   // 400 MB declared
-		{maxAtoms + 1, 8, 3, ErrCorrupt},                 // beyond the limits
-		{12, maxDim + 1, 3, ErrCorrupt},                  //
-		{12, 8, maxClasses + 1, ErrCorrupt},              //
+		{MaxAtoms + 1, 8, 3, ErrCorrupt},                 // beyond the limits
+		{12, MaxDim + 1, 3, ErrCorrupt},                  //
+		{12, 8, MaxClasses + 1, ErrCorrupt},              //
 		{math.MaxUint32, math.MaxUint32, 3, ErrCorrupt},  // would overflow a product
 		{0, 8, 3, ErrCorrupt},                            // zero atoms
 		{12, 8, 0, ErrCorrupt},                           // zero classes

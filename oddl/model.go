@@ -1,10 +1,12 @@
 package oddl
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"runtime"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	gblas "gonum.org/v1/gonum/blas"
@@ -54,9 +56,21 @@ func (t Times) Total() time.Duration {
 // position in the sample stream) that lets training continue exactly where
 // it stopped.
 //
-// Predict, Scores and Evaluate may be called from several goroutines at
-// once; training must not run concurrently with anything else on the same
-// Model.
+// Concurrency: Predict, Scores, Evaluate, Save, WriteTo, MarshalBinary,
+// Config and the setters (SetResidualWeight, SetRuntime) may be called from
+// several goroutines at once. A setter waits for the predictions under way
+// and applies to those that start after it; a prediction sees the settings
+// of before or after a setter, never a mix. Training (Train's model, Resume,
+// Continue) has the model to itself: while it runs, Predict, Scores,
+// Evaluate, the setters, UnmarshalBinary, Save and a second training
+// return an error wrapping ErrBusy instead of reading a half-updated
+// model — except Save, WriteTo and MarshalBinary from a checkpoint
+// callback (WithCheckpoint), where training waits between two
+// mini-batches. The other getters (Dictionary, Seen, Times…) read the
+// training state without a lock: call them when no training runs.
+//
+// The zero Model holds nothing: its methods that return an error return
+// one wrapping ErrEmptyModel, the others return zero values.
 type Model struct {
 	cfg   Config
 	st    *state
@@ -68,22 +82,99 @@ type Model struct {
 	// w_j), or nil: prediction then uses the training classifier, the W
 	// part of st.dt.
 	pw []float64
+	// data records the source training runs on, checked when it resumes.
+	data dataRecord
 
-	mu   sync.Mutex
-	pred *predictor // what prediction codes with, built on first use
+	// mu guards cfg against the setters and busy; predictions hold it for
+	// reading from start to end.
+	mu   sync.RWMutex
+	busy bool // training runs
+	// quiet is set while training waits in a checkpoint callback: the
+	// model is then whole and still, and may be written.
+	quiet atomic.Bool
+	pmu   sync.Mutex // guards pred
+	pred  *predictor // what prediction codes with, built on first use
+}
+
+// ErrEmptyModel is wrapped by the errors of the methods of a Model that
+// holds nothing (the zero Model, or one whose loading failed).
+var ErrEmptyModel = errors.New("oddl: empty model (make one with Train or Load)")
+
+// ErrBusy is wrapped by the errors of the calls a Model refuses while it
+// trains (see Model).
+var ErrBusy = errors.New("oddl: the model is training")
+
+// usable refuses an empty model.
+func (m *Model) usable() error {
+	if m == nil || m.st == nil {
+		return ErrEmptyModel
+	}
+	return nil
+}
+
+// idle refuses an empty model and, unless it waits in a checkpoint
+// callback and write is false, a training one. The caller holds mu.
+func (m *Model) idle(write bool) error {
+	if err := m.usable(); err != nil {
+		return err
+	}
+	if m.busy && (write || !m.quiet.Load()) {
+		return ErrBusy
+	}
+	return nil
+}
+
+// exclusive runs f as the model's training: the predictions under way
+// finish first and nothing else runs until f returns (see Model).
+func (m *Model) exclusive(f func() error) error {
+	if err := m.usable(); err != nil {
+		return err
+	}
+	m.mu.Lock()
+	if m.busy {
+		m.mu.Unlock()
+		return ErrBusy
+	}
+	m.busy = true
+	m.mu.Unlock()
+	defer func() {
+		m.mu.Lock()
+		m.busy = false
+		m.mu.Unlock()
+	}()
+	return f()
 }
 
 // Config returns the configuration the model was trained with.
-func (m *Model) Config() Config { return m.cfg }
+func (m *Model) Config() Config {
+	m.mu.RLock()
+	defer m.mu.RUnlock()
+	return m.cfg
+}
 
 // Atoms returns K, the number of atoms.
-func (m *Model) Atoms() int { return m.st.k }
+func (m *Model) Atoms() int {
+	if m.st == nil {
+		return 0
+	}
+	return m.st.k
+}
 
 // Dim returns n, the sample dimension.
-func (m *Model) Dim() int { return m.st.n }
+func (m *Model) Dim() int {
+	if m.st == nil {
+		return 0
+	}
+	return m.st.n
+}
 
 // Classes returns q, the number of classes.
-func (m *Model) Classes() int { return m.st.q }
+func (m *Model) Classes() int {
+	if m.st == nil {
+		return 0
+	}
+	return m.st.q
+}
 
 // Seen returns the number of samples training has processed, both phases.
 func (m *Model) Seen() int64 { return m.cur.seen }
@@ -108,8 +199,12 @@ func (m *Model) Times() Times { return m.times }
 // ||x − D a||² + λ0·||y − W a||² seen during training (0 before any).
 func (m *Model) Objective() float64 { return m.avg }
 
-// Dictionary returns a copy of D, one unit-norm atom per row (K×n).
+// Dictionary returns a copy of D, one unit-norm atom per row (K×n); empty
+// for the zero Model.
 func (m *Model) Dictionary() *mat.Dense {
+	if m.st == nil {
+		return &mat.Dense{}
+	}
 	k, n, s := m.st.k, m.st.n, m.st.stride()
 	d := mat.NewDense(k, n, nil)
 	for j := range k {
@@ -121,8 +216,12 @@ func (m *Model) Dictionary() *mat.Dense {
 // Classifier returns a copy of the classifier W (q×K) of the stacked
 // dictionary: the one the joint update learns and training continues
 // from. The scores of a code a are W·a; prediction uses this W unless the
-// model was refitted (see PredictionClassifier).
+// model was refitted (see PredictionClassifier). It is empty for the zero
+// Model.
 func (m *Model) Classifier() *mat.Dense {
+	if m.st == nil {
+		return &mat.Dense{}
+	}
 	k, n, q, s := m.st.k, m.st.n, m.st.q, m.st.stride()
 	w := mat.NewDense(q, k, nil)
 	for j := range k {
@@ -137,7 +236,7 @@ func (m *Model) Classifier() *mat.Dense {
 // and Evaluate use: after training with Config.Refit the refitted
 // classifier, otherwise the same as Classifier.
 func (m *Model) PredictionClassifier() *mat.Dense {
-	if m.pw == nil {
+	if m.pw == nil || m.st == nil {
 		return m.Classifier()
 	}
 	k, q := m.st.k, m.st.q
@@ -188,9 +287,10 @@ func (m *Model) threads() int {
 }
 
 // predictor returns what prediction codes with, building it on first use.
+// The caller holds mu for reading.
 func (m *Model) predictor() (*predictor, error) {
-	m.mu.Lock()
-	defer m.mu.Unlock()
+	m.pmu.Lock()
+	defer m.pmu.Unlock()
 	if m.pred != nil {
 		return m.pred, nil
 	}
@@ -208,9 +308,14 @@ func (m *Model) predictor() (*predictor, error) {
 
 // SetResidualWeight sets the weight β of the class residuals in the
 // scores of later predictions (Config.ResidualWeight; 0 for the linear
-// scores W a). Training does not depend on it. It must not be called while
-// the model trains.
+// scores W a). Training does not depend on it. It waits for the
+// predictions under way (see Model).
 func (m *Model) SetResidualWeight(beta float64) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if err := m.idle(true); err != nil {
+		return err
+	}
 	c := m.cfg
 	c.ResidualWeight = beta
 	if err := c.Validate(); err != nil {
@@ -223,9 +328,9 @@ func (m *Model) SetResidualWeight(beta float64) error {
 
 // invalidate drops the cached prediction coder after D changed.
 func (m *Model) invalidate() {
-	m.mu.Lock()
+	m.pmu.Lock()
 	m.pred = nil
-	m.mu.Unlock()
+	m.pmu.Unlock()
 }
 
 // ErrInput is wrapped by the errors of Predict, Scores and Evaluate for
@@ -262,6 +367,22 @@ func (m *Model) prepare(X *mat.Dense) (*mat.Dense, error) {
 // the preprocessing it was trained with to a copy. A width other than the model's dimension or a non-finite value is
 // an error wrapping ErrInput.
 func (m *Model) Scores(X *mat.Dense) (*mat.Dense, error) {
+	return m.ScoresContext(context.Background(), X)
+}
+
+// ScoresContext is Scores that gives up when ctx is done: it checks ctx
+// between blocks of a few thousand samples and then returns ctx.Err().
+func (m *Model) ScoresContext(ctx context.Context, X *mat.Dense) (*mat.Dense, error) {
+	m.mu.RLock()
+	defer m.mu.RUnlock()
+	if err := m.idle(true); err != nil {
+		return nil, err
+	}
+	return m.scores(ctx, X)
+}
+
+// scores is ScoresContext; the caller holds mu.
+func (m *Model) scores(ctx context.Context, X *mat.Dense) (*mat.Dense, error) {
 	if X != nil {
 		if r, _ := X.Dims(); r == 0 {
 			return &mat.Dense{}, nil
@@ -275,18 +396,34 @@ func (m *Model) Scores(X *mat.Dense) (*mat.Dense, error) {
 	if err != nil {
 		return nil, err
 	}
-	return p.scores(m, Xc)
+	return p.scores(ctx, m, Xc)
 }
 
 // Predict returns the label (argmax of the scores) of every row of X; see
 // Scores.
 func (m *Model) Predict(X *mat.Dense) ([]int, error) {
+	return m.PredictContext(context.Background(), X)
+}
+
+// PredictContext is Predict that gives up when ctx is done (see
+// ScoresContext).
+func (m *Model) PredictContext(ctx context.Context, X *mat.Dense) ([]int, error) {
+	m.mu.RLock()
+	defer m.mu.RUnlock()
+	if err := m.idle(true); err != nil {
+		return nil, err
+	}
+	return m.predict(ctx, X)
+}
+
+// predict is PredictContext; the caller holds mu.
+func (m *Model) predict(ctx context.Context, X *mat.Dense) ([]int, error) {
 	if X != nil {
 		if r, _ := X.Dims(); r == 0 {
 			return []int{}, nil
 		}
 	}
-	S, err := m.Scores(X)
+	S, err := m.scores(ctx, X)
 	if err != nil {
 		return nil, err
 	}
@@ -321,6 +458,17 @@ type Evaluation struct {
 // Evaluate predicts the label of every row of X and compares it with labels,
 // which must lie in 0..q−1.
 func (m *Model) Evaluate(X *mat.Dense, labels []int) (Evaluation, error) {
+	return m.EvaluateContext(context.Background(), X, labels)
+}
+
+// EvaluateContext is Evaluate that gives up when ctx is done (see
+// ScoresContext).
+func (m *Model) EvaluateContext(ctx context.Context, X *mat.Dense, labels []int) (Evaluation, error) {
+	m.mu.RLock()
+	defer m.mu.RUnlock()
+	if err := m.idle(true); err != nil {
+		return Evaluation{}, err
+	}
 	if X == nil {
 		return Evaluation{}, fmt.Errorf("oddl: %w: no samples", ErrInput)
 	}
@@ -333,7 +481,7 @@ func (m *Model) Evaluate(X *mat.Dense, labels []int) (Evaluation, error) {
 			return Evaluation{}, fmt.Errorf("oddl: %w: label %d of sample %d is outside the model's classes 0..%d", ErrInput, l, i, q-1)
 		}
 	}
-	pred, err := m.Predict(X)
+	pred, err := m.predict(ctx, X)
 	if err != nil {
 		return Evaluation{}, err
 	}

@@ -1,6 +1,7 @@
 package oddl
 
 import (
+	"context"
 	"fmt"
 	"math"
 
@@ -122,13 +123,16 @@ const (
 )
 
 // scores returns the class scores of the preprocessed samples Xc.
-func (p *predictor) scores(m *Model, Xc *mat.Dense) (*mat.Dense, error) {
+func (p *predictor) scores(ctx context.Context, m *Model, Xc *mat.Dense) (*mat.Dense, error) {
 	r, _ := Xc.Dims()
 	q := m.st.q
 	S := mat.NewDense(r, q, nil)
 	if p.beta == 0 {
-		codes, err := p.coder.Encode(Xc)
-		if err != nil {
+		var codes omp.Codes
+		if err := p.coder.EncodeToContext(ctx, &codes, Xc); err != nil {
+			if cerr := ctx.Err(); cerr != nil {
+				return nil, cerr
+			}
 			return nil, fmt.Errorf("oddl: coding: %w", err)
 		}
 		for i := range r {
@@ -146,6 +150,9 @@ func (p *predictor) scores(m *Model, Xc *mat.Dense) (*mat.Dense, error) {
 	xx := make([]float64, rows)
 	var codes, cc omp.Codes
 	for lo := 0; lo < r; lo += rows {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
 		hi := min(lo+rows, r)
 		nb := hi - lo
 		X := Xc.Slice(lo, hi, 0, Xc.RawMatrix().Cols).(*mat.Dense)

@@ -62,7 +62,7 @@ func (t *trainer) refit(ctx context.Context) error {
 		if cnt == 0 {
 			break
 		}
-		if err := t.encode(); err != nil {
+		if err := t.encode(ctx); err != nil {
 			return err
 		}
 		// In batch order, so the sums do not depend on the thread count.

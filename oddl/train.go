@@ -62,6 +62,14 @@ type options struct {
 	progress   func(Progress)
 	every      int
 	checkpoint func(*Model) error
+	newData    bool
+}
+
+// WithNewData lets Resume and Continue go on with a source other than the
+// one the model was trained on (see Resume): online learning on new
+// samples, on purpose.
+func WithNewData() Option {
+	return func(o *options) { o.newData = true }
 }
 
 // WithProgress makes training call f after every mini-batch, from the
@@ -81,10 +89,14 @@ func WithCheckpoint(every int, f func(*Model) error) Option {
 // Train learns a model from src as cfg says: the reconstructive
 // initialisation, then cfg.Epochs passes of the joint update.
 //
-// When ctx is cancelled, training stops between two mini-batches and Train
-// returns the model so far together with ctx.Err(); saving that model and
-// calling Resume later continues exactly. (If the dictionary was not even
-// started, the model is nil.)
+// When ctx is cancelled, training stops at the next check — between two
+// mini-batches, inside the coding of a mini-batch (before it changes the
+// model), between the sweeps of a mini-batch, or in the refit pass — and
+// Train returns the model so far together with ctx.Err(); saving that model
+// and calling Resume later continues exactly. A mini-batch whose sweeps
+// were cut short stays counted with the sweeps it had (so its statistics
+// and the position agree); with Sweeps = 1 nothing is cut. (If the
+// dictionary was not even started, the model is nil.)
 func Train(ctx context.Context, cfg Config, src Source, opts ...Option) (*Model, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
@@ -95,7 +107,7 @@ func Train(ctx context.Context, cfg Config, src Source, opts ...Option) (*Model,
 	if err := cfg.validateData(src.Dim(), src.Classes(), src.Len()); err != nil {
 		return nil, err
 	}
-	m := &Model{cfg: cfg, st: newState(cfg.K, src.Dim(), src.Classes())}
+	m := &Model{cfg: cfg, st: newState(cfg.K, src.Dim(), src.Classes()), data: recordOf(src)}
 	err := m.Resume(ctx, src, opts...)
 	if m.cur.phase == phaseStart {
 		return nil, err
@@ -109,9 +121,64 @@ func Train(ctx context.Context, cfg Config, src Source, opts ...Option) (*Model,
 // refit (after a cancellation during it) is made. With the
 // same source (the same samples in the same order) a model saved and
 // resumed ends bit-for-bit where an uninterrupted run ends, provided the
-// backend is the same. Another source of samples of the same dimension
-// continues the training on new data. Cancellation works as in Train.
+// backend is the same. Cancellation works as in Train.
+//
+// The model records the size and a fingerprint of the source it trains on
+// (see Fingerprinter). Resuming with a source of another size or fingerprint
+// is an error wrapping ErrNewData, since it would continue a pass of one
+// data set on the samples of another without a word; with the option
+// WithNewData it continues on the new source: an unfinished pass starts
+// over on it, and the model records the new source from then on. Models
+// saved before the record existed (file versions up to 4) resume on any
+// source.
 func (m *Model) Resume(ctx context.Context, src Source, opts ...Option) error {
+	return m.exclusive(func() error { return m.resume(ctx, src, opts...) })
+}
+
+// ErrNewData is wrapped by the error of Resume and Continue for a source
+// other than the one the model trained on (see Resume).
+var ErrNewData = errors.New("other training data than the model's")
+
+// resume is Resume; the caller has made the model busy.
+func (m *Model) resume(ctx context.Context, src Source, opts ...Option) error {
+	if err := m.checkSource(src); err != nil {
+		return err
+	}
+	var o options
+	for _, opt := range opts {
+		opt(&o)
+	}
+	if o.checkpoint != nil && o.every < 1 {
+		return configErr("checkpoint every %d mini-batches, need at least 1", o.every)
+	}
+	if err := m.checkData(src, o.newData); err != nil {
+		return err
+	}
+	if rec := recordOf(src); rec != m.data {
+		if m.data.n != 0 {
+			// New data on purpose: a pass of the old set does not go on
+			// with the samples of another.
+			m.cur.pos = 0
+		}
+		m.data = rec
+	}
+	if m.Done() && (m.pw != nil || !m.cfg.Refit) {
+		return nil
+	}
+	if !m.Done() {
+		// Training moves D and W: a refitted classifier no longer fits them.
+		m.pw = nil
+	}
+	t, err := newTrainer(m, src, o)
+	if err != nil {
+		return err
+	}
+	defer m.invalidate()
+	return t.run(ctx)
+}
+
+// checkSource refuses a source whose samples do not fit the model.
+func (m *Model) checkSource(src Source) error {
 	if src == nil {
 		return errors.New("oddl: no training data")
 	}
@@ -124,26 +191,7 @@ func (m *Model) Resume(ctx context.Context, src Source, opts ...Option) error {
 	if src.Len() < 1 {
 		return fmt.Errorf("oddl: %w: no samples", ErrInput)
 	}
-	if m.Done() && (m.pw != nil || !m.cfg.Refit) {
-		return nil
-	}
-	if !m.Done() {
-		// Training moves D and W: a refitted classifier no longer fits them.
-		m.pw = nil
-	}
-	var o options
-	for _, opt := range opts {
-		opt(&o)
-	}
-	if o.checkpoint != nil && o.every < 1 {
-		return configErr("checkpoint every %d mini-batches, need at least 1", o.every)
-	}
-	t, err := newTrainer(m, src, o)
-	if err != nil {
-		return err
-	}
-	defer m.invalidate()
-	return t.run(ctx)
+	return nil
 }
 
 // Continue adds epochs to the configured number of epochs and resumes
@@ -152,14 +200,37 @@ func (m *Model) Continue(ctx context.Context, src Source, epochs int, opts ...Op
 	if epochs < 0 {
 		return configErr("epochs = %d, need at least 0", epochs)
 	}
-	m.cfg.Epochs += epochs
-	return m.Resume(ctx, src, opts...)
+	if epochs > MaxEpochs-m.cfg.Epochs {
+		return configErr("epochs = %d + %d more, at most %d in all", m.cfg.Epochs, epochs, MaxEpochs)
+	}
+	return m.exclusive(func() error {
+		var o options
+		for _, opt := range opts {
+			opt(&o)
+		}
+		// Refused before anything changes.
+		if err := m.checkSource(src); err != nil {
+			return err
+		}
+		if err := m.checkData(src, o.newData); err != nil {
+			return err
+		}
+		m.mu.Lock()
+		m.cfg.Epochs += epochs
+		m.mu.Unlock()
+		return m.resume(ctx, src, opts...)
+	})
 }
 
 // SetRuntime sets the BLAS backend ("" for the default) and the number of
 // threads (0 for all cores) that later training and prediction use. They do
 // not change the results, except for rounding differences between backends.
 func (m *Model) SetRuntime(backend string, threads int) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if err := m.idle(true); err != nil {
+		return err
+	}
 	c := m.cfg
 	c.Backend, c.Threads = backend, threads
 	if err := c.Validate(); err != nil {
@@ -225,6 +296,9 @@ type trainer struct {
 	rng       *rand.Rand
 	x         *mat.Dense // the current batch
 
+	// ctx is the run's context: coding and the sweeps check it too.
+	ctx context.Context
+
 	runStart   time.Time
 	phaseStart time.Time
 	phaseBase  int64 // samples of the phase done when this run entered it
@@ -239,7 +313,7 @@ func newTrainer(m *Model, src Source, o options) (*trainer, error) {
 	}
 	st := m.st
 	t := &trainer{
-		m: m, src: src, o: o, impl: impl, threads: m.threads(),
+		m: m, src: src, o: o, impl: impl, threads: m.threads(), ctx: context.Background(),
 		xb:  make([]float64, m.cfg.Batch*st.n),
 		lab: make([]int, m.cfg.Batch),
 	}
@@ -253,6 +327,7 @@ func newTrainer(m *Model, src Source, o options) (*trainer, error) {
 func (t *trainer) run(ctx context.Context) error {
 	m := t.m
 	t.runStart = time.Now()
+	t.ctx = ctx
 	if err := ctx.Err(); err != nil {
 		return err
 	}
@@ -598,7 +673,10 @@ func (t *trainer) after(cnt int, b batchStats, phase string, total int64) error 
 			t.ridge()
 		}
 		m.invalidate()
-		if err := t.o.checkpoint(m); err != nil {
+		m.quiet.Store(true)
+		err := t.o.checkpoint(m)
+		m.quiet.Store(false)
+		if err != nil {
 			return fmt.Errorf("oddl: checkpoint: %w", err)
 		}
 	}
@@ -623,7 +701,7 @@ func (t *trainer) step(lambda0 float64, updateW bool) (batchStats, error) {
 		if err := t.encodeClass(); err != nil {
 			return batchStats{}, err
 		}
-	} else if err := t.encode(); err != nil {
+	} else if err := t.encode(t.ctx); err != nil {
 		return batchStats{}, err
 	}
 	if joint {
@@ -666,7 +744,13 @@ func (t *trainer) step(lambda0 float64, updateW bool) (batchStats, error) {
 	start = time.Now()
 	t.up.updateW = updateW
 	t.up.perClass = !joint && m.cfg.Init == InitClass
-	for range m.cfg.Sweeps {
+	for s := range m.cfg.Sweeps {
+		// Cancelled, the batch ends with the sweeps done so far rather
+		// than after all of them: it stays counted, so the statistics and
+		// the position agree, and the run stops before the next batch.
+		if s > 0 && t.ctx.Err() != nil {
+			break
+		}
 		b.unused = t.up.sweep(st, m.cfg.Update == UpdateBlocked)
 	}
 	t.dirty = true
@@ -676,12 +760,16 @@ func (t *trainer) step(lambda0 float64, updateW bool) (batchStats, error) {
 	return b, nil
 }
 
-// encode codes the batch on D.
-func (t *trainer) encode() error {
+// encode codes the batch on D, giving up with ctx's error when ctx is done
+// (only before the batch has changed the model).
+func (t *trainer) encode(ctx context.Context) error {
 	if err := t.ensureCoder(); err != nil {
 		return err
 	}
-	if err := t.coder.EncodeTo(&t.codes, t.x); err != nil {
+	if err := t.coder.EncodeToContext(ctx, &t.codes, t.x); err != nil {
+		if cerr := ctx.Err(); cerr != nil {
+			return cerr
+		}
 		return fmt.Errorf("oddl: coding: %w", err)
 	}
 	return nil
@@ -693,13 +781,13 @@ func (t *trainer) ensureCoder() error {
 	if t.coder == nil {
 		c, err := omp.New(m.dictView(), omp.WithSparsity(m.cfg.L), omp.WithBackend(t.impl), omp.WithThreads(t.threads))
 		if err != nil {
-			return fmt.Errorf("oddl: dictionary: %w", err)
+			return diverged(err, "dictionary")
 		}
 		t.coder, t.dirty = c, false
 	}
 	if t.dirty {
 		if err := t.coder.SetDictionary(m.dictView()); err != nil {
-			return fmt.Errorf("oddl: dictionary: %w", err)
+			return diverged(err, "dictionary")
 		}
 		t.dirty = false
 	}
@@ -853,11 +941,11 @@ func (t *trainer) encodeStacked(lambda0 float64) error {
 		fill(gs)
 		c, err := omp.NewGram(mat.NewDense(k, k, gs), omp.WithSparsity(m.cfg.L), omp.WithBackend(t.impl), omp.WithThreads(t.threads))
 		if err != nil {
-			return fmt.Errorf("oddl: stacked dictionary: %w", err)
+			return diverged(err, "stacked dictionary")
 		}
 		t.scoder = c
 	} else if err := t.scoder.FillGram(fill); err != nil {
-		return fmt.Errorf("oddl: stacked dictionary: %w", err)
+		return diverged(err, "stacked dictionary")
 	}
 	// A0 = X Dᵀ (on the coder's copy of D, packed once with the native
 	// backend), the norms and the stacked correlations (the class's row
@@ -893,7 +981,8 @@ func (t *trainer) encodeStacked(lambda0 float64) error {
 // dictionary, else as encode does.
 func (t *trainer) encodeTask() error {
 	if !t.haveA0 {
-		return t.encode()
+		// The batch is in the statistics already: no way out here.
+		return t.encode(context.Background())
 	}
 	k := t.m.st.k
 	r, _ := t.x.Dims()

@@ -23,7 +23,7 @@ func TestConfigValidate(t *testing.T) {
 		want string
 	}{
 		{"K zero", func(c *Config) { c.K = 0 }, "K = 0"},
-		{"K huge", func(c *Config) { c.K = maxAtoms + 1 }, "at most"},
+		{"K huge", func(c *Config) { c.K = MaxAtoms + 1 }, "at most"},
 		{"L zero", func(c *Config) { c.L = 0 }, "sparsity L = 0"},
 		{"L above K", func(c *Config) { c.K, c.L = 4, 5 }, "larger than the number of atoms"},
 		{"lambda0 negative", func(c *Config) { c.Lambda0 = -1 }, "lambda0"},

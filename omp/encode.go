@@ -1,6 +1,7 @@
 package omp
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"sync/atomic"
@@ -50,6 +51,13 @@ func (c *Coder) Encode(X *mat.Dense) (*Codes, error) {
 // enough: coding the same number of samples again allocates nothing but the
 // goroutines of the call. On error dst's contents are unspecified.
 func (c *Coder) EncodeTo(dst *Codes, X *mat.Dense) error {
+	return c.EncodeToContext(context.Background(), dst, X)
+}
+
+// EncodeToContext is EncodeTo that gives up when ctx is done: it checks ctx
+// between rounds of samples (a few thousand at most) and then returns
+// ctx.Err(), dst's contents unspecified.
+func (c *Coder) EncodeToContext(ctx context.Context, dst *Codes, X *mat.Dense) error {
 	if dst == nil {
 		panic("omp: nil destination Codes")
 	}
@@ -70,7 +78,7 @@ func (c *Coder) EncodeTo(dst *Codes, X *mat.Dense) error {
 	if N > 0 {
 		x = X.RawMatrix()
 	}
-	return c.encode(dst, N, x, blas64.General{}, nil, c.residuals)
+	return c.encode(ctx, dst, N, x, blas64.General{}, nil, c.residuals)
 }
 
 // EncodeGramTo codes N samples given by their correlations with the atoms,
@@ -104,12 +112,12 @@ func (c *Coder) EncodeGramTo(dst *Codes, A0 *mat.Dense, xx []float64) error {
 	if c.gramBad {
 		return errNoGram
 	}
-	return c.encode(dst, N, blas64.General{}, a0, xx, false)
+	return c.encode(context.Background(), dst, N, blas64.General{}, a0, xx, false)
 }
 
 // encode codes N samples, from x or (when a0.Data is set) from the
-// correlations a0 and squared norms xx.
-func (c *Coder) encode(dst *Codes, N int, x, a0 blas64.General, xx []float64, residuals bool) error {
+// correlations a0 and squared norms xx, checking ctx between rounds.
+func (c *Coder) encode(ctx context.Context, dst *Codes, N int, x, a0 blas64.General, xx []float64, residuals bool) error {
 	l := c.sparsity
 	capHint := 0
 	if !c.hasTol {
@@ -138,6 +146,9 @@ func (c *Coder) encode(dst *Codes, N int, x, a0 blas64.General, xx []float64, re
 	}
 
 	for r0 := 0; r0 < N; r0 += size {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
 		m := min(size, N-r0)
 		r.start, r.m = r0, m
 		r.next.Store(0)

@@ -210,9 +210,9 @@ func TestBadInputCLI(t *testing.T) {
 		{"κ = 0", train("-data", smallDir, "-batch", "0"), "batch size = 0"},
 		{"output is a folder", train("-data", smallDir, "-o", tmp), "is a folder"},
 		// Models.
-		{"model is a folder (eval)", []string{"eval", "-model", tmp, "-data", dir}, "not a regular file"},
-		{"model is a folder (predict)", []string{"predict", "-model", tmp, "-in", csv("nan.csv")}, "not a regular file"},
-		{"model is a folder (resume)", []string{"train", "-q", "-resume", tmp, "-data", dir}, "not a regular file"},
+		{"model is a folder (eval)", []string{"eval", "-model", tmp, "-data", dir}, "is a folder"},
+		{"model is a folder (predict)", []string{"predict", "-model", tmp, "-in", csv("nan.csv")}, "is a folder"},
+		{"model is a folder (resume)", []string{"train", "-q", "-resume", tmp, "-data", dir}, "is a folder"},
 		{"model below a file", []string{"eval", "-model", notDir, "-data", dir}, "not a directory"},
 		{"missing model", []string{"eval", "-model", filepath.Join(tmp, "none.oddl"), "-data", dir}, "no such file"},
 		{"newer model version (eval)", []string{"eval", "-model", newerModel, "-data", dir}, "version 7"},

@@ -17,6 +17,7 @@ import (
 	"github.com/oddl-go/oddl/bench"
 	"github.com/oddl-go/oddl/blas"
 	"github.com/oddl-go/oddl/kernel"
+	"github.com/oddl-go/oddl/oddl"
 )
 
 func init() {
@@ -54,8 +55,8 @@ func runBench(args []string, stdout, stderr io.Writer) error {
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
-	if *threads < 0 {
-		return usageError{fmt.Errorf("-threads %d: must be >= 0", *threads)}
+	if *threads < 0 || *threads > oddl.MaxThreads {
+		return usageError{fmt.Errorf("-threads %d: must be from 0 to %d", *threads, oddl.MaxThreads)}
 	}
 	if *trainSamples < 0 {
 		return usageError{fmt.Errorf("-train-samples %d: must be >= 0", *trainSamples)}
@@ -63,8 +64,8 @@ func runBench(args []string, stdout, stderr io.Writer) error {
 	if *trainPasses < 0 {
 		return usageError{fmt.Errorf("-train-passes %d: must be >= 0", *trainPasses)}
 	}
-	if *batch < 1 {
-		return usageError{fmt.Errorf("-batch %d: must be >= 1", *batch)}
+	if *batch < 1 || *batch > oddl.MaxBatch {
+		return usageError{fmt.Errorf("-batch %d: must be from 1 to %d", *batch, oddl.MaxBatch)}
 	}
 	opts := bench.Options{
 		Quick:        *quick,

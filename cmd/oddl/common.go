@@ -9,6 +9,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/oddl-go/oddl/blas"
@@ -33,7 +34,8 @@ func addDataFlags(fs *flag.FlagSet) *dataFlags {
 	return d
 }
 
-// check validates the flag values themselves.
+// check validates the flag values themselves (status 2), then that the
+// folders they name are folders (status 1: a matter of the files).
 func (d *dataFlags) check() error {
 	if d.limit < 0 {
 		return usageError{fmt.Errorf("-limit %d: need a count ≥ 0", d.limit)}
@@ -48,15 +50,35 @@ func (d *dataFlags) check() error {
 	default:
 		fi, err := os.Stat(d.name)
 		if err != nil || !fi.IsDir() {
-			return usageError{fmt.Errorf("-data %q: not mnist, usps, yaleb, nor a folder", d.name)}
+			return fmt.Errorf("-data %q: not mnist, usps, yaleb, nor a folder", d.name)
 		}
 	}
 	if d.dir != "" {
 		if fi, err := os.Stat(d.dir); err != nil || !fi.IsDir() {
-			return usageError{fmt.Errorf("-data-dir %q: not a folder", d.dir)}
+			return fmt.Errorf("-data-dir %q: not a folder", d.dir)
 		}
 	}
 	return nil
+}
+
+// files returns the IDX files of a -data folder, which no output may
+// replace (a model saved there is not one of them).
+func (d *dataFlags) files() []output {
+	switch d.name {
+	case "mnist", "usps", "yaleb", "":
+		return nil
+	}
+	ents, err := os.ReadDir(d.name)
+	if err != nil {
+		return nil
+	}
+	var in []output
+	for _, e := range ents {
+		if e.Type().IsRegular() && strings.Contains(e.Name(), "-idx") {
+			in = append(in, output{flag: "-data", path: filepath.Join(d.name, e.Name())})
+		}
+	}
+	return in
 }
 
 // load reads the data set and applies the limits. A set without its own
@@ -100,8 +122,8 @@ func addRuntimeFlags(fs *flag.FlagSet) *runtimeFlags {
 // backend value can carry), and warns on the flag set's output when the
 // library runs kernels older than this CPU supports.
 func (r *runtimeFlags) check() (string, error) {
-	if r.threads < 0 {
-		return "", usageError{fmt.Errorf("-threads %d: need a count ≥ 0 (0: all cores)", r.threads)}
+	if r.threads < 0 || r.threads > oddl.MaxThreads {
+		return "", usageError{fmt.Errorf("-threads %d: need a count from 0 (all cores) to %d", r.threads, oddl.MaxThreads)}
 	}
 	_, name, err := blas.Select(r.blas)
 	if err != nil {

@@ -6,8 +6,6 @@ import (
 	"io"
 	"runtime"
 	"time"
-
-	"github.com/oddl-go/oddl/oddl"
 )
 
 func init() {
@@ -41,11 +39,12 @@ type evalReport struct {
 
 func runEval(args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("eval", stderr)
-	modelPath := fs.String("model", "", "the model `file` to evaluate (required)")
+	modelPath := fs.String("model", "", "the model `file` to evaluate (required; - reads stdin)")
 	which := fs.String("set", "test", "which part of the data set: test or train")
 	data := addDataFlags(fs)
 	rt := addRuntimeFlags(fs)
 	sc := addScoreFlags(fs)
+	mem := addMemoryFlag(fs)
 	asJSON := fs.Bool("json", false, "print one JSON object on stdout")
 	setUsage(fs, stderr, "oddl eval -model file [flags]",
 		"Classifies a data set with a saved model and reports the error rate and the\n"+
@@ -69,7 +68,11 @@ func runEval(args []string, stdout, stderr io.Writer) error {
 	if err := sc.check(); err != nil {
 		return err
 	}
-	model, err := oddl.Load(*modelPath)
+	if err := mem.check(); err != nil {
+		return err
+	}
+	tooLarge := mem.limitData()
+	model, err := loadModel("-model", *modelPath)
 	if err != nil {
 		return err
 	}
@@ -81,7 +84,7 @@ func runEval(args []string, stdout, stderr io.Writer) error {
 	}
 	train, test, err := data.load(model.Config().Seed)
 	if err != nil {
-		return err
+		return tooLarge(err)
 	}
 	set := test
 	if *which == "train" {

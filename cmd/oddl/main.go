@@ -67,7 +67,7 @@ func main() {
 // run executes the command line and returns the exit status.
 func run(args []string, stdout, stderr io.Writer) (status int) {
 	if len(args) == 0 {
-		usage(stderr)
+		fmt.Fprintln(stderr, `oddl: no command given (run "oddl help" for the commands)`)
 		return 2
 	}
 	name := args[0]
@@ -77,8 +77,7 @@ func run(args []string, stdout, stderr io.Writer) (status int) {
 	}
 	c, ok := commands[name]
 	if !ok {
-		fmt.Fprintf(stderr, "oddl: unknown command %q\n", name)
-		usage(stderr)
+		fmt.Fprintf(stderr, "oddl: unknown command %q (run \"oddl help\" for the commands)\n", name)
 		return 2
 	}
 	if err := kernel.TierError(); err != nil {
@@ -107,6 +106,10 @@ func run(args []string, stdout, stderr io.Writer) (status int) {
 	if errors.As(err, &ue) {
 		return 2
 	}
+	var ie interruptedError
+	if errors.As(err, &ie) {
+		return ie.status
+	}
 	return 1
 }
 
@@ -127,14 +130,28 @@ func setUsage(fs *flag.FlagSet, w io.Writer, synopsis, about string) {
 	}
 }
 
-// parseFlags parses args into fs and wraps a failure as a usage error.
-// Positional arguments left over are an error too.
+// parseFlags parses args into fs and wraps a failure as a usage error of
+// one line that points to -h; the flags are printed only when asked for
+// (-h). Positional arguments left over are an error too.
 func parseFlags(fs *flag.FlagSet, args []string) error {
-	if err := fs.Parse(args); err != nil {
+	out, help := fs.Output(), fs.Usage
+	if help == nil {
+		help = func() {
+			fmt.Fprintf(out, "usage of %s:\n", fs.Name())
+			fs.PrintDefaults()
+		}
+	}
+	fs.SetOutput(io.Discard)
+	fs.Usage = func() {}
+	err := fs.Parse(args)
+	fs.SetOutput(out)
+	fs.Usage = help
+	if err != nil {
 		if errors.Is(err, flag.ErrHelp) {
+			fs.Usage()
 			return err
 		}
-		return usageError{err}
+		return usageError{fmt.Errorf("%w (run \"%s -h\" for the flags)", err, fs.Name())}
 	}
 	if fs.NArg() > 0 {
 		return usageError{fmt.Errorf("unexpected argument %q", fs.Arg(0))}

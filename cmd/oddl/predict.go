@@ -13,7 +13,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/oddl-go/oddl/dataset"
-	"github.com/oddl-go/oddl/oddl"
+	"github.com/oddl-go/oddl/internal/safefile"
 )
 
 func init() {
@@ -26,10 +26,11 @@ func init() {
 
 func runPredict(args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("predict", stderr)
-	modelPath := fs.String("model", "", "the model `file` (required)")
-	in := fs.String("in", "", "input `file` (required): IDX images (gzip or plain), or CSV/text with one sample of n numbers a line; - reads CSV from stdin")
+	modelPath := fs.String("model", "", "the model `file` (required; - reads stdin)")
+	in := fs.String("in", "", "input `file` (required): IDX images (gzip or plain), or CSV/text with one sample of n numbers a line; - reads stdin. Read once, so a pipe or FIFO will do")
 	rt := addRuntimeFlags(fs)
 	sc := addScoreFlags(fs)
+	mem := addMemoryFlag(fs)
 	setUsage(fs, stderr, "oddl predict -model file -in file [flags]",
 		"Prints one label per line on stdout, one for each sample of the input, in order.\n"+
 			"Samples are raw (e.g. pixels 0..255); the model applies its own preprocessing.\n")
@@ -48,14 +49,22 @@ func runPredict(args []string, stdout, stderr io.Writer) error {
 	if err := sc.check(); err != nil {
 		return err
 	}
+	if err := mem.check(); err != nil {
+		return err
+	}
+	tooLarge := mem.limitData()
 	if *in != "-" {
+		// Told before the model is read; the input is opened later, once.
 		if fi, err := os.Stat(*in); err != nil {
-			return usageError{fmt.Errorf("-in: %w", err)}
+			return fmt.Errorf("-in: %w", err)
 		} else if fi.IsDir() {
-			return usageError{fmt.Errorf("-in %s: is a folder", *in)}
+			return fmt.Errorf("-in %s: is a folder", *in)
 		}
 	}
-	model, err := oddl.Load(*modelPath)
+	if *in == "-" && *modelPath == "-" || *in != "-" && safefile.Same(*in, *modelPath) {
+		return usageError{errors.New("-model and -in name the same input")}
+	}
+	model, err := loadModel("-model", *modelPath)
 	if err != nil {
 		return err
 	}
@@ -67,9 +76,9 @@ func runPredict(args []string, stdout, stderr io.Writer) error {
 	}
 	X, err := readSamples(*in, model.Dim())
 	if err != nil {
-		return err
+		return tooLarge(err)
 	}
-	labels, err := model.Predict(X)
+	labels, err := predictBlocks(model, X)
 	if err != nil {
 		return err
 	}
@@ -80,39 +89,50 @@ func runPredict(args []string, stdout, stderr io.Writer) error {
 	return w.Flush()
 }
 
-// readSamples reads the input: an IDX images file when it starts like one
-// (gzip or the IDX magic), CSV otherwise.
+// readSamples reads the input ("-": stdin): an IDX images file when it
+// starts like one (gzip or the IDX magic), CSV otherwise. The format is
+// told from the first bytes of the open stream, which is read once: a
+// pipe, /dev/stdin or a FIFO works as a file does.
 func readSamples(path string, n int) (*mat.Dense, error) {
-	if path == "-" {
-		return readCSV(os.Stdin, "stdin", n)
+	var r io.Reader = os.Stdin
+	name := "stdin"
+	if path != "-" {
+		f, err := openInput("-in", path)
+		if err != nil {
+			return nil, err
+		}
+		defer f.Close()
+		r, name = f, path
 	}
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
+	br := bufio.NewReaderSize(r, 1<<16)
+	head, err := br.Peek(4)
+	if err != nil && err != io.EOF {
+		return nil, fmt.Errorf("%s: %w", name, err)
 	}
-	defer f.Close()
-	br := bufio.NewReaderSize(f, 1<<16)
-	head, _ := br.Peek(4)
 	isGzip := len(head) >= 2 && head[0] == 0x1f && head[1] == 0x8b
 	isIDX := len(head) >= 4 && head[0] == 0 && head[1] == 0 && head[3] >= 1 && head[3] <= 4
 	if isGzip || isIDX {
-		X, _, _, err := dataset.ReadImages(path)
+		X, _, _, err := dataset.ReadImagesFrom(br, name)
 		if err != nil {
 			return nil, err
 		}
 		if _, c := X.Dims(); c != n {
-			return nil, fmt.Errorf("%s: images of %d pixels, the model expects %d", path, c, n)
+			return nil, fmt.Errorf("%s: images of %d pixels, the model expects %d", name, c, n)
 		}
 		return X, nil
 	}
-	return readCSV(br, path, n)
+	return readCSV(br, name, n)
 }
+
+// maxLine is the longest CSV line read: a sample of a million values in
+// full precision.
+const maxLine = 1 << 26
 
 // readCSV reads one sample of n numbers a line, separated by commas, spaces
 // or tabs. Blank lines and lines starting with # are skipped.
 func readCSV(r io.Reader, name string, n int) (*mat.Dense, error) {
 	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 1<<16), 1<<26)
+	sc.Buffer(make([]byte, 1<<16), maxLine)
 	var data []float64
 	rows, line := 0, 0
 	for sc.Scan() {
@@ -142,7 +162,9 @@ func readCSV(r io.Reader, name string, n int) (*mat.Dense, error) {
 		}
 		rows++
 	}
-	if err := sc.Err(); err != nil {
+	if err := sc.Err(); errors.Is(err, bufio.ErrTooLong) {
+		return nil, fmt.Errorf("%s: line %d is longer than %d MiB: not samples as text", name, line+1, maxLine>>20)
+	} else if err != nil {
 		return nil, fmt.Errorf("%s: line %d: %w", name, line+1, err)
 	}
 	if rows == 0 {

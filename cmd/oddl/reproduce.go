@@ -8,11 +8,14 @@ import (
 	iofs "io/fs"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"strconv"
 	"strings"
 
 	"github.com/oddl-go/oddl/bench/experiments"
 	"github.com/oddl-go/oddl/blas"
+	"github.com/oddl-go/oddl/internal/safefile"
+	"github.com/oddl-go/oddl/oddl"
 )
 
 func init() {
@@ -62,8 +65,19 @@ func runReproduce(args []string, stdout, stderr io.Writer) error {
 			return usageError{fmt.Errorf("%s %d: must be >= 0", name, v)}
 		}
 	}
+	if *k > oddl.MaxAtoms || *threads > oddl.MaxThreads {
+		return usageError{fmt.Errorf("-k %d, -threads %d: at most %d atoms and %d threads", *k, *threads, oddl.MaxAtoms, oddl.MaxThreads)}
+	}
+	for _, v := range ks {
+		if v > oddl.MaxAtoms {
+			return usageError{fmt.Errorf("-sizes: %d atoms, at most %d", v, oddl.MaxAtoms)}
+		}
+	}
 	if _, _, err := blas.Select(*backend); err != nil {
 		return usageError{fmt.Errorf("-blas: %w", err)}
+	}
+	if err := checkOutFolder(*out); err != nil {
+		return err
 	}
 	o := experiments.Options{
 		Tables: tables, Quick: *quick, DataDir: *dataDir, OutDir: *out,
@@ -124,4 +138,25 @@ func reproduceInts(s string) ([]int, error) {
 		out = append(out, v)
 	}
 	return out, nil
+}
+
+// checkOutFolder checks, before the experiments run, that the -out folder
+// is a folder that takes files, or can be made.
+func checkOutFolder(dir string) error {
+	if dir == "" {
+		return nil
+	}
+	fi, err := os.Stat(dir)
+	switch {
+	case errors.Is(err, iofs.ErrNotExist):
+		return nil // made when the first result is written
+	case err != nil:
+		return fmt.Errorf("-out: %w", err)
+	case !fi.IsDir():
+		return fmt.Errorf("-out %s: is %s, not a folder", dir, safefile.Kind(fi.Mode()))
+	}
+	if err := safefile.Check(filepath.Join(dir, "results.json")); err != nil {
+		return fmt.Errorf("-out: %w", err)
+	}
+	return nil
 }

@@ -2,10 +2,11 @@ package main
 
 import (
 	"fmt"
+	"image/png"
 	"io"
 
 	"github.com/oddl-go/oddl/bench/experiments"
-	"github.com/oddl-go/oddl/oddl"
+	"github.com/oddl-go/oddl/internal/safefile"
 )
 
 func init() {
@@ -42,7 +43,10 @@ func runShow(args []string, stdout, stderr io.Writer) error {
 	case *zoom < 1 || *zoom > 64:
 		return usageError{fmt.Errorf("-zoom %d: must be 1 to 64", *zoom)}
 	}
-	m, err := oddl.Load(*model)
+	if err := checkOutputs([]output{{flag: "-o", path: *out}}, output{flag: "-model", path: *model}); err != nil {
+		return err
+	}
+	m, err := loadModel("-model", *model)
 	if err != nil {
 		return err
 	}
@@ -64,8 +68,12 @@ func runShow(args []string, stdout, stderr io.Writer) error {
 		return usageError{fmt.Errorf("-rows %d -cols %d: atoms have %d entries", r, c, n)}
 	}
 	opt := experiments.TileOptions{Columns: *columns, Max: *maxAtoms, Zoom: *zoom}
-	if err := experiments.WriteAtomsPNG(*out, D, r, c, opt); err != nil {
+	img, err := experiments.AtomImage(D, r, c, opt)
+	if err != nil {
 		return err
+	}
+	if err := safefile.Write(*out, func(w io.Writer) error { return png.Encode(w, img) }); err != nil {
+		return fmt.Errorf("-o: %w", err)
 	}
 	shown := K
 	if *maxAtoms > 0 && *maxAtoms < K {

@@ -10,9 +10,11 @@ import (
 	"runtime"
 	"runtime/pprof"
 	"strings"
+	"sync/atomic"
 	"syscall"
 	"time"
 
+	"github.com/oddl-go/oddl/internal/safefile"
 	"github.com/oddl-go/oddl/oddl"
 )
 
@@ -74,6 +76,10 @@ func secondsOf(t oddl.Times) timesRep {
 // whether to act as if the user pressed Ctrl-C.
 var interruptHook func(batches int64) bool
 
+// evaluateHook, when set (by tests), is called with the run's context just
+// before the final evaluation.
+var evaluateHook func(ctx context.Context)
+
 // modelFlags are the flags that define a model; a resumed model keeps its own.
 var modelFlags = []string{"k", "l", "lambda0", "lambda1", "batch", "init", "sweeps", "unused", "update", "coding", "init-mode", "forget", "preprocess", "seed", "refit", "refit-pass", "task-step"}
 
@@ -102,8 +108,10 @@ func runTrain(args []string, stdout, stderr io.Writer) (err error) {
 	seed := fs.Uint64("seed", def.Seed, "random seed (sample order, reseeded atoms, yaleb split)")
 	data := addDataFlags(fs)
 	rt := addRuntimeFlags(fs)
+	mem := addMemoryFlag(fs)
 	out := fs.String("o", "", "save the model to `file` (atomically; also the checkpoint file)")
 	resume := fs.String("resume", "", "continue training the model saved in `file` (finish an interrupted run, or add -epochs); saves back to it unless -o is given")
+	newData := fs.Bool("resume-new-data", false, "with -resume, go on with a training set other than the model's (by default a set of another size or content is refused, so that a pass does not continue on other samples)")
 	every := fs.Int("checkpoint", 0, "with -o, save a checkpoint every `N` mini-batches (0: only at the end)")
 	asJSON := fs.Bool("json", false, "print one JSON object on stdout instead of the summary")
 	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile to `file` (go tool pprof)")
@@ -127,14 +135,24 @@ func runTrain(args []string, stdout, stderr io.Writer) (err error) {
 	if err != nil {
 		return err
 	}
+	if err := mem.check(); err != nil {
+		return err
+	}
 	if *every < 0 {
 		return usageError{fmt.Errorf("-checkpoint %d: need a count ≥ 0", *every)}
 	}
 	if *resume != "" && *out == "" {
+		// The model goes back where it came from, if that is a file.
+		if fi, err := os.Stat(*resume); *resume == "-" || err == nil && !fi.Mode().IsRegular() && !fi.IsDir() {
+			return usageError{fmt.Errorf("-resume %s is not a file to save back to: give -o", *resume)}
+		}
 		*out = *resume
 	}
 	if *every > 0 && *out == "" {
 		return usageError{errors.New("-checkpoint needs -o (where to save)")}
+	}
+	if *newData && *resume == "" {
+		return usageError{errors.New("-resume-new-data needs -resume")}
 	}
 	var model *oddl.Model
 	var addEpochs int // -epochs with -resume: epochs to add
@@ -148,11 +166,11 @@ func runTrain(args []string, stdout, stderr io.Writer) (err error) {
 		if len(given) > 0 {
 			return usageError{fmt.Errorf("%s cannot change a saved model (-resume keeps its settings)", strings.Join(given, ", "))}
 		}
-		if cfg.Epochs < 0 {
-			return usageError{fmt.Errorf("-epochs %d: need a count ≥ 0", cfg.Epochs)}
+		if cfg.Epochs < 0 || cfg.Epochs > oddl.MaxEpochs {
+			return usageError{fmt.Errorf("-epochs %d: need a count from 0 to %d", cfg.Epochs, oddl.MaxEpochs)}
 		}
 		addEpochs = cfg.Epochs // cfg becomes the model's below
-		model, err = oddl.Load(*resume)
+		model, err = loadModel("-resume", *resume)
 		if err != nil {
 			return err
 		}
@@ -165,29 +183,53 @@ func runTrain(args []string, stdout, stderr io.Writer) (err error) {
 			}
 		}
 		cfg = model.Config()
+		if set["epochs"] && addEpochs > oddl.MaxEpochs-cfg.Epochs {
+			return usageError{fmt.Errorf("-epochs %d: the model has %d epochs already, at most %d in all", addEpochs, cfg.Epochs, oddl.MaxEpochs)}
+		}
 	} else if err := cfg.Validate(); err != nil {
 		return usageError{err}
 	}
-	if *out != "" {
-		if err := checkWritable(*out); err != nil {
-			return usageError{fmt.Errorf("-o: %w", err)}
-		}
+	// The settings' own memory, before any data is read; the data's
+	// dimension and size are counted once they are known.
+	if err := mem.checkTraining(cfg, 1, 1, 0, model != nil); err != nil {
+		return err
+	}
+	tooLarge := mem.limitData()
+	// Every output is checked before anything is read or trained: a run
+	// of hours must not end on a path it cannot write. The model may go
+	// back where it was resumed from, nothing else may.
+	outs := []output{{flag: "-o", path: *out, replaces: "-resume"}, {flag: "-cpuprofile", path: *cpuProfile}, {flag: "-memprofile", path: *memProfile}}
+	if err := checkOutputs(outs, append(data.files(), output{flag: "-resume", path: *resume})...); err != nil {
+		return err
 	}
 
 	if *cpuProfile != "" {
-		f, err := os.Create(*cpuProfile)
+		f, err := safefile.Create(*cpuProfile)
 		if err != nil {
-			return usageError{fmt.Errorf("-cpuprofile: %w", err)}
+			return fmt.Errorf("-cpuprofile: %w", err)
 		}
-		defer f.Close()
 		if err := pprof.StartCPUProfile(f); err != nil {
+			f.Abort()
 			return fmt.Errorf("cpu profile: %w", err)
 		}
-		defer pprof.StopCPUProfile()
+		defer func() {
+			pprof.StopCPUProfile()
+			// The profile of a failed run is kept too: it may say why.
+			if cerr := f.Commit(); cerr != nil && err == nil {
+				err = fmt.Errorf("-cpuprofile: %w", cerr)
+			}
+		}()
 	}
 
 	train, test, err := data.load(cfg.Seed)
 	if err != nil {
+		return tooLarge(err)
+	}
+	loaded := int64(train.Len()) * int64(train.Dim())
+	if test != nil {
+		loaded += int64(test.Len()) * int64(test.Dim())
+	}
+	if err := mem.checkTraining(cfg, train.Dim(), train.Classes, loaded, model != nil); err != nil {
 		return err
 	}
 	src, err := oddl.NewSetSource(train)
@@ -195,9 +237,7 @@ func runTrain(args []string, stdout, stderr io.Writer) (err error) {
 		return err
 	}
 
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
-	ctx, cancel := context.WithCancel(ctx)
+	ctx, cancel, caught := catchSignals()
 	defer cancel()
 
 	var prog *progressPrinter
@@ -214,6 +254,9 @@ func runTrain(args []string, stdout, stderr io.Writer) (err error) {
 	})}
 	if *every > 0 {
 		opts = append(opts, oddl.WithCheckpoint(*every, func(m *oddl.Model) error { return m.Save(*out) }))
+	}
+	if *newData {
+		opts = append(opts, oddl.WithNewData())
 	}
 
 	start := time.Now()
@@ -235,17 +278,22 @@ func runTrain(args []string, stdout, stderr io.Writer) (err error) {
 	if prog != nil {
 		prog.done()
 	}
+	if errors.Is(err, oddl.ErrNewData) {
+		return fmt.Errorf("%w (check -data and -limit; -resume-new-data goes on with this data on purpose)", err)
+	}
 	if err != nil {
-		if ctx.Err() != nil && model != nil {
-			stop()
+		if ctx.Err() != nil {
+			if model == nil {
+				return interrupted(caught(), errors.New("interrupted before training started; nothing saved"))
+			}
 			if *out == "" {
-				return errors.New("interrupted; nothing saved (give -o to save a checkpoint)")
+				return interrupted(caught(), errors.New("interrupted; nothing saved (give -o to save a checkpoint)"))
 			}
 			if serr := model.Save(*out); serr != nil {
 				return fmt.Errorf("interrupted; saving the checkpoint failed: %w", serr)
 			}
-			return fmt.Errorf("interrupted after %d samples; checkpoint saved to %s; continue with: oddl train -resume %s%s",
-				model.Seen(), *out, *out, dataArgs(data))
+			return interrupted(caught(), fmt.Errorf("interrupted after %d samples; checkpoint saved to %s; continue with: oddl train -resume %s%s",
+				model.Seen(), *out, *out, dataArgs(data)))
 		}
 		return err
 	}
@@ -255,17 +303,9 @@ func runTrain(args []string, stdout, stderr io.Writer) (err error) {
 		}
 	}
 	if *memProfile != "" {
-		f, err := os.Create(*memProfile)
-		if err != nil {
-			return fmt.Errorf("-memprofile: %w", err)
-		}
 		runtime.GC()
-		werr := pprof.WriteHeapProfile(f)
-		if cerr := f.Close(); werr == nil {
-			werr = cerr
-		}
-		if werr != nil {
-			return fmt.Errorf("heap profile: %w", werr)
+		if err := safefile.Write(*memProfile, pprof.WriteHeapProfile); err != nil {
+			return fmt.Errorf("-memprofile: %w", err)
 		}
 	}
 
@@ -287,8 +327,18 @@ func runTrain(args []string, stdout, stderr io.Writer) (err error) {
 	}
 	var ev oddl.Evaluation
 	if test != nil {
-		ev, err = model.Evaluate(test.X, test.Labels)
+		if evaluateHook != nil {
+			evaluateHook(ctx)
+		}
+		ev, err = model.EvaluateContext(ctx, test.X, test.Labels)
 		if err != nil {
+			if ctx.Err() != nil {
+				saved := "not saved (no -o)"
+				if *out != "" {
+					saved = "saved to " + *out
+				}
+				return interrupted(caught(), fmt.Errorf("interrupted during the test evaluation; the trained model is %s", saved))
+			}
 			return err
 		}
 		rep.TestError, rep.TestErrors, rep.NTest = &ev.ErrorRate, ev.Errors, ev.Samples
@@ -314,6 +364,57 @@ func runTrain(args []string, stdout, stderr io.Writer) (err error) {
 	return nil
 }
 
+// catchSignals returns a context that SIGINT or SIGTERM cancels, its cancel
+// function, and a function that tells which signal came (nil if none). The
+// first signal stops the run at the next check, which saves a checkpoint
+// with -o; it also gives the signals back their default action, so a second
+// Ctrl-C ends the process at once (saves are atomic: the model file is then
+// the previous one, never a part).
+func catchSignals() (context.Context, context.CancelFunc, func() os.Signal) {
+	ctx, cancel := context.WithCancel(context.Background())
+	ch := make(chan os.Signal, 1)
+	signal.Notify(ch, os.Interrupt, syscall.SIGTERM)
+	var got atomic.Value
+	go func() {
+		select {
+		case s := <-ch:
+			got.Store(s)
+			signal.Stop(ch)
+			cancel()
+		case <-ctx.Done():
+		}
+	}()
+	stop := func() {
+		signal.Stop(ch)
+		cancel()
+	}
+	caught := func() os.Signal {
+		s, _ := got.Load().(os.Signal)
+		return s
+	}
+	return ctx, stop, caught
+}
+
+// interruptedError is the error of a run stopped by a signal (or by
+// interruptHook, taken as SIGINT). The exit status is 128 plus the signal's
+// number, as a shell reports a process that the signal ended: 130 for
+// Ctrl-C, 143 for SIGTERM.
+type interruptedError struct {
+	err    error
+	status int
+}
+
+func (e interruptedError) Error() string { return e.err.Error() }
+func (e interruptedError) Unwrap() error { return e.err }
+
+func interrupted(sig os.Signal, err error) error {
+	status := 128 + int(syscall.SIGINT)
+	if s, ok := sig.(syscall.Signal); ok {
+		status = 128 + int(s)
+	}
+	return interruptedError{err: err, status: status}
+}
+
 // dataArgs returns the data flags to repeat on a resume command line.
 func dataArgs(d *dataFlags) string {
 	var b strings.Builder
@@ -327,22 +428,4 @@ func dataArgs(d *dataFlags) string {
 		fmt.Fprintf(&b, " -limit %d", d.limit)
 	}
 	return b.String()
-}
-
-// checkWritable fails early when the model could not be saved at the end.
-func checkWritable(path string) error {
-	if fi, err := os.Stat(path); err == nil && fi.IsDir() {
-		return fmt.Errorf("%s is a folder", path)
-	}
-	dir := "."
-	if i := strings.LastIndexAny(path, "/"+string(os.PathSeparator)); i >= 0 {
-		dir = path[:i+1]
-	}
-	f, err := os.CreateTemp(dir, ".oddl-write-check*")
-	if err != nil {
-		return fmt.Errorf("cannot write in %s: %w", dir, err)
-	}
-	f.Close()
-	os.Remove(f.Name())
-	return nil
 }

@@ -1,0 +1,18 @@
+//go:build !unix
+
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+)
+
+// openFIFO opens a FIFO as any file where FIFOs are not those of Unix.
+func openFIFO(flag, path string) (io.ReadCloser, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", flag, err)
+	}
+	return f, nil
+}

@@ -1,0 +1,263 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"flag"
+	"fmt"
+	"math"
+	"os"
+	"strconv"
+	"strings"
+
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/oddl-go/oddl/dataset"
+	"github.com/oddl-go/oddl/oddl"
+)
+
+// memoryFlag is -max-memory: how much memory a command may plan to use.
+// Without it the budget is what the machine has free for this process: the
+// least of the available memory (/proc/meminfo), the room left under a
+// cgroup limit and the address space left under RLIMIT_AS (prlimit, ulimit
+// -v). Runs whose estimate is above the budget are refused before anything
+// big is allocated, with a line naming the setting to change.
+type memoryFlag struct {
+	text  string // the flag as given
+	bytes int64  // its value, 0 if not given
+	// The budget, measured once (before any data is read, so that the data
+	// a command loads is counted against it, not taken from it).
+	measured   bool
+	avail      int64
+	availKnown bool
+}
+
+func addMemoryFlag(fs *flag.FlagSet) *memoryFlag {
+	m := &memoryFlag{}
+	fs.StringVar(&m.text, "max-memory", "", "memory the run may use, e.g. 4GiB, 512M or bytes (default: what the machine has available)")
+	return m
+}
+
+// check parses the flag's value (a usage error if it is not a size).
+func (m *memoryFlag) check() error {
+	if m.text == "" {
+		return nil
+	}
+	v, err := parseSize(m.text)
+	if err != nil {
+		return usageError{fmt.Errorf("-max-memory: %w", err)}
+	}
+	m.bytes = v
+	return nil
+}
+
+// parseSize parses a size: a number with an optional unit K, M, G, T
+// (powers of 1024, with or without "iB" or "B").
+func parseSize(s string) (int64, error) {
+	t := strings.TrimSpace(s)
+	num := strings.TrimRightFunc(t, func(r rune) bool { return r >= 'A' && r <= 'z' })
+	unit := strings.ToUpper(strings.TrimSpace(t[len(num):]))
+	shift := 0
+	switch strings.TrimSuffix(strings.TrimSuffix(unit, "B"), "I") {
+	case "":
+	case "K":
+		shift = 10
+	case "M":
+		shift = 20
+	case "G":
+		shift = 30
+	case "T":
+		shift = 40
+	default:
+		return 0, fmt.Errorf("size %q: unknown unit %q (want K, M, G or T)", s, unit)
+	}
+	v, err := strconv.ParseFloat(strings.TrimSpace(num), 64)
+	if err != nil || !(v > 0) || math.IsInf(v, 0) {
+		return 0, fmt.Errorf("size %q: need a positive number of bytes", s)
+	}
+	v *= float64(int64(1) << shift)
+	if v > 1<<62 {
+		return 0, fmt.Errorf("size %q is too large", s)
+	}
+	return max(int64(v), 1), nil
+}
+
+// budget returns the bytes the run may plan to use and where that figure
+// comes from, for messages. ok is false when nothing is known (then no
+// check is made).
+func (m *memoryFlag) budget() (bytes int64, from string, ok bool) {
+	if m.bytes > 0 {
+		return m.bytes, "-max-memory", true
+	}
+	if !m.measured {
+		m.avail, m.availKnown = availableMemory()
+		m.measured = true
+	}
+	return m.avail, "available", m.availKnown
+}
+
+// availableMemory is the least of the machine's available memory, the room
+// under the cgroup's limit and the address space left under RLIMIT_AS.
+func availableMemory() (int64, bool) {
+	best, ok := int64(math.MaxInt64), false
+	take := func(v int64) {
+		if v >= 0 && v < best {
+			best, ok = v, true
+		}
+	}
+	if v, found := meminfo("MemAvailable:"); found {
+		take(v)
+	}
+	if lim, err := readIntFile("/sys/fs/cgroup/memory.max"); err == nil {
+		if cur, err := readIntFile("/sys/fs/cgroup/memory.current"); err == nil {
+			take(lim - cur)
+		}
+	}
+	if v, found := addressSpaceLeft(); found {
+		take(v)
+	}
+	return max(best, 0), ok
+}
+
+// meminfo returns a field of /proc/meminfo in bytes.
+func meminfo(field string) (int64, bool) {
+	b, err := os.ReadFile("/proc/meminfo")
+	if err != nil {
+		return 0, false
+	}
+	sc := bufio.NewScanner(bytes.NewReader(b))
+	for sc.Scan() {
+		f := strings.Fields(sc.Text())
+		if len(f) >= 2 && f[0] == field {
+			v, err := strconv.ParseInt(f[1], 10, 64)
+			if err != nil {
+				return 0, false
+			}
+			return v << 10, true // kB
+		}
+	}
+	return 0, false
+}
+
+// selfVirtual returns the process's virtual size in bytes (/proc/self/statm).
+func selfVirtual() (int64, bool) {
+	b, err := os.ReadFile("/proc/self/statm")
+	if err != nil {
+		return 0, false
+	}
+	f := strings.Fields(string(b))
+	if len(f) < 1 {
+		return 0, false
+	}
+	pages, err := strconv.ParseInt(f[0], 10, 64)
+	if err != nil {
+		return 0, false
+	}
+	return pages * int64(os.Getpagesize()), true
+}
+
+// readIntFile reads a file holding one integer ("max" is not one).
+func readIntFile(path string) (int64, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return 0, err
+	}
+	return strconv.ParseInt(strings.TrimSpace(string(b)), 10, 64)
+}
+
+// limitData lowers the element limit of the IDX readers to what the budget
+// holds: reading holds up to twice the data while its buffer grows, and
+// prediction copies it once more, so a file may declare at most budget/16
+// float64 values. It returns a function that turns a reader's ErrTooLarge
+// into a message that names -max-memory.
+func (m *memoryFlag) limitData() func(error) error {
+	b, from, ok := m.budget()
+	if !ok {
+		return func(err error) error { return err }
+	}
+	limit := min(dataset.DefaultMaxElements, max(b/16, 1))
+	dataset.SetMaxElements(limit)
+	return func(err error) error {
+		if err == nil || !errors.Is(err, dataset.ErrTooLarge) {
+			return err
+		}
+		return fmt.Errorf("%w (the limit for %s)", err, budgetText(b, from))
+	}
+}
+
+// checkTraining refuses a run whose estimate (plus data of the given number
+// of float64 values already loaded, if any) is above the budget, naming
+// the setting to change. resumed says that the settings are a saved
+// model's, which -resume cannot change.
+func (m *memoryFlag) checkTraining(cfg oddl.Config, n, q int, data int64, resumed bool) error {
+	b, from, ok := m.budget()
+	if !ok {
+		return nil
+	}
+	est, setting := cfg.MemoryEstimate(n, q)
+	need := est + 8*data
+	if need <= b {
+		return nil
+	}
+	var name string
+	switch setting {
+	case "Batch":
+		name = fmt.Sprintf("-batch %d", cfg.Batch)
+	case "Threads":
+		name = fmt.Sprintf("-threads %d", cfg.Threads)
+	default:
+		name = fmt.Sprintf("-k %d", cfg.K)
+	}
+	what := fmt.Sprintf("%s needs about %s", name, sizeText(need))
+	if 8*data > est {
+		what = fmt.Sprintf("the data (%d values) and the settings need about %s", data, sizeText(need))
+	} else if resumed {
+		what = fmt.Sprintf("the saved model's %s needs about %s (-resume keeps the model's settings)", strings.TrimPrefix(name, "-"), sizeText(need))
+	}
+	return fmt.Errorf("%s, more than %s", what, budgetText(b, from))
+}
+
+// budgetText says what the budget is, for messages.
+func budgetText(b int64, from string) string {
+	if from == "-max-memory" {
+		return "-max-memory " + sizeText(b)
+	}
+	return "the " + sizeText(b) + " of memory available; see -max-memory"
+}
+
+// sizeText writes a size for people.
+func sizeText(b int64) string {
+	switch {
+	case b >= 1<<30:
+		return fmt.Sprintf("%.1f GiB", float64(b)/(1<<30))
+	case b >= 1<<20:
+		return fmt.Sprintf("%.1f MiB", float64(b)/(1<<20))
+	case b >= 1<<10:
+		return fmt.Sprintf("%.1f KiB", float64(b)/(1<<10))
+	}
+	return fmt.Sprintf("%d bytes", b)
+}
+
+// predictFloats is about how many values predictBlocks hands to the model
+// at once (32 MiB of float64).
+const predictFloats = 1 << 22
+
+// predictBlocks predicts the rows of X a block at a time: the model
+// preprocesses a copy of what it codes, so a block's copy is all that is
+// added to the samples (the labels are the same, each sample being coded on
+// its own).
+func predictBlocks(m *oddl.Model, X *mat.Dense) ([]int, error) {
+	r, c := X.Dims()
+	labels := make([]int, 0, r)
+	rows := max(256, predictFloats/max(c, 1))
+	for lo := 0; lo < r; lo += rows {
+		hi := min(lo+rows, r)
+		l, err := m.Predict(X.Slice(lo, hi, 0, c).(*mat.Dense))
+		if err != nil {
+			return nil, err
+		}
+		labels = append(labels, l...)
+	}
+	return labels, nil
+}

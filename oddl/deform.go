@@ -1,0 +1,134 @@
+package oddl
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"hash/fnv"
+	"io"
+	"math"
+	"math/rand/v2"
+	"runtime"
+
+	"github.com/oddl-go/oddl/dataset"
+	"github.com/oddl-go/oddl/internal/par"
+)
+
+// deformSource is a Source of deformed copies of a base set's images: the
+// "infinite" data set of online learning. Sample i of the pass ordered by
+// key is the base image and the distortion drawn from one random stream
+// seeded by (seed, key) and numbered i, so any sample can be made alone, in
+// any order and on any goroutine, and is the same on every run: seeking to
+// a position costs nothing, and a resumed run sees the samples it would
+// have seen.
+type deformSource struct {
+	base    *dataset.Set
+	def     dataset.Deformation
+	n       int
+	seed    uint64
+	key     uint64
+	pos     int
+	seeked  bool
+	workers []*dataset.Deformer // one a goroutine
+	// The goroutines' view of the current Read.
+	x      []float64
+	labels []int
+	first  int
+}
+
+// NewDeformSource returns a Source of n samples, each a base image (drawn
+// uniformly, with replacement) under a random deformation d (see
+// dataset.Deformation; dataset.DefaultDeformation suits MNIST). The stream
+// is fixed by seed and the key of each pass; samples are generated on as
+// many goroutines as GOMAXPROCS allows when they are read. base must not
+// change while the source is in use; its images are raw (not
+// preprocessed), as training expects.
+func NewDeformSource(base *dataset.Set, n int, d dataset.Deformation, seed uint64) (Source, error) {
+	if base == nil || base.Len() == 0 {
+		return nil, errors.New("oddl: no base images to deform")
+	}
+	if n < 1 {
+		return nil, fmt.Errorf("oddl: a deformation stream of %d samples", n)
+	}
+	if base.Rows*base.Cols != base.Dim() || base.Rows < 1 {
+		return nil, errors.New("oddl: base images of unknown size")
+	}
+	if base.Classes < 1 {
+		return nil, errors.New("oddl: base set has no classes")
+	}
+	w := max(1, runtime.GOMAXPROCS(0))
+	s := &deformSource{base: base, def: d, n: n, seed: seed, workers: make([]*dataset.Deformer, w)}
+	for i := range s.workers {
+		df, err := dataset.NewDeformer(d, base.Rows, base.Cols)
+		if err != nil {
+			return nil, fmt.Errorf("oddl: %w", err)
+		}
+		s.workers[i] = df
+	}
+	return s, nil
+}
+
+func (s *deformSource) Dim() int     { return s.base.Dim() }
+func (s *deformSource) Classes() int { return s.base.Classes }
+func (s *deformSource) Len() int     { return s.n }
+
+func (s *deformSource) Seek(key uint64, pos int) error {
+	if pos < 0 || pos > s.n {
+		return fmt.Errorf("oddl: position %d outside a pass of %d samples", pos, s.n)
+	}
+	s.key, s.pos, s.seeked = key, pos, true
+	return nil
+}
+
+// deformStreamSalt separates the deformation streams from the other random
+// streams derived from the same seed.
+const deformStreamSalt = 0x646566_6f726d // "deform"
+
+// sample makes sample i of the current pass into x and returns its label.
+func (s *deformSource) sample(df *dataset.Deformer, i int, x []float64) int {
+	rng := rand.New(rand.NewPCG(s.seed^deformStreamSalt, s.key^uint64(i)*0x9e3779b97f4a7c15))
+	b := rng.IntN(s.base.Len())
+	df.Deform(x, s.base.X.RawRowView(b), rng)
+	return s.base.Labels[b]
+}
+
+func (s *deformSource) Read(x []float64, labels []int) (int, error) {
+	if !s.seeked {
+		return 0, errors.New("oddl: Read before Seek")
+	}
+	if s.pos >= s.n {
+		return 0, io.EOF
+	}
+	cnt := min(len(labels), s.n-s.pos)
+	n := s.Dim()
+	w := min(len(s.workers), max(1, cnt/16))
+	s.x, s.labels, s.first = x, labels, s.pos
+	par.Do(w, func(g int) {
+		df := s.workers[g]
+		lo, hi := g*cnt/w, (g+1)*cnt/w
+		for i := lo; i < hi; i++ {
+			s.labels[i] = s.sample(df, s.first+i, s.x[i*n:(i+1)*n])
+		}
+	})
+	s.x, s.labels = nil, nil
+	s.pos += cnt
+	return cnt, nil
+}
+
+// Fingerprint hashes what fixes the stream: the base images (as a matrix
+// source's fingerprint), the number of samples, the seed and the
+// deformation, so that resuming on another stream is refused.
+func (s *deformSource) Fingerprint() uint64 {
+	h := fnv.New64a()
+	var b []byte
+	base := &matrixSource{x: s.base.X, labels: s.base.Labels, classes: s.base.Classes}
+	b = binary.LittleEndian.AppendUint64(b, base.Fingerprint())
+	b = binary.LittleEndian.AppendUint64(b, uint64(s.n))
+	b = binary.LittleEndian.AppendUint64(b, s.seed)
+	d := s.def
+	for _, v := range []float64{d.Rotate, d.Scale, d.Shear, d.Shift, d.ElasticAlpha, d.ElasticSigma} {
+		b = binary.LittleEndian.AppendUint64(b, math.Float64bits(v))
+	}
+	h.Write(b)
+	return h.Sum64()
+}
