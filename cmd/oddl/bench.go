@@ -160,21 +160,33 @@ func (p benchLog) Write(b []byte) (int, error) {
 	return p.w.Write(b)
 }
 
-// runTier measures q's sections of native on kernel tier q.Tier by running
-// this program again with ODDL_KERNEL set: the tier is chosen once, at
-// start-up, so one process cannot time two tiers of the same routines.
-func runTier(ctx context.Context, q bench.TierRequest) (*bench.Report, error) {
+// selfCommand returns the command that runs this program with args (the
+// tests run their own binary as the command instead).
+var selfCommand = func(ctx context.Context, args ...string) (*exec.Cmd, error) {
 	self, err := os.Executable()
 	if err != nil {
 		return nil, err
 	}
+	return exec.CommandContext(ctx, self, args...), nil
+}
+
+// runTier measures q's sections of native on kernel tier q.Tier by running
+// this program again with ODDL_KERNEL set: the tier is chosen once, at
+// start-up, so one process cannot time two tiers of the same routines.
+func runTier(ctx context.Context, q bench.TierRequest) (*bench.Report, error) {
 	args := []string{"bench", "-json", "-q", "-tiers=false", "-blas", blas.NativeName,
 		"-only", strings.Join(q.Sections, ","), "-threads", strconv.Itoa(q.Threads)}
 	if q.Quick {
 		args = append(args, "-quick")
 	}
-	cmd := exec.CommandContext(ctx, self, args...)
-	cmd.Env = append(os.Environ(), kernel.EnvVar+"="+q.Tier)
+	cmd, err := selfCommand(ctx, args...)
+	if err != nil {
+		return nil, err
+	}
+	if cmd.Env == nil {
+		cmd.Env = os.Environ()
+	}
+	cmd.Env = append(cmd.Env, kernel.EnvVar+"="+q.Tier)
 	var errb strings.Builder
 	cmd.Stderr = &errb
 	out, err := cmd.Output()
