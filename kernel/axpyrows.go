@@ -26,6 +26,9 @@ func AxpyRowsIamax(c, g []float64, ld int, idx []int, y []float64) int {
 		return iamaxSkipNaN(y)
 	}
 	c = c[:p]
+	if wide(n) {
+		return axpyRowsIamax512(c, g, ld, idx, y)
+	}
 	row := func(m int) []float64 { r := idx[m] * ld; return g[r : r+n] }
 	// All but the last group of rows (4, 3, 2 or 1 of them) as AxpyRows.
 	last := 4
@@ -83,6 +86,45 @@ func AxpyRowsIamax(c, g []float64, ld int, idx []int, y []float64) int {
 		}
 	}
 	return at
+}
+
+// axpyRowsIamax512 is AxpyRowsIamax on the AVX-512 forms, for len(c) =
+// len(idx) ≥ 1 and len(y) ≥ 1: the last group of rows goes over all of
+// y, its tail under a mask, and returns the index itself.
+func axpyRowsIamax512(c, g []float64, ld int, idx []int, y []float64) int {
+	n, p := len(y), len(idx)
+	row := func(m int) []float64 { r := idx[m] * ld; return g[r : r+n] }
+	last := 4
+	if p%4 != 0 {
+		last = p % 4
+	}
+	AxpyRows(c[:p-last], g, ld, idx[:p-last], y)
+	m := p - last
+	raceWrite(y)
+	switch last {
+	case 4:
+		x0, x1, x2, x3 := row(m), row(m+1), row(m+2), row(m+3)
+		raceRead(x0)
+		raceRead(x1)
+		raceRead(x2)
+		raceRead(x3)
+		return axpy4Iamax512((*[4]float64)(c[m:m+4]), x0, x1, x2, x3, y)
+	case 3:
+		x0, x1, x2 := row(m), row(m+1), row(m+2)
+		raceRead(x0)
+		raceRead(x1)
+		raceRead(x2)
+		return axpy3Iamax512((*[3]float64)(c[m:m+3]), x0, x1, x2, y)
+	case 2:
+		x0, x1 := row(m), row(m+1)
+		raceRead(x0)
+		raceRead(x1)
+		return axpy2Iamax512((*[2]float64)(c[m:m+2]), x0, x1, y)
+	default:
+		x0 := row(m)
+		raceRead(x0)
+		return axpy1Iamax512(c[m], x0, y)
+	}
 }
 
 // iamaxSkipNaN returns the first index of the largest |x[i]|, NaNs passed

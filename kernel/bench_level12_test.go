@@ -6,9 +6,10 @@ import (
 	"testing"
 )
 
-// The level-1/2 benchmarks: each routine on the assembly path ("asm", the
-// exported function as dispatched) and on the Go reference ("go"). The
-// per-backend comparisons (gonum, native, OpenBLAS) live in package blas.
+// The level-1/2 benchmarks: each routine in every tier this machine runs
+// ("avx512", "avx2", "go": the exported function as that tier dispatches
+// it), the tier in the sub-benchmark's name. The per-backend comparisons
+// (gonum, native, OpenBLAS) live in package blas.
 
 var (
 	benchLevel1Sizes = []int{64, 784, 4096}
@@ -17,11 +18,16 @@ var (
 	benchSinkInt     int
 )
 
+// benchPaths returns the tiers this machine runs, widest first, each with
+// its default thresholds.
 func benchPaths() []kernelPath {
-	if canAsm {
-		return []kernelPath{{name: "asm", asm: true}, {name: "go"}}
+	var ps []kernelPath
+	for _, p := range kernelPaths() {
+		if !p.all && p.skip == "" {
+			ps = append([]kernelPath{p}, ps...)
+		}
 	}
-	return []kernelPath{{name: "go"}}
+	return ps
 }
 
 func benchVec(n int, seed uint64) []float64 {
@@ -155,7 +161,12 @@ func BenchmarkCrossover(b *testing.B) {
 	if !canAsm {
 		b.Skip("assembly not available")
 	}
-	paths := []kernelPath{{name: "asm-all", asm: true, all: true}, {name: "go"}}
+	var paths []kernelPath
+	for _, p := range runnablePaths() {
+		if p.all || p.name == TierGo {
+			paths = append(paths, p)
+		}
+	}
 	routines := []struct {
 		name string
 		f    func(x, y []float64)
@@ -181,6 +192,35 @@ func BenchmarkCrossover(b *testing.B) {
 					})
 				})
 			}
+		}
+	}
+}
+
+// BenchmarkAxpyRowsIamax is Batch-OMP's fused correlation update and atom
+// choice: y += Σ c[m]·g[idx[m]], then the largest |y[i]|, on K = 960
+// correlations with the rows of G in cache.
+func BenchmarkAxpyRowsIamax(b *testing.B) {
+	const k = 960
+	g := benchVec(16*k, 1)
+	for _, p := range benchPaths() {
+		for _, rows := range []int{1, 2, 3, 4, 5} {
+			b.Run(fmt.Sprintf("%s/rows=%d/n=%d", p.name, rows, k), func(b *testing.B) {
+				y := benchVec(k, 2)
+				idx := make([]int, rows)
+				c := make([]float64, rows)
+				for m := range idx {
+					idx[m], c[m] = 3*m+1, 1e-3
+				}
+				withKernelPath(p, func() {
+					for b.Loop() {
+						benchSinkInt += AxpyRowsIamax(c, g, k, idx, y)
+						for m := range c {
+							c[m] = -c[m]
+						}
+					}
+				})
+				reportFlops(b, int64(8*(2*k+rows*k)), 2*float64(rows*k))
+			})
 		}
 	}
 }

@@ -10,6 +10,12 @@ func CompressNonzero(x []float64, idx []int, val []float64) int {
 	if len(idx) < n || len(val) < n {
 		panic("kernel: CompressNonzero: idx or val shorter than x")
 	}
+	if wide(n) {
+		raceRead(x)
+		raceWriteInts(idx[:n])
+		raceWrite(val[:n])
+		return compress512(x, idx[:n], val[:n])
+	}
 	c, j := 0, 0
 	if useAsm && n >= 4 {
 		j = n &^ 3

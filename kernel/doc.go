@@ -63,6 +63,22 @@
 // and only when that sum is infinite, NaN or too small (below 2⁻⁹⁰⁰) to be
 // accurate recomputes it in two passes, scaled by a power of two.
 //
+// The AVX-512 tier has its own forms of Dot, SumSq, Scal, Axpy, Iamax,
+// AxpyRows, AxpyRowsIamax, CompressNonzero and the element-wise kernels
+// (the Inc forms keep the AVX2 code). They work on zmm registers and take
+// the last elements under a mask register, so a vector's tail costs one
+// masked step rather than a scalar loop, and nothing outside the slices
+// is read or written. Below 16 elements the tier runs the AVX2 code.
+// Every rounding rule above holds in this tier too: AxpyRows and
+// AxpyRowsIamax fuse one multiply-add a row in order, so they give the
+// same values as the AVX2 tier; AddDiv, AxpyDiv and Axpby round each
+// operation; Scal, CompressNonzero and Iamax are exact. AxpyRowsIamax
+// keeps sixteen running maxima (two registers of lanes, so two chains of
+// compares overlap) and merges them to the first index in registers. Dot
+// and SumSq add their partial sums in an order of their own, so they
+// agree with the other tiers to rounding; within the tier every result is
+// the same on every run.
+//
 // # Level 2
 //
 // For the m×n matrix A with leading dimension lda:
@@ -75,6 +91,12 @@
 // overwrites y, so a NaN there does not survive; α = 0 skips the product,
 // so NaN or Inf in A or x does not reach y. Otherwise NaN and Inf propagate
 // as the arithmetic gives them: zeros are not skipped, Inf·0 is NaN.
+//
+// In the AVX-512 tier GemvT and Ger are the AVX2 loops on zmm registers, a
+// row's last columns under a mask: each element gets the same fused
+// multiply-adds in the same order, so the values equal the AVX2 tier's.
+// GemvN's dot products sum four rows at a time over sixteen columns a step
+// and agree with the other tiers to rounding.
 //
 // # Level 3
 //

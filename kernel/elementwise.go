@@ -21,6 +21,13 @@ func head4(n int) int {
 func AddDiv(y, x, d []float64, c float64) {
 	n := len(y)
 	x, d = x[:n], d[:n]
+	if wide(n) {
+		raceRead(x)
+		raceRead(d)
+		raceWrite(y)
+		addDiv512(y, x, d, c)
+		return
+	}
 	j := head4(n)
 	if j > 0 {
 		raceRead(x[:j])
@@ -56,6 +63,15 @@ func DotsAddDiv(y, x, d, a, b []float64, ldb int, alpha, c float64) {
 	x, d = x[:n], d[:n]
 	if ldb < n || len(b) < (q-1)*ldb+n {
 		panic("kernel: DotsAddDiv: b too short")
+	}
+	if wide(n) {
+		raceRead(x)
+		raceRead(d)
+		raceRead(a)
+		raceRead(b[:(q-1)*ldb+n])
+		raceWrite(y)
+		dotsAddDiv512(y, x, d, a, b, ldb, alpha, c)
+		return
 	}
 	j := head4(n)
 	if j > 0 {
@@ -93,6 +109,14 @@ const gemmKCMax = 256
 func AxpyDiv(dst, a, w, d []float64, alpha float64) {
 	n := len(dst)
 	a, w, d = a[:n], w[:n], d[:n]
+	if wide(n) {
+		raceRead(a)
+		raceRead(w)
+		raceRead(d)
+		raceWrite(dst)
+		axpyDiv512(dst, a, w, d, alpha)
+		return
+	}
 	j := head4(n)
 	if j > 0 {
 		raceRead(a[:j])
@@ -112,6 +136,13 @@ func AxpyDiv(dst, a, w, d []float64, alpha float64) {
 func Axpby(dst, x, y []float64, a, b float64) {
 	n := len(dst)
 	x, y = x[:n], y[:n]
+	if wide(n) {
+		raceRead(x)
+		raceRead(y)
+		raceWrite(dst)
+		axpby512(dst, x, y, a, b)
+		return
+	}
 	j := head4(n)
 	if j > 0 {
 		raceRead(x[:j])

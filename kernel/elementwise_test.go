@@ -27,44 +27,53 @@ func TestElementwiseKernels(t *testing.T) {
 			return v
 		}
 		same := func(a, b float64) bool { return math.Float64bits(a) == math.Float64bits(b) || (a != a && b != b) }
-		for n := 0; n <= 37; n++ {
-			x, d, w := vec(n), vec(n), vec(n)
+		// out returns an output of n elements at offset off in a buffer
+		// with guards of outCanary on both sides, and the buffer.
+		const guard = 4
+		out := func(n, off int) ([]float64, []float64) {
+			buf := make([]float64, guard+off+n+guard)
+			for i := range buf {
+				buf[i] = outCanary
+			}
+			v := buf[guard+off : guard+off+n]
+			copy(v, vec(n))
+			return v, buf
+		}
+		check := func(name string, n, off int, buf, want []float64) {
+			t.Helper()
+			for i := range buf {
+				if !same(buf[i], want[i]) {
+					t.Fatalf("%s n=%d off=%d: buffer element %d (the vector starts at %d) = %v, want %v", name, n, off, i, guard+off, buf[i], want[i])
+				}
+			}
+		}
+		for n := 0; n <= testN(); n++ {
+			off := n % 4
+			x, d, w := vec(n + off)[off:], vec(n + off)[off:], vec(n)
 			c := val()
-			y := append(vec(n), 7, 7)
-			want := append([]float64(nil), y...)
+			y, buf := out(n, off)
+			want := append([]float64(nil), buf...)
 			for i := range n {
-				want[i] = float64(want[i]+x[i]) / float64(c*d[i])
+				want[guard+off+i] = float64(y[i]+x[i]) / float64(c*d[i])
 			}
-			AddDiv(y[:n], x, d, c)
-			for i := range y {
-				if !same(y[i], want[i]) {
-					t.Fatalf("AddDiv n=%d: y[%d] = %v, want %v", n, i, y[i], want[i])
-				}
-			}
+			AddDiv(y, x, d, c)
+			check("AddDiv", n, off, buf, want)
 			a := vec(n)
-			dst := append(vec(n), 7, 7)
-			want = append([]float64(nil), dst...)
+			dst, buf := out(n, off)
+			want = append([]float64(nil), buf...)
 			for i := range n {
-				want[i] = float64(a[i]+float64(c*w[i])) / d[i]
+				want[guard+off+i] = float64(a[i]+float64(c*w[i])) / d[i]
 			}
-			AxpyDiv(dst[:n], a, w, d, c)
-			for i := range dst {
-				if !same(dst[i], want[i]) {
-					t.Fatalf("AxpyDiv n=%d: dst[%d] = %v, want %v", n, i, dst[i], want[i])
-				}
-			}
+			AxpyDiv(dst, a, w, d, c)
+			check("AxpyDiv", n, off, buf, want)
 			b := val()
-			dst = append(vec(n), 7, 7)
-			want = append([]float64(nil), dst...)
+			dst, buf = out(n, off)
+			want = append([]float64(nil), buf...)
 			for i := range n {
-				want[i] = float64(c*x[i]) + float64(b*w[i])
+				want[guard+off+i] = float64(c*x[i]) + float64(b*w[i])
 			}
-			Axpby(dst[:n], x, w, c, b)
-			for i := range dst {
-				if !same(dst[i], want[i]) {
-					t.Fatalf("Axpby n=%d: dst[%d] = %v, want %v", n, i, dst[i], want[i])
-				}
-			}
+			Axpby(dst, x, w, c, b)
+			check("Axpby", n, off, buf, want)
 		}
 	})
 }
@@ -77,7 +86,7 @@ func TestDotsAddDiv(t *testing.T) {
 	eachKernelPath(t, func(t *testing.T) {
 		rng := rand.New(rand.NewPCG(21, 4))
 		for _, q := range []int{1, 2, 3, 10, 17, 256} {
-			for _, n := range []int{1, 3, 4, 5, 7, 8, 9, 12, 15, 16, 17, 31, 32, 33, 40, 44, 63, 64, 76, 101} {
+			for n := 1; n <= 101; n++ {
 				ldb := n + 3
 				a := randSlice(rng, q)
 				b := randSlice(rng, (q-1)*ldb+n)

@@ -7,16 +7,32 @@ import (
 	"testing"
 )
 
-// The fuzz targets compare the assembly, with every length sent to it, with
-// the reference loops. Without AVX2+FMA they compare the Go path with the
-// reference, which is trivially equal but keeps the targets runnable.
+// The fuzz targets compare every assembly tier the CPU runs (AVX2, AVX-512),
+// with every length sent to it, with the reference loops. Without any
+// assembly they compare the Go path with the reference, which is trivially
+// equal but keeps the targets runnable.
 
-// fuzzPath is the path the fuzz targets exercise.
-func fuzzPath() kernelPath {
-	if canAsm {
-		return kernelPath{name: "asm-all", asm: true, all: true}
+// forFuzzPaths runs f on every tier this machine runs, every length sent
+// to its assembly; the tier is logged first, so that a failure names it,
+// and so is each tier that cannot run here.
+func forFuzzPaths(t *testing.T, f func()) {
+	t.Helper()
+	ran := false
+	for _, p := range kernelPaths() {
+		if !p.all {
+			continue
+		}
+		if p.skip != "" {
+			t.Log(p.skip)
+			continue
+		}
+		t.Logf("tier %s, every length in assembly", p.name)
+		withKernelPath(p, f)
+		ran = true
 	}
-	return kernelPath{name: "go"}
+	if !ran {
+		withKernelPath(kernelPath{name: TierGo}, f)
+	}
 }
 
 // boundedFloats decodes two bytes per value into a float of modest size
@@ -80,7 +96,7 @@ func FuzzDot(f *testing.F) {
 		n := len(vals) / 2
 		x, y := vals[:n], vals[n:2*n]
 		incX, incY := 1+int(incs%3), 1+int(incs/3%3)
-		withKernelPath(fuzzPath(), func() {
+		forFuzzPaths(t, func() {
 			want := dotRef(x, y)
 			if got := DotUnitary(x, y); !closeEnough(got, want, dotBound(x, y), sumTol*float64(n)) {
 				t.Fatalf("DotUnitary(%v, %v) = %v, want %v", x, y, got, want)
@@ -121,7 +137,7 @@ func FuzzNrm2(f *testing.F) {
 	f.Add(seedBytes(8*37, 4))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		x := rawFloats(data)
-		withKernelPath(fuzzPath(), func() {
+		forFuzzPaths(t, func() {
 			want := nrm2Ref(x)
 			if got := Nrm2Unitary(x); !closeEnough(got, want, want, sumTol*float64(len(x)+1)) {
 				t.Fatalf("Nrm2Unitary(%v) = %v, want %v", x, got, want)
@@ -142,7 +158,7 @@ func FuzzIamax(f *testing.F) {
 	f.Add(seedBytes(8*41, 6), uint8(2))
 	f.Fuzz(func(t *testing.T, data []byte, inc uint8) {
 		x := rawFloats(data)
-		withKernelPath(fuzzPath(), func() {
+		forFuzzPaths(t, func() {
 			if got, want := IamaxUnitary(x), iamaxRef(x); got != want {
 				t.Fatalf("IamaxUnitary(%v) = %d, want %d", x, got, want)
 			}
@@ -164,7 +180,7 @@ func FuzzAxpy(f *testing.F) {
 		n := len(vals) / 2
 		alpha := alphas[a%4]
 		incX, incY := 1+int(incs%3), 1+int(incs/3%3)
-		withKernelPath(fuzzPath(), func() {
+		forFuzzPaths(t, func() {
 			rng := rand.New(rand.NewPCG(uint64(len(data)), 9))
 			x := newStrided(rng, n, 1, int(a/4%4), fromValues(vals[:n]))
 			y := newStrided(rng, n, 1, int(a/16%4), fromValues(vals[n:2*n])).output()
@@ -202,7 +218,7 @@ func FuzzGemv(f *testing.F) {
 			incX: 1 + int(shape/16%3), incY: 1 + int(shape/48%3),
 			alpha: alphas[scalars%4], beta: alphas[scalars/4%4],
 		}
-		withKernelPath(fuzzPath(), func() {
+		forFuzzPaths(t, func() {
 			rng := rand.New(rand.NewPCG(uint64(len(data)), 13))
 			for _, kind := range []string{"N", "T", "Ger"} {
 				c.kind = kind

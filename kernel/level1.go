@@ -16,7 +16,17 @@ var (
 	iamaxAsmMin = 4
 	incAsmMin   = 16 // DotInc, AxpyInc: scalar loops, less to gain
 	gemvAsmMin  = 16 // on m*n, for GemvN, GemvT and Ger
+	// min512 is where the AVX-512 routines take over from the AVX2 ones
+	// (which still run below it in that tier): under it one or two
+	// 512-bit steps and the mask set-up gain nothing.
+	min512 = 16
 )
+
+// wide reports whether the AVX-512 form of a routine takes n elements: the
+// assembly runs, in the AVX-512 tier, and n is not too small for it. It
+// asks useAsm too, so that switching useAsm alone (as some tests do) turns
+// every assembly path off.
+func wide(n int) bool { return useAsm && use512 && n >= min512 }
 
 // DotUnitary returns the dot product of x and y:
 //
@@ -31,6 +41,9 @@ func DotUnitary(x, y []float64) float64 {
 	if useAsm && len(x) >= dotAsmMin {
 		raceRead(x)
 		raceRead(y)
+		if wide(len(x)) {
+			return dot512(x, y)
+		}
 		return dotAVX(x, y)
 	}
 	return dotRef(x, y)
@@ -69,7 +82,11 @@ func AxpyUnitary(alpha float64, x, y []float64) {
 	if useAsm && len(x) >= axpyAsmMin {
 		raceRead(x)
 		raceWrite(y)
-		axpyAVX(alpha, x, y)
+		if wide(len(x)) {
+			axpy512(alpha, x, y)
+		} else {
+			axpyAVX(alpha, x, y)
+		}
 		return
 	}
 	axpyRef(alpha, x, y)
@@ -96,6 +113,7 @@ func AxpyRows(c, g []float64, ld int, idx []int, y []float64) {
 		return
 	}
 	raceWrite(y)
+	wide512 := wide(n)
 	m := 0
 	for ; m+4 <= len(idx); m += 4 {
 		x0, x1, x2, x3 := row(m), row(m+1), row(m+2), row(m+3)
@@ -103,19 +121,31 @@ func AxpyRows(c, g []float64, ld int, idx []int, y []float64) {
 		raceRead(x1)
 		raceRead(x2)
 		raceRead(x3)
-		axpy4AVX((*[4]float64)(c[m:m+4]), x0, x1, x2, x3, y)
+		if wide512 {
+			axpy4x512((*[4]float64)(c[m:m+4]), x0, x1, x2, x3, y)
+		} else {
+			axpy4AVX((*[4]float64)(c[m:m+4]), x0, x1, x2, x3, y)
+		}
 	}
 	if m+2 <= len(idx) {
 		x0, x1 := row(m), row(m+1)
 		raceRead(x0)
 		raceRead(x1)
-		axpy2AVX((*[2]float64)(c[m:m+2]), x0, x1, y)
+		if wide512 {
+			axpy2x512((*[2]float64)(c[m:m+2]), x0, x1, y)
+		} else {
+			axpy2AVX((*[2]float64)(c[m:m+2]), x0, x1, y)
+		}
 		m += 2
 	}
 	if m < len(idx) {
 		x := row(m)
 		raceRead(x)
-		axpyAVX(c[m], x, y)
+		if wide512 {
+			axpy512(c[m], x, y)
+		} else {
+			axpyAVX(c[m], x, y)
+		}
 	}
 }
 
@@ -148,7 +178,11 @@ func AxpyInc(alpha float64, x, y []float64, n, incX, incY, ix, iy int) {
 func ScalUnitary(alpha float64, x []float64) {
 	if useAsm && len(x) >= scalAsmMin {
 		raceWrite(x)
-		scalAVX(alpha, x)
+		if wide(len(x)) {
+			scal512(alpha, x)
+		} else {
+			scalAVX(alpha, x)
+		}
 		return
 	}
 	scalRef(alpha, x)
@@ -181,6 +215,9 @@ func ScalInc(alpha float64, x []float64, n, incX int) {
 func SumSqUnitary(x []float64) float64 {
 	if useAsm && len(x) >= sumSqAsmMin {
 		raceRead(x)
+		if wide(len(x)) {
+			return sumSq512(x)
+		}
 		return sumSqAVX(x)
 	}
 	return sumSqRef(x)
@@ -281,6 +318,9 @@ func IamaxUnitary(x []float64) int {
 	}
 	if useAsm && len(x) >= iamaxAsmMin {
 		raceRead(x)
+		if wide(len(x)) {
+			return iamax512(x)
+		}
 		return iamaxAVX(x)
 	}
 	return iamaxRef(x)

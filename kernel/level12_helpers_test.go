@@ -7,29 +7,54 @@ import (
 	"testing"
 )
 
-// A kernelPath is one way the exported routines can run.
+// A kernelPath is one way the exported routines can run: a tier, and
+// whether the tier's thresholds are lowered so that every length reaches
+// its assembly.
 type kernelPath struct {
 	name string
-	asm  bool // useAsm
+	asm  bool // useAsm: the AVX2 assembly (or the AVX-512 one, with wide)
+	wide bool // use512: the AVX-512 routines where the tier has them
 	all  bool // thresholds lowered to 1: every length goes to the assembly
+	skip string
 }
 
-// kernelPaths returns the paths this machine can run: always the Go
-// reference; with AVX2+FMA also the assembly, both with the default
-// thresholds (tiny n still in Go) and with every length in assembly. The
-// assembly is tested whenever the CPU can run it, even under
-// ODDL_KERNEL=go, so that one test binary compares both.
+// kernelPaths returns every path: the Go reference; the AVX2 tier and the
+// AVX-512 tier, each with the default thresholds (tiny n still in Go) and
+// with every length in assembly. A tier this machine cannot run is listed
+// with skip set to the reason, so that its tests report themselves
+// skipped by name. The assembly is tested whenever the CPU can run it,
+// whatever ODDL_KERNEL says, so that one test binary compares every tier.
 func kernelPaths() []kernelPath {
-	p := []kernelPath{{name: "go"}}
-	if canAsm {
-		p = append(p, kernelPath{name: "asm", asm: true}, kernelPath{name: "asm-all", asm: true, all: true})
+	p := []kernelPath{{name: TierGo}}
+	for _, t := range []struct {
+		tier string
+		wide bool
+	}{{TierAVX2, false}, {TierAVX512, true}} {
+		skip := ""
+		if !supported(t.tier) {
+			skip = fmt.Sprintf("tier %s not run: this binary or CPU cannot run it (tiers here: %v)", t.tier, Tiers())
+		}
+		p = append(p,
+			kernelPath{name: t.tier, asm: true, wide: t.wide, skip: skip},
+			kernelPath{name: t.tier + "-all", asm: true, wide: t.wide, all: true, skip: skip})
 	}
 	return p
 }
 
+// runnablePaths is kernelPaths without the tiers this machine cannot run.
+func runnablePaths() []kernelPath {
+	var ps []kernelPath
+	for _, p := range kernelPaths() {
+		if p.skip == "" {
+			ps = append(ps, p)
+		}
+	}
+	return ps
+}
+
 // withKernelPath runs f with the dispatch set for p, then restores it.
 func withKernelPath(p kernelPath, f func()) {
-	thresholds := []*int{&dotAsmMin, &axpyAsmMin, &scalAsmMin, &sumSqAsmMin, &iamaxAsmMin, &incAsmMin, &gemvAsmMin}
+	thresholds := []*int{&dotAsmMin, &axpyAsmMin, &scalAsmMin, &sumSqAsmMin, &iamaxAsmMin, &incAsmMin, &gemvAsmMin, &min512}
 	saved := make([]int, len(thresholds))
 	for i, t := range thresholds {
 		saved[i] = *t
@@ -37,10 +62,10 @@ func withKernelPath(p kernelPath, f func()) {
 			*t = 1
 		}
 	}
-	savedUse := useAsm
-	useAsm = p.asm
+	savedUse, saved512 := useAsm, use512
+	useAsm, use512 = p.asm, p.wide
 	defer func() {
-		useAsm = savedUse
+		useAsm, use512 = savedUse, saved512
 		for i, t := range thresholds {
 			*t = saved[i]
 		}
@@ -48,12 +73,16 @@ func withKernelPath(p kernelPath, f func()) {
 	f()
 }
 
-// eachKernelPath runs f as a subtest per path.
+// eachKernelPath runs f as a subtest per path; a path whose tier this
+// machine cannot run is a skipped subtest that names the tier.
 func eachKernelPath(t *testing.T, f func(t *testing.T)) {
 	t.Helper()
-	t.Logf("kernel.Name() = %q at start-up; assembly runnable here: %v", Name(), canAsm)
+	t.Logf("kernel.Name() = %q at start-up; tiers runnable here: %v", Name(), Tiers())
 	for _, p := range kernelPaths() {
 		t.Run(p.name, func(t *testing.T) {
+			if p.skip != "" {
+				t.Skip(p.skip)
+			}
 			withKernelPath(p, func() { f(t) })
 		})
 	}

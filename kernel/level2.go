@@ -31,7 +31,11 @@ func GemvN(m, n int, alpha float64, a []float64, lda int, x []float64, incX int,
 	raceRead(x)
 	raceWrite(y)
 	if incX == 1 {
-		gemvNAVX(m, n, alpha, a, lda, x, y, incY)
+		if wide(n) {
+			gemvN512(m, n, alpha, a, lda, x, y, incY)
+		} else {
+			gemvNAVX(m, n, alpha, a, lda, x, y, incY)
+		}
 		return
 	}
 	for i, iy := 0, 0; i < m; i, iy = i+1, iy+incY {
@@ -70,7 +74,11 @@ func GemvT(m, n int, alpha float64, a []float64, lda int, x []float64, incX int,
 	raceRead(x)
 	raceWrite(y)
 	if incY == 1 {
-		gemvTAVX(m, n, alpha, a, lda, x, incX, y)
+		if wide(n) {
+			gemvT512(m, n, alpha, a, lda, x, incX, y)
+		} else {
+			gemvTAVX(m, n, alpha, a, lda, x, incX, y)
+		}
 		return
 	}
 	for i, ix := 0, 0; i < m; i, ix = i+1, ix+incX {
@@ -105,7 +113,11 @@ func Ger(m, n int, alpha float64, x []float64, incX int, y []float64, incY int, 
 	raceRead(y)
 	raceWrite(a)
 	if incY == 1 {
-		gerAVX(m, n, alpha, x, incX, y, a, lda)
+		if wide(n) {
+			ger512(m, n, alpha, x, incX, y, a, lda)
+		} else {
+			gerAVX(m, n, alpha, x, incX, y, a, lda)
+		}
 		return
 	}
 	for i, ix := 0, 0; i < m; i, ix = i+1, ix+incX {

@@ -83,10 +83,10 @@ func (a *matrix) checkGuards(t *testing.T, what ...any) {
 }
 
 // gemvShapes returns the (m, n) pairs to test: a full grid over the
-// remainders of the unrolled loops (rows by 4, columns by 16, 8 and 4) and
-// a few larger shapes around block edges.
+// remainders of the unrolled loops (rows by 4, columns by 32, 16, 8 and 4)
+// and a few larger shapes around block edges.
 func gemvShapes() [][2]int {
-	mMax, nMax := 9, 37
+	mMax, nMax := 9, 70
 	if testing.Short() {
 		mMax, nMax = 5, 20
 	}

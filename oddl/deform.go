@@ -22,7 +22,7 @@ import (
 // a position costs nothing, and a resumed run sees the samples it would
 // have seen.
 type deformSource struct {
-	base    *dataset.Set
+	base    *dataset.Images
 	def     dataset.Deformation
 	n       int
 	seed    uint64
@@ -30,6 +30,7 @@ type deformSource struct {
 	pos     int
 	seeked  bool
 	workers []*dataset.Deformer // one a goroutine
+	rows    [][]float64         // each goroutine's base image, as float64
 	// The goroutines' view of the current Read.
 	x      []float64
 	labels []int
@@ -41,29 +42,29 @@ type deformSource struct {
 // dataset.Deformation; dataset.DefaultDeformation suits MNIST). The stream
 // is fixed by seed and the key of each pass; samples are generated on as
 // many goroutines as GOMAXPROCS allows when they are read. base must not
-// change while the source is in use; its images are raw (not
-// preprocessed), as training expects.
-func NewDeformSource(base *dataset.Set, n int, d dataset.Deformation, seed uint64) (Source, error) {
+// change while the source is in use.
+func NewDeformSource(base *dataset.Images, n int, d dataset.Deformation, seed uint64) (Source, error) {
 	if base == nil || base.Len() == 0 {
 		return nil, errors.New("oddl: no base images to deform")
 	}
 	if n < 1 {
 		return nil, fmt.Errorf("oddl: a deformation stream of %d samples", n)
 	}
-	if base.Rows*base.Cols != base.Dim() || base.Rows < 1 {
+	if base.Rows < 1 || base.Cols < 1 || len(base.Pix) != base.Len()*base.Dim() {
 		return nil, errors.New("oddl: base images of unknown size")
 	}
 	if base.Classes < 1 {
 		return nil, errors.New("oddl: base set has no classes")
 	}
 	w := max(1, runtime.GOMAXPROCS(0))
-	s := &deformSource{base: base, def: d, n: n, seed: seed, workers: make([]*dataset.Deformer, w)}
+	s := &deformSource{base: base, def: d, n: n, seed: seed, workers: make([]*dataset.Deformer, w), rows: make([][]float64, w)}
 	for i := range s.workers {
 		df, err := dataset.NewDeformer(d, base.Rows, base.Cols)
 		if err != nil {
 			return nil, fmt.Errorf("oddl: %w", err)
 		}
 		s.workers[i] = df
+		s.rows[i] = make([]float64, base.Dim())
 	}
 	return s, nil
 }
@@ -84,11 +85,13 @@ func (s *deformSource) Seek(key uint64, pos int) error {
 // streams derived from the same seed.
 const deformStreamSalt = 0x646566_6f726d // "deform"
 
-// sample makes sample i of the current pass into x and returns its label.
-func (s *deformSource) sample(df *dataset.Deformer, i int, x []float64) int {
+// sample makes sample i of the current pass into x and returns its label;
+// row is scratch space for the base image.
+func (s *deformSource) sample(df *dataset.Deformer, row []float64, i int, x []float64) int {
 	rng := rand.New(rand.NewPCG(s.seed^deformStreamSalt, s.key^uint64(i)*0x9e3779b97f4a7c15))
 	b := rng.IntN(s.base.Len())
-	df.Deform(x, s.base.X.RawRowView(b), rng)
+	s.base.RowTo(row, b)
+	df.Deform(x, row, rng)
 	return s.base.Labels[b]
 }
 
@@ -104,10 +107,10 @@ func (s *deformSource) Read(x []float64, labels []int) (int, error) {
 	w := min(len(s.workers), max(1, cnt/16))
 	s.x, s.labels, s.first = x, labels, s.pos
 	par.Do(w, func(g int) {
-		df := s.workers[g]
+		df, row := s.workers[g], s.rows[g]
 		lo, hi := g*cnt/w, (g+1)*cnt/w
 		for i := lo; i < hi; i++ {
-			s.labels[i] = s.sample(df, s.first+i, s.x[i*n:(i+1)*n])
+			s.labels[i] = s.sample(df, row, s.first+i, s.x[i*n:(i+1)*n])
 		}
 	})
 	s.x, s.labels = nil, nil
@@ -121,7 +124,7 @@ func (s *deformSource) Read(x []float64, labels []int) (int, error) {
 func (s *deformSource) Fingerprint() uint64 {
 	h := fnv.New64a()
 	var b []byte
-	base := &matrixSource{x: s.base.X, labels: s.base.Labels, classes: s.base.Classes}
+	base := &imageSource{s: s.base}
 	b = binary.LittleEndian.AppendUint64(b, base.Fingerprint())
 	b = binary.LittleEndian.AppendUint64(b, uint64(s.n))
 	b = binary.LittleEndian.AppendUint64(b, s.seed)

@@ -5,24 +5,21 @@ import (
 	"slices"
 	"testing"
 
-	"gonum.org/v1/gonum/mat"
-
 	"github.com/oddl-go/oddl/dataset"
 )
 
 // deformBase returns a small base set of 12×10 images with distinct labels.
-func deformBase() *dataset.Set {
+func deformBase() *dataset.Images {
 	const rows, cols, n = 12, 10, 7
-	x := mat.NewDense(n, rows*cols, nil)
+	pix := make([]byte, n*rows*cols)
 	labels := make([]int, n)
 	for i := range n {
-		row := x.RawRowView(i)
-		for j := range row {
-			row[j] = float64((i*31 + j*7) % 256)
+		for j := range rows * cols {
+			pix[i*rows*cols+j] = byte((i*31 + j*7) % 256)
 		}
 		labels[i] = i % 3
 	}
-	return &dataset.Set{Name: "tiny", X: x, Labels: labels, Classes: 3, Rows: rows, Cols: cols}
+	return &dataset.Images{Name: "tiny", Pix: pix, Labels: labels, Classes: 3, Rows: rows, Cols: cols}
 }
 
 // readAll reads a whole pass of src ordered by key, in reads of chunk.

@@ -59,18 +59,25 @@ func (m *Model) checkData(src Source, newData bool) error {
 // Fingerprint hashes the dimensions, every label and up to fingerprintRows
 // samples spread from the first to the last.
 func (s *matrixSource) Fingerprint() uint64 {
+	r, c := s.x.Dims()
+	return fingerprint(r, c, s.classes, s.labels, func(i int, _ []float64) []float64 { return s.x.RawRowView(i) })
+}
+
+// fingerprint hashes r samples of c values, their labels and classes; row
+// returns sample i, in dst if it needs room. Sources that hold the same
+// values in other forms give the same fingerprint.
+func fingerprint(r, c, classes int, labels []int, row func(i int, dst []float64) []float64) uint64 {
 	h := fnv.New64a()
 	var b [8]byte
 	put := func(v uint64) {
 		binary.LittleEndian.PutUint64(b[:], v)
 		h.Write(b[:])
 	}
-	r, c := s.x.Dims()
 	put(uint64(r))
 	put(uint64(c))
-	put(uint64(s.classes))
+	put(uint64(classes))
 	lab := make([]byte, 0, 4096)
-	for _, l := range s.labels {
+	for _, l := range labels {
 		lab = binary.LittleEndian.AppendUint32(lab, uint32(l))
 		if len(lab) == cap(lab) {
 			h.Write(lab)
@@ -79,12 +86,13 @@ func (s *matrixSource) Fingerprint() uint64 {
 	}
 	h.Write(lab)
 	rows := min(r, fingerprintRows)
+	dst := make([]float64, c)
 	for k := range rows {
 		i := 0
 		if rows > 1 {
 			i = k * (r - 1) / (rows - 1)
 		}
-		for _, v := range s.x.RawRowView(i) {
+		for _, v := range row(i, dst) {
 			put(math.Float64bits(v))
 		}
 	}

@@ -215,7 +215,7 @@ func TestLimitsCLI(t *testing.T) {
 		{"batch 1e9", train("-batch", "1000000000"), 2, []string{"batch size = 1000000000, at most 1048576"}},
 		{"k 65536", train("-k", "65536", "-l", "3"), 1, []string{"-k 65536 needs about", "GiB of memory available; see -max-memory"}},
 		{"batch 2²⁰ on the data", train("-batch", "1048576"), 1, []string{"-batch 1048576 needs about", "-max-memory"}},
-		{"-max-memory below the data", train("-max-memory", "620K"), 1, []string{"the data (51200 values) and the settings need about", "more than -max-memory 620.0 KiB"}},
+		{"-max-memory below the data and the settings", train("-max-memory", "100K"), 1, []string{"oddl train: dataset:", "above the limit of 6400 (the limit for -max-memory 100.0 KiB)"}},
 		{"-max-memory below the data file", train("-max-memory", "300K"), 1, []string{"38400 elements, above the limit of 19200 (the limit for -max-memory 300.0 KiB)"}},
 		{"-max-memory below the settings", train("-max-memory", "20K"), 1, []string{"needs about", "more than -max-memory 20.0 KiB"}},
 		{"-max-memory not a size", train("-max-memory", "lots"), 2, []string{"max-memory"}},

@@ -186,17 +186,17 @@ func (m *memoryFlag) limitData() func(error) error {
 	}
 }
 
-// checkTraining refuses a run whose estimate (plus data of the given number
-// of float64 values already loaded, if any) is above the budget, naming
+// checkTraining refuses a run whose estimate (plus the bytes of data already
+// loaded, if any) is above the budget, naming
 // the setting to change. resumed says that the settings are a saved
 // model's, which -resume cannot change.
-func (m *memoryFlag) checkTraining(cfg oddl.Config, n, q int, data int64, resumed bool) error {
+func (m *memoryFlag) checkTraining(cfg oddl.Config, n, q int, dataBytes int64, resumed bool) error {
 	b, from, ok := m.budget()
 	if !ok {
 		return nil
 	}
 	est, setting := cfg.MemoryEstimate(n, q)
-	need := est + 8*data
+	need := est + dataBytes
 	if need <= b {
 		return nil
 	}
@@ -210,8 +210,8 @@ func (m *memoryFlag) checkTraining(cfg oddl.Config, n, q int, data int64, resume
 		name = fmt.Sprintf("-k %d", cfg.K)
 	}
 	what := fmt.Sprintf("%s needs about %s", name, sizeText(need))
-	if 8*data > est {
-		what = fmt.Sprintf("the data (%d values) and the settings need about %s", data, sizeText(need))
+	if dataBytes > est {
+		what = fmt.Sprintf("the data (%s) and the settings need about %s", sizeText(dataBytes), sizeText(need))
 	} else if resumed {
 		what = fmt.Sprintf("the saved model's %s needs about %s (-resume keeps the model's settings)", strings.TrimPrefix(name, "-"), sizeText(need))
 	}

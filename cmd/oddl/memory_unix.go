@@ -20,3 +20,13 @@ func addressSpaceLeft() (int64, bool) {
 	}
 	return int64(rl.Cur) - vsz, true
 }
+
+// peakRSS returns the process's peak resident memory in bytes (getrusage's
+// ru_maxrss, which Linux gives in KiB), 0 if unknown.
+func peakRSS() int64 {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return int64(ru.Maxrss) * 1024
+}

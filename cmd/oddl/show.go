@@ -2,10 +2,14 @@ package main
 
 import (
 	"fmt"
+	"image"
+	"image/color"
 	"image/png"
 	"io"
+	"math/rand/v2"
 
 	"github.com/oddl-go/oddl/bench/experiments"
+	"github.com/oddl-go/oddl/dataset"
 	"github.com/oddl-go/oddl/internal/safefile"
 )
 
@@ -26,12 +30,17 @@ func runShow(args []string, stdout, stderr io.Writer) error {
 	columns := fs.Int("columns", 0, "atoms per row of the grid (default: about square)")
 	maxAtoms := fs.Int("n", 0, "draw only the first `n` atoms (default: all)")
 	zoom := fs.Int("zoom", 2, "pixels per atom entry")
+	deformed := fs.Int("deformed", 0, "instead of a model's atoms, draw `N` MNIST training digits, each followed by deformed copies as -stream makes them (see -deform)")
+	deform := fs.String("deform", "default", "with -deformed, the deformation (as for oddl train -deform)")
 	setUsage(fs, stderr, "oddl show -model FILE [-o atoms.png] [-rows R -cols C] [flags]",
 		"Draws every atom of the model's dictionary as a small gray image (0 is mid\n"+
 			"gray, each atom scaled to its largest entry, positive white) in a grid, and\n"+
 			"writes it as a PNG file.\n")
 	if err := parseFlags(fs, args); err != nil {
 		return err
+	}
+	if *deformed != 0 || flagsSet(fs)["deform"] {
+		return showDeformed(*deformed, *deform, *out, *zoom, stdout)
 	}
 	switch {
 	case *model == "":
@@ -80,5 +89,65 @@ func runShow(args []string, stdout, stderr io.Writer) error {
 		shown = *maxAtoms
 	}
 	fmt.Fprintf(stdout, "wrote %s: %d of %d atoms, %d×%d each\n", *out, shown, K, r, c)
+	return nil
+}
+
+// deformCopies is the number of deformed copies drawn beside each digit.
+const deformCopies = 7
+
+// showDeformed draws n MNIST training digits, each in a row followed by
+// deformCopies deformed copies, white on black.
+func showDeformed(n int, spec, out string, zoom int, stdout io.Writer) error {
+	switch {
+	case n < 1 || n > 100:
+		return usageError{fmt.Errorf("-deformed %d: draw 1 to 100 digits", n)}
+	case zoom < 1 || zoom > 64:
+		return usageError{fmt.Errorf("-zoom %d: must be 1 to 64", zoom)}
+	}
+	d, err := parseDeformation(spec)
+	if err != nil {
+		return usageError{fmt.Errorf("-deform: %w", err)}
+	}
+	if err := checkOutputs([]output{{flag: "-o", path: out}}); err != nil {
+		return err
+	}
+	train, _, err := dataset.MNIST()
+	if err != nil {
+		return err
+	}
+	df, err := dataset.NewDeformer(d, train.Rows, train.Cols)
+	if err != nil {
+		return err
+	}
+	r, c := train.Rows, train.Cols
+	const gap = 2
+	cols := deformCopies + 1
+	img := image.NewGray(image.Rect(0, 0, (cols*(c+gap)-gap)*zoom, (n*(r+gap)-gap)*zoom))
+	buf := make([]float64, r*c)
+	rng := rand.New(rand.NewPCG(1, 2))
+	for i := range n {
+		src := train.X.RawRowView(i)
+		for j := range cols {
+			pix := src
+			if j > 0 {
+				df.Deform(buf, src, rng)
+				pix = buf
+			}
+			for y := range r {
+				for x := range c {
+					v := uint8(min(255, max(0, pix[y*c+x])))
+					for dy := range zoom {
+						for dx := range zoom {
+							img.SetGray((j*(c+gap)+x)*zoom+dx, (i*(r+gap)+y)*zoom+dy, color.Gray{Y: v})
+						}
+					}
+				}
+			}
+		}
+	}
+	if err := safefile.Write(out, func(w io.Writer) error { return png.Encode(w, img) }); err != nil {
+		return fmt.Errorf("-o: %w", err)
+	}
+	fmt.Fprintf(stdout, "wrote %s: %d digits, each with %d deformed copies\n", out, n, deformCopies)
 	return nil
 }

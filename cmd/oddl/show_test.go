@@ -95,3 +95,32 @@ func TestShowErrors(t *testing.T) {
 		t.Errorf("show -rows 4: status %d (%s)", st, stderr.String())
 	}
 }
+
+func TestShowDeformed(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "d.png")
+	status, stdout, stderr := runCmd("show", "-deformed", "3", "-zoom", "1", "-deform", "shift=1", "-o", out)
+	if status != 0 {
+		t.Fatalf("status %d: %s", status, stderr)
+	}
+	f, err := os.Open(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	img, err := png.Decode(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// 3 rows of 8 digits of 28×28 with 2-pixel gaps.
+	if b := img.Bounds(); b.Dx() != 8*30-2 || b.Dy() != 3*30-2 {
+		t.Errorf("picture %v, want 238×88", b)
+	}
+	if !strings.Contains(stdout, "3 digits") {
+		t.Errorf("stdout %q", stdout)
+	}
+	for _, args := range [][]string{{"-deformed", "0", "-deform", "none"}, {"-deformed", "101"}, {"-deformed", "2", "-deform", "spin=4"}} {
+		if status, _, _ := runCmd(append([]string{"show", "-o", out}, args...)...); status != 2 {
+			t.Errorf("%v: status %d, want 2", args, status)
+		}
+	}
+}

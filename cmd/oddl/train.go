@@ -14,6 +14,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/oddl-go/oddl/dataset"
 	"github.com/oddl-go/oddl/internal/safefile"
 	"github.com/oddl-go/oddl/oddl"
 )
@@ -56,6 +57,19 @@ type trainReport struct {
 	NTest            int      `json:"n_test"`
 	Model            string   `json:"model,omitempty"`
 	Resumed          bool     `json:"resumed"`
+	// PeakRSS is the process's peak resident memory, in bytes (0 where
+	// the system does not tell).
+	PeakRSS int64 `json:"peak_rss_bytes"`
+	// Stream describes a -stream run.
+	Stream *streamReport `json:"stream,omitempty"`
+}
+
+// streamReport is the part of the report of a -stream run.
+type streamReport struct {
+	Samples     int                 `json:"samples"`
+	Deformation dataset.Deformation `json:"deformation"`
+	NValidation int                 `json:"n_validation"`
+	Curve       []curvePoint        `json:"curve"`
 }
 
 // timesRep is the time split in seconds.
@@ -107,6 +121,7 @@ func runTrain(args []string, stdout, stderr io.Writer) (err error) {
 	fs.Float64Var(&cfg.ResidualWeight, "residual-weight", def.ResidualWeight, "weight β of the class residuals in the prediction scores (0: the linear scores W·a alone, the paper's rule); prediction only, so -resume may change it")
 	seed := fs.Uint64("seed", def.Seed, "random seed (sample order, reseeded atoms, yaleb split)")
 	data := addDataFlags(fs)
+	stream := addStreamFlags(fs)
 	rt := addRuntimeFlags(fs)
 	mem := addMemoryFlag(fs)
 	out := fs.String("o", "", "save the model to `file` (atomically; also the checkpoint file)")
@@ -130,6 +145,13 @@ func runTrain(args []string, stdout, stderr io.Writer) (err error) {
 	set := flagsSet(fs)
 	if err := data.check(); err != nil {
 		return err
+	}
+	if err := stream.check(set); err != nil {
+		return err
+	}
+	if stream.on() && !set["refit-pass"] {
+		// The refit pass would code all the stream's samples once more.
+		cfg.RefitPass = false
 	}
 	backendName, err := rt.check()
 	if err != nil {
@@ -221,19 +243,30 @@ func runTrain(args []string, stdout, stderr io.Writer) (err error) {
 		}()
 	}
 
-	train, test, err := data.load(cfg.Seed)
+	train, test, err := data.loadSamples(cfg.Seed)
 	if err != nil {
 		return tooLarge(err)
 	}
-	loaded := int64(train.Len()) * int64(train.Dim())
-	if test != nil {
-		loaded += int64(test.Len()) * int64(test.Dim())
+	loaded := train.bytes()
+	if test.present() {
+		loaded += test.bytes()
 	}
-	if err := mem.checkTraining(cfg, train.Dim(), train.Classes, loaded, model != nil); err != nil {
+	if err := mem.checkTraining(cfg, train.dim(), train.classes(), loaded, model != nil); err != nil {
 		return err
 	}
-	src, err := oddl.NewSetSource(train)
-	if err != nil {
+	var src oddl.Source
+	var tr *tracker
+	if stream.on() {
+		imgs, err := train.images()
+		if err != nil {
+			return err
+		}
+		var val *dataset.Images
+		if src, val, err = stream.source(imgs, cfg.Seed); err != nil {
+			return err
+		}
+		tr = stream.newTracker(val)
+	} else if src, err = train.source(); err != nil {
 		return err
 	}
 
@@ -252,8 +285,8 @@ func runTrain(args []string, stdout, stderr io.Writer) (err error) {
 			cancel()
 		}
 	})}
-	if *every > 0 {
-		opts = append(opts, oddl.WithCheckpoint(*every, func(m *oddl.Model) error { return m.Save(*out) }))
+	if n, f := checkpointEvery(*every, cfg.Batch, tr, func(m *oddl.Model) error { return m.Save(*out) }); n > 0 {
+		opts = append(opts, oddl.WithCheckpoint(n, f))
 	}
 	if *newData {
 		opts = append(opts, oddl.WithNewData())
@@ -293,13 +326,23 @@ func runTrain(args []string, stdout, stderr io.Writer) (err error) {
 				return fmt.Errorf("interrupted; saving the checkpoint failed: %w", serr)
 			}
 			return interrupted(caught(), fmt.Errorf("interrupted after %d samples; checkpoint saved to %s; continue with: oddl train -resume %s%s",
-				model.Seen(), *out, *out, dataArgs(data)))
+				model.Seen(), *out, *out, dataArgs(data)+stream.args()))
 		}
 		return err
 	}
 	if *out != "" {
 		if err := model.Save(*out); err != nil {
 			return err
+		}
+	}
+	if tr != nil {
+		if err := tr.observe(model, true); err != nil {
+			return err
+		}
+		if stream.plot != "" {
+			if err := tr.draw(stream.plot, fmt.Sprintf("%s, K = %d, λ0 = %g: %s", train.name(), cfg.K, cfg.Lambda0, "validation error along the stream")); err != nil {
+				return fmt.Errorf("-plot: %w", err)
+			}
 		}
 	}
 	if *memProfile != "" {
@@ -315,22 +358,25 @@ func runTrain(args []string, stdout, stderr io.Writer) (err error) {
 		threads = runtime.GOMAXPROCS(0)
 	}
 	rep := trainReport{
-		Dataset: train.Name, K: cfg.K, L: cfg.L, Lambda0: cfg.Lambda0, Lambda1: cfg.Lambda1,
+		Dataset: train.name(), K: cfg.K, L: cfg.L, Lambda0: cfg.Lambda0, Lambda1: cfg.Lambda1,
 		Epochs: cfg.Epochs, Batch: cfg.Batch, InitSamples: cfg.InitSamples, Sweeps: cfg.Sweeps,
 		Coding: cfg.Coding, Refit: cfg.Refit, RefitPass: cfg.RefitPass, TaskStep: cfg.TaskStep, ResidualWeight: cfg.ResidualWeight, InitMode: cfg.Init, Forget: cfg.Forget, Seed: cfg.Seed,
 		Backend: backendName, Threads: threads,
 		TrainSeconds: elapsed.Seconds(), Times: secondsOf(model.Times()),
-		NTrain: train.Len(), Model: *out, Resumed: *resume != "",
+		NTrain: train.len(), Model: *out, Resumed: *resume != "",
+	}
+	if tr != nil {
+		rep.Stream = &streamReport{Samples: stream.n, Deformation: stream.d, NValidation: tr.val.len(), Curve: tr.curve}
 	}
 	if s := elapsed.Seconds(); s > 0 {
 		rep.SamplesPerSecond = float64(model.Seen()-seen0) / s
 	}
 	var ev oddl.Evaluation
-	if test != nil {
+	if test.present() {
 		if evaluateHook != nil {
 			evaluateHook(ctx)
 		}
-		ev, err = model.EvaluateContext(ctx, test.X, test.Labels)
+		ev, err = test.evaluate(ctx, model)
 		if err != nil {
 			if ctx.Err() != nil {
 				saved := "not saved (no -o)"
@@ -343,13 +389,18 @@ func runTrain(args []string, stdout, stderr io.Writer) (err error) {
 		}
 		rep.TestError, rep.TestErrors, rep.NTest = &ev.ErrorRate, ev.Errors, ev.Samples
 	}
+	rep.PeakRSS = peakRSS()
 	if *asJSON {
 		return writeJSON(stdout, rep)
 	}
 	t := model.Times()
-	fmt.Fprintf(stdout, "dataset      %s: %d training samples of dimension %d, %d classes\n", train.Name, train.Len(), train.Dim(), train.Classes)
+	fmt.Fprintf(stdout, "dataset      %s: %d training samples of dimension %d, %d classes\n", train.name(), train.len(), train.dim(), train.classes())
 	fmt.Fprintf(stdout, "model        K=%d L=%d λ0=%g batch=%d epochs=%d init=%d init-mode=%s coding=%s refit=%t refit-pass=%t task-step=%g residual-weight=%g\n", cfg.K, cfg.L, cfg.Lambda0, cfg.Batch, cfg.Epochs, cfg.InitSamples, cfg.Init, cfg.Coding, cfg.Refit, cfg.RefitPass, cfg.TaskStep, cfg.ResidualWeight)
-	if test != nil {
+	if tr != nil && len(tr.curve) > 0 {
+		last := tr.curve[len(tr.curve)-1]
+		fmt.Fprintf(stdout, "stream       %d deformed images; validation error %.2f%% on %d held-out training images after %d samples\n", stream.n, 100*last.ValidationError, tr.val.len(), last.Samples)
+	}
+	if test.present() {
 		fmt.Fprintf(stdout, "test error   %.2f%% (%d of %d)\n", 100*ev.ErrorRate, ev.Errors, ev.Samples)
 	} else {
 		fmt.Fprintln(stdout, "test error   - (no test set)")

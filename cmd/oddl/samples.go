@@ -1,0 +1,149 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"math/rand/v2"
+
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/oddl-go/oddl/dataset"
+	"github.com/oddl-go/oddl/oddl"
+)
+
+// samples is a training or test set of a run: byte images when its files
+// hold bytes (an eighth of the memory of float64 pixels: a run then costs
+// the data's bytes, a mini-batch of float64 rows at a time), else a Set.
+type samples struct {
+	img *dataset.Images
+	set *dataset.Set
+}
+
+func (s samples) name() string {
+	if s.img != nil {
+		return s.img.Name
+	}
+	return s.set.Name
+}
+
+func (s samples) len() int {
+	if s.img != nil {
+		return s.img.Len()
+	}
+	return s.set.Len()
+}
+
+func (s samples) dim() int {
+	if s.img != nil {
+		return s.img.Dim()
+	}
+	return s.set.Dim()
+}
+
+func (s samples) classes() int {
+	if s.img != nil {
+		return s.img.Classes
+	}
+	return s.set.Classes
+}
+
+// bytes is the memory the samples take.
+func (s samples) bytes() int64 {
+	if s.img != nil {
+		return int64(len(s.img.Pix))
+	}
+	return 8 * int64(s.set.Len()) * int64(s.set.Dim())
+}
+
+// source returns a training source over the samples.
+func (s samples) source() (oddl.Source, error) {
+	if s.img != nil {
+		return oddl.NewImageSource(s.img)
+	}
+	return oddl.NewSetSource(s.set)
+}
+
+// images returns the samples as byte images (the base of a -stream run).
+func (s samples) images() (*dataset.Images, error) {
+	if s.img == nil {
+		return nil, errors.New("-stream needs images of one byte a pixel")
+	}
+	return s.img, nil
+}
+
+// evalBlock is how many byte images evaluate turns into float64 at once.
+const evalBlock = 4096
+
+// evaluate is m.EvaluateContext over the samples; byte images are turned
+// into float64 a block at a time.
+func (s samples) evaluate(ctx context.Context, m *oddl.Model) (oddl.Evaluation, error) {
+	if s.img == nil {
+		return m.EvaluateContext(ctx, s.set.X, s.set.Labels)
+	}
+	var ev oddl.Evaluation
+	n, d := s.img.Len(), s.img.Dim()
+	buf := make([]float64, min(n, evalBlock)*d)
+	for lo := 0; lo < n; lo += evalBlock {
+		hi := min(n, lo+evalBlock)
+		X := mat.NewDense(hi-lo, d, buf[:(hi-lo)*d])
+		for i := lo; i < hi; i++ {
+			s.img.RowTo(X.RawRowView(i-lo), i)
+		}
+		e, err := m.EvaluateContext(ctx, X, s.img.Labels[lo:hi])
+		if err != nil {
+			return oddl.Evaluation{}, err
+		}
+		ev.Samples += e.Samples
+		ev.Errors += e.Errors
+		if ev.Confusion == nil {
+			ev.Confusion = e.Confusion
+			continue
+		}
+		for t, row := range e.Confusion {
+			for p, c := range row {
+				ev.Confusion[t][p] += c
+			}
+		}
+	}
+	if ev.Samples > 0 {
+		ev.ErrorRate = float64(ev.Errors) / float64(ev.Samples)
+	}
+	return ev, nil
+}
+
+// loadSamples reads the data set, as byte images where its files hold
+// bytes, and applies the limits and the yaleb split as load does.
+func (d *dataFlags) loadSamples(seed uint64) (train, test samples, err error) {
+	tr, te, err := dataset.LoadImages(d.name, d.dir)
+	if errors.Is(err, dataset.ErrNotBytes) {
+		trs, tes, err := d.load(seed)
+		if err != nil {
+			return samples{}, samples{}, err
+		}
+		train.set = trs
+		if tes != nil {
+			test.set = tes
+		}
+		return train, test, nil
+	}
+	if err != nil {
+		return samples{}, samples{}, err
+	}
+	if te == nil && d.name == "yaleb" {
+		// The split load makes on the same labels and seed.
+		trI, teI := dataset.SplitPerClass(tr.Labels, 0.5, rand.New(rand.NewPCG(seed, 0x79616c6562)))
+		tr, te = tr.Subset(trI), tr.Subset(teI)
+	}
+	if d.limit > 0 && d.limit < tr.Len() {
+		tr = tr.Head(d.limit)
+	}
+	if te != nil && d.testLimit > 0 && d.testLimit < te.Len() {
+		te = te.Head(d.testLimit)
+	}
+	train.img, test.img = tr, te
+	return train, test, nil
+}
+
+// present reports whether the set exists (a folder without test files has
+// no test set).
+func (s samples) present() bool { return s.img != nil || s.set != nil }

@@ -1,0 +1,259 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/vg"
+
+	"github.com/oddl-go/oddl/dataset"
+	"github.com/oddl-go/oddl/internal/safefile"
+	"github.com/oddl-go/oddl/oddl"
+)
+
+// streamFlags turn a training run into one pass over a stream of deformed
+// training images (oddl.NewDeformSource), tracked on a validation set held
+// out of the training images.
+type streamFlags struct {
+	n      int
+	deform string
+	val    int
+	every  int
+	plot   string
+
+	d dataset.Deformation // deform, parsed
+}
+
+// maxStream bounds -stream: a pass of 2⁴⁰ samples is years of computing,
+// and the count stays far from overflowing the model's counters.
+const maxStream = 1 << 40
+
+func addStreamFlags(fs *flag.FlagSet) *streamFlags {
+	s := &streamFlags{}
+	fs.IntVar(&s.n, "stream", 0, "train on one pass over `N` deformed training images instead of the training set (0: off); see -deform, -val, -val-every")
+	fs.StringVar(&s.deform, "deform", "default", "with -stream, the deformation: default, none, or comma-separated rotate=DEG,scale=F,shear=F,shift=PX,alpha=PX,sigma=PX (dataset.Deformation)")
+	fs.IntVar(&s.val, "val", 10000, "with -stream, hold out `N` training images as the validation set (never trained on, never the test set)")
+	fs.IntVar(&s.every, "val-every", 0, "with -stream, measure the validation error every `N` samples (0: twenty times a run)")
+	fs.StringVar(&s.plot, "plot", "", "with -stream, draw the validation error against the samples seen to `file` (.png or .svg)")
+	return s
+}
+
+func (s *streamFlags) on() bool { return s.n > 0 }
+
+// args returns the stream flags to repeat on a resume command line: the
+// stream must be the same for the model to resume on it.
+func (s *streamFlags) args() string {
+	if !s.on() {
+		return ""
+	}
+	a := fmt.Sprintf(" -stream %d -val %d", s.n, s.val)
+	if s.deform != "default" {
+		a += fmt.Sprintf(" -deform %q", s.deform)
+	}
+	return a
+}
+
+// check validates the values; set tells which flags were given.
+func (s *streamFlags) check(set map[string]bool) error {
+	if !s.on() {
+		for _, f := range []string{"deform", "val", "val-every", "plot"} {
+			if set[f] {
+				return usageError{fmt.Errorf("-%s needs -stream", f)}
+			}
+		}
+		if s.n < 0 {
+			return usageError{fmt.Errorf("-stream %d: need a count ≥ 0", s.n)}
+		}
+		return nil
+	}
+	switch {
+	case s.n > maxStream:
+		return usageError{fmt.Errorf("-stream %d: at most %d", s.n, maxStream)}
+	case s.val < 1:
+		return usageError{fmt.Errorf("-val %d: need at least one validation image", s.val)}
+	case s.every < 0:
+		return usageError{fmt.Errorf("-val-every %d: need a count ≥ 0", s.every)}
+	}
+	if s.plot != "" {
+		if ext := strings.ToLower(filepath.Ext(s.plot)); ext != ".png" && ext != ".svg" {
+			return usageError{fmt.Errorf("-plot %s: want a .png or .svg file", s.plot)}
+		}
+	}
+	d, err := parseDeformation(s.deform)
+	if err != nil {
+		return usageError{fmt.Errorf("-deform: %w", err)}
+	}
+	s.d = d
+	return nil
+}
+
+// parseDeformation reads "default", "none" or a list of name=value.
+func parseDeformation(spec string) (dataset.Deformation, error) {
+	switch strings.TrimSpace(spec) {
+	case "default", "":
+		return dataset.DefaultDeformation, nil
+	case "none":
+		return dataset.Deformation{}, nil
+	}
+	var d dataset.Deformation
+	fields := map[string]*float64{
+		"rotate": &d.Rotate, "scale": &d.Scale, "shear": &d.Shear, "shift": &d.Shift,
+		"alpha": &d.ElasticAlpha, "sigma": &d.ElasticSigma,
+	}
+	d.ElasticSigma = dataset.DefaultDeformation.ElasticSigma
+	for _, kv := range strings.Split(spec, ",") {
+		name, val, ok := strings.Cut(strings.TrimSpace(kv), "=")
+		p := fields[name]
+		if !ok || p == nil {
+			return d, fmt.Errorf("%q: want default, none, or name=value pairs of rotate, scale, shear, shift, alpha, sigma", kv)
+		}
+		v, err := strconv.ParseFloat(val, 64)
+		if err != nil {
+			return d, fmt.Errorf("%s=%s: not a number", name, val)
+		}
+		*p = v
+	}
+	if err := d.Validate(); err != nil {
+		return d, err
+	}
+	return d, nil
+}
+
+// source holds out the validation images (a seeded draw, the same for the
+// same seed and set) and returns the stream over the rest.
+func (s *streamFlags) source(train *dataset.Images, seed uint64) (oddl.Source, *dataset.Images, error) {
+	if train.Rows < 1 || train.Cols < 1 {
+		return nil, nil, errors.New("-stream needs images (a data set with rows and columns)")
+	}
+	if s.val >= train.Len() {
+		return nil, nil, fmt.Errorf("-val %d: the training set has only %d images", s.val, train.Len())
+	}
+	order := rand.New(rand.NewPCG(seed, 0x76616c)).Perm(train.Len())
+	val := train.Subset(order[:s.val])
+	base := train.Subset(order[s.val:])
+	src, err := oddl.NewDeformSource(base, s.n, s.d, seed)
+	if err != nil {
+		return nil, nil, err
+	}
+	return src, val, nil
+}
+
+// curvePoint is one measurement of the validation error.
+type curvePoint struct {
+	Samples         int64   `json:"samples"`
+	ValidationError float64 `json:"validation_error"`
+}
+
+// tracker measures the validation error of a snapshot of the model (the
+// model is busy training; a copy through its own file format can predict).
+type tracker struct {
+	val   samples
+	every int64 // samples between measurements
+	next  int64
+	curve []curvePoint
+}
+
+func (s *streamFlags) newTracker(val *dataset.Images) *tracker {
+	every := int64(s.every)
+	if every == 0 {
+		every = max(1, int64(s.n)/20)
+	}
+	return &tracker{val: samples{img: val}, every: every, next: every}
+}
+
+// observe measures the model if it has seen enough samples since the last
+// measurement (or final is set).
+func (t *tracker) observe(m *oddl.Model, final bool) error {
+	seen := m.Seen()
+	if !final && seen < t.next {
+		return nil
+	}
+	if final && len(t.curve) > 0 && t.curve[len(t.curve)-1].Samples == seen {
+		return nil
+	}
+	for t.next <= seen {
+		t.next += t.every
+	}
+	snap := m
+	if !final {
+		b, err := m.MarshalBinary()
+		if err != nil {
+			return err
+		}
+		snap = new(oddl.Model)
+		if err := snap.UnmarshalBinary(b); err != nil {
+			return err
+		}
+	}
+	ev, err := t.val.evaluate(context.Background(), snap)
+	if err != nil {
+		return err
+	}
+	t.curve = append(t.curve, curvePoint{Samples: seen, ValidationError: ev.ErrorRate})
+	return nil
+}
+
+// draw writes the curve to path as a PNG or SVG picture.
+func (t *tracker) draw(path, title string) error {
+	p := plot.New()
+	p.Title.Text = title
+	p.X.Label.Text = "samples seen"
+	p.Y.Label.Text = "validation error (%)"
+	pts := make(plotter.XYs, len(t.curve))
+	for i, c := range t.curve {
+		pts[i] = plotter.XY{X: float64(c.Samples), Y: 100 * c.ValidationError}
+	}
+	line, dots, err := plotter.NewLinePoints(pts)
+	if err != nil {
+		return err
+	}
+	p.Add(line, dots, plotter.NewGrid())
+	w, err := p.WriterTo(6*vg.Inch, 4*vg.Inch, strings.TrimPrefix(strings.ToLower(filepath.Ext(path)), "."))
+	if err != nil {
+		return err
+	}
+	return safefile.Write(path, func(f io.Writer) error {
+		_, err := w.WriteTo(f)
+		return err
+	})
+}
+
+// checkpointEvery returns how often (in mini-batches) training must call
+// back for saves every saveEvery batches (0: none) and for the tracker
+// (nil: none), and the callback that does both.
+func checkpointEvery(saveEvery, batch int, tr *tracker, save func(*oddl.Model) error) (int, func(*oddl.Model) error) {
+	if tr == nil {
+		return saveEvery, save
+	}
+	track := int(max(1, tr.every/int64(batch)))
+	every := track
+	if saveEvery > 0 {
+		every = gcd(saveEvery, track)
+	}
+	calls := 0
+	return every, func(m *oddl.Model) error {
+		calls++
+		if saveEvery > 0 && calls*every%saveEvery == 0 {
+			if err := save(m); err != nil {
+				return err
+			}
+		}
+		return tr.observe(m, false)
+	}
+}
+
+func gcd(a, b int) int {
+	for b != 0 {
+		a, b = b, a%b
+	}
+	return a
+}
