@@ -33,7 +33,7 @@ type Options struct {
 	// a fraction of an epoch.
 	Quick bool
 	// Backends to measure; empty means blas.Available(). The first one that
-	// is blas.DefaultName() (or else the first one) is the "best" backend,
+	// is the default (blas.Default) (or else the first one) is the "best" backend,
 	// which gets the full-size runs; the others get smaller ones.
 	Backends []string
 	// Threads is the thread count of the parallel runs; 0 means
