@@ -32,9 +32,9 @@ type Options struct {
 	// instead of a minute or two: shorter probes, fewer repetitions,
 	// a fraction of an epoch.
 	Quick bool
-	// Backends to measure; empty means blas.Available(). The first one that
-	// is the default (blas.Default) (or else the first one) is the "best" backend,
-	// which gets the full-size runs; the others get smaller ones.
+	// Backends to measure; empty means blas.Available(). The default one
+	// (blas.Default), or else the first, is the "best" backend, which gets
+	// the full-size runs; the others get smaller ones.
 	Backends []string
 	// Threads is the thread count of the parallel runs; 0 means
 	// Machine.Cores. GEMM and Batch-OMP are also measured on one thread
