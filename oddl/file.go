@@ -16,10 +16,10 @@ import (
 	"github.com/oddl-go/oddl/internal/safefile"
 )
 
-// The model file (version 5), all numbers little-endian:
+// The model file (version 6), all numbers little-endian:
 //
 //	magic     8 bytes  "ODDLMODL"
-//	version   uint32   5 (1 to 4 are read too)
+//	version   uint32   6 (1 to 5 are read too)
 //	hlen      uint32   length of the header that follows
 //	header    hlen bytes:
 //	            K, n, q                            uint32
@@ -46,6 +46,10 @@ import (
 //	            ResidualWeight                     float64  version 4 on
 //	            training set: samples              int64    } version
 //	            training set: fingerprint          uint64   } 5 on
+//	            residual weight choice: samples    int64    } version
+//	              held-out fraction, chosen β      float64  } 6 on
+//	              grid size G                      uint16   }
+//	              G × (β, error rate)              float64  }
 //	D~        K×(n+q) float64, atom-major (row j = [d_j, w_j])
 //	M         K×K     float64
 //	N         K×(n+q) float64, atom-major
@@ -66,14 +70,15 @@ import (
 // (linear scores, the only prediction those versions had).
 //
 // A file before version 5 does not record its training set: it resumes on
-// any data (see Model.Resume).
+// any data (see Model.Resume). A file before version 6 does not record how
+// its residual weight was chosen (Model.ResidualChoice is zero).
 //
 // A reader accepts any hlen at least as long as the fields it knows (later
 // versions may append fields), up to maxHeader.
 
 const (
 	fileMagic   = "ODDLMODL"
-	fileVersion = 5
+	fileVersion = 6
 	maxHeader   = 1 << 12
 	prologue    = 16 // magic, version, hlen
 )
@@ -133,14 +138,28 @@ func (m *Model) header() []byte {
 		w(m.data.n)
 		w(m.data.sum)
 	}
+	if m.version() >= 6 {
+		ch := m.rchoice
+		w(int64(ch.Samples))
+		w(ch.Fraction)
+		w(ch.Chosen)
+		w(uint16(len(ch.Grid)))
+		for i := range ch.Grid {
+			w(ch.Grid[i])
+			w(ch.Errors[i])
+		}
+	}
 	return b.Bytes()
 }
 
 // version returns the file version the model needs: 1 unless it uses the
 // refit or the task step of version 2, 3 if it has running statistics, the
 // kept product P or RefitPass, 4 with a residual weight, 5 with a record of
-// its training set.
+// its training set, 6 with a record of how its residual weight was chosen.
 func (m *Model) version() uint32 {
+	if len(m.rchoice.Grid) > 0 {
+		return 6
+	}
 	if m.data.n != 0 {
 		return 5
 	}
@@ -440,7 +459,7 @@ func (m *Model) UnmarshalBinary(data []byte) error {
 	if m.busy {
 		return ErrBusy
 	}
-	m.cfg, m.st, m.cur, m.times, m.avg, m.pw, m.data = nm.cfg, nm.st, nm.cur, nm.times, nm.avg, nm.pw, nm.data
+	m.cfg, m.st, m.cur, m.times, m.avg, m.pw, m.data, m.rchoice = nm.cfg, nm.st, nm.cur, nm.times, nm.avg, nm.pw, nm.data, nm.rchoice
 	m.invalidate()
 	return nil
 }
@@ -611,6 +630,24 @@ func decode(data []byte) (*Model, error) {
 	if ver >= 5 {
 		rec.n, rec.sum = r.i64(), r.u64()
 	}
+	var ch ResidualChoice
+	if ver >= 6 {
+		ch.Samples = int(r.i64())
+		ch.Fraction, ch.Chosen = r.f64(), r.f64()
+		cnt := int(binary.LittleEndian.Uint16(r.take(2)))
+		if cnt > maxResidualGrid {
+			return nil, fmt.Errorf("%w: a residual weight grid of %d values", ErrCorrupt, cnt)
+		}
+		for range cnt {
+			ch.Grid = append(ch.Grid, r.f64())
+			ch.Errors = append(ch.Errors, r.f64())
+		}
+		if r.err == nil {
+			if err := validChoice(ch, c.ResidualWeight); err != nil {
+				return nil, fmt.Errorf("%w: %v", ErrCorrupt, err)
+			}
+		}
+	}
 	if r.err != nil {
 		return nil, r.err
 	}
@@ -664,10 +701,10 @@ func decode(data []byte) (*Model, error) {
 	if !pValid {
 		st.p = nil
 	}
-	if ver >= 5 && rec.n < 1 {
+	if ver == 5 && rec.n < 1 || rec.n < 0 {
 		return nil, fmt.Errorf("%w: training set of %d samples", ErrCorrupt, rec.n)
 	}
-	return &Model{cfg: c, st: st, cur: cu, times: t, avg: avg, pw: pw, data: rec}, nil
+	return &Model{cfg: c, st: st, cur: cu, times: t, avg: avg, pw: pw, data: rec, rchoice: ch}, nil
 }
 
 // checkAtoms checks that every atom is of unit norm; the coder relies on

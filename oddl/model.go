@@ -84,6 +84,9 @@ type Model struct {
 	pw []float64
 	// data records the source training runs on, checked when it resumes.
 	data dataRecord
+	// rchoice records how cfg.ResidualWeight was chosen (zero: not on
+	// data); SetResidualWeight clears it.
+	rchoice ResidualChoice
 
 	// mu guards cfg against the setters and busy; predictions hold it for
 	// reading from start to end.
@@ -322,6 +325,7 @@ func (m *Model) SetResidualWeight(beta float64) error {
 		return err
 	}
 	m.cfg = c
+	m.rchoice = ResidualChoice{}
 	m.invalidate()
 	return nil
 }

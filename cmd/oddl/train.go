@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"os/signal"
 	"runtime"
@@ -62,6 +63,9 @@ type trainReport struct {
 	PeakRSS int64 `json:"peak_rss_bytes"`
 	// Stream describes a -stream run.
 	Stream *streamReport `json:"stream,omitempty"`
+	// Validation reports the held-out training samples of -validate (or
+	// of -stream).
+	Validation *validationReport `json:"validation,omitempty"`
 }
 
 // streamReport is the part of the report of a -stream run.
@@ -122,6 +126,7 @@ func runTrain(args []string, stdout, stderr io.Writer) (err error) {
 	seed := fs.Uint64("seed", def.Seed, "random seed (sample order, reseeded atoms, yaleb split)")
 	data := addDataFlags(fs)
 	stream := addStreamFlags(fs)
+	validateFrac := fs.Float64("validate", 0, "hold out this `fraction` of the training set (stratified by class, seeded), train on the rest, report the error on it and choose the residual weight β on it (the smallest of 0, 3, 10, 30, 100 within one standard error of the best) unless -residual-weight is given; with -stream, β is chosen on the stream's validation images (-val) the same way")
 	rt := addRuntimeFlags(fs)
 	mem := addMemoryFlag(fs)
 	out := fs.String("o", "", "save the model to `file` (atomically; also the checkpoint file)")
@@ -147,6 +152,9 @@ func runTrain(args []string, stdout, stderr io.Writer) (err error) {
 		return err
 	}
 	if err := stream.check(set); err != nil {
+		return err
+	}
+	if err := checkValidate(*validateFrac, stream.on()); err != nil {
 		return err
 	}
 	if stream.on() && !set["refit-pass"] {
@@ -254,6 +262,12 @@ func runTrain(args []string, stdout, stderr io.Writer) (err error) {
 	if err := mem.checkTraining(cfg, train.dim(), train.classes(), loaded, model != nil); err != nil {
 		return err
 	}
+	var held samples
+	if *validateFrac > 0 {
+		if train, held, err = holdOut(train, *validateFrac, cfg.Seed); err != nil {
+			return err
+		}
+	}
 	var src oddl.Source
 	var tr *tracker
 	if stream.on() {
@@ -330,6 +344,18 @@ func runTrain(args []string, stdout, stderr io.Writer) (err error) {
 		}
 		return err
 	}
+	var vrep *validationReport
+	if tr != nil && !set["residual-weight"] {
+		held, *validateFrac = tr.val, float64(tr.val.len())/float64(train.len()+tr.val.len())
+	}
+	if held.present() {
+		if vrep, err = validate(ctx, model, held, *validateFrac, set["residual-weight"]); err != nil {
+			if ctx.Err() != nil {
+				return interrupted(caught(), errors.New("interrupted while validating; nothing saved"))
+			}
+			return err
+		}
+	}
 	if *out != "" {
 		if err := model.Save(*out); err != nil {
 			return err
@@ -390,12 +416,21 @@ func runTrain(args []string, stdout, stderr io.Writer) (err error) {
 		rep.TestError, rep.TestErrors, rep.NTest = &ev.ErrorRate, ev.Errors, ev.Samples
 	}
 	rep.PeakRSS = peakRSS()
+	rep.Validation = vrep
+	rep.ResidualWeight = model.Config().ResidualWeight
 	if *asJSON {
 		return writeJSON(stdout, rep)
 	}
 	t := model.Times()
 	fmt.Fprintf(stdout, "dataset      %s: %d training samples of dimension %d, %d classes\n", train.name(), train.len(), train.dim(), train.classes())
 	fmt.Fprintf(stdout, "model        K=%d L=%d λ0=%g batch=%d epochs=%d init=%d init-mode=%s coding=%s refit=%t refit-pass=%t task-step=%g residual-weight=%g\n", cfg.K, cfg.L, cfg.Lambda0, cfg.Batch, cfg.Epochs, cfg.InitSamples, cfg.Init, cfg.Coding, cfg.Refit, cfg.RefitPass, cfg.TaskStep, cfg.ResidualWeight)
+	if vrep != nil {
+		how := "the residual weight as given"
+		if vrep.Chosen != nil {
+			how = fmt.Sprintf("β = %g chosen on them from %v (errors %s)", *vrep.Chosen, vrep.Grid, percents(vrep.Errors))
+		}
+		fmt.Fprintf(stdout, "validation   %.2f%% (%d of %d held-out training samples, %.3g of the set); %s\n", 100*vrep.Error, int(math.Round(vrep.Error*float64(vrep.Samples))), vrep.Samples, vrep.Fraction, how)
+	}
 	if tr != nil && len(tr.curve) > 0 {
 		last := tr.curve[len(tr.curve)-1]
 		fmt.Fprintf(stdout, "stream       %d deformed images; validation error %.2f%% on %d held-out training images after %d samples\n", stream.n, 100*last.ValidationError, tr.val.len(), last.Samples)
