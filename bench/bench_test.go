@@ -27,24 +27,15 @@ func benchThreads() []int {
 	return []int{1}
 }
 
-func lookup(b *testing.B, name string) gblas.Float64 {
-	impl, err := blas.Lookup(name)
-	if err != nil {
-		b.Fatal(err)
-	}
-	return impl
-}
-
 // BenchmarkGemm measures DGEMM at ODDL's shapes on every backend.
 func BenchmarkGemm(b *testing.B) {
 	for _, name := range blas.Available() {
-		impl := lookup(b, name)
 		for _, s := range MNISTGemmShapes() {
 			g := NewGemmCase(s, 1)
 			for _, t := range benchThreads() {
 				b.Run(fmt.Sprintf("%s/%s/threads=%d", name, s.Name, t), func(b *testing.B) {
 					b.ReportAllocs()
-					err := WithThreads(name, t, func() {
+					err := WithThreads(name, t, func(impl gblas.Float64) {
 						for b.Loop() {
 							g.Run(impl)
 						}
@@ -66,13 +57,12 @@ const benchSignals = 2048
 // ("a0", the GEMM bound) on the same signals, on every backend.
 func BenchmarkOMP(b *testing.B) {
 	for _, name := range blas.Available() {
-		impl := lookup(b, name)
 		for _, s := range OMPShapes() {
 			c := NewOMPCase(s, benchSignals, 1)
 			for _, t := range benchThreads() {
 				prefix := fmt.Sprintf("%s/n=%d,K=%d,L=%d/threads=%d", name, s.Dim, s.Atoms, s.Sparsity, t)
 				b.Run(prefix+"/encode", func(b *testing.B) {
-					err := WithThreads(name, t, func() {
+					err := WithThreads(name, t, func(impl gblas.Float64) {
 						coder, err := c.Coder(impl, t)
 						if err != nil {
 							b.Fatal(err)
@@ -90,7 +80,7 @@ func BenchmarkOMP(b *testing.B) {
 					b.ReportMetric(float64(benchSignals*b.N)/b.Elapsed().Seconds(), "signals/s")
 				})
 				b.Run(prefix+"/a0", func(b *testing.B) {
-					err := WithThreads(name, t, func() {
+					err := WithThreads(name, t, func(impl gblas.Float64) {
 						b.ReportAllocs()
 						for b.Loop() {
 							c.A0(impl)

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	gblas "gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/oddl-go/oddl/blas"
@@ -223,7 +224,10 @@ func TestOMPCase(t *testing.T) {
 			t.Fatalf("signal %d has norm %g", i, norm(c.X, i))
 		}
 	}
-	impl := blas.Default()
+	impl, err := blas.Default()
+	if err != nil {
+		t.Fatal(err)
+	}
 	coder, err := c.Coder(impl, 2)
 	if err != nil {
 		t.Fatal(err)
@@ -265,7 +269,7 @@ func TestOMPCase(t *testing.T) {
 }
 
 func TestMeasureOMP(t *testing.T) {
-	r, err := MeasureOMP(blas.DefaultName(), OMPShape{64, 128, 4}, 600, 2, 0)
+	r, err := MeasureOMP(defaultBackend(), OMPShape{64, 128, 4}, 600, 2, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -298,22 +302,26 @@ func TestMeasureGemm(t *testing.T) {
 	if _, err := MeasureGemm(m, "nosuch", s, 1, 0); err == nil {
 		t.Error("unknown backend: no error")
 	}
-	if err := WithThreads(blas.NativeName, 0, func() {}); err == nil {
+	if err := WithThreads(blas.NativeName, 0, func(gblas.Float64) {}); err == nil {
 		t.Error("WithThreads 0: no error")
 	}
 }
 
 func TestWithThreadsRestores(t *testing.T) {
 	for _, name := range blas.Available() {
-		before := blas.Threads(name)
+		impl, err := blas.Lookup(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		before := blas.Threads(impl)
 		inside := 0
-		if err := WithThreads(name, 1, func() { inside = blas.Threads(name) }); err != nil {
+		if err := WithThreads(name, 1, func(b gblas.Float64) { inside = blas.Threads(b) }); err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
 		if inside != 1 {
 			t.Errorf("%s: %d threads inside WithThreads(1)", name, inside)
 		}
-		if after := blas.Threads(name); after != before {
+		if after := blas.Threads(impl); after != before {
 			t.Errorf("%s: %d threads after, %d before", name, after, before)
 		}
 	}
@@ -345,7 +353,7 @@ func TestRunGemmAndText(t *testing.T) {
 	if len(r.Gemm) != 2*len(shapes) || len(r.OMP)+len(r.Train)+len(r.Predict) != 0 {
 		t.Fatalf("%d GEMM results, %d others", len(r.Gemm), len(r.OMP)+len(r.Train)+len(r.Predict))
 	}
-	want := blas.DefaultName()
+	want := defaultBackend()
 	if want != blas.GonumName && want != blas.NativeName {
 		want = blas.NativeName // openblas is not among those measured; native comes next
 	}
@@ -393,7 +401,7 @@ func TestRunTrainPredict(t *testing.T) {
 		t.Skip("trains on MNIST; skipped with -short and -race")
 	}
 	mnistSets(t)
-	best := blas.DefaultName()
+	best := defaultBackend()
 	r, err := Run(context.Background(), Options{Quick: true, Sections: []string{SectionTrain, SectionPredict},
 		Backends: []string{best}, TrainSamples: 1024, TrainPasses: 2, testImages: 2000})
 	if err != nil {

@@ -46,6 +46,17 @@
 // and MeasureOMP reports time(coder)/t(A0) — 1 would mean the coder is
 // as fast as its unavoidable GEMM.
 //
+// # Kernel tiers
+//
+// The native backend runs on one of package kernel's tiers (avx512, avx2,
+// go), chosen once at start-up. To put them side by side, Run asks
+// Options.TierRun to measure native's DGEMM and Batch-OMP on every other
+// tier the CPU supports; "oddl bench" runs itself again for each, with
+// ODDL_KERNEL set, and every result names the tier it ran on (Kernel). With
+// Quick the pure-Go reference is left out. With OpenBLAS compiled in the
+// report also gives the core OpenBLAS runs and, when that core is older
+// than the CPU supports, the warning and its remedy (see package blas).
+//
 // # Training and prediction
 //
 // MeasureTrain trains one pass over MNIST (or part of it) with the paper's

@@ -5,7 +5,6 @@ import (
 	"time"
 
 	"github.com/oddl-go/oddl/bench"
-	"github.com/oddl-go/oddl/blas"
 )
 
 // Measuring the Gram product G = D·Dᵀ of MNIST (K = 960 atoms of 784
@@ -13,7 +12,7 @@ import (
 func Example() {
 	m := bench.MeasureMachine(50 * time.Millisecond)
 	gram := bench.MNISTGemmShapes()[2]
-	r, err := bench.MeasureGemm(&m, blas.DefaultName(), gram, m.Cores, 100*time.Millisecond)
+	r, err := bench.MeasureGemm(&m, m.DefaultBackend, gram, m.Cores, 100*time.Millisecond)
 	if err != nil {
 		fmt.Println(err)
 		return

@@ -9,6 +9,7 @@ import (
 	gblas "gonum.org/v1/gonum/blas"
 
 	"github.com/oddl-go/oddl/blas"
+	"github.com/oddl-go/oddl/kernel"
 )
 
 // GemmShape is one matrix product C = op(A)·op(B), C m×n, of inner
@@ -103,6 +104,7 @@ func trans(t bool) gblas.Transpose {
 // GemmResult is the measured speed of one product on one backend.
 type GemmResult struct {
 	Backend string    `json:"backend"`
+	Kernel  string    `json:"kernel"` // the kernel tier that ran (kernel.Name())
 	Shape   GemmShape `json:"shape"`
 	Threads int       `json:"threads"`
 	Timing
@@ -114,13 +116,9 @@ type GemmResult struct {
 // threads (see WithThreads) for about minTime, and relates the rate to the
 // machine's peak for that many cores.
 func MeasureGemm(m *Machine, backend string, s GemmShape, threads int, minTime time.Duration) (GemmResult, error) {
-	impl, err := blas.Lookup(backend)
-	if err != nil {
-		return GemmResult{}, err
-	}
 	g := NewGemmCase(s, 1)
-	r := GemmResult{Backend: backend, Shape: s, Threads: threads}
-	err = WithThreads(backend, threads, func() {
+	r := GemmResult{Backend: backend, Kernel: kernel.Name(), Shape: s, Threads: threads}
+	err := WithThreads(backend, threads, func(impl gblas.Float64) {
 		r.Timing = Measure(minTime, 3, 0, func() { g.Run(impl) })
 	})
 	if err != nil {
@@ -133,25 +131,30 @@ func MeasureGemm(m *Machine, backend string, s GemmShape, threads int, minTime t
 	return r, nil
 }
 
-// WithThreads runs f with the named backend set to n threads and restores
-// the previous count afterwards. For gonum, whose GEMM always splits its
-// work over GOMAXPROCS goroutines, it sets GOMAXPROCS itself for the
-// duration of f, so nothing else should run meanwhile.
-func WithThreads(backend string, n int, f func()) error {
+// WithThreads runs f on the named backend bound to n threads
+// (blas.WithThreads). A backend that cannot be bound runs with the process
+// limited instead: GOMAXPROCS set to n (gonum's GEMM splits its work over
+// that many goroutines) and, when OpenBLAS is compiled in, OpenBLAS's
+// process-wide count set to n (blas.SetOpenBLASThreads); both are restored
+// afterwards. They belong to the whole process: nothing else should run
+// meanwhile, as befits a measurement.
+func WithThreads(backend string, n int, f func(impl gblas.Float64)) error {
 	if n < 1 {
 		return fmt.Errorf("bench: %d threads: need at least 1", n)
 	}
-	if backend == blas.GonumName {
-		prev := runtime.GOMAXPROCS(n)
-		defer runtime.GOMAXPROCS(prev)
-		f()
-		return nil
-	}
-	prev := blas.Threads(backend)
-	if err := blas.SetThreads(backend, n); err != nil {
+	impl, err := blas.Lookup(backend, blas.WithThreads(n))
+	if err != nil {
 		return err
 	}
-	defer blas.SetThreads(backend, prev)
-	f()
+	if _, bound := impl.(blas.Threaded); !bound {
+		defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(n))
+	}
+	if ob, ok := blas.OpenBLASCore(); ok {
+		if err := blas.SetOpenBLASThreads(n); err != nil {
+			return err
+		}
+		defer blas.SetOpenBLASThreads(ob.Threads)
+	}
+	f(impl)
 	return nil
 }

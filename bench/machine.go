@@ -66,11 +66,17 @@ type Machine struct {
 
 	Kernel         string   `json:"kernel"`          // kernel.Name()
 	Backends       []string `json:"backends"`        // blas.Available()
-	DefaultBackend string   `json:"default_backend"` // blas.DefaultName()
-	GoVersion      string   `json:"go"`
-	OS             string   `json:"os"`
-	Arch           string   `json:"arch"`
-	Date           string   `json:"date"` // RFC 3339, when measured
+	DefaultBackend string   `json:"default_backend"` // blas.Select(""), "" if ODDL_BLAS is bad
+	// The OpenBLAS library linked in (openblas builds only): the core
+	// whose kernels it runs, its build configuration, and blas.CoreAdvice's
+	// warning when that core is older than the CPU supports.
+	OpenBLASCore    string `json:"openblas_core,omitempty"`
+	OpenBLASConfig  string `json:"openblas_config,omitempty"`
+	OpenBLASWarning string `json:"openblas_warning,omitempty"`
+	GoVersion       string `json:"go"`
+	OS              string `json:"os"`
+	Arch            string `json:"arch"`
+	Date            string `json:"date"` // RFC 3339, when measured
 }
 
 // Peak returns the double-precision peak in GFLOP/s of threads cores
@@ -100,7 +106,7 @@ func MeasureMachine(probe time.Duration) Machine {
 		NominalGHz:     nominalGHz(),
 		Kernel:         kernel.Name(),
 		Backends:       blas.Available(),
-		DefaultBackend: blas.DefaultName(),
+		DefaultBackend: defaultBackend(),
 		GoVersion:      runtime.Version(),
 		OS:             runtime.GOOS,
 		Arch:           runtime.GOARCH,
@@ -118,6 +124,9 @@ func MeasureMachine(probe time.Duration) Machine {
 		}
 	}
 	m.Cores = Cores()
+	if ob, ok := blas.OpenBLASCore(); ok {
+		m.OpenBLASCore, m.OpenBLASConfig, m.OpenBLASWarning = ob.Core, ob.Config, ob.Warning
+	}
 
 	m.ClockGHz, m.ClockAllGHz = m.NominalGHz, m.NominalGHz
 	if probesCompiled {
@@ -277,4 +286,14 @@ func nominalGHz() float64 {
 	}
 	sort.Float64s(mhz)
 	return mhz[len(mhz)-1] / 1000
+}
+
+// defaultBackend is the name of the backend blas.Default chooses, or ""
+// when ODDL_BLAS names one that is not there.
+func defaultBackend() string {
+	_, name, err := blas.Select("")
+	if err != nil {
+		return ""
+	}
+	return name
 }

@@ -10,6 +10,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/oddl-go/oddl/blas"
+	"github.com/oddl-go/oddl/kernel"
 	"github.com/oddl-go/oddl/omp"
 )
 
@@ -130,6 +131,7 @@ func (c *OMPCase) A0(impl gblas.Float64) {
 // OMPResult is the measured throughput of Batch-OMP on one backend.
 type OMPResult struct {
 	Backend string   `json:"backend"`
+	Kernel  string   `json:"kernel"` // the kernel tier that ran (kernel.Name())
 	Shape   OMPShape `json:"shape"`
 	Signals int      `json:"signals"`
 	Threads int      `json:"threads"`
@@ -156,13 +158,13 @@ const openblasIdle = 200 * time.Millisecond
 // at least minTime each for the coder and for A0 alone, in turn
 // (MeasurePair), except with OpenBLAS on several threads.
 func MeasureOMP(backend string, s OMPShape, signals, threads int, minTime time.Duration) (OMPResult, error) {
-	impl, err := blas.Lookup(backend)
-	if err != nil {
+	if _, err := blas.Lookup(backend); err != nil {
 		return OMPResult{}, err
 	}
 	c := NewOMPCase(s, signals, 1)
-	r := OMPResult{Backend: backend, Shape: s, Signals: signals, Threads: threads}
-	err = WithThreads(backend, threads, func() {
+	r := OMPResult{Backend: backend, Kernel: kernel.Name(), Shape: s, Signals: signals, Threads: threads}
+	var err error
+	werr := WithThreads(backend, threads, func(impl gblas.Float64) {
 		var coder *omp.Coder
 		coder, err = c.Coder(impl, threads)
 		if err != nil {
@@ -185,6 +187,9 @@ func MeasureOMP(backend string, s OMPShape, signals, threads int, minTime time.D
 			r.Timing, r.A0 = MeasurePair(minTime, 3, encode, func() { c.A0(impl) })
 		}
 	})
+	if err == nil {
+		err = werr
+	}
 	if err != nil {
 		return OMPResult{}, fmt.Errorf("bench: Batch-OMP %v on %s: %w", s, backend, err)
 	}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/oddl-go/oddl/blas"
 	"github.com/oddl-go/oddl/dataset"
+	"github.com/oddl-go/oddl/kernel"
 )
 
 // Section names of Options.Sections.
@@ -31,9 +32,9 @@ type Options struct {
 	// instead of a minute or two: shorter probes, fewer repetitions,
 	// a fraction of an epoch.
 	Quick bool
-	// Backends to measure; empty means blas.Available(). The first one that
-	// is blas.DefaultName() (or else the first one) is the "best" backend,
-	// which gets the full-size runs; the others get smaller ones.
+	// Backends to measure; empty means blas.Available(). The default one
+	// (blas.Default), or else the first, is the "best" backend, which gets
+	// the full-size runs; the others get smaller ones.
 	Backends []string
 	// Threads is the thread count of the parallel runs; 0 means
 	// Machine.Cores. GEMM and Batch-OMP are also measured on one thread
@@ -55,6 +56,15 @@ type Options struct {
 	Batch int
 	// Log receives a line as each measurement starts; nil discards them.
 	Log io.Writer
+	// TierRun, when set, measures the DGEMM and Batch-OMP sections of the
+	// native backend on another kernel tier. The tier is chosen once, at
+	// start-up, so that takes another process: the oddl command passes a
+	// function that runs itself again with ODDL_KERNEL set. Run calls it
+	// for every tier the CPU supports (kernel.Tiers) but the one running
+	// here (with Quick, but the pure-Go one), when native is among the
+	// backends measured, and puts the results beside this process's, each
+	// named by its tier.
+	TierRun func(ctx context.Context, q TierRequest) (*Report, error)
 
 	// gemmShapes replaces MNISTGemmShapes in tests, testImages (> 0) the
 	// size of the test set.
@@ -70,6 +80,10 @@ type Report struct {
 	Backends []string `json:"backends"`
 	Best     string   `json:"best_backend"` // the backend of the full-size runs
 	Threads  int      `json:"threads"`
+	// Kernel is the tier of this process, Tiers every tier measured (this
+	// one first, then those of Options.TierRun).
+	Kernel string   `json:"kernel"`
+	Tiers  []string `json:"kernel_tiers"`
 
 	Gemm    []GemmResult    `json:"gemm,omitempty"`
 	OMP     []OMPResult     `json:"omp,omitempty"`
@@ -175,6 +189,7 @@ func Run(ctx context.Context, o Options) (*Report, error) {
 		r.Threads = r.Machine.Cores
 	}
 	r.Best = bestOf(backends, r.Machine.DefaultBackend)
+	r.Kernel, r.Tiers = kernel.Name(), []string{kernel.Name()}
 	sz := planSizes(o, r.Threads)
 	batch := cmpOr(o.Batch, 256)
 	done := func() (*Report, error) {
@@ -224,7 +239,10 @@ func Run(ctx context.Context, o Options) (*Report, error) {
 			}
 		}
 	}
-	if !want[SectionTrain] && !want[SectionPredict] {
+	if err := r.otherTiers(ctx, o, want, logf); err != nil {
+		return nil, err
+	}
+	if ctx.Err() != nil || !want[SectionTrain] && !want[SectionPredict] {
 		return done()
 	}
 
@@ -322,4 +340,69 @@ func bestOf(backends []string, def string) string {
 		}
 	}
 	return backends[0]
+}
+
+// TierRequest is what Options.TierRun is asked to measure: Sections (gemm,
+// omp or both) of the native backend on kernel tier Tier, on Threads
+// threads, trimmed as Quick says.
+type TierRequest struct {
+	Tier     string
+	Sections []string
+	Threads  int
+	Quick    bool
+}
+
+// otherTiers measures the DGEMM and Batch-OMP sections wanted of the native
+// backend on every other tier this CPU supports, through o.TierRun, and
+// adds the results. A tier that fails is noted, not fatal; the percentages
+// of the peak are this process's machine's, so that every tier is put
+// against the same figure.
+func (r *Report) otherTiers(ctx context.Context, o Options, want map[string]bool, logf func(string, ...any)) error {
+	if o.TierRun == nil || !slices.Contains(r.Backends, blas.NativeName) {
+		return nil
+	}
+	var secs []string
+	for _, s := range []string{SectionGemm, SectionOMP} {
+		if want[s] {
+			secs = append(secs, s)
+		}
+	}
+	if len(secs) == 0 {
+		return nil
+	}
+	for _, t := range kernel.Tiers() {
+		if t == r.Kernel {
+			continue
+		}
+		if o.Quick && t == kernel.TierGo {
+			// The pure-Go reference is several times slower than
+			// every SIMD tier: it would double a quick run.
+			r.Notes = append(r.Notes, "kernel tier go (the pure-Go reference) is measured only without -quick")
+			continue
+		}
+		if ctx.Err() != nil {
+			return nil
+		}
+		logf("%s of native on kernel tier %s (ODDL_KERNEL=%s, another process)", strings.Join(secs, " and "), t, t)
+		c, err := o.TierRun(ctx, TierRequest{Tier: t, Sections: secs, Threads: r.Threads, Quick: o.Quick})
+		if err != nil {
+			if ctx.Err() != nil {
+				return nil
+			}
+			r.Notes = append(r.Notes, fmt.Sprintf("kernel tier %s not measured: %v", t, err))
+			continue
+		}
+		if c.Kernel != t {
+			return fmt.Errorf("bench: asked for kernel tier %s, the other process ran %q", t, c.Kernel)
+		}
+		for _, g := range c.Gemm {
+			if p := r.Machine.Peak(g.Threads); p > 0 {
+				g.PctPeak = 100 * g.GFLOPS / p
+			}
+			r.Gemm = append(r.Gemm, g)
+		}
+		r.OMP = append(r.OMP, c.OMP...)
+		r.Tiers = append(r.Tiers, t)
+	}
+	return nil
 }

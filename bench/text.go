@@ -1,10 +1,14 @@
 package bench
 
 import (
+	"cmp"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"text/tabwriter"
+
+	"github.com/oddl-go/oddl/blas"
 )
 
 // WriteText writes the report as plain-text tables.
@@ -35,15 +39,23 @@ func (r *Report) WriteText(w io.Writer) error {
 		p("  FMA probe\t%.1f GFLOP/s one core, %.1f GFLOP/s all cores (%d-bit FMAs on registers)",
 			m.FMAGFLOPS, m.FMAAllGFLOPS, m.FMAWidth)
 	}
-	p("  software\tkernel %s; BLAS %s (best: %s); %s %s/%s", m.Kernel, strings.Join(r.Backends, ", "),
-		r.Best, m.GoVersion, m.OS, m.Arch)
+	p("  software\tkernel tier %s (tiers measured: %s); BLAS %s (best: %s); %s %s/%s", m.Kernel, strings.Join(r.Tiers, ", "),
+		strings.Join(r.Backends, ", "), r.Best, m.GoVersion, m.OS, m.Arch)
+	if m.OpenBLASCore != "" {
+		p("  OpenBLAS\tcore %s; %s", m.OpenBLASCore, m.OpenBLASConfig)
+		if m.OpenBLASWarning != "" {
+			p("  warning\t%s", m.OpenBLASWarning)
+		}
+	}
 
 	if len(r.Gemm) > 0 {
 		p("")
-		p("DGEMM at ODDL's shapes: GFLOP/s (%% of the FP64 peak of the cores used), best of the runs")
+		p("DGEMM at ODDL's shapes: GFLOP/s (%% of the FP64 peak of the cores used), best of the runs;")
+		p("kernel tier %s%s", r.Kernel, r.tierNote())
+		cols := r.columns()
 		hdr := "  shape\tproduct\tthreads"
-		for _, b := range r.Backends {
-			hdr += "\t" + b
+		for _, c := range cols {
+			hdr += "\t" + c.label
 		}
 		p("%s", hdr)
 		// Rows by shape (in the order measured), then threads; a column a
@@ -52,7 +64,7 @@ func (r *Report) WriteText(w io.Writer) error {
 			name    string
 			threads int
 		}
-		cells := map[key]map[string]GemmResult{}
+		cells := map[key]map[column]GemmResult{}
 		shapes := map[string]GemmShape{}
 		var names []string
 		var order []key
@@ -63,10 +75,10 @@ func (r *Report) WriteText(w io.Writer) error {
 			}
 			k := key{g.Shape.Name, g.Threads}
 			if cells[k] == nil {
-				cells[k] = map[string]GemmResult{}
+				cells[k] = map[column]GemmResult{}
 				order = append(order, k)
 			}
-			cells[k][g.Backend] = g
+			cells[k][column{g.Backend, g.Kernel, ""}] = g
 		}
 		for _, name := range names {
 			s := shapes[name]
@@ -75,8 +87,8 @@ func (r *Report) WriteText(w io.Writer) error {
 					continue
 				}
 				line := fmt.Sprintf("  %v\t%s\t%d", s, s.What, k.threads)
-				for _, b := range r.Backends {
-					if g, ok := cells[k][b]; ok {
+				for _, c := range cols {
+					if g, ok := cells[k][column{c.backend, c.kernel, ""}]; ok {
 						line += fmt.Sprintf("\t%.1f (%.0f%%)", g.GFLOPS, g.PctPeak)
 					} else {
 						line += "\t-"
@@ -90,11 +102,12 @@ func (r *Report) WriteText(w io.Writer) error {
 	if len(r.OMP) > 0 {
 		p("")
 		p("Batch-OMP on random unit-norm data (n, K, L): signals/s beside the GEMM bound, the rate if")
-		p("coding cost nothing beyond A0 = X·Dᵀ (%d signals a GEMM, the coder's block size)", OMPBlock)
-		p("  (n, K, L)\tbackend\tthreads\tsignals\tsignals/s\tGEMM bound\ttime / bound\tA0 GFLOP/s")
-		for _, o := range r.OMP {
-			p("  %v\t%s\t%d\t%d\t%.0f\t%.0f\t%.2f×\t%.1f",
-				o.Shape, o.Backend, o.Threads, o.Signals, o.SignalsPerS, o.GemmBoundPerS, o.OverBound, o.A0GFLOPS)
+		p("coding cost nothing beyond A0 = X·Dᵀ (%d signals a GEMM, the coder's block size); kernel tier %s%s",
+			OMPBlock, r.Kernel, r.tierNote())
+		p("  (n, K, L)\tbackend\tkernel\tthreads\tsignals\tsignals/s\tGEMM bound\ttime / bound\tA0 GFLOP/s")
+		for _, o := range r.ompRows() {
+			p("  %v\t%s\t%s\t%d\t%d\t%.0f\t%.0f\t%.2f×\t%.1f",
+				o.Shape, o.Backend, o.Kernel, o.Threads, o.Signals, o.SignalsPerS, o.GemmBoundPerS, o.OverBound, o.A0GFLOPS)
 		}
 	}
 
@@ -145,4 +158,59 @@ func (r *Report) WriteText(w io.Writer) error {
 		p("note: %s", n)
 	}
 	return tw.Flush()
+}
+
+// column is a column of the DGEMM table: a backend on a kernel tier.
+type column struct{ backend, kernel, label string }
+
+// columns lists the DGEMM table's columns: every backend in order, native
+// once for each tier measured, labelled with its tier when there are
+// several.
+func (r *Report) columns() []column {
+	var cols []column
+	for _, b := range r.Backends {
+		if b == blas.NativeName && len(r.Tiers) > 1 {
+			for _, t := range r.Tiers {
+				cols = append(cols, column{b, t, b + " " + t})
+			}
+			continue
+		}
+		cols = append(cols, column{b, r.Kernel, b})
+	}
+	return cols
+}
+
+// tierNote tells which other tiers native was measured on, and how.
+func (r *Report) tierNote() string {
+	if len(r.Tiers) < 2 {
+		return ""
+	}
+	return "; native also on " + strings.Join(r.Tiers[1:], ", ") + " (ODDL_KERNEL, another process each)"
+}
+
+// ompRows orders the Batch-OMP results for the table: by backend, then
+// shape and threads as measured, the tiers of one shape and thread count
+// next to each other.
+func (r *Report) ompRows() []OMPResult {
+	rank := func(list []string, v string) int {
+		if i := slices.Index(list, v); i >= 0 {
+			return i
+		}
+		return len(list)
+	}
+	var shapes []OMPShape
+	for _, o := range r.OMP {
+		if !slices.Contains(shapes, o.Shape) {
+			shapes = append(shapes, o.Shape)
+		}
+	}
+	rows := slices.Clone(r.OMP)
+	slices.SortStableFunc(rows, func(a, b OMPResult) int {
+		return cmp.Or(
+			cmp.Compare(rank(r.Backends, a.Backend), rank(r.Backends, b.Backend)),
+			cmp.Compare(slices.Index(shapes, a.Shape), slices.Index(shapes, b.Shape)),
+			cmp.Compare(a.Threads, b.Threads),
+			cmp.Compare(rank(r.Tiers, a.Kernel), rank(r.Tiers, b.Kernel)))
+	})
+	return rows
 }

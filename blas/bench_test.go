@@ -28,21 +28,23 @@ func forBackends(b *testing.B, bench func(b *testing.B, name string, impl gblas.
 	}
 }
 
-// withThreads runs f with the backend set to n threads and restores the
-// previous count. gonum has no thread setting of its own and splits DGEMM
-// over GOMAXPROCS goroutines, so for it GOMAXPROCS is set to n instead.
-func withThreads(b *testing.B, name string, n int, f func(b *testing.B)) {
+// withThreads runs f on impl bound to n threads. gonum has no thread
+// setting of its own and splits DGEMM over GOMAXPROCS goroutines, so for it
+// GOMAXPROCS is set to n instead; OpenBLAS's count belongs to the process
+// and is set, then restored, around f (nothing else runs meanwhile).
+func withThreads(b *testing.B, impl gblas.Float64, n int, f func(b *testing.B, impl gblas.Float64)) {
 	b.Run(fmt.Sprintf("threads=%d", n), func(b *testing.B) {
-		if name == GonumName {
+		switch {
+		case Name(impl) == GonumName:
 			defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(n))
-		} else {
-			prev := Threads(name)
-			if err := SetThreads(name, n); err != nil {
+		case Name(impl) == OpenBLASName:
+			prev := Threads(impl)
+			if err := SetOpenBLASThreads(n); err != nil {
 				b.Fatal(err)
 			}
-			defer SetThreads(name, prev)
+			defer SetOpenBLASThreads(prev)
 		}
-		f(b)
+		f(b, OnThreads(impl, n))
 	})
 }
 
@@ -80,7 +82,7 @@ func BenchmarkDgemm(b *testing.B) {
 				bm := benchRand(s.k * s.n)
 				c := make([]float64, s.m*s.n)
 				for _, th := range benchThreads {
-					withThreads(b, name, th, func(b *testing.B) {
+					withThreads(b, impl, th, func(b *testing.B, impl gblas.Float64) {
 						b.SetBytes(int64(8 * (len(a) + len(bm) + 2*len(c))))
 						for b.Loop() {
 							impl.Dgemm(gblas.NoTrans, s.tB, s.m, s.n, s.k, 1, a, s.k, bm, ldb, 0, c, s.n)
@@ -102,7 +104,7 @@ func BenchmarkDgemv(b *testing.B) {
 		for _, tA := range []gblas.Transpose{gblas.NoTrans, gblas.Trans} {
 			b.Run(fmt.Sprintf("%c/m=%d,n=%d", tA, m, n), func(b *testing.B) {
 				for _, th := range benchThreads {
-					withThreads(b, name, th, func(b *testing.B) {
+					withThreads(b, impl, th, func(b *testing.B, impl gblas.Float64) {
 						b.SetBytes(8 * (m*n + m + n))
 						for b.Loop() {
 							impl.Dgemv(tA, m, n, 1, a, n, x, 1, 0, y, 1)

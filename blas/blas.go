@@ -13,8 +13,8 @@ import (
 	"github.com/oddl-go/oddl/kernel"
 )
 
-// Backend names accepted by Lookup, Select, SetThreads and Threads and by the
-// ODDL_BLAS environment variable.
+// Backend names accepted by Lookup and Select and by the ODDL_BLAS
+// environment variable.
 const (
 	GonumName    = "gonum"    // gonum's pure-Go implementation
 	NativeName   = "native"   // gonum with the hot routines on package kernel
@@ -35,10 +35,6 @@ var ErrNotCompiled = errors.New("backend not compiled in")
 // ErrUnknown is returned (wrapped) by Lookup for a name that is no backend.
 var ErrUnknown = errors.New("unknown backend")
 
-// ErrThreadsFixed is returned (wrapped) by SetThreads for a backend whose
-// thread count cannot be set.
-var ErrThreadsFixed = errors.New("thread count cannot be set")
-
 // Available returns the names of the backends compiled into this binary, in
 // preference order (best first).
 func Available() []string {
@@ -52,16 +48,38 @@ func Available() []string {
 	return out
 }
 
-// Lookup returns the backend called name. A backend this package knows but
-// that is not compiled in, and a name that is no backend at all, are errors
-// (wrapping ErrNotCompiled and ErrUnknown respectively); there is no silent
-// fallback to another backend.
-func Lookup(name string) (gblas.Float64, error) {
+// Option configures the backend value that Lookup, Select and Default
+// return.
+type Option func(*options)
+
+type options struct {
+	threads int // 0: the backend's default
+}
+
+// WithThreads asks for a backend value whose parallel routines (mainly
+// Dgemm) use at most n threads; n < 1 means the backend's default. It binds
+// the backends that implement Threaded (native). gonum's Dgemm always
+// splits its work over GOMAXPROCS goroutines, and OpenBLAS's thread count
+// belongs to the whole process (see SetOpenBLASThreads): for them the
+// option changes nothing, and Threads reports what they really use.
+func WithThreads(n int) Option {
+	return func(o *options) { o.threads = max(0, n) }
+}
+
+// Lookup returns the backend called name, configured by opts. A backend
+// this package knows but that is not compiled in, and a name that is no
+// backend at all, are errors (wrapping ErrNotCompiled and ErrUnknown
+// respectively); there is no silent fallback to another backend.
+func Lookup(name string, opts ...Option) (gblas.Float64, error) {
+	var o options
+	for _, f := range opts {
+		f(&o)
+	}
 	switch name {
 	case GonumName:
 		return gonum.Implementation{}, nil
 	case NativeName:
-		return Native{}, nil
+		return Native{threads: o.threads}, nil
 	case OpenBLASName:
 		if openblasCompiled {
 			return openblasImpl, nil
@@ -88,7 +106,10 @@ type lookupError struct {
 func (e *lookupError) Error() string { return e.msg }
 func (e *lookupError) Unwrap() error { return e.kind }
 
-// autoName is the backend chosen when nothing overrides the choice.
+// autoName is the backend chosen when nothing overrides the choice: the
+// fastest compiled in for this CPU. With a SIMD kernel tier (avx2 or
+// avx512) that is native; on the pure-Go kernel it is OpenBLAS, whose own
+// assembly then beats native, when it is compiled in.
 func autoName() string {
 	switch {
 	case kernel.Name() != kernel.TierGo:
@@ -99,26 +120,38 @@ func autoName() string {
 	return GonumName
 }
 
+// AutoReason says in a few words why the automatic choice is what it is,
+// for the command line's reports.
+func AutoReason() string {
+	switch autoName() {
+	case NativeName:
+		return "fastest here: kernel tier " + kernel.Name()
+	case OpenBLASName:
+		return "fastest here: the kernel runs pure Go (tier go), OpenBLAS its own assembly"
+	}
+	return "the kernel runs pure Go (tier go) and OpenBLAS is not compiled in"
+}
+
 // Select resolves a backend choice. A non-empty name is looked up as is; an
 // empty name means the value of ODDL_BLAS, and when that is empty too, the
 // automatic choice (see the package documentation). It returns the backend,
 // its name, and an error if the explicit name or ODDL_BLAS names a backend
 // that is unknown or not compiled in; in that case the backend is nil.
-func Select(name string) (gblas.Float64, string, error) {
+func Select(name string, opts ...Option) (gblas.Float64, string, error) {
 	if name == "" {
 		env := os.Getenv(EnvVar)
 		if env == "" {
 			name := autoName()
-			impl, err := Lookup(name)
+			impl, err := Lookup(name, opts...)
 			return impl, name, err
 		}
-		impl, err := Lookup(env)
+		impl, err := Lookup(env, opts...)
 		if err != nil {
 			return nil, "", fmt.Errorf("%s=%s: %w", EnvVar, env, err)
 		}
 		return impl, env, nil
 	}
-	impl, err := Lookup(name)
+	impl, err := Lookup(name, opts...)
 	if err != nil {
 		return nil, "", err
 	}
@@ -126,36 +159,20 @@ func Select(name string) (gblas.Float64, string, error) {
 }
 
 // Default returns the backend that oddl uses unless told otherwise: the one
-// named by ODDL_BLAS if set, else the best compiled in and supported by the
-// CPU. It never fails: if ODDL_BLAS names a backend that is unknown or not
-// compiled in, Default ignores it and returns the automatic choice, and
-// DefaultErr reports the problem. The environment is read at every call.
-func Default() gblas.Float64 {
-	impl, _, err := Select("")
-	if err != nil {
-		impl, _ = Lookup(autoName())
-	}
-	return impl
-}
-
-// DefaultName returns the name of the backend Default returns.
-func DefaultName() string {
-	_, name, err := Select("")
-	if err != nil {
-		return autoName()
-	}
-	return name
-}
-
-// DefaultErr reports whether ODDL_BLAS holds a value Default had to ignore.
-// It returns nil when ODDL_BLAS is empty or valid.
-func DefaultErr() error {
-	_, _, err := Select("")
-	return err
+// named by ODDL_BLAS if set, else the fastest compiled in for this CPU. If
+// ODDL_BLAS names a backend that is unknown or not compiled in, Default
+// returns a nil backend and an error naming the variable: a backend the
+// user asked for is never replaced in silence. The environment is read at
+// every call; Name tells which backend was chosen.
+func Default(opts ...Option) (gblas.Float64, error) {
+	impl, _, err := Select("", opts...)
+	return impl, err
 }
 
 // Name returns the backend name of impl, one of the values of Available, or
-// "" if impl is not a backend of this package.
+// "" if impl is not a backend of this package. It is for reports; code
+// that needs an operation asks for it by type assertion (PackedGEMM,
+// GramUpper, Threaded, KernelRounding), never by name.
 func Name(impl gblas.Float64) string {
 	switch impl.(type) {
 	case gonum.Implementation, *gonum.Implementation:
@@ -169,48 +186,27 @@ func Name(impl gblas.Float64) string {
 	return ""
 }
 
-// SetThreads sets the number of threads the named backend uses for its
-// parallel routines and returns nil, or an error if the name is not a backend
-// compiled in. n < 1 selects runtime.GOMAXPROCS(0).
-//
-// native: the goroutines of package kernel's parallel routines (GEMM);
-// openblas: openblas_set_num_threads; gonum: its DGEMM always splits work
-// over GOMAXPROCS goroutines and cannot be told otherwise, so SetThreads
-// returns an error wrapping ErrThreadsFixed unless n already equals
-// GOMAXPROCS.
-func SetThreads(name string, n int) error {
-	if _, err := Lookup(name); err != nil {
-		return err
+// Threads returns how many threads impl's parallel routines use: the bound
+// count of a Threaded backend, OpenBLAS's process-wide count, and
+// GOMAXPROCS for any other backend (gonum's Dgemm splits its work over
+// that many goroutines).
+func Threads(impl gblas.Float64) int {
+	if t, ok := impl.(Threaded); ok {
+		return t.Threads()
 	}
-	if n < 1 {
-		n = runtime.GOMAXPROCS(0)
-	}
-	switch name {
-	case NativeName:
-		kernel.SetThreads(n)
-	case OpenBLASName:
-		openblasSetThreads(n)
-	case GonumName:
-		if p := runtime.GOMAXPROCS(0); n != p {
-			return fmt.Errorf("blas: gonum: %w: it uses GOMAXPROCS (%d) goroutines; set GOMAXPROCS instead of asking for %d",
-				ErrThreadsFixed, p, n)
-		}
-	}
-	return nil
-}
-
-// Threads returns the number of threads the named backend uses for its
-// parallel routines, or 0 if name is not a backend compiled in. For gonum it
-// is GOMAXPROCS, which gonum's DGEMM splits its work over.
-func Threads(name string) int {
-	if _, err := Lookup(name); err != nil {
-		return 0
-	}
-	switch name {
-	case NativeName:
-		return kernel.Threads()
-	case OpenBLASName:
+	if openblasCompiled && isOpenBLAS(impl) {
 		return openblasThreads()
 	}
 	return runtime.GOMAXPROCS(0)
+}
+
+// OnThreads returns impl bound to n threads when it implements Threaded,
+// and impl itself otherwise. A caller that runs several products at once on
+// goroutines of its own asks for OnThreads(impl, 1), so that each product
+// stays on its goroutine's core.
+func OnThreads(impl gblas.Float64, n int) gblas.Float64 {
+	if t, ok := impl.(Threaded); ok {
+		return t.WithThreads(n)
+	}
+	return impl
 }

@@ -108,32 +108,25 @@ func TestAutoChoice(t *testing.T) {
 	case openblasCompiled:
 		want = OpenBLASName
 	}
-	if got := DefaultName(); got != want {
-		t.Errorf("DefaultName() = %q, want %q (kernel %s, available %v)", got, want, kernel.Name(), Available())
-	}
-	if got := Name(Default()); got != want {
-		t.Errorf("Name(Default()) = %q, want %q", got, want)
-	}
-	if err := DefaultErr(); err != nil {
-		t.Errorf("DefaultErr() = %v with ODDL_BLAS empty", err)
+	impl, err := Default()
+	if err != nil || Name(impl) != want {
+		t.Errorf("Default() = %v (%q), %v; want %q (kernel %s, available %v)", impl, Name(impl), err, want, kernel.Name(), Available())
 	}
 	impl, name, err := Select("")
 	if err != nil || name != want || Name(impl) != want {
 		t.Errorf(`Select("") = %v, %q, %v; want %q`, impl, name, err, want)
+	}
+	if r := AutoReason(); r == "" {
+		t.Error("AutoReason() is empty")
 	}
 }
 
 func TestEnvOverride(t *testing.T) {
 	for _, name := range Available() {
 		t.Setenv(EnvVar, name)
-		if got := DefaultName(); got != name {
-			t.Errorf("ODDL_BLAS=%s: DefaultName() = %q", name, got)
-		}
-		if got := Name(Default()); got != name {
-			t.Errorf("ODDL_BLAS=%s: Name(Default()) = %q", name, got)
-		}
-		if err := DefaultErr(); err != nil {
-			t.Errorf("ODDL_BLAS=%s: DefaultErr() = %v", name, err)
+		impl, err := Default()
+		if err != nil || Name(impl) != name {
+			t.Errorf("ODDL_BLAS=%s: Default() = %q, %v", name, Name(impl), err)
 		}
 		// An explicit name beats the environment.
 		other := GonumName
@@ -147,25 +140,17 @@ func TestEnvOverride(t *testing.T) {
 }
 
 func TestEnvInvalid(t *testing.T) {
-	t.Setenv(EnvVar, "")
-	auto := DefaultName()
 	bad := []string{"bogus"}
 	if !openblasCompiled {
 		bad = append(bad, OpenBLASName)
 	}
 	for _, v := range bad {
 		t.Setenv(EnvVar, v)
-		// Default never fails: it ignores the bad value...
-		if got := DefaultName(); got != auto {
-			t.Errorf("ODDL_BLAS=%s: DefaultName() = %q, want the automatic %q", v, got, auto)
-		}
-		if Default() == nil {
-			t.Errorf("ODDL_BLAS=%s: Default() = nil", v)
-		}
-		// ...and DefaultErr and Select report it, naming the variable.
-		err := DefaultErr()
-		if err == nil || !strings.Contains(err.Error(), EnvVar+"="+v) {
-			t.Errorf("ODDL_BLAS=%s: DefaultErr() = %v; want an error naming %s", v, err, EnvVar)
+		// Default refuses the bad value, naming the variable, rather than
+		// running another backend than the one asked for.
+		impl, err := Default()
+		if err == nil || impl != nil || !strings.Contains(err.Error(), EnvVar+"="+v) {
+			t.Errorf("ODDL_BLAS=%s: Default() = %v, %v; want nil and an error naming %s", v, impl, err, EnvVar)
 		}
 		impl, name, err := Select("")
 		if err == nil || impl != nil || name != "" {
@@ -184,49 +169,51 @@ func TestEnvInvalid(t *testing.T) {
 func TestThreads(t *testing.T) {
 	procs := runtime.GOMAXPROCS(0)
 	for _, name := range Available() {
-		prev := Threads(name)
-		if prev < 1 {
-			t.Errorf("Threads(%q) = %d before any change", name, prev)
+		impl, err := Lookup(name)
+		if err != nil {
+			t.Fatal(err)
 		}
-		t.Logf("%s: %d threads", name, prev)
-		if name == GonumName {
-			if prev != procs {
-				t.Errorf("Threads(gonum) = %d, want GOMAXPROCS %d", prev, procs)
-			}
-			if err := SetThreads(name, procs); err != nil {
-				t.Errorf("SetThreads(gonum, GOMAXPROCS) = %v", err)
-			}
-			err := SetThreads(name, procs+1)
-			if !errors.Is(err, ErrThreadsFixed) || !strings.Contains(err.Error(), "GOMAXPROCS") {
-				t.Errorf("SetThreads(gonum, %d) = %v, want ErrThreadsFixed mentioning GOMAXPROCS", procs+1, err)
-			}
-			continue
+		def := Threads(impl)
+		t.Logf("%s: %d threads", name, def)
+		if def < 1 {
+			t.Errorf("Threads(%s) = %d", name, def)
+		}
+		if name == GonumName && def != procs {
+			t.Errorf("Threads(gonum) = %d, want GOMAXPROCS %d", def, procs)
+		}
+		_, bindable := impl.(Threaded)
+		if bindable != (name == NativeName) {
+			t.Errorf("%s implements Threaded: %v", name, bindable)
 		}
 		for _, n := range []int{1, 2, 3} {
-			if err := SetThreads(name, n); err != nil {
-				t.Fatalf("SetThreads(%q, %d): %v", name, n, err)
+			bound, err := Lookup(name, WithThreads(n))
+			if err != nil {
+				t.Fatal(err)
 			}
-			if got := Threads(name); got != n {
-				t.Errorf("after SetThreads(%q, %d): Threads = %d", name, n, got)
+			want := def // gonum and openblas: the option binds nothing
+			if bindable {
+				want = n
 			}
-		}
-		if err := SetThreads(name, 0); err != nil {
-			t.Fatalf("SetThreads(%q, 0): %v", name, err)
-		}
-		if got := Threads(name); got != procs {
-			t.Errorf("after SetThreads(%q, 0): Threads = %d, want GOMAXPROCS %d", name, got, procs)
-		}
-		if err := SetThreads(name, prev); err != nil {
-			t.Fatalf("restoring %s threads: %v", name, err)
-		}
-		if got := Threads(name); got != prev {
-			t.Errorf("round trip: Threads(%q) = %d, want %d", name, got, prev)
+			if got := Threads(bound); got != want {
+				t.Errorf("Lookup(%s, WithThreads(%d)): Threads = %d, want %d", name, n, got, want)
+			}
+			if got := Threads(OnThreads(impl, n)); got != want {
+				t.Errorf("OnThreads(%s, %d): Threads = %d, want %d", name, n, got, want)
+			}
+			// Binding one value leaves the others as they were.
+			if got := Threads(impl); got != def {
+				t.Errorf("after binding %s to %d threads the default value reports %d, want %d", name, n, got, def)
+			}
 		}
 	}
-	if err := SetThreads("bogus", 1); !errors.Is(err, ErrUnknown) {
-		t.Errorf("SetThreads(bogus) = %v, want ErrUnknown", err)
+	prev := openblasThreads()
+	if err := SetOpenBLASThreads(1); openblasCompiled != (err == nil) || (err != nil && !errors.Is(err, ErrNotCompiled)) {
+		t.Errorf("SetOpenBLASThreads(1) = %v with openblas compiled in: %v", err, openblasCompiled)
 	}
-	if got := Threads("bogus"); got != 0 {
-		t.Errorf("Threads(bogus) = %d, want 0", got)
+	if openblasCompiled {
+		if got := openblasThreads(); got != 1 {
+			t.Errorf("after SetOpenBLASThreads(1) OpenBLAS runs %d threads", got)
+		}
+		_ = SetOpenBLASThreads(prev)
 	}
 }

@@ -9,56 +9,84 @@
 //	          reads outside x and y: give it positive strides (oddl never
 //	          calls Dger; native computes that case itself).
 //	native    Native: gonum with Ddot, Daxpy, Dscal, Dnrm2, Idamax, Dgemv, Dger,
-//	          Dgemm and Dsyrk on package kernel (AVX2/FMA assembly, or the
-//	          pure-Go reference where the CPU lacks AVX2 and FMA3, under
-//	          -tags purego, or with ODDL_KERNEL=go). Always compiled in.
+//	          Dgemm and Dsyrk on package kernel. Always compiled in.
 //	openblas  OpenBLAS through cgo (gonum.org/v1/netlib/blas/netlib). Only in
 //	          binaries built with -tags openblas and cgo enabled; needs the
 //	          library and headers (Debian/Ubuntu: apt-get install
 //	          libopenblas-dev). The package links -lopenblas itself, so no
 //	          CGO_LDFLAGS is needed (setting CGO_LDFLAGS=-lopenblas works too).
 //
+// # Kernel tiers
+//
+// Native runs on one of package kernel's tiers, chosen once at start-up
+// from cpuid: avx512 (512-bit registers, mask registers for the tails),
+// avx2 (AVX2/FMA) or go (the pure-Go reference, also under -tags purego).
+// The rule is the fastest tier on the CPU, not merely the widest it
+// supports: AVX-512 on Intel CPUs that have it, which run 512-bit FMAs at
+// full rate; AVX2 on AMD's Zen 4, which splits each 512-bit operation in
+// two. ODDL_KERNEL=avx512|avx2|go forces a tier, and one the CPU cannot run
+// is an error (kernel.TierError), never a silent fallback. Results are the
+// same bit for bit on any thread count within a tier, not across tiers.
+//
 // # Selection
 //
-// Default picks, in this order:
+// Default, and Select with an empty name, pick in this order:
 //
 //  1. the backend named by the environment variable ODDL_BLAS
-//     (gonum, native or openblas), if it is set and that backend is
-//     compiled in;
-//  2. native, if the kernel runs its AVX2/FMA path (kernel.Name() is not "go");
-//  3. openblas, if compiled in;
+//     (gonum, native or openblas), if it is set; one that is unknown or
+//     not compiled in is an error, never replaced by another;
+//  2. native, if the kernel runs a SIMD tier (kernel.Name() is avx512 or
+//     avx2): its tiers are built to match OpenBLAS's GEMM at oddl's
+//     shapes, and oddl's training and Batch-OMP use operations only it
+//     offers (below);
+//  3. openblas, if compiled in: on the pure-Go kernel its own assembly is
+//     faster than native;
 //  4. gonum.
 //
-// On an AVX2/FMA machine native comes first even when OpenBLAS is compiled
-// in: its GEMM matches OpenBLAS's at the shapes oddl uses, and oddl's
-// training and Batch-OMP use kernel entry points that no BLAS interface
-// offers (a Gram matrix on a dictionary packed once, shared with the
-// correlation products), so they run faster on it. The native backend on
-// the pure-Go kernel is correct but no faster than gonum, which is why it
-// is not chosen automatically then; Lookup("native") returns it all the
-// same.
+// AutoReason says which case applied. Lookup("native") returns native on
+// any tier all the same.
 //
-// A name is never silently replaced by another backend: Lookup and Select
-// return an error for an unknown name (listing the choices) and for a known
-// backend that is not compiled in (saying how to build it). Default cannot
-// return an error, so when ODDL_BLAS is invalid it ignores the variable and
-// returns the automatic choice; DefaultErr reports the bad value, and a
-// program that takes a backend choice from its user should call
-// Select(flagValue) and report the error, as "oddl env -blas" does.
+// # Operations beyond blas.Float64
+//
+// Some of oddl's fast paths need more than a BLAS call: a GEMM whose second
+// operand is packed once for many products (PackedGEMM), the upper
+// triangle of a Gram matrix in half the work (GramUpper), a value bound to
+// its own thread count (Threaded), and the promise that every product
+// rounds as package kernel's GEMM, which lets a caller skip zero terms
+// with kernel routines and still get the backend's values (KernelRounding).
+// Each is a small interface that a backend may implement; callers find it
+// by type assertion and take the plain BLAS route when a backend lacks it,
+// never by comparing backend names. Native implements all four; gonum and
+// OpenBLAS run the plain route through the same calling code.
 //
 // # Threads
 //
-// SetThreads and Threads control how many threads a backend's parallel
-// routines (mainly Dgemm) use: for native the goroutines of package kernel,
-// for openblas openblas_set_num_threads / openblas_get_num_threads. gonum's
-// Dgemm always splits its work over GOMAXPROCS goroutines and has no setting
-// of its own; Threads reports GOMAXPROCS for it and SetThreads refuses any
-// other count. When the caller runs its own goroutines on every core, set
-// the backend to one thread so the two do not compete for the same cores.
+// A thread count belongs to a backend value, not to the process:
+// Lookup(name, WithThreads(n)) and Native's WithThreads method return a
+// value whose parallel routines use at most n threads, and OnThreads(impl,
+// 1) is how a caller that runs several products at once on goroutines of
+// its own keeps each on its core. Two values with different counts can
+// run at the same time without touching each other. gonum's Dgemm always
+// splits its work over GOMAXPROCS goroutines. OpenBLAS keeps one count
+// for the whole process inside the C library and offers no per-call
+// setting: SetOpenBLASThreads sets it, once, from a main program (the oddl
+// command does so from -threads); Threads reports what each backend uses.
+//
+// # OpenBLAS's core
+//
+// OpenBLAS picks its kernels from the CPU when it loads, and a release
+// older than the CPU falls back to old ones without a word: Debian's
+// OpenBLAS 0.3.21 takes Intel's Emerald Rapids Xeons for "Prescott" (SSE3
+// kernels). OpenBLASCore reports the core it runs and its build
+// configuration, and CoreAdvice, given the CPU's features, says when that
+// core is older than the CPU supports and what to do: for a build with
+// DYNAMIC_ARCH, set OPENBLAS_CORETYPE=SkylakeX (Intel with AVX-512),
+// Haswell (AVX2) or Zen (AMD). "oddl env" and "oddl bench" print both, and
+// the commands that compute warn once on stderr.
 //
 // # Build tags
 //
-//	(none)              gonum and native; native uses the AVX2/FMA assembly on amd64
+//	(none)              gonum and native; native uses the kernel's SIMD tiers on amd64
 //	-tags purego        the kernel uses its pure-Go reference everywhere
 //	-tags openblas      adds the openblas backend (needs cgo and libopenblas-dev)
 package blas

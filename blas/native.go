@@ -37,15 +37,45 @@ const (
 
 // Native is gonum's pure-Go BLAS with the routines that dominate oddl's run
 // time — Ddot, Daxpy, Dscal, Dnrm2, Idamax, Dgemv, Dger, Dgemm and Dsyrk —
-// running on package kernel (AVX2/FMA assembly where the CPU has it, pure Go
-// otherwise). Every other routine is gonum's, through the embedded
-// Implementation. Arguments are checked exactly as gonum checks them, with
-// the same panic messages.
+// running on package kernel (the tier kernel.Name() reports: AVX-512 or
+// AVX2/FMA assembly where the CPU has it, pure Go otherwise). Every other
+// routine is gonum's, through the embedded Implementation. Arguments are
+// checked exactly as gonum checks them, with the same panic messages.
+//
+// The zero value runs its parallel routines on kernel.Threads() goroutines
+// (GOMAXPROCS by default); WithThreads returns a value bound to a count of
+// its own. Native also offers the packed and half products of PackedGEMM
+// and GramUpper, and promises package kernel's rounding (KernelRounding).
 type Native struct {
 	gonum.Implementation
+	threads int // 0: kernel.Threads()
 }
 
-var _ gblas.Float64 = Native{}
+var (
+	_ gblas.Float64  = Native{}
+	_ GramUpper      = Native{}
+	_ Threaded       = Native{}
+	_ KernelRounding = Native{}
+)
+
+// Threads returns how many goroutines the parallel routines use.
+func (impl Native) Threads() int {
+	if impl.threads > 0 {
+		return impl.threads
+	}
+	return kernel.Threads()
+}
+
+// WithThreads returns Native running its parallel routines on at most n
+// goroutines, the caller's included (n < 1: kernel.Threads()). The results
+// do not depend on n.
+func (impl Native) WithThreads(n int) Threaded {
+	impl.threads = max(0, n)
+	return impl
+}
+
+// RoundsAsKernel reports true: every product is package kernel's GEMM.
+func (Native) RoundsAsKernel() bool { return true }
 
 // Ddot returns the dot product Σ x[i]·y[i] of the n elements of x and y.
 func (impl Native) Ddot(n int, x []float64, incX int, y []float64, incY int) float64 {
@@ -320,9 +350,9 @@ func (impl Native) Dger(m, n int, alpha float64, x []float64, incX int, y []floa
 
 // Dgemm computes C = alpha·op(A)·op(B) + beta·C for row-major matrices, where
 // op(X) is X or Xᵀ as tA and tB say, op(A) is m×k, op(B) is k×n and C is m×n.
-// It runs on kernel.Dgemm, which splits large products over kernel.Threads()
-// goroutines.
-func (Native) Dgemm(tA, tB gblas.Transpose, m, n, k int, alpha float64, a []float64, lda int, b []float64, ldb int, beta float64, c []float64, ldc int) {
+// It runs on package kernel's GEMM, which splits large products over the
+// value's threads (see Threads).
+func (impl Native) Dgemm(tA, tB gblas.Transpose, m, n, k int, alpha float64, a []float64, lda int, b []float64, ldb int, beta float64, c []float64, ldc int) {
 	switch tA {
 	default:
 		panic(badTranspose)
@@ -385,7 +415,7 @@ func (Native) Dgemm(tA, tB gblas.Transpose, m, n, k int, alpha float64, a []floa
 		scaleRect(m, n, beta, c, ldc)
 		return
 	}
-	kernel.Dgemm(aTrans, bTrans, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
+	kernel.DgemmOn(impl.threads, aTrans, bTrans, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
 }
 
 // Dsyrk computes the triangle ul of the symmetric n×n C = alpha·A·Aᵀ + beta·C
@@ -430,17 +460,18 @@ func (impl Native) Dsyrk(ul gblas.Uplo, tA gblas.Transpose, n, k int, alpha floa
 		scaleTriangle(ul, n, beta, c, ldc)
 		return
 	}
-	syrkRec(ul, tA, n, k, alpha, a, lda, beta, c, ldc)
+	syrkRec(impl.threads, ul, tA, n, k, alpha, a, lda, beta, c, ldc)
 }
 
 // syrkRec computes the triangle ul of Dsyrk recursively: the two diagonal
 // halves, then the off-diagonal rectangle between them in one GEMM. The
 // rectangles are large (the first is a quarter of C), so the GEMMs run
 // near peak on every thread, and only the diagonal blocks of at most
-// syrkBlock rows do the redundant half of their product.
-func syrkRec(ul gblas.Uplo, tA gblas.Transpose, n, k int, alpha float64, a []float64, lda int, beta float64, c []float64, ldc int) {
+// syrkBlock rows do the redundant half of their product. The products run
+// on at most threads goroutines (< 1: kernel.Threads()).
+func syrkRec(threads int, ul gblas.Uplo, tA gblas.Transpose, n, k int, alpha float64, a []float64, lda int, beta float64, c []float64, ldc int) {
 	if n <= syrkBlock {
-		syrkDiag(ul, tA, n, k, alpha, a, lda, beta, c, ldc)
+		syrkDiag(threads, ul, tA, n, k, alpha, a, lda, beta, c, ldc)
 		return
 	}
 	h := (n/2 + 7) &^ 7
@@ -453,8 +484,8 @@ func syrkRec(ul gblas.Uplo, tA gblas.Transpose, n, k int, alpha float64, a []flo
 	} else {
 		a2 = a[h*lda:]
 	}
-	syrkRec(ul, tA, h, k, alpha, a, lda, beta, c, ldc)
-	syrkRec(ul, tA, n-h, k, alpha, a2, lda, beta, c[h*ldc+h:], ldc)
+	syrkRec(threads, ul, tA, h, k, alpha, a, lda, beta, c, ldc)
+	syrkRec(threads, ul, tA, n-h, k, alpha, a2, lda, beta, c[h*ldc+h:], ldc)
 	// Upper: C[0:h, h:n] = alpha·op(A)[0:h]·op(A)[h:n]ᵀ + beta·C;
 	// Lower: C[h:n, 0:h] = alpha·op(A)[h:n]·op(A)[0:h]ᵀ + beta·C.
 	x, y, cb := a, a2, c[h:]
@@ -463,7 +494,7 @@ func syrkRec(ul gblas.Uplo, tA gblas.Transpose, n, k int, alpha float64, a []flo
 		x, y, cb = a2, a, c[h*ldc:]
 		m, nn = n-h, h
 	}
-	kernel.Dgemm(trans, !trans, m, nn, k, alpha, x, lda, y, lda, beta, cb, ldc)
+	kernel.DgemmOn(threads, trans, !trans, m, nn, k, alpha, x, lda, y, lda, beta, cb, ldc)
 }
 
 // syrkBlock is the order of Dsyrk's diagonal blocks: small enough that the
@@ -476,14 +507,14 @@ var syrkPool = sync.Pool{New: func() any { return new([syrkBlock * syrkBlock]flo
 // syrkDiag computes the triangle ul of an n×n (n <= syrkBlock) diagonal
 // block of Dsyrk through a scratch square, so the other triangle of c is left
 // as it was.
-func syrkDiag(ul gblas.Uplo, tA gblas.Transpose, n, k int, alpha float64, a []float64, lda int, beta float64, c []float64, ldc int) {
+func syrkDiag(threads int, ul gblas.Uplo, tA gblas.Transpose, n, k int, alpha float64, a []float64, lda int, beta float64, c []float64, ldc int) {
 	buf := syrkPool.Get().(*[syrkBlock * syrkBlock]float64)
 	defer syrkPool.Put(buf)
 	tmp := buf[:n*n]
 	if tA == gblas.NoTrans {
-		kernel.Dgemm(false, true, n, n, k, alpha, a, lda, a, lda, 0, tmp, n)
+		kernel.DgemmOn(threads, false, true, n, n, k, alpha, a, lda, a, lda, 0, tmp, n)
 	} else {
-		kernel.Dgemm(true, false, n, n, k, alpha, a, lda, a, lda, 0, tmp, n)
+		kernel.DgemmOn(threads, true, false, n, n, k, alpha, a, lda, a, lda, 0, tmp, n)
 	}
 	for i := 0; i < n; i++ {
 		lo, hi := i, n

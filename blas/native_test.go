@@ -2,7 +2,6 @@ package blas
 
 import (
 	"fmt"
-	"github.com/oddl-go/oddl/kernel"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -391,19 +390,17 @@ func panicMsg(f func()) (msg string) {
 // either way depending on the backend and relies on them agreeing.
 func TestNativeDsyrkIsPackedUpper(t *testing.T) {
 	rnd := rand.New(rand.NewPCG(4, 4))
-	var impl Native
 	for _, s := range []struct{ n, k int }{{1, 1}, {7, 10}, {65, 3}, {130, 10}, {300, 37}, {960, 10}} {
 		for _, threads := range []int{1, 2} {
+			impl := Native{}.WithThreads(threads).(Native)
 			lda := s.k + 3
 			a := randSlice(rnd, (s.n-1)*lda+s.k)
 			want := make([]float64, s.n*s.n)
 			got := make([]float64, s.n*s.n)
-			prev := kernel.SetThreads(threads)
 			impl.Dsyrk(gblas.Upper, gblas.NoTrans, s.n, s.k, 0.7, a, lda, 0, want, s.n)
-			var pb kernel.PackedB
-			pb.Pack(true, s.k, s.n, a, lda)
-			kernel.DgemmPackedUpper(false, 0.7, a, lda, &pb, 0, got, s.n)
-			kernel.SetThreads(prev)
+			var pb PackedB
+			impl.PackB(&pb, gblas.Trans, s.k, s.n, a, lda)
+			impl.DgemmPackedUpper(gblas.NoTrans, 0.7, a, lda, &pb, 0, got, s.n)
 			for i := range s.n {
 				for j := i; j < s.n; j++ {
 					if math.Float64bits(got[i*s.n+j]) != math.Float64bits(want[i*s.n+j]) {

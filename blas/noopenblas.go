@@ -13,3 +13,7 @@ func isOpenBLAS(gblas.Float64) bool { return false }
 func openblasSetThreads(int) {}
 
 func openblasThreads() int { return 0 }
+
+func openblasCoreName() string { return "" }
+
+func openblasConfig() string { return "" }

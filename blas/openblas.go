@@ -8,6 +8,8 @@ package blas
 // #cgo LDFLAGS: -lopenblas
 // void openblas_set_num_threads(int num_threads);
 // int openblas_get_num_threads(void);
+// char* openblas_get_corename(void);
+// char* openblas_get_config(void);
 import "C"
 
 import (
@@ -17,7 +19,8 @@ import (
 
 // OpenBLAS is the OpenBLAS backend: gonum's cgo binding to the CBLAS
 // interface, linked against libopenblas. It exists only in binaries built
-// with the openblas tag and cgo.
+// with the openblas tag and cgo. Its thread count belongs to the process,
+// not to the value (see SetOpenBLASThreads).
 type OpenBLAS = netlib.Implementation
 
 var _ gblas.Float64 = OpenBLAS{}
@@ -40,5 +43,10 @@ func isOpenBLAS(impl gblas.Float64) bool {
 func openblasSetThreads(n int) { C.openblas_set_num_threads(C.int(n)) }
 
 func openblasThreads() int { return int(C.openblas_get_num_threads()) }
+
+// The strings are the library's own, static: they are copied, never freed.
+func openblasCoreName() string { return C.GoString(C.openblas_get_corename()) }
+
+func openblasConfig() string { return C.GoString(C.openblas_get_config()) }
 
 const openblasTag = true

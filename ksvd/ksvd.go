@@ -62,7 +62,8 @@ type Config struct {
 	// work is split differently.
 	Threads int
 	// Backend is the BLAS implementation of the sparse coder and of the
-	// Gram matrices; nil means blas.Default().
+	// Gram matrices; nil means blas.Default() bound to Threads (an
+	// ODDL_BLAS naming a backend that is not there is then an error).
 	Backend gblas.Float64
 	// Progress, when set, is called after the sparse coding of every
 	// iteration (1-based) with the root-mean-square representation error
@@ -174,7 +175,11 @@ func (cfg Config) check(X *mat.Dense) (settings, error) {
 	}
 	s.backend = cfg.Backend
 	if s.backend == nil {
-		s.backend = blas.Default()
+		b, err := blas.Default(blas.WithThreads(s.threads))
+		if err != nil {
+			return s, fmt.Errorf("ksvd: %w", err)
+		}
+		s.backend = b
 	}
 	return s, nil
 }

@@ -113,8 +113,8 @@ type updater struct {
 	perClass bool
 	// lookahead, when set, runs the blocked sweep with the kernel's GEMM
 	// directly and overlaps each block's product with the next block's
-	// Gauss–Seidel updates (sweepAhead); it needs the native backend and
-	// two threads.
+	// Gauss–Seidel updates (sweepAhead); it needs a backend that rounds
+	// as the kernel's GEMM (blas.KernelRounding) and two threads.
 	lookahead bool
 	// pd holds a block's changes packed for its product, dense or sparse
 	// (kernel.AxpyRowsPacked), so that the next block's updates can fill
@@ -331,7 +331,7 @@ func (up *updater) inBlock(st *state, j0, j1 int, tol float64, gemm gemmFunc, pw
 	}
 	// With the kernel's GEMM the sub-block products skip the zero M_ri
 	// and still give its values (kernel.AddRowsSum).
-	kernelGEMM := up.lookahead || blas.Name(up.impl) == blas.NativeName
+	kernelGEMM := up.lookahead || blas.RoundsAsKernel(up.impl)
 	for i0 := j0; i0 < j1; i0 += bcdSub {
 		i1 := min(i0+bcdSub, j1)
 		dsub := delta[(i0-j0)*s:]

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"testing"
 
+	gblas "gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/oddl-go/oddl/blas"
@@ -70,7 +71,7 @@ func cloneState(st *state) *state {
 // compute the same update up to rounding, across block edges, with unused
 // atoms, over several sweeps.
 func TestBlockedMatchesColumn(t *testing.T) {
-	impl := blas.Default()
+	impl := defaultBackend(t)
 	for _, k := range []int{1, 7, 63, 64, 65, 150} {
 		rng := rand.New(rand.NewPCG(uint64(k), 2))
 		unused := map[int]bool{0: true, k / 2: true, k - 1: true}
@@ -147,7 +148,7 @@ func TestSweepFixedPoint(t *testing.T) {
 		}
 	}
 	before := append([]float64(nil), st.dt...)
-	up := updater{impl: blas.Default(), updateW: true}
+	up := updater{impl: defaultBackend(t), updateW: true}
 	up.sweep(st, true)
 	for i := range before {
 		if math.Abs(before[i]-st.dt[i]) > 1e-10 {
@@ -215,10 +216,7 @@ func TestKeptProduct(t *testing.T) {
 // sweeps, with reseeding writing rows during the overlap, and with M dense
 // or mostly zero (the products dense or sparse).
 func TestSweepAheadMatchesBlocked(t *testing.T) {
-	impl, err := blas.Lookup(blas.NativeName)
-	if err != nil {
-		t.Skip("native backend not available")
-	}
+	var impl blas.Native
 	for _, c := range []struct{ k, samples int }{{1, 30}, {100, 3000}, {128, 3840}, {129, 3870}, {300, 9000}, {400, 12000}, {300, 100}, {400, 150}} {
 		k := c.k
 		rng := rand.New(rand.NewPCG(uint64(k), 9))
@@ -267,7 +265,7 @@ func TestSweepAheadMatchesBlocked(t *testing.T) {
 // form to rounding and keep P = M·D~, on one and on two goroutines, with
 // rows of D~ narrower than a column panel of the packed changes and wider.
 func TestSparseProducts(t *testing.T) {
-	impl := blas.Default()
+	impl := defaultBackend(t)
 	for _, tc := range []struct{ threads, n int }{{1, 23}, {2, 23}, {1, 77}, {2, 77}} {
 		threads, n := tc.threads, tc.n
 		rng := rand.New(rand.NewPCG(4, uint64(threads)))
@@ -394,4 +392,14 @@ func TestSparseSubBlocksAreExact(t *testing.T) {
 			}
 		}
 	}
+}
+
+// defaultBackend returns blas.Default() or stops the test.
+func defaultBackend(t *testing.T) gblas.Float64 {
+	t.Helper()
+	impl, err := blas.Default()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return impl
 }

@@ -28,7 +28,6 @@ func benchTrainer(b *testing.B, cfg Config, n, q int) *trainer {
 	if err != nil {
 		b.Fatal(err)
 	}
-	b.Cleanup(t.close)
 	if err := t.start(); err != nil {
 		b.Fatal(err)
 	}
@@ -167,7 +166,6 @@ func BenchmarkSweepMNIST(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	b.Cleanup(t.close)
 	st := m.st
 	t.up.updateW = true
 	t.up.prepareBlocked(st)

@@ -272,9 +272,10 @@ func (m *Model) dictView() *mat.Dense {
 	return mat.NewDense(k, s, m.st.dt).Slice(0, k, 0, n).(*mat.Dense)
 }
 
-// backend resolves the configured BLAS backend.
+// backend resolves the configured BLAS backend, bound to the configured
+// threads where the backend can be (blas.WithThreads).
 func (m *Model) backend() (impl gblas.Float64, name string, err error) {
-	impl, name, err = blas.Select(m.cfg.Backend)
+	impl, name, err = blas.Select(m.cfg.Backend, blas.WithThreads(m.threads()))
 	if err != nil {
 		return nil, "", configErr("%v", err)
 	}

@@ -173,7 +173,6 @@ func (m *Model) resume(ctx context.Context, src Source, opts ...Option) error {
 	if err != nil {
 		return err
 	}
-	defer t.close()
 	defer m.invalidate()
 	return t.run(ctx)
 }
@@ -255,10 +254,8 @@ type trainer struct {
 	m       *Model
 	src     Source
 	o       options
-	impl    gblas.Float64
-	bname   string
+	impl    gblas.Float64 // bound to threads where the backend can be
 	threads int
-	oldThr  int
 
 	coder *omp.Coder
 	codes omp.Codes
@@ -271,7 +268,7 @@ type trainer struct {
 	scoder  *omp.Coder
 	snorm   []float64
 	wt      []float64      // q×K: W transposed, scratch of encodeStacked
-	wpack   kernel.PackedB // Wᵀ packed for λ0·W·Wᵀ (native backend)
+	wpack   kernel.PackedB // Wᵀ packed for λ0·W·Wᵀ (blas.GramUpper backends)
 	a0, sa0 []float64
 	xx, sxx []float64
 	haveA0  bool
@@ -308,28 +305,23 @@ type trainer struct {
 }
 
 func newTrainer(m *Model, src Source, o options) (*trainer, error) {
-	impl, name, err := m.backend()
+	// The backend's GEMM and the coder's goroutines take turns, so both may
+	// use every thread: m.backend binds the backend to m.threads().
+	impl, _, err := m.backend()
 	if err != nil {
 		return nil, err
 	}
 	st := m.st
 	t := &trainer{
-		m: m, src: src, o: o, impl: impl, bname: name, threads: m.threads(), ctx: context.Background(),
+		m: m, src: src, o: o, impl: impl, threads: m.threads(), ctx: context.Background(),
 		xb:  make([]float64, m.cfg.Batch*st.n),
 		lab: make([]int, m.cfg.Batch),
 	}
-	t.oldThr = blas.Threads(name)
-	// The backend's GEMM and the coder's goroutines take turns, so both may
-	// use every thread. gonum's thread count is fixed; ignore its refusal.
-	_ = blas.SetThreads(name, t.threads)
-	// With the native backend on two or more threads the sweep overlaps
-	// each block's product with the next block's updates (same result).
-	t.up = updater{impl: impl, reseed: t.reseed, lookahead: name == blas.NativeName && t.threads >= 2, threads: t.threads}
+	// With a backend that rounds as package kernel's GEMM, on two or more
+	// threads, the sweep overlaps each block's product with the next
+	// block's updates on the kernel directly (same result).
+	t.up = updater{impl: impl, reseed: t.reseed, lookahead: blas.RoundsAsKernel(impl) && t.threads >= 2, threads: t.threads}
 	return t, nil
-}
-
-func (t *trainer) close() {
-	_ = blas.SetThreads(t.bname, t.oldThr)
 }
 
 func (t *trainer) run(ctx context.Context) error {
@@ -919,7 +911,7 @@ func (t *trainer) encodeStacked(lambda0 float64) error {
 		}
 	}
 	fill := func(gs []float64) {
-		if t.bname == blas.NativeName && q <= 256 {
+		if blas.RoundsAsKernel(t.impl) && q <= 256 {
 			// The values of the backend's Dsyrk followed by the
 			// division, row by row in one pass: each entry's dot
 			// product over the classes as the kernel's GEMM rounds it.
@@ -931,9 +923,9 @@ func (t *trainer) encodeStacked(lambda0 float64) error {
 			})
 			return
 		}
-		if t.bname == blas.NativeName {
-			t.wpack.Pack(true, q, k, st.dt[n:], s)
-			kernel.DgemmPackedUpper(false, lambda0, st.dt[n:], s, &t.wpack, 0, gs, k)
+		if g, ok := t.impl.(blas.GramUpper); ok {
+			g.PackB(&t.wpack, gblas.Trans, q, k, st.dt[n:], s)
+			g.DgemmPackedUpper(gblas.NoTrans, lambda0, st.dt[n:], s, &t.wpack, 0, gs, k)
 		} else {
 			t.impl.Dsyrk(gblas.Upper, gblas.NoTrans, k, q, lambda0, st.dt[n:], s, 0, gs, k)
 		}

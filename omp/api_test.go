@@ -6,9 +6,11 @@ import (
 	"math/rand/v2"
 	"reflect"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/oddl-go/oddl/blas"
+	gblas "gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/gonum"
 	"gonum.org/v1/gonum/mat"
 )
@@ -250,29 +252,50 @@ func TestCodes(t *testing.T) {
 	c.Row(3)
 }
 
-// TestThreadsRestored checks that an Encode on several goroutines gives the
-// backend its thread setting back.
-func TestThreadsRestored(t *testing.T) {
+// spyBackend is gonum's BLAS that can be bound to a thread count
+// (blas.Threaded) and records the count of the value each Dgemm ran on.
+type spyBackend struct {
+	gonum.Implementation
+	threads int
+	mu      *sync.Mutex
+	calls   *[]int
+}
+
+func (s spyBackend) Threads() int { return s.threads }
+
+func (s spyBackend) WithThreads(n int) blas.Threaded { s.threads = n; return s }
+
+func (s spyBackend) Dgemm(tA, tB gblas.Transpose, m, n, k int, alpha float64, a []float64, lda int, b []float64, ldb int, beta float64, c []float64, ldc int) {
+	s.mu.Lock()
+	*s.calls = append(*s.calls, s.threads)
+	s.mu.Unlock()
+	s.Implementation.Dgemm(tA, tB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
+}
+
+// TestThreadsBound checks that an Encode on several goroutines runs each
+// part's GEMM on the backend bound to one thread, and one on a single
+// goroutine on the backend as given, without changing the caller's value.
+func TestThreadsBound(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 8))
 	D := randDict(rng, 30, 12)
 	X := randSamples(rng, 100, 12, true)
-	for _, name := range blas.Available() {
-		b, _ := blas.Lookup(name)
-		if backendSlot(b) < 0 {
-			continue
-		}
-		before := blas.Threads(name)
-		if err := blas.SetThreads(name, 3); err != nil {
-			t.Fatal(err)
-		}
-		c := mustNew(t, D, WithSparsity(3), WithBackend(b), WithThreads(2))
+	var calls []int
+	spy := spyBackend{threads: 3, mu: new(sync.Mutex), calls: &calls}
+	for _, tc := range []struct{ threads, want int }{{2, 1}, {1, 3}} {
+		calls = calls[:0]
+		c := mustNew(t, D, WithSparsity(3), WithBackend(spy), WithThreads(tc.threads))
 		mustEncode(t, c, X)
-		if got := blas.Threads(name); got != 3 {
-			t.Errorf("%s: %d threads after Encode, want 3", name, got)
+		if len(calls) == 0 {
+			t.Fatalf("coder threads %d: no GEMM on the backend", tc.threads)
 		}
-		if err := blas.SetThreads(name, before); err != nil {
-			t.Fatal(err)
+		for _, got := range calls {
+			if got != tc.want {
+				t.Fatalf("coder threads %d: a GEMM ran on a backend bound to %d threads, want %d (%v)", tc.threads, got, tc.want, calls)
+			}
 		}
+	}
+	if spy.threads != 3 {
+		t.Errorf("the caller's backend value changed to %d threads", spy.threads)
 	}
 }
 

@@ -48,19 +48,19 @@ func benchProblem(n, k int) (D, X *mat.Dense) {
 	return D, X
 }
 
-// withThreads runs f with the process limited to t cores: GOMAXPROCS = t and
-// the backend's own thread count t, both restored afterwards.
-func withThreads(b *testing.B, name string, t int, f func()) {
+// withThreads runs f with the process limited to t cores: GOMAXPROCS = t
+// and impl bound to t threads (OpenBLAS, whose count belongs to the
+// process, set to t), all restored afterwards.
+func withThreads(b *testing.B, impl gblas.Float64, t int, f func(impl gblas.Float64)) {
 	prevProcs := runtime.GOMAXPROCS(t)
-	prevThreads := blas.Threads(name)
-	if err := blas.SetThreads(name, t); err != nil {
-		b.Fatal(err)
+	defer runtime.GOMAXPROCS(prevProcs)
+	if ob, ok := blas.OpenBLASCore(); ok {
+		if err := blas.SetOpenBLASThreads(t); err != nil {
+			b.Fatal(err)
+		}
+		defer blas.SetOpenBLASThreads(ob.Threads)
 	}
-	defer func() {
-		runtime.GOMAXPROCS(prevProcs)
-		_ = blas.SetThreads(name, prevThreads)
-	}()
-	f()
+	f(blas.OnThreads(impl, t))
 }
 
 // reportCPU reports the process CPU time per operation since cpu0, in
@@ -83,7 +83,7 @@ func forBench(b *testing.B, body func(b *testing.B, impl gblas.Float64, D, X *ma
 			for _, t := range []int{1, 2} {
 				b.Run(fmt.Sprintf("%s/n=%d,K=%d,L=%d/threads=%d", name, s.n, s.k, s.l, t), func(b *testing.B) {
 					D, X := benchProblem(s.n, s.k)
-					withThreads(b, name, t, func() { body(b, impl, D, X, s.l, t) })
+					withThreads(b, impl, t, func(impl gblas.Float64) { body(b, impl, D, X, s.l, t) })
 				})
 			}
 		}
@@ -125,10 +125,7 @@ func benchEncode(b *testing.B, impl gblas.Float64, D, X *mat.Dense, l, threads i
 // one GEMM a part (chunks=off), whatever the dictionary's size: the
 // measurement behind chunkMaxDict. Run with -count to alternate the two.
 func BenchmarkEncodeChunks(b *testing.B) {
-	impl, err := blas.Lookup(blas.NativeName)
-	if err != nil {
-		b.Skip(err)
-	}
+	var impl blas.Native
 	defer func(m int) { chunkMaxDict = m }(chunkMaxDict)
 	for _, s := range benchShapes {
 		for _, t := range []int{1, 2} {
@@ -143,7 +140,7 @@ func BenchmarkEncodeChunks(b *testing.B) {
 					if on {
 						chunkMaxDict = math.MaxInt
 					}
-					withThreads(b, blas.NativeName, t, func() { benchEncode(b, impl, D, X, s.l, t) })
+					withThreads(b, impl, t, func(impl gblas.Float64) { benchEncode(b, impl, D, X, s.l, t) })
 				})
 			}
 		}
@@ -339,7 +336,7 @@ func BenchmarkEncodeBest(b *testing.B) {
 				if testing.Short() {
 					reps = 10
 				}
-				withThreads(b, name, 1, func() {
+				withThreads(b, impl, 1, func(impl gblas.Float64) {
 					c, err := New(D, WithSparsity(s.l), WithBackend(impl), WithThreads(1), WithBlockSize(batch))
 					if err != nil {
 						b.Fatal(err)

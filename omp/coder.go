@@ -42,7 +42,7 @@ type Coder struct {
 	gramBad   bool // a FillGram failed: no valid Gram matrix
 
 	// dict is K×n, row-major, stride n: the (normalised) atoms, or nil
-	// when nothing reads it: with the native backend, and neither
+	// when nothing reads it: with a packed GEMM (packer), and neither
 	// normalisation nor residuals, only D's packed copy and G are read
 	// after SetDictionary, which makes both from the caller's D.
 	dict []float64
@@ -52,14 +52,19 @@ type Coder struct {
 	gram  []float64 // K×K, row-major: G = D Dᵀ
 	diag  []float64 // K: the diagonal of G
 
-	// With the native backend the correlation GEMMs run on the kernel
-	// with D packed once per dictionary (packed holds Dᵀ as the GEMM's
-	// second operand) instead of once per block of samples.
-	native   bool
-	packed   kernel.PackedB
-	gramView *mat.Dense
-	norms    []float64 // K: atom norms, scratch of SetDictionary
-	bandErr  []error   // a band's first bad atom, scratch of SetDictionary
+	// one is the backend bound to one thread, for the GEMMs of a round
+	// shared among several goroutines (see gemm). When the backend
+	// offers a packed GEMM (packer, and onePacker bound to one thread),
+	// the correlation GEMMs run with D packed once per dictionary (packed
+	// holds Dᵀ as the GEMM's second operand) instead of once per block
+	// of samples.
+	one       gblas.Float64
+	packer    blas.PackedGEMM
+	onePacker blas.PackedGEMM
+	packed    blas.PackedB
+	gramView  *mat.Dense
+	norms     []float64 // K: atom norms, scratch of SetDictionary
+	bandErr   []error   // a band's first bad atom, scratch of SetDictionary
 
 	// Encode scratch for a round of up to threads×block samples, grown on
 	// demand and kept.
@@ -99,7 +104,9 @@ func New(D *mat.Dense, opts ...Option) (*Coder, error) {
 	case s.sparsity == 0:
 		s.sparsity = min(max(1, n/10), maxL)
 	}
-	s.complete(k)
+	if err := s.complete(k, true); err != nil {
+		return nil, err
+	}
 	c := &Coder{
 		k:         k,
 		n:         n,
@@ -116,7 +123,7 @@ func New(D *mat.Dense, opts ...Option) (*Coder, error) {
 		norms:     make([]float64, k),
 	}
 	c.gramView = mat.NewDense(k, k, c.gram)
-	c.native = blas.Name(c.backend) == blas.NativeName
+	c.setBackends()
 	if err := c.setDictionary(D); err != nil {
 		return nil, err
 	}
@@ -157,7 +164,7 @@ func (c *Coder) setDictionary(D *mat.Dense) error {
 	if len(c.bandErr) < bands {
 		c.bandErr = make([]error, bands)
 	}
-	direct := c.native && !c.normalize && !c.residuals
+	direct := c.packer != nil && !c.normalize && !c.residuals
 	if !direct && len(c.spare) < c.k*c.n {
 		c.spare = make([]float64, c.k*c.n)
 	}
@@ -216,15 +223,17 @@ func (c *Coder) checkAtom(row []float64, j int) error {
 
 // computeGram sets G = D Dᵀ for the K×n dictionary d (row stride ld): the
 // upper triangle by the backend's Dsyrk, then the lower triangle
-// mirrored, so G is exactly symmetric. With the native backend D is packed
-// here, once for the Gram matrix and the correlations, and the upper
-// triangle is one parallel product over the micro-tiles that reach it (the
-// same values as the kernel's Dsyrk).
+// mirrored, so G is exactly symmetric. With a packed GEMM D is packed
+// here, once for the Gram matrix and the correlations, and where the
+// backend offers it (blas.GramUpper) the upper triangle is one product
+// over the micro-tiles that reach it (for Native the values of its Dsyrk).
 func (c *Coder) computeGram(d []float64, ld int) {
 	k := c.k
-	if c.native {
-		c.packed.Pack(true, c.n, c.k, d, ld)
-		kernel.DgemmPackedUpper(false, 1, d, ld, &c.packed, 0, c.gram, k)
+	if c.packer != nil {
+		c.packer.PackB(&c.packed, gblas.Trans, c.n, c.k, d, ld)
+	}
+	if g, ok := c.packer.(blas.GramUpper); ok {
+		g.DgemmPackedUpper(gblas.NoTrans, 1, d, ld, &c.packed, 0, c.gram, k)
 	} else {
 		c.backend.Dsyrk(gblas.Upper, gblas.NoTrans, k, c.n, 1, d, ld, 0, c.gram, k)
 	}

@@ -49,16 +49,19 @@
 // own scratch space, so the GEMM's output is still in that core's caches.
 //
 // With one goroutine the GEMM uses the backend's own threads. With several,
-// every goroutine runs its own GEMM, so for the duration of the call the
-// native and openblas backends of package blas are set to one thread (and
-// then given back their setting): BLAS threads and the coder's goroutines
-// never compete for the same cores, and OpenBLAS's threads do not spin
-// between GEMMs while the recurrences run. gonum's GEMM runs on goroutines,
-// which the Go scheduler fits into GOMAXPROCS.
+// every goroutine runs its own GEMM on the backend bound to one thread
+// (blas.OnThreads: a value of its own, which no other caller sees), so
+// that BLAS threads and the coder's goroutines never compete for the same
+// cores. gonum's GEMM runs on goroutines, which the Go scheduler fits into
+// GOMAXPROCS. OpenBLAS cannot be bound: its thread count belongs to the
+// whole process (blas.SetOpenBLASThreads), so with several goroutines each
+// of their GEMMs asks for all of OpenBLAS's threads, which OpenBLAS runs
+// one threaded product at a time.
 //
-// With the native backend D is packed once per dictionary (kernel.PackedB)
-// and serves both the Gram matrix, computed over the micro-tiles of its
-// upper triangle only (kernel.DgemmPackedUpper, then mirrored), and the
+// With a backend that offers a packed GEMM (blas.PackedGEMM, as Native
+// does) D is packed once per dictionary and serves both the Gram matrix,
+// computed over the micro-tiles of its upper triangle only where the
+// backend offers that (blas.GramUpper, then mirrored), and the
 // correlation GEMMs, which then skip packing D for every block. When D is
 // small (n·K ≤ 5·2¹⁶, 2.5 MiB), a part's GEMM runs 48 samples at a time and
 // each chunk is coded right after its product, while its correlations are

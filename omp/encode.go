@@ -141,12 +141,6 @@ func (c *Coder) encode(ctx context.Context, dst *Codes, N int, x, a0 blas64.Gene
 	r.resOut = dst.Residual
 	r.parts = t
 	defer func() { r.x, r.a0, r.xx, r.resOut = blas64.General{}, blas64.General{}, nil, nil }()
-	if t > 1 && a0.Data == nil {
-		// Every goroutine runs its own GEMM: the backend must not start
-		// threads of its own on the same cores.
-		slot := singleThreaded(c.backend)
-		defer restoreThreads(slot)
-	}
 	if c.partsFn == nil {
 		c.partsFn = func(w int) { c.runParts(c.workers[w]) }
 	}
@@ -214,7 +208,7 @@ func (c *Coder) runParts(w *worker) {
 	}
 }
 
-// With the native backend and a dictionary of at most chunkMaxDict entries
+// With a packed GEMM and a dictionary of at most chunkMaxDict entries
 // (n·K), a part's correlations are computed and coded chunk samples at a
 // time: the chunk's 48·K correlations (368 KiB at K = 960) are then still
 // in L2 when the pursuits read them, instead of coming back from memory
@@ -241,7 +235,7 @@ var (
 
 // chunked reports whether Encode computes the correlations a chunk at a
 // time.
-func (c *Coder) chunked() bool { return c.native && c.n*c.k <= chunkMaxDict }
+func (c *Coder) chunked() bool { return c.packer != nil && c.n*c.k <= chunkMaxDict }
 
 // runPart codes samples lo..hi-1 of the current round: checks and norms,
 // the correlations by one GEMM, then the recurrences — all at once, or a
@@ -277,10 +271,11 @@ func (c *Coder) runPart(w *worker, lo, hi int) {
 		if !chunked {
 			a = c.a0[g*c.k:]
 		}
-		if c.native {
-			kernel.DgemmPacked(false, e-g, 1, x.Data[(r.start+g)*x.Stride:], x.Stride, &c.packed, 0, a, c.k)
+		b, p := c.gemm(r.parts)
+		if p != nil {
+			p.DgemmPacked(gblas.NoTrans, e-g, 1, x.Data[(r.start+g)*x.Stride:], x.Stride, &c.packed, 0, a, c.k)
 		} else {
-			c.backend.Dgemm(gblas.NoTrans, gblas.Trans, e-g, c.k, c.n,
+			b.Dgemm(gblas.NoTrans, gblas.Trans, e-g, c.k, c.n,
 				1, x.Data[(r.start+g)*x.Stride:], x.Stride, c.dict, c.n,
 				0, a, c.k)
 		}
@@ -430,9 +425,9 @@ func (c *Coder) codeSample(w *worker, a []float64, i, j int) {
 // CorrelationsTo writes the correlations A0 = X·Dᵀ of the samples X (N×n)
 // with the coder's atoms (normalised, with WithNormalize) into dst, which
 // must be N×K: the first product of Batch-OMP, for callers that combine it
-// with other terms before EncodeGramTo. With the native backend it runs on
-// the dictionary packed once (the same values as the backend's Dgemm, bit
-// for bit). It checks shapes only: non-finite inputs propagate.
+// with other terms before EncodeGramTo. With a packed GEMM (blas.PackedGEMM)
+// it runs on the dictionary packed once (for Native the same values as its
+// Dgemm, bit for bit). It checks shapes only: non-finite inputs propagate.
 func (c *Coder) CorrelationsTo(dst, X *mat.Dense) error {
 	if c.gramOnly {
 		return errNoDictionary
@@ -450,8 +445,8 @@ func (c *Coder) CorrelationsTo(dst, X *mat.Dense) error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	x, d := X.RawMatrix(), dst.RawMatrix()
-	if c.native {
-		kernel.DgemmPacked(false, N, 1, x.Data, x.Stride, &c.packed, 0, d.Data, d.Stride)
+	if c.packer != nil {
+		c.packer.DgemmPacked(gblas.NoTrans, N, 1, x.Data, x.Stride, &c.packed, 0, d.Data, d.Stride)
 		return nil
 	}
 	c.backend.Dgemm(gblas.NoTrans, gblas.Trans, N, c.k, c.n, 1, x.Data, x.Stride, c.dict, c.n, 0, d.Data, d.Stride)

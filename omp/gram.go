@@ -52,7 +52,9 @@ func NewGram(G *mat.Dense, opts ...Option) (*Coder, error) {
 	case s.sparsity == 0:
 		s.sparsity = max(1, k/10)
 	}
-	s.complete(k)
+	if err := s.complete(k, false); err != nil {
+		return nil, err
+	}
 	c := &Coder{
 		k:        k,
 		sparsity: s.sparsity,

@@ -52,10 +52,16 @@ func parseOptions(opts []Option) (settings, error) {
 }
 
 // complete fills in the defaults of the options not given, for K atoms:
-// blas.Default(), GOMAXPROCS threads, defaultBlock(K).
-func (s *settings) complete(k int) {
-	if s.backend == nil {
-		s.backend = blas.Default()
+// blas.Default() when a backend is needed, GOMAXPROCS threads,
+// defaultBlock(K). Its error is Default's: ODDL_BLAS names a backend that
+// is not there.
+func (s *settings) complete(k int, needBackend bool) error {
+	if s.backend == nil && needBackend {
+		b, err := blas.Default()
+		if err != nil {
+			return fmt.Errorf("%w: %v", ErrOption, err)
+		}
+		s.backend = b
 	}
 	if s.threads == 0 {
 		s.threads = runtime.GOMAXPROCS(0)
@@ -63,6 +69,7 @@ func (s *settings) complete(k int) {
 	if s.block == 0 {
 		s.block = defaultBlock(k)
 	}
+	return nil
 }
 
 // settings collects the options given to New.
@@ -112,7 +119,9 @@ func WithTolerance(eps float64) Option {
 
 // WithBackend sets the BLAS implementation for the large products
 // (G = D Dᵀ and the per-block correlations X Dᵀ). The default is
-// blas.Default() of package github.com/oddl-go/oddl/blas.
+// blas.Default() of package github.com/oddl-go/oddl/blas; when ODDL_BLAS
+// names a backend that is not there, New fails with an error wrapping
+// ErrOption rather than run another one.
 func WithBackend(b gblas.Float64) Option {
 	return func(s *settings) error {
 		if b == nil {
@@ -125,9 +134,9 @@ func WithBackend(b gblas.Float64) Option {
 
 // WithThreads sets the number of goroutines Encode runs, each on its own
 // part of the samples (its own GEMM and recurrences); the default is
-// runtime.GOMAXPROCS(0). With more than one, the native and openblas
-// backends are set to one thread during the call (see the package
-// documentation). n must be >= 1.
+// runtime.GOMAXPROCS(0). With more than one, each part's GEMM runs on the
+// backend bound to one thread (blas.OnThreads), where the backend can be
+// bound (see the package documentation). n must be >= 1.
 func WithThreads(n int) Option {
 	return func(s *settings) error {
 		if n < 1 {

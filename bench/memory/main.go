@@ -182,7 +182,7 @@ func emit(r result, err error) {
 	runtime.GC()
 	runtime.ReadMemStats(&ms)
 	r.LiveMiB = float64(ms.HeapAlloc) / (1 << 20)
-	r.Backend = blas.DefaultName()
+	_, r.Backend, _ = blas.Select("")
 	if err := json.NewEncoder(os.Stdout).Encode(r); err != nil {
 		log.Fatal(err)
 	}

@@ -7,13 +7,16 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/exec"
 	"os/signal"
 	"runtime/pprof"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/oddl-go/oddl/bench"
 	"github.com/oddl-go/oddl/blas"
+	"github.com/oddl-go/oddl/kernel"
 	"github.com/oddl-go/oddl/oddl"
 )
 
@@ -38,11 +41,13 @@ func runBench(args []string, stdout, stderr io.Writer) error {
 	trainPasses := fs.Int("train-passes", 0, "runs of each training pass on the best backend, the fastest reported (default 2, with -quick 1)")
 	batch := fs.Int("batch", 256, "training mini-batch size")
 	quiet := fs.Bool("q", false, "do not log each measurement to stderr")
+	tiers := fs.Bool("tiers", true, "also measure DGEMM and Batch-OMP of native on every other kernel tier this CPU supports (one process each, with "+kernel.EnvVar+" set)")
 	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the run to `file` (read it with go tool pprof)")
 	setUsage(fs, stderr, "oddl bench [-quick] [-json] [-blas names] [-only sections] [flags]",
 		"Measures, for every BLAS backend compiled in (or those given with -blas):\n"+
 			"the CPU, its clock under load and FP64 peak; DGEMM at the shapes ODDL uses;\n"+
-			"Batch-OMP signals/s beside the GEMM bound; ODDL training on MNIST (K=960,\n"+
+			"Batch-OMP signals/s beside the GEMM bound (both for native on every kernel\n"+
+			"tier the CPU supports, side by side); ODDL training on MNIST (K=960,\n"+
 			"L=5) by part; prediction on the 10000 MNIST test images. The best backend\n"+
 			"gets the full-size runs, the others smaller ones. No network is needed;\n"+
 			"MNIST comes from the Go module cache (training and prediction are skipped\n"+
@@ -83,6 +88,16 @@ func runBench(args []string, stdout, stderr io.Writer) error {
 	}
 	if !*quiet {
 		opts.Log = benchLog{w: stderr, prefix: "oddl bench: "}
+	}
+	if *tiers {
+		opts.TierRun = runTier
+	}
+	measured := opts.Backends
+	if len(measured) == 0 {
+		measured = blas.Available()
+	}
+	if slices.Contains(measured, blas.OpenBLASName) {
+		warnOpenBLAS(stderr)
 	}
 
 	if *cpuProfile != "" {
@@ -143,4 +158,48 @@ func (p benchLog) Write(b []byte) (int, error) {
 		return 0, err
 	}
 	return p.w.Write(b)
+}
+
+// selfCommand returns the command that runs this program with args (the
+// tests run their own binary as the command instead).
+var selfCommand = func(ctx context.Context, args ...string) (*exec.Cmd, error) {
+	self, err := os.Executable()
+	if err != nil {
+		return nil, err
+	}
+	return exec.CommandContext(ctx, self, args...), nil
+}
+
+// runTier measures q's sections of native on kernel tier q.Tier by running
+// this program again with ODDL_KERNEL set: the tier is chosen once, at
+// start-up, so one process cannot time two tiers of the same routines.
+func runTier(ctx context.Context, q bench.TierRequest) (*bench.Report, error) {
+	args := []string{"bench", "-json", "-q", "-tiers=false", "-blas", blas.NativeName,
+		"-only", strings.Join(q.Sections, ","), "-threads", strconv.Itoa(q.Threads)}
+	if q.Quick {
+		args = append(args, "-quick")
+	}
+	cmd, err := selfCommand(ctx, args...)
+	if err != nil {
+		return nil, err
+	}
+	if cmd.Env == nil {
+		cmd.Env = os.Environ()
+	}
+	cmd.Env = append(cmd.Env, kernel.EnvVar+"="+q.Tier)
+	var errb strings.Builder
+	cmd.Stderr = &errb
+	out, err := cmd.Output()
+	if err != nil {
+		msg := strings.TrimSpace(errb.String())
+		if i := strings.LastIndexByte(msg, '\n'); i >= 0 {
+			msg = msg[i+1:]
+		}
+		return nil, fmt.Errorf("%s=%s %s: %v: %s", kernel.EnvVar, q.Tier, strings.Join(args, " "), err, msg)
+	}
+	var r bench.Report
+	if err := json.Unmarshal(out, &r); err != nil {
+		return nil, fmt.Errorf("%s=%s: the report is not JSON: %v", kernel.EnvVar, q.Tier, err)
+	}
+	return &r, nil
 }

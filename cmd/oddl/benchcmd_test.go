@@ -10,6 +10,7 @@ import (
 
 	"github.com/oddl-go/oddl/bench"
 	"github.com/oddl-go/oddl/blas"
+	"github.com/oddl-go/oddl/kernel"
 )
 
 // -only predict trains a model just large enough to start its atoms and
@@ -46,12 +47,30 @@ func quickBenchJSON(t *testing.T, sections string) (bench.Report, string) {
 
 func TestBenchJSON(t *testing.T) {
 	r, stderr := quickBenchJSON(t, "omp")
-	if len(r.OMP) != len(bench.OMPShapes()) || len(r.Gemm)+len(r.Train)+len(r.Predict) != 0 {
+	// Every tier the CPU supports is measured (in another process each),
+	// but the pure-Go one, which -quick leaves out unless it runs here.
+	var tiers []string
+	for _, tier := range kernel.Tiers() {
+		if tier != kernel.TierGo || tier == kernel.Name() {
+			tiers = append(tiers, tier)
+		}
+	}
+	if r.Kernel != kernel.Name() || len(r.Tiers) != len(tiers) || r.Tiers[0] != kernel.Name() {
+		t.Errorf("kernel %q, tiers %v; want %q first of %v", r.Kernel, r.Tiers, kernel.Name(), tiers)
+	}
+	if len(r.OMP) != len(tiers)*len(bench.OMPShapes()) || len(r.Gemm)+len(r.Train)+len(r.Predict) != 0 {
 		t.Errorf("-only omp: %d Batch-OMP results, %d others", len(r.OMP), len(r.Gemm)+len(r.Train)+len(r.Predict))
 	}
+	perTier := map[string]int{}
 	for _, o := range r.OMP {
+		perTier[o.Kernel]++
 		if o.Backend != blas.NativeName || o.Threads != 2 || o.SignalsPerS <= 0 || o.GemmBoundPerS <= 0 {
 			t.Errorf("result %+v", o)
+		}
+	}
+	for _, tier := range tiers {
+		if perTier[tier] != len(bench.OMPShapes()) {
+			t.Errorf("tier %s: %d Batch-OMP results, want %d", tier, perTier[tier], len(bench.OMPShapes()))
 		}
 	}
 	if r.Machine.CPU == "" || r.Machine.PeakGFLOPS <= 0 || !r.Quick {
@@ -73,7 +92,7 @@ func TestBenchText(t *testing.T) {
 	if errb.Len() != 0 {
 		t.Errorf("-q: stderr %q, want nothing", errb.String())
 	}
-	for _, want := range []string{"Machine", "FP64 peak", "Batch-OMP", "(784, 960, 5)", "GEMM bound"} {
+	for _, want := range []string{"Machine", "FP64 peak", "Batch-OMP", "(784, 960, 5)", "GEMM bound", "kernel tier " + kernel.Name()} {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("output lacks %q:\n%s", want, out.String())
 		}

@@ -104,18 +104,23 @@ func (d *dataFlags) load(seed uint64) (train, test *dataset.Set, err error) {
 
 // runtimeFlags choose the BLAS backend and the threads.
 type runtimeFlags struct {
+	fs      *flag.FlagSet
 	threads int
 	blas    string
 }
 
 func addRuntimeFlags(fs *flag.FlagSet) *runtimeFlags {
-	r := &runtimeFlags{}
+	r := &runtimeFlags{fs: fs}
 	fs.IntVar(&r.threads, "threads", 0, "threads for coding and BLAS (0: all cores)")
 	fs.StringVar(&r.blas, "blas", "", "BLAS backend: "+strings.Join(blas.Available(), ", ")+" (default: $"+blas.EnvVar+", else the best available)")
 	return r
 }
 
-// check validates the values and returns the backend's name.
+// check validates the values and returns the backend's name. For OpenBLAS
+// it also sets, once for the whole process, OpenBLAS's own thread count to
+// -threads when given (a count the C library keeps for every call, which no
+// backend value can carry), and warns on the flag set's output when the
+// library runs kernels older than this CPU supports.
 func (r *runtimeFlags) check() (string, error) {
 	if r.threads < 0 || r.threads > oddl.MaxThreads {
 		return "", usageError{fmt.Errorf("-threads %d: need a count from 0 (all cores) to %d", r.threads, oddl.MaxThreads)}
@@ -127,7 +132,26 @@ func (r *runtimeFlags) check() (string, error) {
 		}
 		return "", err
 	}
+	if name == blas.OpenBLASName {
+		if r.threads > 0 {
+			if err := blas.SetOpenBLASThreads(r.threads); err != nil {
+				return "", err
+			}
+		}
+		warnOpenBLAS(r.fs.Output())
+	}
 	return name, nil
+}
+
+// openblasCore is blas.OpenBLASCore; the tests put an old core in its
+// place.
+var openblasCore = blas.OpenBLASCore
+
+// warnOpenBLAS writes blas.CoreAdvice's warning, if any, as one line to w.
+func warnOpenBLAS(w io.Writer) {
+	if ob, ok := openblasCore(); ok && ob.Warning != "" {
+		fmt.Fprintf(w, "oddl: warning: %s\n", ob.Warning)
+	}
 }
 
 // scoreFlags let eval and predict change how a saved model scores.

@@ -47,16 +47,22 @@ type envReport struct {
 	PhysicalCores int             `json:"physical_cores"`
 	Cache         envCache        `json:"cache"`
 	GOMAXPROCS    int             `json:"gomaxprocs"`
-	Kernel        string          `json:"kernel"`
+	Kernel        string          `json:"kernel"` // the tier that runs
+	KernelTiers   []string        `json:"kernel_tiers"`
 	KernelEnv     string          `json:"kernel_env,omitempty"`
 	Backends      []string        `json:"backends"`
 	Backend       string          `json:"backend"`
 	BackendFrom   string          `json:"backend_from"` // "flag", "ODDL_BLAS" or "auto"
 	Threads       map[string]int  `json:"threads"`
-	GoVersion     string          `json:"go_version"`
-	GOOS          string          `json:"goos"`
-	GOARCH        string          `json:"goarch"`
-	BuildTags     []string        `json:"build_tags"`
+	// The OpenBLAS library linked in (openblas builds only), and the
+	// warning when its core is older than this CPU supports.
+	OpenBLASCore    string   `json:"openblas_core,omitempty"`
+	OpenBLASConfig  string   `json:"openblas_config,omitempty"`
+	OpenBLASWarning string   `json:"openblas_warning,omitempty"`
+	GoVersion       string   `json:"go_version"`
+	GOOS            string   `json:"goos"`
+	GOARCH          string   `json:"goarch"`
+	BuildTags       []string `json:"build_tags"`
 }
 
 // envCache holds cache sizes in bytes; -1 where the CPU does not say.
@@ -72,8 +78,10 @@ func runEnv(args []string, stdout, stderr io.Writer) error {
 	backend := fs.String("blas", "", "BLAS backend to report as chosen: "+strings.Join(blas.Available(), ", ")+
 		" (default: $"+blas.EnvVar+", else the best available)")
 	setUsage(fs, stderr, "oddl env [-json] [-blas name]",
-		"Shows the CPU and its SIMD features, the kernel path, the BLAS backends\n"+
-			"compiled in, the one oddl would use and the threads of each.\n")
+		"Shows the CPU and its SIMD features, the kernel tier that runs, the BLAS\n"+
+			"backends compiled in, the one oddl would use and why, the threads of each,\n"+
+			"and in an openblas build the core OpenBLAS runs, with a warning when it is\n"+
+			"older than the CPU supports.\n")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -101,6 +109,7 @@ func runEnv(args []string, stdout, stderr io.Writer) error {
 		Cache:         envCache{cpuid.CPU.Cache.L1D, cpuid.CPU.Cache.L2, cpuid.CPU.Cache.L3},
 		GOMAXPROCS:    runtime.GOMAXPROCS(0),
 		Kernel:        kernel.Name(),
+		KernelTiers:   kernel.Tiers(),
 		KernelEnv:     os.Getenv("ODDL_KERNEL"),
 		Backends:      blas.Available(),
 		Backend:       chosen,
@@ -121,7 +130,14 @@ func runEnv(args []string, stdout, stderr io.Writer) error {
 		r.Features[f.name] = cpuid.CPU.Supports(f.id)
 	}
 	for _, name := range r.Backends {
-		r.Threads[name] = blas.Threads(name)
+		impl, err := blas.Lookup(name)
+		if err != nil {
+			return err
+		}
+		r.Threads[name] = blas.Threads(impl)
+	}
+	if ob, ok := openblasCore(); ok {
+		r.OpenBLASCore, r.OpenBLASConfig, r.OpenBLASWarning = ob.Core, ob.Config, ob.Warning
 	}
 	if r.BuildTags == nil {
 		r.BuildTags = []string{}
@@ -173,7 +189,7 @@ func (r *envReport) print(w io.Writer) error {
 	from := map[string]string{
 		"flag":      "from -blas",
 		blas.EnvVar: "from $" + blas.EnvVar,
-		"auto":      "best available; set $" + blas.EnvVar + " or -blas to override",
+		"auto":      blas.AutoReason() + "; set $" + blas.EnvVar + " or -blas to override",
 	}[r.BackendFrom]
 	threads := make([]string, 0, len(r.Backends))
 	for _, name := range r.Backends {
@@ -195,6 +211,12 @@ func (r *envReport) print(w io.Writer) error {
 	row("backends", backends)
 	row("backend", r.Backend+" ("+from+")")
 	row("threads", strings.Join(threads, " "))
+	if r.OpenBLASCore != "" {
+		row("openblas", fmt.Sprintf("core %s; %s", r.OpenBLASCore, r.OpenBLASConfig))
+		if r.OpenBLASWarning != "" {
+			row("warning", r.OpenBLASWarning)
+		}
+	}
 	row("go", fmt.Sprintf("%s %s/%s", r.GoVersion, r.GOOS, r.GOARCH))
 	row("build tags", tags)
 	_, err := io.WriteString(w, b.String())

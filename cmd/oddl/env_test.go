@@ -39,8 +39,16 @@ func TestEnvJSON(t *testing.T) {
 	if got := m["kernel"]; got != kernel.Name() {
 		t.Errorf("kernel = %v, want %q", got, kernel.Name())
 	}
-	if got := m["backend"]; got != blas.DefaultName() {
-		t.Errorf("backend = %v, want the default %q", got, blas.DefaultName())
+	// An openblas build names the core OpenBLAS runs; others have no key.
+	ob, compiled := blas.OpenBLASCore()
+	if got, ok := m["openblas_core"]; ok != compiled || (ok && got != ob.Core) {
+		t.Errorf("openblas_core = %v (present %v), want %q (openblas compiled in: %v)", got, ok, ob.Core, compiled)
+	}
+	if got, _ := m["openblas_warning"].(string); got != ob.Warning {
+		t.Errorf("openblas_warning = %q, want %q", got, ob.Warning)
+	}
+	if got := m["backend"]; got != defaultName(t) {
+		t.Errorf("backend = %v, want the default %q", got, defaultName(t))
 	}
 	if got := m["backend_from"]; got != "auto" {
 		t.Errorf("backend_from = %v, want auto", got)
@@ -130,9 +138,19 @@ func TestEnvText(t *testing.T) {
 		t.Fatalf("oddl env: status %d, stderr %q", st, errb.String())
 	}
 	s := out.String()
-	for _, want := range []string{"cpu:", "features:", "kernel:", kernel.Name(), "backends:", "backend:", blas.DefaultName(), "threads:", runtime.Version()} {
+	for _, want := range []string{"cpu:", "features:", "kernel:", kernel.Name(), "backends:", "backend:", defaultName(t), "threads:", runtime.Version()} {
 		if !strings.Contains(s, want) {
 			t.Errorf("oddl env output lacks %q:\n%s", want, s)
 		}
 	}
+}
+
+// defaultName returns the name of blas.Default()'s backend.
+func defaultName(t *testing.T) string {
+	t.Helper()
+	impl, err := blas.Default()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return blas.Name(impl)
 }
