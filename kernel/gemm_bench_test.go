@@ -137,8 +137,8 @@ func BenchmarkDgemmBlocking(b *testing.B) {
 			for _, s := range shapes {
 				a, bm, c, lda, ldb := gemmBenchOperands(s)
 				b.Run(s.String(), func(b *testing.B) {
-					for _, mc := range []int{72, 144, 192, 256, 384} {
-						for _, kc := range []int{96, 128, 192, 256, 384} {
+					for _, mc := range []int{96, 144, 192, 256, 384} {
+						for _, kc := range []int{128, 256, 384, 512, 800} {
 							for _, nc := range []int{960, 4080} {
 								b.Run(fmt.Sprintf("mc=%d,kc=%d,nc=%d", mc, kc, nc), func(b *testing.B) {
 									withTier(tier, func() {
