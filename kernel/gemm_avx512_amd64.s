@@ -129,9 +129,9 @@ TEXT ·gemmKernel8x24(SB), NOSPLIT, $0-104
 
 	MOVQ CX, BX
 	SHRQ $2, BX                     // BX = k / 4
-	JZ   tail
+	JZ   tail8
 
-loop:
+loop8:
 	PREFETCHT0 1024(SI)
 	STEP(0)
 	PREFETCHT0 1088(SI)
@@ -143,25 +143,25 @@ loop:
 	ADDQ $256, SI                   // a = a[32:]
 	ADDQ $768, DI                   // b = b[96:]
 	DECQ BX
-	JNZ  loop
+	JNZ  loop8
 
-tail:
+tail8:
 	ANDQ $3, CX                     // CX = k % 4
-	JZ   store
+	JZ   store8
 
-loop1:
+loop1_8:
 	STEP(0)
 	ADDQ $64, SI                    // a = a[8:]
 	ADDQ $192, DI                   // b = b[24:]
 	DECQ CX
-	JNZ  loop1
+	JNZ  loop1_8
 
-store:
+store8:
 	VBROADCASTSD alpha+88(FP), Z30  // Z30 = alpha ×8
 	MOVQ         DX, R9
 	MOVQ         beta+96(FP), AX
 	SHLQ         $1, AX             // drop the sign: beta == ±0?
-	JZ           store_zero
+	JZ           store_zero8
 	VBROADCASTSD beta+96(FP), Z31   // Z31 = beta ×8
 	VMULPD      0(R9), Z31, Z24   // Z24 = beta * c[0][0:8]
 	VFMADD231PD Z0, Z30, Z24      // Z24 += alpha * T[0][0:8]
@@ -245,7 +245,7 @@ store:
 	VZEROUPPER
 	RET
 
-store_zero:
+store_zero8:
 	VMULPD  Z0, Z30, Z0       // T[0][0:8] *= alpha
 	VMOVUPD Z0, 0(R9)
 	VMULPD  Z1, Z30, Z1       // T[0][8:16] *= alpha

@@ -85,13 +85,13 @@ func packBStride(t *gemmTier, trans bool, b []float64, ldb, p0, kb, j0, nb, q0, 
 		case trans && nr == 24:
 			// Three groups of eight rows of the stored matrix, each
 			// interleaved into its eight columns of every step.
-			for s := 0; s < 24; s += 8 {
+			for s := 0; s < nr; s += 8 {
 				o := (j0+c+s)*ldb + p0
 				src := b[o : o+7*ldb+kb]
 				if asm {
-					gemmPackRows8S(kb, src, ldb, panel[s:], 24)
+					gemmPackRows8S(kb, src, ldb, panel[s:], nr)
 				} else {
-					packRows8SGo(kb, src, ldb, panel[s:], 24)
+					packRows8SGo(kb, src, ldb, panel[s:], nr)
 				}
 			}
 		case nr == 24:
