@@ -4,10 +4,10 @@
 //
 //	go run gemm_avx512_gen.go
 //
-// (go generate runs it). The kernel's shape is the constants mr (rows of
-// C, one broadcast of packed A each per step) and nv (512-bit vectors a
-// row, nr = 8·nv columns of packed B per step); the driver's gemm512Tier
-// must match them.
+// (go generate runs it). A kernel's shape is mr (rows of C, one broadcast
+// of packed A each per step) and nv (512-bit vectors a row, nr = 8·nv
+// columns of packed B per step); the AVX-512 entry of the driver's
+// gemmTiers must match the one it calls.
 package main
 
 import (

@@ -219,3 +219,56 @@ func TestPackRowsPanics(t *testing.T) {
 		})
 	}
 }
+
+// A PackedB keeps the layout of the tier that packed it: DgemmPacked and
+// DgemmPackedUpper in any other tier give that tier's Dgemm values bit for
+// bit, and AxpyRowsPacked in any tier gives that tier's AxpyRowsCSR
+// values. (Only tests switch tiers while a program runs.)
+func TestPackedBAcrossTiers(t *testing.T) {
+	tiers := gemmRunnable()
+	for _, tier := range gemmAllTiers {
+		if !supported(tier) {
+			t.Logf("tier %s not run: this binary or CPU cannot run it", tier)
+		}
+	}
+	rng := rand.New(rand.NewPCG(8, 22))
+	const m, n, k = 37, 53, 41
+	a, b := randSlice(rng, m*k), randSlice(rng, n*k) // B stored n×k: op(B) = Bᵀ
+	c0 := randSlice(rng, m*n)
+	for _, packTier := range tiers {
+		var pb PackedB
+		want := append([]float64(nil), c0...)
+		withTier(packTier, func() {
+			pb.Pack(true, k, n, b, k)
+			Dgemm(false, true, m, n, k, 0.5, a, k, b, k, -1, want, n)
+		})
+		for _, runTier := range tiers {
+			withTier(runTier, func() {
+				got := append([]float64(nil), c0...)
+				DgemmPacked(false, m, 0.5, a, k, &pb, -1, got, n)
+				for i := range want {
+					if math.Float64bits(got[i]) != math.Float64bits(want[i]) {
+						t.Fatalf("packed in %s, run in %s: c[%d] = %v, Dgemm in %s %v", packTier, runTier, i, got[i], packTier, want[i])
+					}
+				}
+				// B's rows as the rows of a k×n matrix, for AxpyRowsCSR.
+				bt := make([]float64, k*n)
+				for p := range k {
+					for j := range n {
+						bt[p*n+j] = b[j*k+p]
+					}
+				}
+				ptr, idx, cs := randomCSR(rng, 5, k, 6, 2)
+				y := randSlice(rng, 5*n)
+				wantY := append([]float64(nil), y...)
+				AxpyRowsCSR(5, n, ptr, idx, cs, bt, n, wantY, n)
+				AxpyRowsPacked(5, ptr, idx, cs, &pb, y, n)
+				for i := range y {
+					if math.Float64bits(y[i]) != math.Float64bits(wantY[i]) {
+						t.Fatalf("packed in %s, AxpyRowsPacked in %s: y[%d] = %v, AxpyRowsCSR %v", packTier, runTier, i, y[i], wantY[i])
+					}
+				}
+			})
+		}
+	}
+}

@@ -152,13 +152,14 @@ func math64bits(s []float64) []uint64 {
 
 var gemmTrans = [][2]bool{{false, false}, {false, true}, {true, false}, {true, true}}
 
-// TestDgemmSmall runs every small shape around the 6×8 micro-tile, each
-// transpose combination, and the alpha/beta values 0, 1, -1, 0.7 in turn.
+// TestDgemmSmall runs every small shape around the micro-tiles (6×8,
+// 8×24), each transpose combination, and the alpha/beta values 0, 1, -1,
+// 0.7 in turn.
 func TestDgemmSmall(t *testing.T) {
-	t.Logf("kernel path at start-up: %s", Name())
-	sizes := []int{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 11, 12, 13, 16, 17}
+	t.Logf("kernel tier at start-up: %s", Name())
+	sizes := []int{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 11, 12, 13, 16, 17, 23, 24, 25}
 	if testing.Short() {
-		sizes = []int{0, 1, 3, 5, 6, 7, 8, 9, 13}
+		sizes = []int{0, 1, 3, 5, 6, 7, 8, 9, 13, 23, 25}
 	}
 	scalars := []float64{0, 1, -1, 0.7}
 	eachGemmTier(t, func(t *testing.T) {
@@ -229,6 +230,18 @@ func TestDgemmBlocking(t *testing.T) {
 						}
 					}
 				})
+				// One more and one less than each of the tier's own
+				// sizes: tile rows and columns, kc, mc and nc.
+				g := gemmTierNow()
+				edges := []shape{
+					{g.mr - 1, g.nr + 1, 3}, {g.mr + 1, g.nr - 1, g.kc - 1}, {g.mr, g.nr, g.kc + 1},
+					{g.mc - 1, g.nr + 1, 5}, {g.mc + 1, 2*g.nr - 1, g.kc + 1}, {g.mc, g.nr, g.kc},
+					{3, g.nc + 1, 7}, {g.mr + 1, g.nc - 1, 2}, {2*g.mr - 1, g.nc, g.kc + 1},
+				}
+				for i, s := range edges {
+					tr := gemmTrans[i%4]
+					runGemmCase(t, rng, gemmCase{tr[0], tr[1], s.m, s.n, s.k, 0.7, -1, i % 2})
+				}
 	})
 }
 

@@ -1,6 +1,10 @@
 package kernel
 
 import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"slices"
 	"testing"
 )
 
@@ -81,4 +85,41 @@ func TestGemmTierSelected(t *testing.T) {
 			t.Errorf("tier %s: tile %d×%d, nc %d: tile larger than gemmTileMax or nc not whole panels", Name(), tr.mr, tr.nr, tr.nc)
 		}
 	})
+}
+
+// gemmKernel8x24 gives gemmKernelGoMN's values bit for bit (the same fused
+// multiply-adds in the same order), for every tail of its 4-step loop,
+// alpha and beta edge values (beta = 0 over NaN in C), and writes nothing
+// of C outside its tile.
+func TestGemmKernel8x24(t *testing.T) {
+	if !supported(TierAVX512) {
+		t.Skipf("tier %s not run: this binary or CPU cannot run it", TierAVX512)
+	}
+	rng := rand.New(rand.NewPCG(24, 8))
+	const mr, nr, ldc = 8, 24, 29
+	for _, k := range []int{0, 1, 2, 3, 4, 5, 7, 8, 9, 33, 64} {
+		for _, ab := range [][2]float64{{1, 0}, {0.7, -1}, {-2, 1}, {1, 0.5}} {
+			a, b := randSlice(rng, mr*k), randSlice(rng, nr*k)
+			c := make([]float64, (mr-1)*ldc+nr+gemmGuard)
+			for i := range c {
+				c[i] = gemmCanary
+				if i%ldc < nr && i < mr*ldc {
+					c[i] = rng.Float64()
+					if ab[1] == 0 {
+						c[i] = math.NaN()
+					}
+				}
+			}
+			want := slices.Clone(c)
+			gemmKernelGoMN(mr, nr, k, a, b, want, ldc, ab[0], ab[1])
+			gemmKernel8x24(k, a, b, c, ldc, ab[0], ab[1])
+			name := fmt.Sprintf("k=%d alpha,beta=%v", k, ab)
+			for i := range c {
+				if math.Float64bits(c[i]) != math.Float64bits(want[i]) {
+					t.Fatalf("%s: c[%d] (row %d, column %d) = %v, want %v", name, i, i/ldc, i%ldc, c[i], want[i])
+				}
+			}
+			gemmCheckCanaries(t, name, c, mr, nr, ldc)
+		}
+	}
 }
