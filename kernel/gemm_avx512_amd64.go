@@ -68,4 +68,3 @@ func gemmPackCols24(k int, b []float64, ldb int, dst []float64)
 //
 //go:noescape
 func axpyCSR24x2AVX512(rows int, ptr, idx []int, c, b []float64, mask int, y []float64, ldy int)
-

@@ -163,21 +163,21 @@ func TestDgemmSmall(t *testing.T) {
 	}
 	scalars := []float64{0, 1, -1, 0.7}
 	eachGemmTier(t, func(t *testing.T) {
-				rng := rand.New(rand.NewPCG(1, 1))
-				iter := 0
-				for _, tr := range gemmTrans {
-					for _, m := range sizes {
-						for _, n := range sizes {
-							for _, k := range sizes {
-								iter++
-								runGemmCase(t, rng, gemmCase{
-									transA: tr[0], transB: tr[1], m: m, n: n, k: k,
-									alpha: scalars[iter%4], beta: scalars[(iter/4)%4], pad: iter % 3,
-								})
-							}
-						}
+		rng := rand.New(rand.NewPCG(1, 1))
+		iter := 0
+		for _, tr := range gemmTrans {
+			for _, m := range sizes {
+				for _, n := range sizes {
+					for _, k := range sizes {
+						iter++
+						runGemmCase(t, rng, gemmCase{
+							transA: tr[0], transB: tr[1], m: m, n: n, k: k,
+							alpha: scalars[iter%4], beta: scalars[(iter/4)%4], pad: iter % 3,
+						})
 					}
 				}
+			}
+		}
 	})
 }
 
@@ -186,19 +186,19 @@ func TestDgemmSmall(t *testing.T) {
 func TestDgemmScalars(t *testing.T) {
 	scalars := []float64{0, 1, -1, 0.7}
 	eachGemmTier(t, func(t *testing.T) {
-				rng := rand.New(rand.NewPCG(2, 2))
-				for _, tr := range gemmTrans {
-					for _, alpha := range scalars {
-						for _, beta := range scalars {
-							for _, sz := range [][3]int{{12, 16, 9}, {13, 19, 7}, {6, 8, 1}} {
-								runGemmCase(t, rng, gemmCase{
-									transA: tr[0], transB: tr[1], m: sz[0], n: sz[1], k: sz[2],
-									alpha: alpha, beta: beta, pad: 3,
-								})
-							}
-						}
+		rng := rand.New(rand.NewPCG(2, 2))
+		for _, tr := range gemmTrans {
+			for _, alpha := range scalars {
+				for _, beta := range scalars {
+					for _, sz := range [][3]int{{12, 16, 9}, {13, 19, 7}, {6, 8, 1}} {
+						runGemmCase(t, rng, gemmCase{
+							transA: tr[0], transB: tr[1], m: sz[0], n: sz[1], k: sz[2],
+							alpha: alpha, beta: beta, pad: 3,
+						})
 					}
 				}
+			}
+		}
 	})
 }
 
@@ -218,30 +218,30 @@ func TestDgemmBlocking(t *testing.T) {
 		{11, 23, 15}, {12, 24, 16}, {13, 25, 17}, {35, 47, 33}, {37, 49, 49}, {61, 73, 50},
 	}
 	eachGemmTier(t, func(t *testing.T) {
-				rng := rand.New(rand.NewPCG(3, 3))
-				for i, s := range defaults {
-					tr := gemmTrans[i%4]
-					runGemmCase(t, rng, gemmCase{tr[0], tr[1], s.m, s.n, s.k, 0.7, -1, i % 2})
+		rng := rand.New(rand.NewPCG(3, 3))
+		for i, s := range defaults {
+			tr := gemmTrans[i%4]
+			runGemmCase(t, rng, gemmCase{tr[0], tr[1], s.m, s.n, s.k, 0.7, -1, i % 2})
+		}
+		withGemmBlocking(12, 16, 24, func() {
+			for i, s := range small {
+				for _, tr := range gemmTrans {
+					runGemmCase(t, rng, gemmCase{tr[0], tr[1], s.m, s.n, s.k, -1, 0.7, i % 3})
 				}
-				withGemmBlocking(12, 16, 24, func() {
-					for i, s := range small {
-						for _, tr := range gemmTrans {
-							runGemmCase(t, rng, gemmCase{tr[0], tr[1], s.m, s.n, s.k, -1, 0.7, i % 3})
-						}
-					}
-				})
-				// One more and one less than each of the tier's own
-				// sizes: tile rows and columns, kc, mc and nc.
-				g := gemmTierNow()
-				edges := []shape{
-					{g.mr - 1, g.nr + 1, 3}, {g.mr + 1, g.nr - 1, g.kc - 1}, {g.mr, g.nr, g.kc + 1},
-					{g.mc - 1, g.nr + 1, 5}, {g.mc + 1, 2*g.nr - 1, g.kc + 1}, {g.mc, g.nr, g.kc},
-					{3, g.nc + 1, 7}, {g.mr + 1, g.nc - 1, 2}, {2*g.mr - 1, g.nc, g.kc + 1},
-				}
-				for i, s := range edges {
-					tr := gemmTrans[i%4]
-					runGemmCase(t, rng, gemmCase{tr[0], tr[1], s.m, s.n, s.k, 0.7, -1, i % 2})
-				}
+			}
+		})
+		// One more and one less than each of the tier's own
+		// sizes: tile rows and columns, kc, mc and nc.
+		g := gemmTierNow()
+		edges := []shape{
+			{g.mr - 1, g.nr + 1, 3}, {g.mr + 1, g.nr - 1, g.kc - 1}, {g.mr, g.nr, g.kc + 1},
+			{g.mc - 1, g.nr + 1, 5}, {g.mc + 1, 2*g.nr - 1, g.kc + 1}, {g.mc, g.nr, g.kc},
+			{3, g.nc + 1, 7}, {g.mr + 1, g.nc - 1, 2}, {2*g.mr - 1, g.nc, g.kc + 1},
+		}
+		for i, s := range edges {
+			tr := gemmTrans[i%4]
+			runGemmCase(t, rng, gemmCase{tr[0], tr[1], s.m, s.n, s.k, 0.7, -1, i % 2})
+		}
 	})
 }
 
@@ -251,66 +251,66 @@ func TestDgemmBlocking(t *testing.T) {
 func TestDgemmSpecialValues(t *testing.T) {
 	nan, inf := math.NaN(), math.Inf(1)
 	eachGemmTier(t, func(t *testing.T) {
-				rng := rand.New(rand.NewPCG(4, 4))
-				for _, tr := range gemmTrans {
-					for _, sz := range [][3]int{{13, 19, 7}, {6, 8, 20}} {
-						tc := gemmCase{tr[0], tr[1], sz[0], sz[1], sz[2], 0.7, 0, 1}
-						m, n, k := tc.m, tc.n, tc.k
-						a, lda, b, ldb, c, ldc := tc.operands(rng)
-						// Element (i, p) of op(A) and (p, j) of op(B).
-						setA := func(i, p int, v float64) {
-							if tc.transA {
-								a[p*lda+i] = v
-							} else {
-								a[i*lda+p] = v
-							}
-						}
-						setB := func(p, j int, v float64) {
-							if tc.transB {
-								b[j*ldb+p] = v
-							} else {
-								b[p*ldb+j] = v
-							}
-						}
-						setA(m-1, k/2, nan)
-						setA(0, 0, inf)
-						setB(k-1, n-1, -inf)
-						setB(1, 2, nan)
-						for i := range m {
-							for j := range n {
-								c[i*ldc+j] = nan // beta == 0: must not leak
-							}
-						}
-						run := func(name string, alpha, beta float64, c []float64) {
-							want := slices.Clone(c)
-							dgemmRef(tc.transA, tc.transB, m, n, k, alpha, a, lda, b, ldb, beta, want, ldc)
-							bound := gemmBound(gemmCase{tc.transA, tc.transB, m, n, k, alpha, beta, 1}, a, lda, b, ldb, c, ldc)
-							Dgemm(tc.transA, tc.transB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
-							gemmCompare(t, name+" "+tc.String(), c, want, bound, m, n, ldc, k)
-							gemmCheckCanaries(t, name+" C", c, m, n, ldc)
-						}
-						c2 := slices.Clone(c)
-						run("beta=0 over NaN C", 0.7, 0, c)
-						// Spot checks independent of the reference.
-						if !math.IsNaN(c[(m-1)*ldc+3]) || !math.IsNaN(c[5*ldc+2]) {
-							t.Errorf("%v: NaN in A or B did not propagate", tc)
-						}
-						if c[1*ldc+0] != c[1*ldc+0] || math.IsInf(c[1*ldc+0], 0) {
-							t.Errorf("%v: C[1][0] = %v, want finite", tc, c[1*ldc+0])
-						}
-						// alpha == 0: C = beta*C, A and B unread.
-						for i := range m {
-							for j := range n {
-								c2[i*ldc+j] = float64(i - j)
-							}
-						}
-						run("alpha=0", 0, -1, c2)
-						if c2[1*ldc+3] != 2 {
-							t.Errorf("%v: alpha=0: C[1][3] = %v, want 2", tc, c2[1*ldc+3])
-						}
-						run("alpha=0,beta=0", 0, 0, c2)
+		rng := rand.New(rand.NewPCG(4, 4))
+		for _, tr := range gemmTrans {
+			for _, sz := range [][3]int{{13, 19, 7}, {6, 8, 20}} {
+				tc := gemmCase{tr[0], tr[1], sz[0], sz[1], sz[2], 0.7, 0, 1}
+				m, n, k := tc.m, tc.n, tc.k
+				a, lda, b, ldb, c, ldc := tc.operands(rng)
+				// Element (i, p) of op(A) and (p, j) of op(B).
+				setA := func(i, p int, v float64) {
+					if tc.transA {
+						a[p*lda+i] = v
+					} else {
+						a[i*lda+p] = v
 					}
 				}
+				setB := func(p, j int, v float64) {
+					if tc.transB {
+						b[j*ldb+p] = v
+					} else {
+						b[p*ldb+j] = v
+					}
+				}
+				setA(m-1, k/2, nan)
+				setA(0, 0, inf)
+				setB(k-1, n-1, -inf)
+				setB(1, 2, nan)
+				for i := range m {
+					for j := range n {
+						c[i*ldc+j] = nan // beta == 0: must not leak
+					}
+				}
+				run := func(name string, alpha, beta float64, c []float64) {
+					want := slices.Clone(c)
+					dgemmRef(tc.transA, tc.transB, m, n, k, alpha, a, lda, b, ldb, beta, want, ldc)
+					bound := gemmBound(gemmCase{tc.transA, tc.transB, m, n, k, alpha, beta, 1}, a, lda, b, ldb, c, ldc)
+					Dgemm(tc.transA, tc.transB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
+					gemmCompare(t, name+" "+tc.String(), c, want, bound, m, n, ldc, k)
+					gemmCheckCanaries(t, name+" C", c, m, n, ldc)
+				}
+				c2 := slices.Clone(c)
+				run("beta=0 over NaN C", 0.7, 0, c)
+				// Spot checks independent of the reference.
+				if !math.IsNaN(c[(m-1)*ldc+3]) || !math.IsNaN(c[5*ldc+2]) {
+					t.Errorf("%v: NaN in A or B did not propagate", tc)
+				}
+				if c[1*ldc+0] != c[1*ldc+0] || math.IsInf(c[1*ldc+0], 0) {
+					t.Errorf("%v: C[1][0] = %v, want finite", tc, c[1*ldc+0])
+				}
+				// alpha == 0: C = beta*C, A and B unread.
+				for i := range m {
+					for j := range n {
+						c2[i*ldc+j] = float64(i - j)
+					}
+				}
+				run("alpha=0", 0, -1, c2)
+				if c2[1*ldc+3] != 2 {
+					t.Errorf("%v: alpha=0: C[1][3] = %v, want 2", tc, c2[1*ldc+3])
+				}
+				run("alpha=0,beta=0", 0, 0, c2)
+			}
+		}
 	})
 }
 
@@ -323,34 +323,34 @@ func TestDgemmThreads(t *testing.T) {
 	defer SetThreads(SetThreads(1))
 	shapes := [][3]int{{70, 90, 300}, {6, 200, 40}, {200, 8, 33}, {13, 7, 5}, {97, 101, 103}}
 	eachGemmTier(t, func(t *testing.T) {
-				rng := rand.New(rand.NewPCG(5, 5))
-				for i, s := range shapes {
-					tr := gemmTrans[i%4]
-					tc := gemmCase{tr[0], tr[1], s[0], s[1], s[2], 0.7, -1, 2}
-					a, lda, b, ldb, c, ldc := tc.operands(rng)
-					var first []float64
-					blockings := [][3]int{{0, 0, 0}, {12, 64, 32}} // the tier's own, small
-					for _, bl := range blockings {
-						withGemmBlocking(bl[0], bl[1], bl[2], func() {
-							for _, th := range []int{1, 2, 3} {
-								SetThreads(th)
-								got := slices.Clone(c)
-								Dgemm(tc.transA, tc.transB, tc.m, tc.n, tc.k, tc.alpha, a, lda, b, ldb, tc.beta, got, ldc)
-								if th == 1 {
-									first = got
-									want := slices.Clone(c)
-									dgemmRef(tc.transA, tc.transB, tc.m, tc.n, tc.k, tc.alpha, a, lda, b, ldb, tc.beta, want, ldc)
-									gemmCompare(t, tc.String(), got, want, gemmBound(tc, a, lda, b, ldb, c, ldc), tc.m, tc.n, ldc, tc.k)
-									continue
-								}
-								if !slices.Equal(math64bits(got), math64bits(first)) {
-									t.Errorf("%v, blocking %v: %d goroutines differ from 1", tc, bl, th)
-								}
-								gemmCheckCanaries(t, tc.String(), got, tc.m, tc.n, ldc)
-							}
-						})
+		rng := rand.New(rand.NewPCG(5, 5))
+		for i, s := range shapes {
+			tr := gemmTrans[i%4]
+			tc := gemmCase{tr[0], tr[1], s[0], s[1], s[2], 0.7, -1, 2}
+			a, lda, b, ldb, c, ldc := tc.operands(rng)
+			var first []float64
+			blockings := [][3]int{{0, 0, 0}, {12, 64, 32}} // the tier's own, small
+			for _, bl := range blockings {
+				withGemmBlocking(bl[0], bl[1], bl[2], func() {
+					for _, th := range []int{1, 2, 3} {
+						SetThreads(th)
+						got := slices.Clone(c)
+						Dgemm(tc.transA, tc.transB, tc.m, tc.n, tc.k, tc.alpha, a, lda, b, ldb, tc.beta, got, ldc)
+						if th == 1 {
+							first = got
+							want := slices.Clone(c)
+							dgemmRef(tc.transA, tc.transB, tc.m, tc.n, tc.k, tc.alpha, a, lda, b, ldb, tc.beta, want, ldc)
+							gemmCompare(t, tc.String(), got, want, gemmBound(tc, a, lda, b, ldb, c, ldc), tc.m, tc.n, ldc, tc.k)
+							continue
+						}
+						if !slices.Equal(math64bits(got), math64bits(first)) {
+							t.Errorf("%v, blocking %v: %d goroutines differ from 1", tc, bl, th)
+						}
+						gemmCheckCanaries(t, tc.String(), got, tc.m, tc.n, ldc)
 					}
-				}
+				})
+			}
+		}
 	})
 }
 
