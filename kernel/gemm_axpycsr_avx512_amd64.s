@@ -2,6 +2,13 @@
 
 #include "textflag.h"
 
+// PREFETCH_NEXT(row) asks for the row's next 24 columns.
+#define PREFETCH_NEXT(row) \
+	PREFETCHT1 192(row); \
+	PREFETCHT1 256(row); \
+	PREFETCHT1 320(row); \
+	PREFETCHT1 383(row)
+
 // func axpyCSR24x2AVX512(rows int, ptr, idx []int, c, b []float64, mask int, y []float64, ldy int)
 //
 // AxpyRowsPacked on one 24-column panel of the AVX-512 tier's packing:
@@ -14,8 +21,10 @@
 // 192·j. A row's 24 columns stay in three registers through all its
 // terms; two rows go together, their terms interleaved, so that the FMAs
 // do not wait on each other. y is read and written under the mask, so the
-// panel's padding (zeros) never reaches it. The caller has checked every
-// bound.
+// panel's padding (zeros) never reaches it. Each row's next 24 columns are
+// asked for while it works: the panels go down the rows of y a few cache
+// lines at a time, which the hardware does not foresee. The caller has
+// checked every bound.
 //
 // Register use: CX rows left, SI &ptr[r], DI idx, R8 c, R9 b, R11 row r of
 // y, R12 ldy in bytes; AX and BX the first row's next and end term, R13
@@ -47,10 +56,12 @@ pair:
 	VMOVUPD.Z (R11), K1, Z0           // Z0..Z2 = y_r
 	VMOVUPD.Z 64(R11), K2, Z1
 	VMOVUPD.Z 128(R11), K3, Z2
+	PREFETCH_NEXT(R11)
 	LEAQ      (R11)(R12*1), DX
 	VMOVUPD.Z (DX), K1, Z3            // Z3..Z5 = y_{r+1}
 	VMOVUPD.Z 64(DX), K2, Z4
 	VMOVUPD.Z 128(DX), K3, Z5
+	PREFETCH_NEXT(DX)
 
 	CMPQ AX, BX
 	JGE  tailB
@@ -130,6 +141,7 @@ single:
 	VMOVUPD.Z (R11), K1, Z0
 	VMOVUPD.Z 64(R11), K2, Z1
 	VMOVUPD.Z 128(R11), K3, Z2
+	PREFETCH_NEXT(R11)
 
 one:
 	CMPQ         AX, BX

@@ -157,3 +157,50 @@ func BenchmarkDgemmBlocking(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkAxpyRowsPacked measures AxpyRowsPacked in each tier at the
+// dictionary update's shape: a block of 128 changed atoms of 794 values
+// (784 pixels and 10 classes) packed, added to 960 rows with a few terms
+// each: BenchmarkAxpyRowsPacked/<tier>/terms=<per row>.
+func BenchmarkAxpyRowsPacked(b *testing.B) {
+	const rows, k, n = 960, 128, 794
+	for _, tier := range gemmAllTiers {
+		b.Run(tier, func(b *testing.B) {
+			if !supported(tier) {
+				b.Skipf("tier %s not run: this binary or CPU cannot run it", tier)
+			}
+			for _, terms := range []int{2, 8} {
+				b.Run(fmt.Sprintf("terms=%d", terms), func(b *testing.B) {
+					rng := rand.New(rand.NewPCG(3, 4))
+					bm := make([]float64, k*n)
+					for i := range bm {
+						bm[i] = rng.Float64()
+					}
+					ptr := make([]int, rows+1)
+					var idx []int
+					var c []float64
+					for r := range rows {
+						for range terms {
+							idx = append(idx, rng.IntN(k))
+							c = append(c, rng.Float64())
+						}
+						ptr[r+1] = len(idx)
+					}
+					y := make([]float64, rows*n)
+					withTier(tier, func() {
+						var pb PackedB
+						pb.Pack(false, k, n, bm, n)
+						b.SetBytes(int64(8 * 2 * rows * n)) // y read and written
+						cpu0 := processCPUSeconds()
+						for b.Loop() {
+							AxpyRowsPacked(rows, ptr, idx, c, &pb, y, n)
+						}
+						if cpu := processCPUSeconds() - cpu0; cpu0 >= 0 && cpu > 0 {
+							b.ReportMetric(cpu*1e9/float64(b.N), "cpu-ns/op")
+						}
+					})
+				})
+			}
+		})
+	}
+}
