@@ -86,7 +86,7 @@ func BenchmarkDgemm(b *testing.B) {
 					for _, th := range []int{1, 2} {
 						b.Run(fmt.Sprintf("threads=%d", th), func(b *testing.B) {
 							defer SetThreads(SetThreads(th))
-							withTier(tier, func() {
+							withGemmTier(tier, func() {
 								b.ReportAllocs()
 								gemmBenchRun(b, s, func() {
 									Dgemm(false, s.transB, s.m, s.n, s.k, 1, a, lda, bm, ldb, 0, c, s.n)
@@ -141,7 +141,7 @@ func BenchmarkDgemmBlocking(b *testing.B) {
 						for _, kc := range []int{128, 256, 384, 512, 800} {
 							for _, nc := range []int{960, 4080} {
 								b.Run(fmt.Sprintf("mc=%d,kc=%d,nc=%d", mc, kc, nc), func(b *testing.B) {
-									withTier(tier, func() {
+									withGemmTier(tier, func() {
 										withGemmBlocking(mc, kc, nc, func() {
 											gemmBenchRun(b, s, func() {
 												Dgemm(false, s.transB, s.m, s.n, s.k, 1, a, lda, bm, ldb, 0, c, s.n)
@@ -187,7 +187,7 @@ func BenchmarkAxpyRowsPacked(b *testing.B) {
 						ptr[r+1] = len(idx)
 					}
 					y := make([]float64, rows*n)
-					withTier(tier, func() {
+					withGemmTier(tier, func() {
 						var pb PackedB
 						pb.Pack(false, k, n, bm, n)
 						b.SetBytes(int64(8 * 2 * rows * n)) // y read and written

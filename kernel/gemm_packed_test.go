@@ -238,12 +238,12 @@ func TestPackedBAcrossTiers(t *testing.T) {
 	for _, packTier := range tiers {
 		var pb PackedB
 		want := append([]float64(nil), c0...)
-		withTier(packTier, func() {
+		withGemmTier(packTier, func() {
 			pb.Pack(true, k, n, b, k)
 			Dgemm(false, true, m, n, k, 0.5, a, k, b, k, -1, want, n)
 		})
 		for _, runTier := range tiers {
-			withTier(runTier, func() {
+			withGemmTier(runTier, func() {
 				got := append([]float64(nil), c0...)
 				DgemmPacked(false, m, 0.5, a, k, &pb, -1, got, n)
 				for i := range want {

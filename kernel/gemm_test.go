@@ -471,7 +471,7 @@ func FuzzDgemm(f *testing.F) {
 			alpha: scalars[scal%4], beta: scalars[(scal/4)%4], pad: int(trans>>2) % 4,
 		}
 		for _, tier := range gemmRunnable() {
-			withTier(tier, func() {
+			withGemmTier(tier, func() {
 				if scal&16 != 0 {
 					withGemmBlocking(9, 7, 20, func() { runGemmCase(t, rng, tc) })
 					return

@@ -23,9 +23,9 @@ func gemmRunnable() []string {
 	return ts
 }
 
-// withTier runs f with tier selected (which the CPU must run), then
+// withGemmTier runs f with tier selected (which the CPU must run), then
 // restores the tier that ran before.
-func withTier(tier string, f func()) {
+func withGemmTier(tier string, f func()) {
 	savedAsm, saved512 := useAsm, use512
 	setTier(tier)
 	defer func() { useAsm, use512 = savedAsm, saved512 }()
@@ -41,7 +41,7 @@ func eachGemmTier(t *testing.T, f func(t *testing.T)) {
 			if !supported(tier) {
 				t.Skipf("tier %s not run: this binary or CPU cannot run it (tiers here: %v)", tier, Tiers())
 			}
-			withTier(tier, func() { f(t) })
+			withGemmTier(tier, func() { f(t) })
 		})
 	}
 }
