@@ -48,7 +48,7 @@ const (
 var gemmTiers = [...]gemmTier{
 	gemmKernelGoID:     {kernel: gemmKernelGoID, mr: 6, nr: 8, kc: 256, mc: 144, nc: 4096},
 	gemmKernelAVX2ID:   {kernel: gemmKernelAVX2ID, mr: 6, nr: 8, kc: 256, mc: 144, nc: 4096},
-	gemmKernelAVX512ID: {kernel: gemmKernelAVX512ID, mr: 8, nr: 24, kc: 512, mc: 192, nc: 4080},
+	gemmKernelAVX512ID: {kernel: gemmKernelAVX512ID, mr: 8, nr: 24, kc: 512, mc: 256, nc: 4080},
 }
 
 // gemmTileMax is the largest micro-tile (mr·nr) of any tier.

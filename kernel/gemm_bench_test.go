@@ -128,7 +128,7 @@ func BenchmarkDgemmGonum(b *testing.B) {
 // BenchmarkDgemmBlocking/<tier>/<shape>/mc=..,kc=..,nc=..
 func BenchmarkDgemmBlocking(b *testing.B) {
 	defer SetThreads(SetThreads(1))
-	shapes := []gemmBenchShape{{1024, 1024, 1024, false}, {960, 4096, 784, true}, {256, 960, 784, true}}
+	shapes := []gemmBenchShape{{1024, 1024, 1024, false}, {960, 4096, 784, true}, {256, 960, 784, true}, {1024, 960, 784, true}}
 	for _, tier := range []string{TierAVX512, TierAVX2} {
 		b.Run(tier, func(b *testing.B) {
 			if !supported(tier) {
