@@ -223,6 +223,9 @@ type gemmCall struct {
 	// upper, when set (DgemmPackedUpper), skips the micro-tiles of C that
 	// lie wholly below its diagonal.
 	upper bool
+	// lazyB, when set, leaves the packing of the current block of B to
+	// its first row block, a column panel at a time.
+	lazyB bool
 	// tmax, when positive (DgemmOn, DgemmPackedOn), caps the goroutines.
 	tmax int
 }
@@ -308,10 +311,21 @@ func (g *gemmCall) run() {
 				g.betaBlk = 1
 			}
 			g.block++
-			if pb := g.packed; pb != nil {
+			g.lazyB = false
+			switch pb := g.packed; {
+			case pb != nil:
 				off := pb.offs[(jc/g.nc)*ceilDiv(k, g.kc)+pc/g.kc]
 				g.bufB = pb.data[off : off+np*nr*g.kb]
-			} else {
+			case t == 1 && g.transB && g.tier.kernel == gemmKernelAVX512ID:
+				// One goroutine packs each column panel of a
+				// transposed B just before its first row block uses
+				// it, and the micro-kernel asks for the memory of the
+				// next panel while it computes with this one (see
+				// macro). (B as stored by rows, the panels' memory is
+				// a few lines of each of kb rows: that measured no
+				// faster.)
+				g.lazyB = true
+			default:
 				g.runPhase(gemmPhasePackB, ceilDiv(np, g.packPanels))
 			}
 			g.runPhase(gemmPhaseCompute, mBlocks*g.nChunks)
@@ -385,12 +399,16 @@ func (g *gemmCall) doUnit(slot, u int) {
 		packA(&g.tier, g.transA, g.a, g.lda, i0, min(r1*mr, g.m)-i0, g.pc, g.kb, sl.bufA)
 		sl.block, sl.ib = g.block, ib
 	}
-	g.macro(r0, r1, q0, q1, sl.bufA)
+	g.macro(r0, r1, q0, q1, sl.bufA, g.lazyB && ib == 0)
 }
 
 // macro updates the tiles in row panels r0..r1-1 and column panels
 // q0..q1-1 of the current block of C; bufA holds those row panels packed.
-func (g *gemmCall) macro(r0, r1, q0, q1 int, bufA []float64) {
+// With lazy set it packs each column panel of B first, and has the
+// micro-kernel prefetch the next panel's memory while it works on this
+// one: reading B from memory, which would otherwise stall the packing,
+// then overlaps the arithmetic.
+func (g *gemmCall) macro(r0, r1, q0, q1 int, bufA []float64, lazy bool) {
 	mr, nr := g.tier.mr, g.tier.nr
 	m, kb, ldc := g.m, g.kb, g.ldc
 	alpha, beta := g.alpha, g.betaBlk
@@ -398,22 +416,34 @@ func (g *gemmCall) macro(r0, r1, q0, q1 int, bufA []float64) {
 	gemmRaceWriteBlock(c, ldc, r0*mr, min(r1*mr, m)-r0*mr, g.jc+q0*nr, min(q1*nr, g.nb)-q0*nr)
 	gemmRaceRead(g.bufB[q0*nr*kb : q1*nr*kb])
 	var tile [gemmTileMax]float64
+	var next gemmSource
 	for q := q0; q < q1; q++ {
+		if lazy {
+			packB(&g.tier, g.transB, g.b, g.ldb, g.pc, kb, g.jc, g.nb, q, q+1, g.bufB)
+			next = gemmSource{}
+			if q+1 < q1 {
+				next = g.source(q + 1)
+			}
+		}
 		bp := g.bufB[q*nr*kb : (q+1)*nr*kb]
 		j := g.jc + q*nr
 		cols := min(nr, g.jc+g.nb-j)
 		for r := r0; r < r1; r++ {
 			ap := bufA[(r-r0)*mr*kb : (r-r0+1)*mr*kb]
+			pf := gemmPrefetch{p: &ap[0]}
+			if next.segs > 0 {
+				pf = next.piece(g.b, r-r0, kb/4)
+			}
 			i := r * mr
 			if g.upper && j+cols <= i {
 				continue // below the diagonal
 			}
 			rows := min(mr, m-i)
 			if rows == mr && cols == nr {
-				g.tier.micro(kb, ap, bp, c[i*ldc+j:(i+mr-1)*ldc+j+nr], ldc, alpha, beta)
+				g.tier.micro(kb, ap, bp, c[i*ldc+j:(i+mr-1)*ldc+j+nr], ldc, alpha, beta, &pf)
 				continue
 			}
-			g.tier.micro(kb, ap, bp, tile[:mr*nr], nr, 1, 0)
+			g.tier.micro(kb, ap, bp, tile[:mr*nr], nr, 1, 0, &pf)
 			storeTile(rows, cols, tile[:mr*nr], nr, c[i*ldc+j:], ldc, alpha, beta)
 		}
 	}
@@ -421,16 +451,55 @@ func (g *gemmCall) macro(r0, r1, q0, q1 int, bufA []float64) {
 
 // micro runs t's micro-kernel on one full tile: C = alpha*T + beta*C with T
 // the mr×nr outer-product sum of the packed micro-panels a and b of depth
-// k.
-func (t *gemmTier) micro(k int, a, b, c []float64, ldc int, alpha, beta float64) {
+// k. The AVX-512 kernel also prefetches pf's lines.
+func (t *gemmTier) micro(k int, a, b, c []float64, ldc int, alpha, beta float64, pf *gemmPrefetch) {
 	switch t.kernel {
 	case gemmKernelAVX512ID:
-		gemmKernel8x24(k, a, b, c, ldc, alpha, beta)
+		gemmKernel8x24(k, a, b, c, ldc, alpha, beta, pf.p, pf.stride, pf.count)
 	case gemmKernelAVX2ID:
 		gemmKernel6x8(k, a, b, c, ldc, alpha, beta)
 	default:
 		gemmKernelGo(k, a, b, c, ldc, alpha, beta)
 	}
+}
+
+// gemmPrefetch is a stream of count cache lines, stride bytes apart from p
+// on, for the AVX-512 micro-kernel to ask for while it computes.
+type gemmPrefetch struct {
+	p             *float64
+	stride, count int
+}
+
+// gemmSource describes the memory that packing one column panel of the
+// current block of a transposed B reads: segs runs of kb consecutive
+// elements, one in each of the panel's stored rows, the first at element
+// start of B, the next ldb further each.
+type gemmSource struct {
+	segs, start, kb, ldb int
+}
+
+// source returns the memory that packing column panel q of the current
+// block of op(B) = Bᵀ reads.
+func (g *gemmCall) source(q int) gemmSource {
+	j := g.jc + q*g.tier.nr
+	return gemmSource{segs: min(g.tier.nr, g.jc+g.nb-j), start: j*g.ldb + g.pc, kb: g.kb, ldb: g.ldb}
+}
+
+// piece returns the part of the source that tile call c of a panel asks
+// for: each run's cache lines (one more than its length covers, for its
+// alignment) in pieces of at most per lines, piece c of them all; nothing
+// beyond the last piece. b is B's storage.
+func (s gemmSource) piece(b []float64, c, per int) gemmPrefetch {
+	per = max(per, 1)
+	lines := ceilDiv(s.kb, 8) + 1
+	each := ceilDiv(lines, per) // pieces a run
+	seg, i := c/each, c%each
+	if seg >= s.segs {
+		return gemmPrefetch{p: &b[s.start]}
+	}
+	// The piece starts within the run (the last line lies beyond it).
+	first := min(i*per, lines-2)
+	return gemmPrefetch{p: &b[s.start+seg*s.ldb+8*first], stride: 64, count: min(per, lines-i*per)}
 }
 
 // blocksKN returns the depth and width of the blocks of op(B) that t packs

@@ -23,8 +23,15 @@ package kernel
 // as gemmKernel6x8 does. It does not read C when beta == 0. The caller
 // guarantees len(a) >= 8k, len(b) >= 24k and len(c) >= 7*ldc+24.
 //
+// Meanwhile it asks for pfCount cache lines pfStride bytes apart from pf
+// on (towards L2), one every four steps (then pf's last line again): the
+// memory that the driver reads next, so that the reading overlaps the
+// arithmetic. The lines are only prefetched, never read, so pf may point
+// anywhere (the driver passes a line it has, a when it has nothing to
+// ask for).
+//
 //go:noescape
-func gemmKernel8x24(k int, a, b, c []float64, ldc int, alpha, beta float64)
+func gemmKernel8x24(k int, a, b, c []float64, ldc int, alpha, beta float64, pf *float64, pfStride, pfCount int)
 
 // gemmPackRows8S interleaves eight rows of a row-major matrix (row stride
 // ldb) into steps stride apart:

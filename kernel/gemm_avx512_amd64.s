@@ -10,7 +10,8 @@
 //   Z27..Z31   broadcasts of a[8p+i]; after the loop, alpha (Z30),
 //              beta (Z31) and the rows of C
 //   CX steps left, BX loop turns left, SI packed A, DI packed B,
-//   DX the tile of C, R8 ldc in bytes, R9 the current row of C
+//   DX the tile of C, R8 ldc in bytes, R9 the current row of C,
+//   R10..R13 the prefetch stream
 
 // STEP(s) adds the outer product of step p+s to T; SI and DI point at
 // step p.
@@ -51,14 +52,17 @@
 	VFMADD231PD Z25, Z29, Z22 \ // T[7][8:16] += Z29*Z25
 	VFMADD231PD Z26, Z29, Z23   // T[7][16:24] += Z29*Z26
 
-// func gemmKernel8x24(k int, a, b, c []float64, ldc int, alpha, beta float64)
-TEXT ·gemmKernel8x24(SB), NOSPLIT, $0-104
+// func gemmKernel8x24(k int, a, b, c []float64, ldc int, alpha, beta float64, pf *float64, pfStride, pfCount int)
+TEXT ·gemmKernel8x24(SB), NOSPLIT, $0-128
 	MOVQ k+0(FP), CX
 	MOVQ a_base+8(FP), SI
 	MOVQ b_base+32(FP), DI
 	MOVQ c_base+56(FP), DX
 	MOVQ ldc+80(FP), R8
 	SHLQ $3, R8                     // R8 = ldc in bytes
+	MOVQ pf+104(FP), R10            // R10 = the next line to prefetch
+	MOVQ pfStride+112(FP), R11      // R11 = bytes between those lines
+	MOVQ pfCount+120(FP), R12       // R12 = lines left
 
 	// Bring the tile of C towards L1 while T is computed.
 	MOVQ DX, R9
@@ -134,6 +138,10 @@ TEXT ·gemmKernel8x24(SB), NOSPLIT, $0-104
 loop8:
 	PREFETCHT0 1024(SI)
 	STEP(0)
+	PREFETCHT1 (R10)
+	LEAQ (R10)(R11*1), R13
+	DECQ R12
+	CMOVQGT R13, R10
 	PREFETCHT0 1088(SI)
 	STEP(1)
 	PREFETCHT0 1152(SI)

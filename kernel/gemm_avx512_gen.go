@@ -67,7 +67,8 @@ func kernel(p func(string, ...any), mr, nv int) {
 	p("//   Z%d..Z31   broadcasts of a[%dp+i]; after the loop, alpha (Z30),", mr*nv+nv, mr)
 	p("//              beta (Z31) and the rows of C")
 	p("//   CX steps left, BX loop turns left, SI packed A, DI packed B,")
-	p("//   DX the tile of C, R8 ldc in bytes, R9 the current row of C")
+	p("//   DX the tile of C, R8 ldc in bytes, R9 the current row of C,")
+	p("//   R10..R13 the prefetch stream")
 	p("")
 	// STEP(s): step p+s of the outer-product sum.
 	p("// STEP(s) adds the outer product of step p+s to T; SI and DI point at")
@@ -91,14 +92,17 @@ func kernel(p func(string, ...any), mr, nv int) {
 		}
 	}
 	p("")
-	p("// func %s(k int, a, b, c []float64, ldc int, alpha, beta float64)", name)
-	p("TEXT ·%s(SB), NOSPLIT, $0-104", name)
+	p("// func %s(k int, a, b, c []float64, ldc int, alpha, beta float64, pf *float64, pfStride, pfCount int)", name)
+	p("TEXT ·%s(SB), NOSPLIT, $0-128", name)
 	p("\tMOVQ k+0(FP), CX")
 	p("\tMOVQ a_base+8(FP), SI")
 	p("\tMOVQ b_base+32(FP), DI")
 	p("\tMOVQ c_base+56(FP), DX")
 	p("\tMOVQ ldc+80(FP), R8")
 	p("\tSHLQ $3, R8                     // R8 = ldc in bytes")
+	p("\tMOVQ pf+104(FP), R10            // R10 = the next line to prefetch")
+	p("\tMOVQ pfStride+112(FP), R11      // R11 = bytes between those lines")
+	p("\tMOVQ pfCount+120(FP), R12       // R12 = lines left")
 	p("")
 	p("\t// Bring the tile of C towards L1 while T is computed.")
 	p("\tMOVQ DX, R9")
@@ -131,6 +135,14 @@ func kernel(p func(string, ...any), mr, nv int) {
 			p("\tPREFETCHT0 %d(SI)", aAhead+64*l)
 		}
 		p("\tSTEP(%d)", s)
+		if s == 0 {
+			// One line of the prefetch stream a turn; at its end R10
+			// stays on the last line.
+			p("\tPREFETCHT1 (R10)")
+			p("\tLEAQ (R10)(R11*1), R13")
+			p("\tDECQ R12")
+			p("\tCMOVQGT R13, R10")
+		}
 	}
 	p("\tADDQ $%d, SI                   // a = a[%d:]", unroll*mr*8, unroll*mr)
 	p("\tADDQ $%d, DI                   // b = b[%d:]", unroll*nr*8, unroll*nr)

@@ -4,7 +4,7 @@ package kernel
 
 // gemmKernel8x24 stands in for the AVX-512 micro-kernel where it is not
 // compiled in; use512 is false then, so the driver never calls it.
-func gemmKernel8x24(k int, a, b, c []float64, ldc int, alpha, beta float64) {
+func gemmKernel8x24(k int, a, b, c []float64, ldc int, alpha, beta float64, pf *float64, pfStride, pfCount int) {
 	gemmKernelGoMN(8, 24, k, a, b, c, ldc, alpha, beta)
 }
 

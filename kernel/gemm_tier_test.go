@@ -99,7 +99,7 @@ func TestGemmKernel8x24(t *testing.T) {
 	const mr, nr, ldc = 8, 24, 29
 	for _, k := range []int{0, 1, 2, 3, 4, 5, 7, 8, 9, 33, 64} {
 		for _, ab := range [][2]float64{{1, 0}, {0.7, -1}, {-2, 1}, {1, 0.5}} {
-			a, b := randSlice(rng, mr*k), randSlice(rng, nr*k)
+			a, b := randSlice(rng, mr*k+1), randSlice(rng, nr*k+1)
 			c := make([]float64, (mr-1)*ldc+nr+gemmGuard)
 			for i := range c {
 				c[i] = gemmCanary
@@ -112,7 +112,12 @@ func TestGemmKernel8x24(t *testing.T) {
 			}
 			want := slices.Clone(c)
 			gemmKernelGoMN(mr, nr, k, a, b, want, ldc, ab[0], ab[1])
-			gemmKernel8x24(k, a, b, c, ldc, ab[0], ab[1])
+			// A prefetch stream changes nothing: none, and one over b.
+			pf, stride, count := &c[0], 0, 0
+			if k%2 == 1 {
+				pf, stride, count = &b[0], 64, 3*k
+			}
+			gemmKernel8x24(k, a, b, c, ldc, ab[0], ab[1], pf, stride, count)
 			name := fmt.Sprintf("k=%d alpha,beta=%v", k, ab)
 			for i := range c {
 				if math.Float64bits(c[i]) != math.Float64bits(want[i]) {
