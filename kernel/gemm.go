@@ -224,8 +224,9 @@ type gemmCall struct {
 	// lie wholly below its diagonal.
 	upper bool
 	// lazyB, when set, leaves the packing of the current block of B to
-	// its first row block, a column panel at a time.
-	lazyB bool
+	// its first row block, a column panel at a time; bOnce, that there is
+	// only that row block.
+	lazyB, bOnce bool
 	// tmax, when positive (DgemmOn, DgemmPackedOn), caps the goroutines.
 	tmax int
 }
@@ -324,7 +325,7 @@ func (g *gemmCall) run() {
 				// macro). (B as stored by rows, the panels' memory is
 				// a few lines of each of kb rows: that measured no
 				// faster.)
-				g.lazyB = true
+				g.lazyB, g.bOnce = true, mBlocks == 1
 			default:
 				g.runPhase(gemmPhasePackB, ceilDiv(np, g.packPanels))
 			}
@@ -418,14 +419,19 @@ func (g *gemmCall) macro(r0, r1, q0, q1 int, bufA []float64, lazy bool) {
 	var tile [gemmTileMax]float64
 	var next gemmSource
 	for q := q0; q < q1; q++ {
+		bp := g.bufB[q*nr*kb : (q+1)*nr*kb]
 		if lazy {
-			packB(&g.tier, g.transB, g.b, g.ldb, g.pc, kb, g.jc, g.nb, q, q+1, g.bufB)
+			if g.bOnce {
+				// No other row block reads the panel: one panel's
+				// room, which stays in cache, serves them all.
+				bp = g.bufB[:nr*kb]
+			}
+			packBStride(&g.tier, g.transB, g.b, g.ldb, g.pc, kb, g.jc, g.nb, q, q+1, bp, 0)
 			next = gemmSource{}
 			if q+1 < q1 {
 				next = g.source(q + 1)
 			}
 		}
-		bp := g.bufB[q*nr*kb : (q+1)*nr*kb]
 		j := g.jc + q*nr
 		cols := min(nr, g.jc+g.nb-j)
 		for r := r0; r < r1; r++ {
