@@ -223,9 +223,14 @@ type gemmCall struct {
 	// upper, when set (DgemmPackedUpper), skips the micro-tiles of C that
 	// lie wholly below its diagonal.
 	upper bool
-	// lazyB, when set, leaves the packing of the current block of B to
-	// its first row block, a column panel at a time; bOnce, that there is
-	// only that row block.
+	// lazyB, when set, leaves the packing of the current block of a
+	// transposed B to its first row block, a column panel at a time,
+	// while the micro-kernel asks for the memory of the next panel (see
+	// macro): the AVX-512 tier does so on one goroutine, or on several
+	// when there is only one row block (bOnce), each goroutine then
+	// packing the panels it computes with into room of its own, which
+	// stays in cache. (For B as stored by rows, a panel's memory is a few
+	// lines of each of kb rows: that measured no faster.)
 	lazyB, bOnce bool
 	// tmax, when positive (DgemmOn, DgemmPackedOn), caps the goroutines.
 	tmax int
@@ -235,6 +240,7 @@ type gemmCall struct {
 type gemmSlot struct {
 	bufA      []float64 // packed mc×kc block of op(A)
 	block, ib int       // bufA holds row block ib of block; block < 0: nothing
+	bufP      []float64 // room for one panel of B (see gemmCall.bOnce)
 }
 
 var gemmCallPool = sync.Pool{New: func() any {
@@ -286,16 +292,23 @@ func (g *gemmCall) run() {
 	for len(g.slots) < t {
 		g.slots = append(g.slots, gemmSlot{})
 	}
+	mp := ceilDiv(m, mr)
+	mBlocks := ceilDiv(mp, g.mc/mr)
+	// Lazy packing (see gemmCall.lazyB), with one panel's room for each
+	// goroutine when there is one row block.
+	lazy := g.packed == nil && g.transB && g.tier.kernel == gemmKernelAVX512ID && (t == 1 || mBlocks == 1)
+	g.bOnce = lazy && mBlocks == 1
 	for w := range t {
 		sl := &g.slots[w]
 		if need := g.kc * g.mc; cap(sl.bufA) < need {
 			sl.bufA = make([]float64, need)
 		}
 		sl.block = -1
+		if need := g.kc * nr; g.bOnce && cap(sl.bufP) < need {
+			sl.bufP = make([]float64, need)
+		}
 	}
 
-	mp := ceilDiv(m, mr)
-	mBlocks := ceilDiv(mp, g.mc/mr)
 	for jc := 0; jc < n; jc += g.nc {
 		g.jc, g.nb = jc, min(g.nc, n-jc)
 		np := ceilDiv(g.nb, nr)
@@ -312,21 +325,12 @@ func (g *gemmCall) run() {
 				g.betaBlk = 1
 			}
 			g.block++
-			g.lazyB = false
+			g.lazyB = lazy
 			switch pb := g.packed; {
 			case pb != nil:
 				off := pb.offs[(jc/g.nc)*ceilDiv(k, g.kc)+pc/g.kc]
 				g.bufB = pb.data[off : off+np*nr*g.kb]
-			case t == 1 && g.transB && g.tier.kernel == gemmKernelAVX512ID:
-				// One goroutine packs each column panel of a
-				// transposed B just before its first row block uses
-				// it, and the micro-kernel asks for the memory of the
-				// next panel while it computes with this one (see
-				// macro). (B as stored by rows, the panels' memory is
-				// a few lines of each of kb rows: that measured no
-				// faster.)
-				g.lazyB, g.bOnce = true, mBlocks == 1
-			default:
+			case !lazy:
 				g.runPhase(gemmPhasePackB, ceilDiv(np, g.packPanels))
 			}
 			g.runPhase(gemmPhaseCompute, mBlocks*g.nChunks)
@@ -400,16 +404,21 @@ func (g *gemmCall) doUnit(slot, u int) {
 		packA(&g.tier, g.transA, g.a, g.lda, i0, min(r1*mr, g.m)-i0, g.pc, g.kb, sl.bufA)
 		sl.block, sl.ib = g.block, ib
 	}
-	g.macro(r0, r1, q0, q1, sl.bufA, g.lazyB && ib == 0)
+	var room []float64
+	if g.bOnce {
+		room = sl.bufP[:nr*g.kb]
+	}
+	g.macro(r0, r1, q0, q1, sl.bufA, g.lazyB && ib == 0, room)
 }
 
 // macro updates the tiles in row panels r0..r1-1 and column panels
 // q0..q1-1 of the current block of C; bufA holds those row panels packed.
-// With lazy set it packs each column panel of B first, and has the
-// micro-kernel prefetch the next panel's memory while it works on this
-// one: reading B from memory, which would otherwise stall the packing,
-// then overlaps the arithmetic.
-func (g *gemmCall) macro(r0, r1, q0, q1 int, bufA []float64, lazy bool) {
+// With lazy set it packs each column panel of B first (into room, when
+// given, else into its place in bufB), and has the micro-kernel prefetch
+// the next panel's memory while it works on this one: reading B from
+// memory, which would otherwise stall the packing, then overlaps the
+// arithmetic.
+func (g *gemmCall) macro(r0, r1, q0, q1 int, bufA []float64, lazy bool, room []float64) {
 	mr, nr := g.tier.mr, g.tier.nr
 	m, kb, ldc := g.m, g.kb, g.ldc
 	alpha, beta := g.alpha, g.betaBlk
@@ -421,10 +430,8 @@ func (g *gemmCall) macro(r0, r1, q0, q1 int, bufA []float64, lazy bool) {
 	for q := q0; q < q1; q++ {
 		bp := g.bufB[q*nr*kb : (q+1)*nr*kb]
 		if lazy {
-			if g.bOnce {
-				// No other row block reads the panel: one panel's
-				// room, which stays in cache, serves them all.
-				bp = g.bufB[:nr*kb]
+			if room != nil {
+				bp = room
 			}
 			packBStride(&g.tier, g.transB, g.b, g.ldb, g.pc, kb, g.jc, g.nb, q, q+1, bp, 0)
 			next = gemmSource{}
