@@ -419,7 +419,7 @@ func (g *gemmCall) doUnit(slot, u int) {
 // memory, which would otherwise stall the packing, then overlaps the
 // arithmetic.
 func (g *gemmCall) macro(r0, r1, q0, q1 int, bufA []float64, lazy bool, room []float64) {
-	mr, nr := g.tier.mr, g.tier.nr
+	mr, nr, kern := g.tier.mr, g.tier.nr, g.tier.kernel
 	m, kb, ldc := g.m, g.kb, g.ldc
 	alpha, beta := g.alpha, g.betaBlk
 	c := g.c
@@ -452,27 +452,24 @@ func (g *gemmCall) macro(r0, r1, q0, q1 int, bufA []float64, lazy bool, room []f
 				continue // below the diagonal
 			}
 			rows := min(mr, m-i)
-			if rows == mr && cols == nr {
-				g.tier.micro(kb, ap, bp, c[i*ldc+j:(i+mr-1)*ldc+j+nr], ldc, alpha, beta, &pf)
-				continue
+			// The micro-kernel, called here directly: a call per tile
+			// more costs the small tiles measurably.
+			ct, ldt, at, bt := c[i*ldc+j:], ldc, alpha, beta
+			if rows < mr || cols < nr {
+				ct, ldt, at, bt = tile[:mr*nr], nr, 1, 0
 			}
-			g.tier.micro(kb, ap, bp, tile[:mr*nr], nr, 1, 0, &pf)
-			storeTile(rows, cols, tile[:mr*nr], nr, c[i*ldc+j:], ldc, alpha, beta)
+			switch kern {
+			case gemmKernelAVX512ID:
+				gemmKernel8x24(kb, ap, bp, ct[:(mr-1)*ldt+nr], ldt, at, bt, pf.p, pf.stride, pf.count)
+			case gemmKernelAVX2ID:
+				gemmKernel6x8(kb, ap, bp, ct[:(mr-1)*ldt+nr], ldt, at, bt)
+			default:
+				gemmKernelGo(kb, ap, bp, ct[:(mr-1)*ldt+nr], ldt, at, bt)
+			}
+			if rows < mr || cols < nr {
+				storeTile(rows, cols, tile[:mr*nr], nr, c[i*ldc+j:], ldc, alpha, beta)
+			}
 		}
-	}
-}
-
-// micro runs t's micro-kernel on one full tile: C = alpha*T + beta*C with T
-// the mr×nr outer-product sum of the packed micro-panels a and b of depth
-// k. The AVX-512 kernel also prefetches pf's lines.
-func (t *gemmTier) micro(k int, a, b, c []float64, ldc int, alpha, beta float64, pf *gemmPrefetch) {
-	switch t.kernel {
-	case gemmKernelAVX512ID:
-		gemmKernel8x24(k, a, b, c, ldc, alpha, beta, pf.p, pf.stride, pf.count)
-	case gemmKernelAVX2ID:
-		gemmKernel6x8(k, a, b, c, ldc, alpha, beta)
-	default:
-		gemmKernelGo(k, a, b, c, ldc, alpha, beta)
 	}
 }
 
