@@ -88,8 +88,10 @@ var gemmMinWork = 1 << 18
 // block of op(B) (packed once, shared by all goroutines) and each mc×kc
 // block of op(A) (packed per goroutine), a register-blocked micro-kernel
 // (AVX-512, AVX2/FMA or Go, per the tier that runs: see gemmTiers) updates
-// its tiles of C.
-// Products of at most 128 multiply-adds skip all that and use plain loops.
+// its tiles of C. (The AVX-512 tier packs a transposed B a panel at a time
+// as its first row block reaches it, overlapping the reading of B with the
+// arithmetic: see gemmCall.lazyB.) Products of at most 128 multiply-adds
+// skip all that and use plain loops.
 // Up to Threads() goroutines share large products; each element of C sees
 // the same sequence of operations whatever the number of goroutines, so the
 // result does not depend on Threads(). Steady-state calls allocate nothing.
