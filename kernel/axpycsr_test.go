@@ -119,12 +119,10 @@ func TestAddRowsSum(t *testing.T) {
 // blocks and several depth blocks of the packing; the columns between the
 // rows of y and the packed matrix are left alone.
 func TestAxpyRowsPacked(t *testing.T) {
-	eachKernelPath(t, func(t *testing.T) {
+	eachGemmTier(t, func(t *testing.T) {
 		rng := rand.New(rand.NewPCG(17, 5))
-		oldKC, oldNC := gemmKC, gemmNC
-		defer func() { gemmKC, gemmNC = oldKC, oldNC }()
-		for _, blocks := range [][2]int{{oldKC, oldNC}, {16, 24}} {
-			gemmKC, gemmNC = blocks[0], blocks[1]
+		for _, blocks := range [][2]int{{0, 0}, {16, 24}} {
+			defer setGemmBlocking(0, blocks[0], blocks[1])() // {0, 0}: the tier's own
 			for _, k := range []int{1, 9, 40} {
 				for _, n := range []int{1, 5, 7, 8, 9, 16, 23, 24, 25, 31, 32, 33, 39, 40, 41, 47, 48, 49, 63, 64, 65, 70, 71, 72, 73, 96, 101, 130, 794} {
 					rows := 1 + (n+k)%8
@@ -146,7 +144,7 @@ func TestAxpyRowsPacked(t *testing.T) {
 					AxpyRowsPacked(rows, ptr, idx, c, &pb, y, ldy)
 					for i := range y {
 						if math.Float64bits(y[i]) != math.Float64bits(want[i]) {
-							t.Fatalf("kc=%d nc=%d k=%d n=%d: y[%d] (row %d, column %d) = %v, want %v", gemmKC, gemmNC, k, n, i, i/ldy, i%ldy, y[i], want[i])
+							t.Fatalf("kc=%d nc=%d k=%d n=%d: y[%d] (row %d, column %d) = %v, want %v", pb.kc, pb.nc, k, n, i, i/ldy, i%ldy, y[i], want[i])
 						}
 					}
 					for i := range packed {

@@ -218,7 +218,8 @@ func AddRowsSum(c, g []float64, ld int, idx []int, y, tmp []float64) {
 // panels a row's sums stay in registers through all its terms, 24 columns
 // at a time, so each term costs one load and one FMA a vector instead of
 // a pass over y; two rows go together, their terms interleaved, so that
-// the FMAs do not wait on each other. ptr
+// the FMAs do not wait on each other (24 columns are three 8-column panels
+// in the AVX2 tier's packing, one panel in the AVX-512 tier's). ptr
 // must be nondecreasing with ptr[rows] ≤ len(idx), len(c), every index in
 // 0..k−1; it panics otherwise, and on a y too short.
 func AxpyRowsPacked(rows int, ptr, idx []int, c []float64, pb *PackedB, y []float64, ldy int) {
@@ -237,11 +238,17 @@ func AxpyRowsPacked(rows int, ptr, idx []int, c []float64, pb *PackedB, y []floa
 	}
 	// AxpyRows fuses the multiply-adds when its assembly runs.
 	fused := useAsm && n >= axpyAsmMin
-	if !fused || pb.kc < k {
+	nr := pb.tier.nr
+	switch {
+	case !fused || pb.kc < k:
+		axpyRowsPackedRef(rows, ptr, idx, c, pb, y, ldy, fused)
+		return
+	case nr == 24 && !use512:
+		// Packed for the AVX-512 tier, used in another: only the
+		// tests switch tiers while a program runs.
 		axpyRowsPackedRef(rows, ptr, idx, c, pb, y, ldy, fused)
 		return
 	}
-	const nr = gemmNR
 	raceRead(pb.data)
 	raceWrite(y[:(rows-1)*ldy+n])
 	// The panels go over the rows of y once each, a few cache lines of
@@ -249,11 +256,20 @@ func AxpyRowsPacked(rows int, ptr, idx []int, c []float64, pb *PackedB, y []floa
 	// row's first lines are asked for now, the assembly asks for the
 	// next ones while it works on a panel.
 	for r := range rows {
-		prefetchL2(y[r*ldy : r*ldy+min(n, 3*nr)])
+		prefetchL2(y[r*ldy : r*ldy+min(n, 24)])
 	}
 	for bj, jc := 0, 0; jc < n; bj, jc = bj+1, jc+pb.nc {
 		nb := min(pb.nc, n-jc)
 		b := pb.data[pb.offs[bj]:]
+		if nr == 24 {
+			// One 24-column panel at a time in 512-bit registers, the
+			// last (perhaps partial) under a mask of its columns.
+			for q := 0; q*nr < nb; q++ {
+				w := min(nr, nb-q*nr)
+				axpyCSR24x2AVX512(rows, ptr, idx, c, b[q*nr*k:], 1<<w-1, y[jc+q*nr:], ldy)
+			}
+			continue
+		}
 		q := 0
 		for ; (q+3)*nr <= nb; q += 3 {
 			axpyCSR24x2AVX(rows, ptr, idx, c, b[q*nr*k:], nr*k, y[jc+q*nr:], ldy)
@@ -268,7 +284,7 @@ func AxpyRowsPacked(rows int, ptr, idx []int, c []float64, pb *PackedB, y []floa
 }
 
 // csrMasks[w] has its first w lanes set: the columns of a panel.
-var csrMasks = func() (m [gemmNR + 1][8]int64) {
+var csrMasks = func() (m [8 + 1][8]int64) {
 	for w := range m {
 		for i := range w {
 			m[w][i] = -1

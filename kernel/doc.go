@@ -101,10 +101,18 @@
 // # Level 3
 //
 // Dgemm computes C = α·op(A)·op(B) + β·C with a blocked, packed loop nest
-// around a 6×8 register micro-kernel, split over up to Threads() goroutines
-// (see SetThreads). PackedB and DgemmPacked pack B once for many products
-// with the same B (bit for bit the same results as Dgemm); PackedB.PackRows
-// packs it a few rows at a time, as the rows are produced.
+// around a register micro-kernel, split over up to Threads() goroutines
+// (see SetThreads). The loop nest is one driver for every tier; the
+// micro-kernel, its tile and the cache blocking belong to the tier that
+// runs, taken once at the start of each call: an 8×24 tile on 24 ZMM
+// accumulators in the AVX-512 tier, 6×8 on 12 YMM accumulators in the
+// AVX2 tier, 6×8 in plain Go in the Go tier. Within a tier every element
+// of C sees the same operations whatever the number of goroutines, so the
+// result does not depend on it. PackedB and DgemmPacked pack B once for
+// many products with the same B (bit for bit the same results as Dgemm);
+// PackedB.PackRows packs it a few rows at a time, as the rows are
+// produced. A PackedB records the layout of the tier that packed it, and
+// DgemmPacked, DgemmPackedUpper and AxpyRowsPacked read that layout.
 //
 // # Dispatch
 //
@@ -119,18 +127,23 @@
 // elements the plain Go loop is faster; the thresholds (8 or 16 elements)
 // come from BenchmarkCrossover.
 //
-// useAsm is decided once, at start-up, and Name reports it ("avx2fma" or
-// "go"). It is true when all of these hold:
+// The tier is decided once, at start-up (dispatch.go), and Name reports
+// it: "avx512", "avx2" or "go". The assembly runs only when it is compiled
+// in (GOARCH=amd64 and no purego build tag; go build -tags purego leaves
+// only the Go code) and the CPU has the instructions (AVX2 and FMA3 for
+// the AVX2 tier; AVX-512 F, DQ, VL and BW besides for the AVX-512 tier,
+// found with github.com/klauspost/cpuid). Among the tiers the CPU runs,
+// the fastest is chosen, which is not always the widest: Intel CPUs with
+// AVX-512 run the AVX-512 tier; AMD CPUs keep AVX2 even where they have
+// AVX-512, since Zen 4 splits each 512-bit operation in two. The
+// environment variable ODDL_KERNEL=avx512|avx2|go forces a tier; naming
+// one this binary or CPU cannot run is an error (TierError), never a
+// silent fallback. A routine with no code of its own in the AVX-512 tier
+// runs its AVX2 code there.
 //
-//   - the assembly is compiled in: GOARCH=amd64 and no purego build tag
-//     (go build -tags purego leaves only the Go code);
-//   - the CPU has both AVX2 and FMA3 (github.com/klauspost/cpuid);
-//   - the environment variable ODDL_KERNEL is not "go" (ODDL_KERNEL=go
-//     forces the Go path at run time, for comparison or as a workaround).
-//
-// Results of the two paths agree to rounding, not bit for bit: the
-// assembly sums in several partial sums and uses fused multiply-adds.
-// Scal is a plain multiply and matches exactly. The tests run both paths
-// in one binary whenever the CPU can run the assembly, at every length up
-// to 300, at every alignment, with guard regions around every output.
+// Results of the tiers agree to rounding, not bit for bit: the assembly
+// sums in several partial sums and uses fused multiply-adds. Scal is a
+// plain multiply and matches exactly. The tests run every tier the CPU
+// has in one binary, at every length up to 300, at every alignment, with
+// guard regions around every output, and name the tiers they skip.
 package kernel

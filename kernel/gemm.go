@@ -8,27 +8,67 @@ import (
 	"github.com/oddl-go/oddl/internal/par"
 )
 
-// Register-block (micro-tile) shape of the GEMM micro-kernel: each call
-// computes a gemmMR×gemmNR block of C held in 12 YMM accumulators.
+// gemmTier is the GEMM of one kernel tier: its micro-kernel, the shape
+// of the micro-tile that kernel computes (mr rows of C from mr-row
+// micro-panels of packed A, nr columns from nr-column micro-panels of
+// packed B) and the cache blocking around it. The driver is the same for
+// every tier; a call takes the running tier's values once, at its start.
+type gemmTier struct {
+	kernel int // gemmKernelGoID, gemmKernelAVX2ID or gemmKernelAVX512ID
+	mr, nr int
+	// kc is the largest depth of one rank-kc update: the micro-kernel
+	// streams mr×kc micro-panels of packed A past an nr×kc micro-panel of
+	// packed B, which stays in L1 (AVX2) or L2 (AVX-512).
+	kc int
+	// mc is the largest number of rows of op(A) packed at once; the mc×kc
+	// block of packed A stays in L2.
+	mc int
+	// nc is the largest number of columns of op(B) packed at once; the
+	// kc×nc block of packed B lives in L3, shared by all goroutines.
+	nc int
+}
+
+// The micro-kernels.
 const (
-	gemmMR = 6
-	gemmNR = 8
+	gemmKernelGoID     = iota // gemmKernelGo, 6×8, plain Go
+	gemmKernelAVX2ID          // gemmKernel6x8, 6×8 on 12 YMM accumulators
+	gemmKernelAVX512ID        // gemmKernel8x24, 8×24 on 24 ZMM accumulators
 )
 
-// Cache-blocking parameters of the GEMM driver (see Dgemm). They are
-// variables only so that benchmarks can explore other choices.
-var (
-	// gemmKC is the largest depth of one rank-kc update. A gemmNR×kc
-	// micro-panel of packed B (kc·64 bytes) stays in L1 while the
-	// micro-kernel streams gemmMR×kc micro-panels of packed A past it.
-	gemmKC = 256
-	// gemmMC is the largest number of rows of op(A) packed at once; the
-	// mc×kc block of packed A stays in L2.
-	gemmMC = 144
-	// gemmNC is the largest number of columns of op(B) packed at once; the
-	// kc×nc block of packed B lives in L3, shared by all goroutines.
-	gemmNC = 4096
-)
+// gemmTiers holds each tier's GEMM, indexed by its kernel. The values are
+// variables only so that tests and benchmarks can explore other blocking.
+//
+// The AVX-512 tile is 8×24: three 512-bit vectors of B a step and eight
+// broadcasts of A feed 24 accumulators, which keeps both FMA units busy
+// with a load for every two FMAs, and 8 and 24 divide the row and column
+// counts of ODDL's products (batches of 256 or 1024 samples, 960 atoms)
+// without edge tiles. Its B micro-panel (24 columns) outgrows L1 at any
+// useful depth, and L2 feeds it fast enough: deeper blocks than the AVX2
+// tier's, which read and write C less often, measured faster.
+var gemmTiers = [...]gemmTier{
+	gemmKernelGoID:     {kernel: gemmKernelGoID, mr: 6, nr: 8, kc: 256, mc: 144, nc: 4096},
+	gemmKernelAVX2ID:   {kernel: gemmKernelAVX2ID, mr: 6, nr: 8, kc: 256, mc: 144, nc: 4096},
+	gemmKernelAVX512ID: {kernel: gemmKernelAVX512ID, mr: 8, nr: 24, kc: 512, mc: 256, nc: 4080},
+}
+
+// gemmTileMax is the largest micro-tile (mr·nr) of any tier.
+const gemmTileMax = 8 * 24
+
+// gemmTierNow returns the GEMM of the running tier.
+func gemmTierNow() gemmTier {
+	switch {
+	case use512 && useAsm:
+		return gemmTiers[gemmKernelAVX512ID]
+	case useAsm:
+		return gemmTiers[gemmKernelAVX2ID]
+	}
+	return gemmTiers[gemmKernelGoID]
+}
+
+// asm reports whether t packs with the assembly routines: every tier but
+// the Go one, except under the race detector, which does not see the
+// memory assembly touches.
+func (t *gemmTier) asm() bool { return t.kernel != gemmKernelGoID && !gemmRace }
 
 // gemmMinWork is the number of multiply-adds (m·n·k) under which Dgemm
 // stays on the calling goroutine; below it handing work to other
@@ -47,8 +87,11 @@ var gemmMinWork = 1 << 18
 // The product runs through the GotoBLAS/BLIS loop nest: for each kc×nc
 // block of op(B) (packed once, shared by all goroutines) and each mc×kc
 // block of op(A) (packed per goroutine), a register-blocked micro-kernel
-// (AVX2/FMA assembly, or Go on the pure-Go path) updates 6×8 tiles of C.
-// Products of at most 128 multiply-adds skip all that and use plain loops.
+// (AVX-512, AVX2/FMA or Go, per the tier that runs: see gemmTiers) updates
+// its tiles of C. (The AVX-512 tier packs a transposed B a panel at a time
+// as its first row block reaches it, overlapping the reading of B with the
+// arithmetic: see gemmCall.lazyB.) Products of at most 128 multiply-adds
+// skip all that and use plain loops.
 // Up to Threads() goroutines share large products; each element of C sees
 // the same sequence of operations whatever the number of goroutines, so the
 // result does not depend on Threads(). Steady-state calls allocate nothing.
@@ -78,7 +121,7 @@ func DgemmOn(threads int, transA, transB bool, m, n, k int, alpha float64, a []f
 	g.m, g.n, g.k = m, n, k
 	g.alpha, g.beta = alpha, beta
 	g.a, g.lda, g.b, g.ldb, g.c, g.ldc = a, lda, b, ldb, c, ldc
-	g.asm = useAsm
+	g.tier = gemmTierNow()
 	g.tmax = threads
 	g.run()
 	g.a, g.b, g.c, g.tmax = nil, nil, nil, 0
@@ -144,11 +187,11 @@ type gemmCall struct {
 	alpha, beta    float64
 	a, b, c        []float64
 	lda, ldb, ldc  int
-	asm            bool // snapshot of useAsm
-	t              int  // goroutines allowed, the caller's included
+	tier           gemmTier // the running tier's GEMM, taken at the call's start
+	t              int      // goroutines allowed, the caller's included
 
 	// Blocking of this call.
-	kc, mc, nc int // mc is a multiple of gemmMR
+	kc, mc, nc int // mc is a multiple of tier.mr, nc of tier.nr
 
 	// Current (jc, pc) block: op(B)[pc:pc+kb, jc:jc+nb], and the beta that
 	// applies to it (beta for the first rank-kc update, 1 afterwards).
@@ -176,11 +219,21 @@ type gemmCall struct {
 	slots []gemmSlot // per-goroutine state; slot 0 is the caller's
 
 	// packed, when set (DgemmPacked), holds op(B) already packed with its
-	// own blocking: bufB then points into it and nothing is packed.
+	// own tier and blocking, which the call then takes: bufB points into
+	// it and nothing is packed.
 	packed *PackedB
 	// upper, when set (DgemmPackedUpper), skips the micro-tiles of C that
 	// lie wholly below its diagonal.
 	upper bool
+	// lazyB, when set, leaves the packing of the current block of a
+	// transposed B to its first row block, a column panel at a time,
+	// while the micro-kernel asks for the memory of the next panel (see
+	// macro): the AVX-512 tier does so on one goroutine, or on several
+	// when there is only one row block (bOnce), each goroutine then
+	// packing the panels it computes with into room of its own, which
+	// stays in cache. (For B as stored by rows, a panel's memory is a few
+	// lines of each of kb rows: that measured no faster.)
+	lazyB, bOnce bool
 	// tmax, when positive (DgemmOn, DgemmPackedOn), caps the goroutines.
 	tmax int
 }
@@ -189,6 +242,7 @@ type gemmCall struct {
 type gemmSlot struct {
 	bufA      []float64 // packed mc×kc block of op(A)
 	block, ib int       // bufA holds row block ib of block; block < 0: nothing
+	bufP      []float64 // room for one panel of B (see gemmCall.bOnce)
 }
 
 var gemmCallPool = sync.Pool{New: func() any {
@@ -207,17 +261,16 @@ const gemmUnitsPerThread = 8
 
 // run performs the call.
 func (g *gemmCall) run() {
-	const mr, nr = gemmMR, gemmNR
 	m, n, k := g.m, g.n, g.k
-
-	// Split k and m evenly into blocks no larger than gemmKC and gemmMC, so
-	// that no block is a thin leftover.
-	g.kc = ceilDiv(k, ceilDiv(k, gemmKC))
-	g.mc = roundUp(ceilDiv(m, ceilDiv(m, gemmMC)), mr)
-	g.nc = roundUp(min(n, gemmNC), nr)
 	if pb := g.packed; pb != nil {
-		g.kc, g.nc = pb.kc, pb.nc
+		g.tier = pb.tier
 	}
+	mr, nr := g.tier.mr, g.tier.nr
+
+	// Split k and m evenly into blocks no larger than the tier's kc and mc,
+	// so that no block is a thin leftover.
+	g.kc, g.nc = g.tier.blocksKN(k, n)
+	g.mc = roundUp(ceilDiv(m, ceilDiv(m, g.tier.mc)), mr)
 
 	// Goroutines: at most one per gemmMinWork multiply-adds, at most one per
 	// tile of C.
@@ -241,16 +294,23 @@ func (g *gemmCall) run() {
 	for len(g.slots) < t {
 		g.slots = append(g.slots, gemmSlot{})
 	}
+	mp := ceilDiv(m, mr)
+	mBlocks := ceilDiv(mp, g.mc/mr)
+	// Lazy packing (see gemmCall.lazyB), with one panel's room for each
+	// goroutine when there is one row block.
+	lazy := g.packed == nil && g.transB && g.tier.kernel == gemmKernelAVX512ID && (t == 1 || mBlocks == 1)
+	g.bOnce = lazy && mBlocks == 1
 	for w := range t {
 		sl := &g.slots[w]
 		if need := g.kc * g.mc; cap(sl.bufA) < need {
 			sl.bufA = make([]float64, need)
 		}
 		sl.block = -1
+		if need := g.kc * nr; g.bOnce && cap(sl.bufP) < need {
+			sl.bufP = make([]float64, need)
+		}
 	}
 
-	mp := ceilDiv(m, mr)
-	mBlocks := ceilDiv(mp, g.mc/mr)
 	for jc := 0; jc < n; jc += g.nc {
 		g.jc, g.nb = jc, min(g.nc, n-jc)
 		np := ceilDiv(g.nb, nr)
@@ -267,10 +327,12 @@ func (g *gemmCall) run() {
 				g.betaBlk = 1
 			}
 			g.block++
-			if pb := g.packed; pb != nil {
+			g.lazyB = lazy
+			switch pb := g.packed; {
+			case pb != nil:
 				off := pb.offs[(jc/g.nc)*ceilDiv(k, g.kc)+pc/g.kc]
 				g.bufB = pb.data[off : off+np*nr*g.kb]
-			} else {
+			case !lazy:
 				g.runPhase(gemmPhasePackB, ceilDiv(np, g.packPanels))
 			}
 			g.runPhase(gemmPhaseCompute, mBlocks*g.nChunks)
@@ -324,11 +386,11 @@ func (g *gemmCall) help(slot int, epoch uint32) {
 
 // doUnit runs unit u of the current phase as goroutine slot.
 func (g *gemmCall) doUnit(slot, u int) {
-	const mr, nr = gemmMR, gemmNR
+	mr, nr := g.tier.mr, g.tier.nr
 	np := ceilDiv(g.nb, nr)
 	if g.phase == gemmPhasePackB {
 		q0 := u * g.packPanels
-		packB(g.asm && !gemmRace, g.transB, g.b, g.ldb, g.pc, g.kb, g.jc, g.nb, q0, min(np, q0+g.packPanels), g.bufB)
+		packB(&g.tier, g.transB, g.b, g.ldb, g.pc, g.kb, g.jc, g.nb, q0, min(np, q0+g.packPanels), g.bufB)
 		return
 	}
 	ib, ch := u/g.nChunks, u%g.nChunks
@@ -341,60 +403,132 @@ func (g *gemmCall) doUnit(slot, u int) {
 	sl := &g.slots[slot]
 	if sl.block != g.block || sl.ib != ib {
 		i0 := r0 * mr
-		packA(g.asm && !gemmRace, g.transA, g.a, g.lda, i0, min(r1*mr, g.m)-i0, g.pc, g.kb, sl.bufA)
+		packA(&g.tier, g.transA, g.a, g.lda, i0, min(r1*mr, g.m)-i0, g.pc, g.kb, sl.bufA)
 		sl.block, sl.ib = g.block, ib
 	}
-	g.macro(r0, r1, q0, q1, sl.bufA)
+	var room []float64
+	if g.bOnce {
+		room = sl.bufP[:nr*g.kb]
+	}
+	g.macro(r0, r1, q0, q1, sl.bufA, g.lazyB && ib == 0, room)
 }
 
 // macro updates the tiles in row panels r0..r1-1 and column panels
 // q0..q1-1 of the current block of C; bufA holds those row panels packed.
-func (g *gemmCall) macro(r0, r1, q0, q1 int, bufA []float64) {
-	const mr, nr = gemmMR, gemmNR
+// With lazy set it packs each column panel of B first (into room, when
+// given, else into its place in bufB), and has the micro-kernel prefetch
+// the next panel's memory while it works on this one: reading B from
+// memory, which would otherwise stall the packing, then overlaps the
+// arithmetic.
+func (g *gemmCall) macro(r0, r1, q0, q1 int, bufA []float64, lazy bool, room []float64) {
+	mr, nr, kern := g.tier.mr, g.tier.nr, g.tier.kernel
 	m, kb, ldc := g.m, g.kb, g.ldc
 	alpha, beta := g.alpha, g.betaBlk
 	c := g.c
 	gemmRaceWriteBlock(c, ldc, r0*mr, min(r1*mr, m)-r0*mr, g.jc+q0*nr, min(q1*nr, g.nb)-q0*nr)
 	gemmRaceRead(g.bufB[q0*nr*kb : q1*nr*kb])
-	var tile [mr * nr]float64
+	var tile [gemmTileMax]float64
+	var next gemmSource
 	for q := q0; q < q1; q++ {
 		bp := g.bufB[q*nr*kb : (q+1)*nr*kb]
+		if lazy {
+			if room != nil {
+				bp = room
+			}
+			packBStride(&g.tier, g.transB, g.b, g.ldb, g.pc, kb, g.jc, g.nb, q, q+1, bp, 0)
+			next = gemmSource{}
+			if q+1 < q1 {
+				next = g.source(q + 1)
+			}
+		}
 		j := g.jc + q*nr
 		cols := min(nr, g.jc+g.nb-j)
 		for r := r0; r < r1; r++ {
 			ap := bufA[(r-r0)*mr*kb : (r-r0+1)*mr*kb]
+			pf := gemmPrefetch{p: &ap[0]}
+			if next.segs > 0 {
+				pf = next.piece(g.b, r-r0, kb/4)
+			}
 			i := r * mr
 			if g.upper && j+cols <= i {
 				continue // below the diagonal
 			}
 			rows := min(mr, m-i)
-			if rows == mr && cols == nr {
-				ct := c[i*ldc+j : (i+mr-1)*ldc+j+nr]
-				if g.asm {
-					gemmKernel6x8(kb, ap, bp, ct, ldc, alpha, beta)
-				} else {
-					gemmKernelGo(kb, ap, bp, ct, ldc, alpha, beta)
-				}
-				continue
+			// The micro-kernel, called here directly: a call per tile
+			// more costs the small tiles measurably.
+			ct, ldt, at, bt := c[i*ldc+j:], ldc, alpha, beta
+			if rows < mr || cols < nr {
+				ct, ldt, at, bt = tile[:mr*nr], nr, 1, 0
 			}
-			if g.asm {
-				gemmKernel6x8(kb, ap, bp, tile[:], nr, 1, 0)
-			} else {
-				gemmKernelGo(kb, ap, bp, tile[:], nr, 1, 0)
+			switch kern {
+			case gemmKernelAVX512ID:
+				gemmKernel8x24(kb, ap, bp, ct[:(mr-1)*ldt+nr], ldt, at, bt, pf.p, pf.stride, pf.count)
+			case gemmKernelAVX2ID:
+				gemmKernel6x8(kb, ap, bp, ct[:(mr-1)*ldt+nr], ldt, at, bt)
+			default:
+				gemmKernelGo(kb, ap, bp, ct[:(mr-1)*ldt+nr], ldt, at, bt)
 			}
-			storeTile(rows, cols, &tile, c[i*ldc+j:], ldc, alpha, beta)
+			if rows < mr || cols < nr {
+				storeTile(rows, cols, tile[:mr*nr], nr, c[i*ldc+j:], ldc, alpha, beta)
+			}
 		}
 	}
 }
 
+// gemmPrefetch is a stream of count cache lines, stride bytes apart from p
+// on, for the AVX-512 micro-kernel to ask for while it computes.
+type gemmPrefetch struct {
+	p             *float64
+	stride, count int
+}
+
+// gemmSource describes the memory that packing one column panel of the
+// current block of a transposed B reads: segs runs of kb consecutive
+// elements, one in each of the panel's stored rows, the first at element
+// start of B, the next ldb further each.
+type gemmSource struct {
+	segs, start, kb, ldb int
+}
+
+// source returns the memory that packing column panel q of the current
+// block of op(B) = Bᵀ reads.
+func (g *gemmCall) source(q int) gemmSource {
+	j := g.jc + q*g.tier.nr
+	return gemmSource{segs: min(g.tier.nr, g.jc+g.nb-j), start: j*g.ldb + g.pc, kb: g.kb, ldb: g.ldb}
+}
+
+// piece returns the part of the source that tile call c of a panel asks
+// for: each run's cache lines (one more than its length covers, for its
+// alignment) in pieces of at most per lines, piece c of them all; nothing
+// beyond the last piece. b is B's storage.
+func (s gemmSource) piece(b []float64, c, per int) gemmPrefetch {
+	per = max(per, 1)
+	lines := ceilDiv(s.kb, 8) + 1
+	each := ceilDiv(lines, per) // pieces a run
+	seg, i := c/each, c%each
+	if seg >= s.segs {
+		return gemmPrefetch{p: &b[s.start]}
+	}
+	// The piece starts within the run (the last line lies beyond it).
+	first := min(i*per, lines-2)
+	return gemmPrefetch{p: &b[s.start+seg*s.ldb+8*first], stride: 64, count: min(per, lines-i*per)}
+}
+
+// blocksKN returns the depth and width of the blocks of op(B) that t packs
+// for a k×n op(B): k split evenly into blocks of at most t.kc rows, so that
+// no block is a thin leftover, and up to t.nc columns, whole panels.
+func (t *gemmTier) blocksKN(k, n int) (kc, nc int) {
+	return ceilDiv(k, ceilDiv(k, t.kc)), roundUp(min(n, t.nc), t.nr)
+}
+
 // storeTile writes C = alpha*T + beta*C for the top-left rows×cols corner of
-// a micro-tile T, with the same rounding as the micro-kernels (beta*C
-// rounded, then one fused multiply-add), so that edge tiles and full tiles
-// agree.
-func storeTile(rows, cols int, t *[gemmMR * gemmNR]float64, c []float64, ldc int, alpha, beta float64) {
+// a micro-tile T (row stride nr), with the same rounding as the
+// micro-kernels (beta*C rounded, then one fused multiply-add), so that edge
+// tiles and full tiles agree.
+func storeTile(rows, cols int, t []float64, nr int, c []float64, ldc int, alpha, beta float64) {
 	for i := range rows {
 		row := c[i*ldc : i*ldc+cols]
-		tr := t[i*gemmNR : i*gemmNR+cols]
+		tr := t[i*nr : i*nr+cols]
 		if beta == 0 {
 			for j, v := range tr {
 				row[j] = alpha * v

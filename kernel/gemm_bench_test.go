@@ -34,6 +34,8 @@ var gemmBenchShapes = []gemmBenchShape{
 	{960, 4096, 784, false},
 	{960, 4096, 784, true},
 	{960, 960, 784, true},
+	{256, 960, 784, true},
+	{1024, 960, 784, true},
 }
 
 func gemmBenchOperands(s gemmBenchShape) (a, b, c []float64, lda, ldb int) {
@@ -69,23 +71,26 @@ func gemmBenchRun(b *testing.B, s gemmBenchShape, f func()) {
 	}
 }
 
-// BenchmarkDgemm measures Dgemm on each kernel path at 1 and 2 goroutines:
-// BenchmarkDgemm/<path>/<shape>/threads=<t>, in GFLOP/s.
+// BenchmarkDgemm measures Dgemm in each kernel tier at 1 and 2 goroutines:
+// BenchmarkDgemm/<tier>/<shape>/threads=<t>, in GFLOP/s. A tier this CPU
+// cannot run is skipped by name.
 func BenchmarkDgemm(b *testing.B) {
-	for _, asm := range gemmPaths() {
-		b.Run(gemmPathName(asm), func(b *testing.B) {
+	for _, tier := range gemmAllTiers {
+		b.Run(tier, func(b *testing.B) {
+			if !supported(tier) {
+				b.Skipf("tier %s not run: this binary or CPU cannot run it", tier)
+			}
 			for _, s := range gemmBenchShapes {
 				a, bm, c, lda, ldb := gemmBenchOperands(s)
 				b.Run(s.String(), func(b *testing.B) {
 					for _, th := range []int{1, 2} {
 						b.Run(fmt.Sprintf("threads=%d", th), func(b *testing.B) {
 							defer SetThreads(SetThreads(th))
-							saved := useAsm
-							useAsm = asm
-							defer func() { useAsm = saved }()
-							b.ReportAllocs()
-							gemmBenchRun(b, s, func() {
-								Dgemm(false, s.transB, s.m, s.n, s.k, 1, a, lda, bm, ldb, 0, c, s.n)
+							withGemmTier(tier, func() {
+								b.ReportAllocs()
+								gemmBenchRun(b, s, func() {
+									Dgemm(false, s.transB, s.m, s.n, s.k, 1, a, lda, bm, ldb, 0, c, s.n)
+								})
 							})
 						})
 					}
@@ -118,29 +123,83 @@ func BenchmarkDgemmGonum(b *testing.B) {
 	}
 }
 
-// BenchmarkDgemmBlocking explores cache-blocking choices for the assembly
-// path on one goroutine: BenchmarkDgemmBlocking/<shape>/mc=..,kc=..,nc=..
+// BenchmarkDgemmBlocking explores cache-blocking choices for each
+// assembly tier on one goroutine:
+// BenchmarkDgemmBlocking/<tier>/<shape>/mc=..,kc=..,nc=..
 func BenchmarkDgemmBlocking(b *testing.B) {
-	if !useAsmDefault {
-		b.Skip("assembly path not available")
-	}
 	defer SetThreads(SetThreads(1))
-	shapes := []gemmBenchShape{{1024, 1024, 1024, false}, {960, 4096, 784, true}}
-	for _, s := range shapes {
-		a, bm, c, lda, ldb := gemmBenchOperands(s)
-		b.Run(s.String(), func(b *testing.B) {
-			for _, mc := range []int{72, 96, 144, 192, 288} {
-				for _, kc := range []int{128, 192, 256, 384, 512} {
-					for _, nc := range []int{1024, 4096} {
-						b.Run(fmt.Sprintf("mc=%d,kc=%d,nc=%d", mc, kc, nc), func(b *testing.B) {
-							withGemmBlocking(mc, kc, nc, func() {
-								gemmBenchRun(b, s, func() {
-									Dgemm(false, s.transB, s.m, s.n, s.k, 1, a, lda, bm, ldb, 0, c, s.n)
+	shapes := []gemmBenchShape{{1024, 1024, 1024, false}, {960, 4096, 784, true}, {256, 960, 784, true}, {1024, 960, 784, true}}
+	for _, tier := range []string{TierAVX512, TierAVX2} {
+		b.Run(tier, func(b *testing.B) {
+			if !supported(tier) {
+				b.Skipf("tier %s not run: this binary or CPU cannot run it", tier)
+			}
+			for _, s := range shapes {
+				a, bm, c, lda, ldb := gemmBenchOperands(s)
+				b.Run(s.String(), func(b *testing.B) {
+					for _, mc := range []int{96, 144, 192, 256, 384} {
+						for _, kc := range []int{128, 256, 384, 512, 800} {
+							for _, nc := range []int{960, 4080} {
+								b.Run(fmt.Sprintf("mc=%d,kc=%d,nc=%d", mc, kc, nc), func(b *testing.B) {
+									withGemmTier(tier, func() {
+										withGemmBlocking(mc, kc, nc, func() {
+											gemmBenchRun(b, s, func() {
+												Dgemm(false, s.transB, s.m, s.n, s.k, 1, a, lda, bm, ldb, 0, c, s.n)
+											})
+										})
+									})
 								})
-							})
-						})
+							}
+						}
 					}
-				}
+				})
+			}
+		})
+	}
+}
+
+// BenchmarkAxpyRowsPacked measures AxpyRowsPacked in each tier at the
+// dictionary update's shape: a block of 128 changed atoms of 794 values
+// (784 pixels and 10 classes) packed, added to 960 rows with a few terms
+// each: BenchmarkAxpyRowsPacked/<tier>/terms=<per row>.
+func BenchmarkAxpyRowsPacked(b *testing.B) {
+	const rows, k, n = 960, 128, 794
+	for _, tier := range gemmAllTiers {
+		b.Run(tier, func(b *testing.B) {
+			if !supported(tier) {
+				b.Skipf("tier %s not run: this binary or CPU cannot run it", tier)
+			}
+			for _, terms := range []int{2, 8} {
+				b.Run(fmt.Sprintf("terms=%d", terms), func(b *testing.B) {
+					rng := rand.New(rand.NewPCG(3, 4))
+					bm := make([]float64, k*n)
+					for i := range bm {
+						bm[i] = rng.Float64()
+					}
+					ptr := make([]int, rows+1)
+					var idx []int
+					var c []float64
+					for r := range rows {
+						for range terms {
+							idx = append(idx, rng.IntN(k))
+							c = append(c, rng.Float64())
+						}
+						ptr[r+1] = len(idx)
+					}
+					y := make([]float64, rows*n)
+					withGemmTier(tier, func() {
+						var pb PackedB
+						pb.Pack(false, k, n, bm, n)
+						b.SetBytes(int64(8 * 2 * rows * n)) // y read and written
+						cpu0 := processCPUSeconds()
+						for b.Loop() {
+							AxpyRowsPacked(rows, ptr, idx, c, &pb, y, n)
+						}
+						if cpu := processCPUSeconds() - cpu0; cpu0 >= 0 && cpu > 0 {
+							b.ReportMetric(cpu*1e9/float64(b.N), "cpu-ns/op")
+						}
+					})
+				})
 			}
 		})
 	}

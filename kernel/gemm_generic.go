@@ -1,5 +1,7 @@
 package kernel
 
+import "math"
+
 // gemmKernelGo is the pure-Go micro-kernel: with T = Σ_p a[6p:6p+6] ⊗
 // b[8p:8p+8] (a 6×8 outer-product sum over the packed panels a and b of
 // depth k), it writes
@@ -11,6 +13,7 @@ package kernel
 // compiler has on amd64 without spilling, which measured faster than 2×4,
 // 2×2, 1×4 and 1×8 sub-tiles.
 func gemmKernelGo(k int, a, b, c []float64, ldc int, alpha, beta float64) {
+	const gemmMR, gemmNR = 6, 8
 	var t [gemmMR * gemmNR]float64
 	a = a[:gemmMR*k]
 	b = b[:gemmNR*k]
@@ -36,5 +39,23 @@ func gemmKernelGo(k int, a, b, c []float64, ldc int, alpha, beta float64) {
 			t[(i+2)*gemmNR+j], t[(i+2)*gemmNR+j+1] = c20, c21
 		}
 	}
-	storeTile(gemmMR, gemmNR, &t, c, ldc, alpha, beta)
+	storeTile(gemmMR, gemmNR, t[:], gemmNR, c, ldc, alpha, beta)
+}
+
+// gemmKernelGoMN is the plain Go form of any micro-kernel with an mr×nr
+// tile, rounded as the assembly ones round (one fused multiply-add a step,
+// in order of p): what gemmKernel8x24 computes, where it is not compiled
+// in.
+func gemmKernelGoMN(mr, nr, k int, a, b, c []float64, ldc int, alpha, beta float64) {
+	var t [gemmTileMax]float64
+	for p := range k {
+		ap, bp := a[p*mr:p*mr+mr], b[p*nr:p*nr+nr]
+		for i, av := range ap {
+			row := t[i*nr : i*nr+nr]
+			for j, bv := range bp {
+				row[j] = math.FMA(av, bv, row[j])
+			}
+		}
+	}
+	storeTile(mr, nr, t[:mr*nr], nr, c, ldc, alpha, beta)
 }

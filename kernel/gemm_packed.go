@@ -5,9 +5,16 @@ import "github.com/oddl-go/oddl/internal/par"
 // PackedB is the second operand of Dgemm packed once for the micro-kernel,
 // for many products with the same B: DgemmPacked skips the packing that
 // Dgemm does on every call. The zero value is empty; Pack fills it.
+//
+// The layout is the one of the tier that runs when Pack (or PackRows) lays
+// it out: its panel width and blocking, recorded with the data. Products
+// on a PackedB run that tier's micro-kernel, so that they give the values
+// Dgemm gives in that tier; the tier is chosen once at start-up, so in a
+// program the two are always the same.
 type PackedB struct {
 	k, n   int
 	kc, nc int
+	tier   gemmTier // the GEMM the data is packed for
 	// data holds the packed (jc, pc) blocks in the order Dgemm visits
 	// them: for each block of nc columns, each block of kc rows.
 	data []float64
@@ -18,8 +25,8 @@ type PackedB struct {
 // when transB is set), into p, reusing p's memory when it is large enough.
 // Later changes to b do not affect p.
 func (p *PackedB) Pack(transB bool, k, n int, b []float64, ldb int) {
-	const nr = gemmNR
-	p.layout(k, n)
+	p.layout(k, n, gemmTierNow())
+	nr := p.tier.nr
 	if k == 0 || n == 0 {
 		return
 	}
@@ -34,12 +41,11 @@ func (p *PackedB) Pack(transB bool, k, n int, b []float64, ldb int) {
 	}
 	// The panels are independent: large packings share them out among
 	// the kernel's threads (the same bytes whatever the split).
-	asm := useAsm && !gemmRace
 	workers := min(Threads(), max(1, k*n/packMinPerThread))
 	forRange := func(w int) {
 		for _, q := range list {
 			lo, hi := w*q.np/workers, (w+1)*q.np/workers
-			packB(asm, transB, b, ldb, q.pc, q.kb, q.jc, q.nb, lo, hi, p.data[q.off:q.off+q.np*nr*q.kb])
+			packB(&p.tier, transB, b, ldb, q.pc, q.kb, q.jc, q.nb, lo, hi, p.data[q.off:q.off+q.np*nr*q.kb])
 		}
 	}
 	par.Do(workers, forRange)
@@ -48,22 +54,23 @@ func (p *PackedB) Pack(transB bool, k, n int, b []float64, ldb int) {
 // PackRows packs rows r0..r1−1 of op(B), a k×n matrix given as to Pack,
 // into their places in p: after rows covering 0..k−1 have been packed this
 // way, in any order and any pieces, p holds what Pack would have packed,
-// bit for bit. If p does not have the shape k×n, its layout is set up first
-// (reusing its memory) and the rows not packed since are unspecified. It
+// bit for bit. If p does not have the shape k×n or the layout of the
+// running tier, its layout is set up first (reusing its memory) and the
+// rows not packed since are unspecified. It
 // runs on the calling goroutine: for packing a matrix while it is being
 // produced, a few rows at a time, while they are still in cache.
 func (p *PackedB) PackRows(transB bool, k, n int, b []float64, ldb int, r0, r1 int) {
-	const nr = gemmNR
 	if r0 < 0 || r1 > k || r0 > r1 {
 		panic("kernel: PackedB.PackRows: rows out of range")
 	}
-	if p.k != k || p.n != n || len(p.offs) == 0 || p.kc != ceilDiv(k, ceilDiv(k, gemmKC)) || p.nc != roundUp(min(n, gemmNC), nr) {
-		p.layout(k, n)
+	t := gemmTierNow()
+	if kc, nc := t.blocksKN(k, n); p.k != k || p.n != n || len(p.offs) == 0 || p.tier != t || p.kc != kc || p.nc != nc {
+		p.layout(k, n, t)
 	}
 	if r0 == r1 || n == 0 {
 		return
 	}
-	asm := useAsm && !gemmRace
+	nr := t.nr
 	npc := ceilDiv(k, p.kc)
 	bj := 0
 	for jc := 0; jc < n; jc += p.nc {
@@ -76,24 +83,23 @@ func (p *PackedB) PackRows(transB bool, k, n int, b []float64, ldb int, r0, r1 i
 				continue
 			}
 			off := p.offs[bj*npc+bp]
-			packBStride(asm, transB, b, ldb, lo, hi-lo, jc, nb, 0, np, p.data[off+(lo-pc)*nr:off+np*nr*kb], nr*kb)
+			packBStride(&p.tier, transB, b, ldb, lo, hi-lo, jc, nb, 0, np, p.data[off+(lo-pc)*nr:off+np*nr*kb], nr*kb)
 		}
 		bj++
 	}
 }
 
-// layout sets p up for a k×n matrix as Pack does, without packing: the
-// block sizes, the offsets and room for the data, whose values are left
-// as they are.
-func (p *PackedB) layout(k, n int) {
-	const nr = gemmNR
-	p.k, p.n = k, n
+// layout sets p up for a k×n matrix packed for tier t as Pack does,
+// without packing: the block sizes, the offsets and room for the data,
+// whose values are left as they are.
+func (p *PackedB) layout(k, n int, t gemmTier) {
+	nr := t.nr
+	p.k, p.n, p.tier = k, n, t
 	p.data, p.offs = p.data[:0], p.offs[:0]
 	if k == 0 || n == 0 {
 		return
 	}
-	p.kc = ceilDiv(k, ceilDiv(k, gemmKC))
-	p.nc = roundUp(min(n, gemmNC), nr)
+	p.kc, p.nc = t.blocksKN(k, n)
 	size := 0
 	for jc := 0; jc < n; jc += p.nc {
 		nb := min(p.nc, n-jc)
@@ -162,7 +168,6 @@ func dgemmPacked(threads int, upper, transA bool, m int, alpha float64, a []floa
 	g.alpha, g.beta = alpha, beta
 	g.a, g.lda, g.c, g.ldc = a, lda, c, ldc
 	g.packed, g.upper = pb, upper
-	g.asm = useAsm
 	g.tmax = threads
 	g.run()
 	g.a, g.b, g.c, g.packed, g.upper, g.tmax = nil, nil, nil, nil, false, 0
@@ -171,7 +176,7 @@ func dgemmPacked(threads int, upper, transA bool, m int, alpha float64, a []floa
 
 // at returns element (i, j) of the packed k×n matrix.
 func (p *PackedB) at(i, j int) float64 {
-	const nr = gemmNR
+	nr := p.tier.nr
 	bj, bp := j/p.nc, i/p.kc
 	npc := ceilDiv(p.k, p.kc)
 	kb := min(p.kc, p.k-bp*p.kc)

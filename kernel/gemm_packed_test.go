@@ -12,13 +12,13 @@ import (
 // alpha and beta edge values, one and several threads (packing too), and
 // reuse of a PackedB for another B.
 func TestDgemmPacked(t *testing.T) {
-	eachKernelPath(t, func(t *testing.T) {
+	eachGemmTier(t, func(t *testing.T) {
 		rng := rand.New(rand.NewPCG(3, 9))
-		oldKC, oldNC, oldMin, oldPack := gemmKC, gemmNC, gemmMinWork, packMinPerThread
-		defer func() { gemmKC, gemmNC, gemmMinWork, packMinPerThread = oldKC, oldNC, oldMin, oldPack }()
-		gemmKC, gemmNC = 16, 24 // several blocks on small shapes
-		gemmMinWork = 64        // and several goroutines,
-		packMinPerThread = 1    // for the packing too
+		oldMin, oldPack := gemmMinWork, packMinPerThread
+		defer func() { gemmMinWork, packMinPerThread = oldMin, oldPack }()
+		defer setGemmBlocking(0, 16, 24)() // several blocks on small shapes
+		gemmMinWork = 64                   // and several goroutines,
+		packMinPerThread = 1               // for the packing too
 		var pb PackedB
 		for _, s := range []struct{ m, n, k int }{{7, 9, 5}, {13, 33, 40}, {50, 24, 16}, {6, 8, 17}, {31, 50, 3}} {
 			for _, tr := range [][2]bool{{false, false}, {true, false}, {false, true}, {true, true}} {
@@ -68,12 +68,13 @@ func randSlice(rng *rand.Rand, n int) []float64 {
 // reaching the upper triangle untouched, for orders across the micro-tile
 // and block sizes, both orientations of A, one and several threads.
 func TestDgemmPackedUpper(t *testing.T) {
-	eachKernelPath(t, func(t *testing.T) {
+	eachGemmTier(t, func(t *testing.T) {
 		rng := rand.New(rand.NewPCG(5, 11))
-		oldKC, oldNC, oldMin := gemmKC, gemmNC, gemmMinWork
-		defer func() { gemmKC, gemmNC, gemmMinWork = oldKC, oldNC, oldMin }()
-		gemmKC, gemmNC = 16, 24
+		oldMin := gemmMinWork
+		defer func() { gemmMinWork = oldMin }()
+		defer setGemmBlocking(0, 16, 24)()
 		gemmMinWork = 64
+		mr, nr := gemmTierNow().mr, gemmTierNow().nr
 		var pb PackedB
 		for _, s := range []struct{ n, k int }{{1, 3}, {5, 7}, {6, 8}, {13, 40}, {30, 17}, {49, 33}, {50, 16}} {
 			for _, trA := range []bool{false, true} {
@@ -102,7 +103,7 @@ func TestDgemmPackedUpper(t *testing.T) {
 									t.Fatalf("%s: c[%d][%d] = %v, want %v", name, i, j, g, w)
 								case j < i && g != w && g != c:
 									t.Fatalf("%s: c[%d][%d] = %v, neither the product %v nor the old %v", name, i, j, g, w, c)
-								case j+gemmNR <= i-i%gemmMR && g != c:
+								case j+nr <= i-i%mr && g != c:
 									t.Fatalf("%s: c[%d][%d] below the diagonal's tiles was written", name, i, j)
 								}
 							}
@@ -117,7 +118,7 @@ func TestDgemmPackedUpper(t *testing.T) {
 // DgemmOn and DgemmPackedOn give Dgemm's result bit for bit whatever cap
 // they are given on the goroutines (below, at and above Threads()).
 func TestDgemmOn(t *testing.T) {
-	eachKernelPath(t, func(t *testing.T) {
+	eachGemmTier(t, func(t *testing.T) {
 		rng := rand.New(rand.NewPCG(12, 1))
 		oldMin := gemmMinWork
 		defer func() { gemmMinWork = oldMin }()
@@ -148,12 +149,10 @@ func TestDgemmOn(t *testing.T) {
 // buffer holding another shape or garbage before, and then DgemmPacked on
 // it gives Dgemm's result.
 func TestPackRows(t *testing.T) {
-	eachKernelPath(t, func(t *testing.T) {
+	eachGemmTier(t, func(t *testing.T) {
 		rng := rand.New(rand.NewPCG(5, 40))
-		oldKC, oldNC := gemmKC, gemmNC
-		defer func() { gemmKC, gemmNC = oldKC, oldNC }()
-		for _, blocks := range [][2]int{{oldKC, oldNC}, {16, 24}} {
-			gemmKC, gemmNC = blocks[0], blocks[1]
+		for _, blocks := range [][2]int{{0, 0}, {16, 24}} {
+			defer setGemmBlocking(0, blocks[0], blocks[1])() // {0, 0}: the tier's own
 			var got PackedB
 			got.Pack(false, 3, 5, randSlice(rng, 15), 5) // another shape first
 			for _, s := range []struct{ k, n int }{{1, 1}, {5, 8}, {17, 9}, {40, 50}, {128, 794}} {
@@ -179,7 +178,7 @@ func TestPackRows(t *testing.T) {
 					for _, c := range order {
 						got.PackRows(trans, s.k, s.n, b, ldb, cuts[c], cuts[c+1])
 					}
-					name := fmt.Sprintf("kc=%d nc=%d k=%d n=%d trans=%v", gemmKC, gemmNC, s.k, s.n, trans)
+					name := fmt.Sprintf("kc=%d nc=%d k=%d n=%d trans=%v", gemmTierNow().kc, gemmTierNow().nc, s.k, s.n, trans)
 					if got.k != want.k || got.n != want.n || got.kc != want.kc || got.nc != want.nc || fmt.Sprint(got.offs) != fmt.Sprint(want.offs) || len(got.data) != len(want.data) {
 						t.Fatalf("%s: layout (%d %d %d %d %v %d), Pack's (%d %d %d %d %v %d)", name,
 							got.k, got.n, got.kc, got.nc, got.offs, len(got.data), want.k, want.n, want.kc, want.nc, want.offs, len(want.data))
@@ -218,5 +217,58 @@ func TestPackRowsPanics(t *testing.T) {
 			var p PackedB
 			p.PackRows(false, 4, 4, make([]float64, 16), 4, r[0], r[1])
 		})
+	}
+}
+
+// A PackedB keeps the layout of the tier that packed it: DgemmPacked and
+// DgemmPackedUpper in any other tier give that tier's Dgemm values bit for
+// bit, and AxpyRowsPacked in any tier gives that tier's AxpyRowsCSR
+// values. (Only tests switch tiers while a program runs.)
+func TestPackedBAcrossTiers(t *testing.T) {
+	tiers := gemmRunnable()
+	for _, tier := range gemmAllTiers {
+		if !supported(tier) {
+			t.Logf("tier %s not run: this binary or CPU cannot run it", tier)
+		}
+	}
+	rng := rand.New(rand.NewPCG(8, 22))
+	const m, n, k = 37, 53, 41
+	a, b := randSlice(rng, m*k), randSlice(rng, n*k) // B stored n×k: op(B) = Bᵀ
+	c0 := randSlice(rng, m*n)
+	for _, packTier := range tiers {
+		var pb PackedB
+		want := append([]float64(nil), c0...)
+		withGemmTier(packTier, func() {
+			pb.Pack(true, k, n, b, k)
+			Dgemm(false, true, m, n, k, 0.5, a, k, b, k, -1, want, n)
+		})
+		for _, runTier := range tiers {
+			withGemmTier(runTier, func() {
+				got := append([]float64(nil), c0...)
+				DgemmPacked(false, m, 0.5, a, k, &pb, -1, got, n)
+				for i := range want {
+					if math.Float64bits(got[i]) != math.Float64bits(want[i]) {
+						t.Fatalf("packed in %s, run in %s: c[%d] = %v, Dgemm in %s %v", packTier, runTier, i, got[i], packTier, want[i])
+					}
+				}
+				// B's rows as the rows of a k×n matrix, for AxpyRowsCSR.
+				bt := make([]float64, k*n)
+				for p := range k {
+					for j := range n {
+						bt[p*n+j] = b[j*k+p]
+					}
+				}
+				ptr, idx, cs := randomCSR(rng, 5, k, 6, 2)
+				y := randSlice(rng, 5*n)
+				wantY := append([]float64(nil), y...)
+				AxpyRowsCSR(5, n, ptr, idx, cs, bt, n, wantY, n)
+				AxpyRowsPacked(5, ptr, idx, cs, &pb, y, n)
+				for i := range y {
+					if math.Float64bits(y[i]) != math.Float64bits(wantY[i]) {
+						t.Fatalf("packed in %s, AxpyRowsPacked in %s: y[%d] = %v, AxpyRowsCSR %v", packTier, runTier, i, y[i], wantY[i])
+					}
+				}
+			})
+		}
 	}
 }

@@ -15,41 +15,6 @@ var gemmCanary = math.Float64frombits(0x7ff8_dead_beef_0001)
 // gemmGuard is how many canaries follow the last row of C.
 const gemmGuard = 19
 
-// gemmPaths lists the kernel paths this binary can run; each test runs
-// every one of them.
-func gemmPaths() []bool {
-	if useAsmDefault {
-		return []bool{true, false}
-	}
-	return []bool{false}
-}
-
-// useAsmDefault is useAsm as decided at start-up.
-var useAsmDefault = useAsm
-
-func gemmPathName(asm bool) string {
-	if asm {
-		return "asm"
-	}
-	return "go"
-}
-
-// withGemmPath runs f with the given kernel path selected.
-func withGemmPath(asm bool, f func()) {
-	saved := useAsm
-	useAsm = asm
-	defer func() { useAsm = saved }()
-	f()
-}
-
-// withGemmBlocking runs f with other cache-blocking parameters.
-func withGemmBlocking(mc, kc, nc int, f func()) {
-	smc, skc, snc := gemmMC, gemmKC, gemmNC
-	gemmMC, gemmKC, gemmNC = mc, kc, nc
-	defer func() { gemmMC, gemmKC, gemmNC = smc, skc, snc }()
-	f()
-}
-
 // gemmMatrix returns a rows×cols matrix with row stride ld (ld >= cols)
 // and gemmGuard extra elements after the last row. Elements are uniform in
 // [-1, 1); the padding holds gemmCanary.
@@ -187,61 +152,54 @@ func math64bits(s []float64) []uint64 {
 
 var gemmTrans = [][2]bool{{false, false}, {false, true}, {true, false}, {true, true}}
 
-// TestDgemmSmall runs every small shape around the 6×8 micro-tile, each
-// transpose combination, and the alpha/beta values 0, 1, -1, 0.7 in turn.
+// TestDgemmSmall runs every small shape around the micro-tiles (6×8,
+// 8×24), each transpose combination, and the alpha/beta values 0, 1, -1,
+// 0.7 in turn.
 func TestDgemmSmall(t *testing.T) {
-	t.Logf("kernel path at start-up: %s", Name())
-	sizes := []int{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 11, 12, 13, 16, 17}
+	t.Logf("kernel tier at start-up: %s", Name())
+	sizes := []int{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 11, 12, 13, 16, 17, 23, 24, 25}
 	if testing.Short() {
-		sizes = []int{0, 1, 3, 5, 6, 7, 8, 9, 13}
+		sizes = []int{0, 1, 3, 5, 6, 7, 8, 9, 13, 23, 25}
 	}
 	scalars := []float64{0, 1, -1, 0.7}
-	for _, asm := range gemmPaths() {
-		t.Run(gemmPathName(asm), func(t *testing.T) {
-			withGemmPath(asm, func() {
-				rng := rand.New(rand.NewPCG(1, 1))
-				iter := 0
-				for _, tr := range gemmTrans {
-					for _, m := range sizes {
-						for _, n := range sizes {
-							for _, k := range sizes {
-								iter++
-								runGemmCase(t, rng, gemmCase{
-									transA: tr[0], transB: tr[1], m: m, n: n, k: k,
-									alpha: scalars[iter%4], beta: scalars[(iter/4)%4], pad: iter % 3,
-								})
-							}
-						}
+	eachGemmTier(t, func(t *testing.T) {
+		rng := rand.New(rand.NewPCG(1, 1))
+		iter := 0
+		for _, tr := range gemmTrans {
+			for _, m := range sizes {
+				for _, n := range sizes {
+					for _, k := range sizes {
+						iter++
+						runGemmCase(t, rng, gemmCase{
+							transA: tr[0], transB: tr[1], m: m, n: n, k: k,
+							alpha: scalars[iter%4], beta: scalars[(iter/4)%4], pad: iter % 3,
+						})
 					}
 				}
-			})
-		})
-	}
+			}
+		}
+	})
 }
 
 // TestDgemmScalars runs all alpha/beta pairs on shapes with full and
 // partial tiles.
 func TestDgemmScalars(t *testing.T) {
 	scalars := []float64{0, 1, -1, 0.7}
-	for _, asm := range gemmPaths() {
-		t.Run(gemmPathName(asm), func(t *testing.T) {
-			withGemmPath(asm, func() {
-				rng := rand.New(rand.NewPCG(2, 2))
-				for _, tr := range gemmTrans {
-					for _, alpha := range scalars {
-						for _, beta := range scalars {
-							for _, sz := range [][3]int{{12, 16, 9}, {13, 19, 7}, {6, 8, 1}} {
-								runGemmCase(t, rng, gemmCase{
-									transA: tr[0], transB: tr[1], m: sz[0], n: sz[1], k: sz[2],
-									alpha: alpha, beta: beta, pad: 3,
-								})
-							}
-						}
+	eachGemmTier(t, func(t *testing.T) {
+		rng := rand.New(rand.NewPCG(2, 2))
+		for _, tr := range gemmTrans {
+			for _, alpha := range scalars {
+				for _, beta := range scalars {
+					for _, sz := range [][3]int{{12, 16, 9}, {13, 19, 7}, {6, 8, 1}} {
+						runGemmCase(t, rng, gemmCase{
+							transA: tr[0], transB: tr[1], m: sz[0], n: sz[1], k: sz[2],
+							alpha: alpha, beta: beta, pad: 3,
+						})
 					}
 				}
-			})
-		})
-	}
+			}
+		}
+	})
 }
 
 // TestDgemmBlocking runs sizes around the default cache-blocking
@@ -259,24 +217,32 @@ func TestDgemmBlocking(t *testing.T) {
 	small := []shape{
 		{11, 23, 15}, {12, 24, 16}, {13, 25, 17}, {35, 47, 33}, {37, 49, 49}, {61, 73, 50},
 	}
-	for _, asm := range gemmPaths() {
-		t.Run(gemmPathName(asm), func(t *testing.T) {
-			withGemmPath(asm, func() {
-				rng := rand.New(rand.NewPCG(3, 3))
-				for i, s := range defaults {
-					tr := gemmTrans[i%4]
-					runGemmCase(t, rng, gemmCase{tr[0], tr[1], s.m, s.n, s.k, 0.7, -1, i % 2})
+	eachGemmTier(t, func(t *testing.T) {
+		rng := rand.New(rand.NewPCG(3, 3))
+		for i, s := range defaults {
+			tr := gemmTrans[i%4]
+			runGemmCase(t, rng, gemmCase{tr[0], tr[1], s.m, s.n, s.k, 0.7, -1, i % 2})
+		}
+		withGemmBlocking(12, 16, 24, func() {
+			for i, s := range small {
+				for _, tr := range gemmTrans {
+					runGemmCase(t, rng, gemmCase{tr[0], tr[1], s.m, s.n, s.k, -1, 0.7, i % 3})
 				}
-				withGemmBlocking(12, 16, 24, func() {
-					for i, s := range small {
-						for _, tr := range gemmTrans {
-							runGemmCase(t, rng, gemmCase{tr[0], tr[1], s.m, s.n, s.k, -1, 0.7, i % 3})
-						}
-					}
-				})
-			})
+			}
 		})
-	}
+		// One more and one less than each of the tier's own
+		// sizes: tile rows and columns, kc, mc and nc.
+		g := gemmTierNow()
+		edges := []shape{
+			{g.mr - 1, g.nr + 1, 3}, {g.mr + 1, g.nr - 1, g.kc - 1}, {g.mr, g.nr, g.kc + 1},
+			{g.mc - 1, g.nr + 1, 5}, {g.mc + 1, 2*g.nr - 1, g.kc + 1}, {g.mc, g.nr, g.kc},
+			{3, g.nc + 1, 7}, {g.mr + 1, g.nc - 1, 2}, {2*g.mr - 1, g.nc, g.kc + 1},
+		}
+		for i, s := range edges {
+			tr := gemmTrans[i%4]
+			runGemmCase(t, rng, gemmCase{tr[0], tr[1], s.m, s.n, s.k, 0.7, -1, i % 2})
+		}
+	})
 }
 
 // TestDgemmSpecialValues checks reference-BLAS semantics for NaN and Inf:
@@ -284,72 +250,68 @@ func TestDgemmBlocking(t *testing.T) {
 // B reach exactly the elements of C they touch.
 func TestDgemmSpecialValues(t *testing.T) {
 	nan, inf := math.NaN(), math.Inf(1)
-	for _, asm := range gemmPaths() {
-		t.Run(gemmPathName(asm), func(t *testing.T) {
-			withGemmPath(asm, func() {
-				rng := rand.New(rand.NewPCG(4, 4))
-				for _, tr := range gemmTrans {
-					for _, sz := range [][3]int{{13, 19, 7}, {6, 8, 20}} {
-						tc := gemmCase{tr[0], tr[1], sz[0], sz[1], sz[2], 0.7, 0, 1}
-						m, n, k := tc.m, tc.n, tc.k
-						a, lda, b, ldb, c, ldc := tc.operands(rng)
-						// Element (i, p) of op(A) and (p, j) of op(B).
-						setA := func(i, p int, v float64) {
-							if tc.transA {
-								a[p*lda+i] = v
-							} else {
-								a[i*lda+p] = v
-							}
-						}
-						setB := func(p, j int, v float64) {
-							if tc.transB {
-								b[j*ldb+p] = v
-							} else {
-								b[p*ldb+j] = v
-							}
-						}
-						setA(m-1, k/2, nan)
-						setA(0, 0, inf)
-						setB(k-1, n-1, -inf)
-						setB(1, 2, nan)
-						for i := range m {
-							for j := range n {
-								c[i*ldc+j] = nan // beta == 0: must not leak
-							}
-						}
-						run := func(name string, alpha, beta float64, c []float64) {
-							want := slices.Clone(c)
-							dgemmRef(tc.transA, tc.transB, m, n, k, alpha, a, lda, b, ldb, beta, want, ldc)
-							bound := gemmBound(gemmCase{tc.transA, tc.transB, m, n, k, alpha, beta, 1}, a, lda, b, ldb, c, ldc)
-							Dgemm(tc.transA, tc.transB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
-							gemmCompare(t, name+" "+tc.String(), c, want, bound, m, n, ldc, k)
-							gemmCheckCanaries(t, name+" C", c, m, n, ldc)
-						}
-						c2 := slices.Clone(c)
-						run("beta=0 over NaN C", 0.7, 0, c)
-						// Spot checks independent of the reference.
-						if !math.IsNaN(c[(m-1)*ldc+3]) || !math.IsNaN(c[5*ldc+2]) {
-							t.Errorf("%v: NaN in A or B did not propagate", tc)
-						}
-						if c[1*ldc+0] != c[1*ldc+0] || math.IsInf(c[1*ldc+0], 0) {
-							t.Errorf("%v: C[1][0] = %v, want finite", tc, c[1*ldc+0])
-						}
-						// alpha == 0: C = beta*C, A and B unread.
-						for i := range m {
-							for j := range n {
-								c2[i*ldc+j] = float64(i - j)
-							}
-						}
-						run("alpha=0", 0, -1, c2)
-						if c2[1*ldc+3] != 2 {
-							t.Errorf("%v: alpha=0: C[1][3] = %v, want 2", tc, c2[1*ldc+3])
-						}
-						run("alpha=0,beta=0", 0, 0, c2)
+	eachGemmTier(t, func(t *testing.T) {
+		rng := rand.New(rand.NewPCG(4, 4))
+		for _, tr := range gemmTrans {
+			for _, sz := range [][3]int{{13, 19, 7}, {6, 8, 20}} {
+				tc := gemmCase{tr[0], tr[1], sz[0], sz[1], sz[2], 0.7, 0, 1}
+				m, n, k := tc.m, tc.n, tc.k
+				a, lda, b, ldb, c, ldc := tc.operands(rng)
+				// Element (i, p) of op(A) and (p, j) of op(B).
+				setA := func(i, p int, v float64) {
+					if tc.transA {
+						a[p*lda+i] = v
+					} else {
+						a[i*lda+p] = v
 					}
 				}
-			})
-		})
-	}
+				setB := func(p, j int, v float64) {
+					if tc.transB {
+						b[j*ldb+p] = v
+					} else {
+						b[p*ldb+j] = v
+					}
+				}
+				setA(m-1, k/2, nan)
+				setA(0, 0, inf)
+				setB(k-1, n-1, -inf)
+				setB(1, 2, nan)
+				for i := range m {
+					for j := range n {
+						c[i*ldc+j] = nan // beta == 0: must not leak
+					}
+				}
+				run := func(name string, alpha, beta float64, c []float64) {
+					want := slices.Clone(c)
+					dgemmRef(tc.transA, tc.transB, m, n, k, alpha, a, lda, b, ldb, beta, want, ldc)
+					bound := gemmBound(gemmCase{tc.transA, tc.transB, m, n, k, alpha, beta, 1}, a, lda, b, ldb, c, ldc)
+					Dgemm(tc.transA, tc.transB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
+					gemmCompare(t, name+" "+tc.String(), c, want, bound, m, n, ldc, k)
+					gemmCheckCanaries(t, name+" C", c, m, n, ldc)
+				}
+				c2 := slices.Clone(c)
+				run("beta=0 over NaN C", 0.7, 0, c)
+				// Spot checks independent of the reference.
+				if !math.IsNaN(c[(m-1)*ldc+3]) || !math.IsNaN(c[5*ldc+2]) {
+					t.Errorf("%v: NaN in A or B did not propagate", tc)
+				}
+				if c[1*ldc+0] != c[1*ldc+0] || math.IsInf(c[1*ldc+0], 0) {
+					t.Errorf("%v: C[1][0] = %v, want finite", tc, c[1*ldc+0])
+				}
+				// alpha == 0: C = beta*C, A and B unread.
+				for i := range m {
+					for j := range n {
+						c2[i*ldc+j] = float64(i - j)
+					}
+				}
+				run("alpha=0", 0, -1, c2)
+				if c2[1*ldc+3] != 2 {
+					t.Errorf("%v: alpha=0: C[1][3] = %v, want 2", tc, c2[1*ldc+3])
+				}
+				run("alpha=0,beta=0", 0, 0, c2)
+			}
+		}
+	})
 }
 
 // TestDgemmThreads checks that 1, 2 and 3 goroutines give bitwise equal
@@ -360,40 +322,36 @@ func TestDgemmThreads(t *testing.T) {
 	defer func() { gemmMinWork = savedWork }()
 	defer SetThreads(SetThreads(1))
 	shapes := [][3]int{{70, 90, 300}, {6, 200, 40}, {200, 8, 33}, {13, 7, 5}, {97, 101, 103}}
-	for _, asm := range gemmPaths() {
-		t.Run(gemmPathName(asm), func(t *testing.T) {
-			withGemmPath(asm, func() {
-				rng := rand.New(rand.NewPCG(5, 5))
-				for i, s := range shapes {
-					tr := gemmTrans[i%4]
-					tc := gemmCase{tr[0], tr[1], s[0], s[1], s[2], 0.7, -1, 2}
-					a, lda, b, ldb, c, ldc := tc.operands(rng)
-					var first []float64
-					blockings := [][3]int{{gemmMC, gemmKC, gemmNC}, {12, 64, 32}}
-					for _, bl := range blockings {
-						withGemmBlocking(bl[0], bl[1], bl[2], func() {
-							for _, th := range []int{1, 2, 3} {
-								SetThreads(th)
-								got := slices.Clone(c)
-								Dgemm(tc.transA, tc.transB, tc.m, tc.n, tc.k, tc.alpha, a, lda, b, ldb, tc.beta, got, ldc)
-								if th == 1 {
-									first = got
-									want := slices.Clone(c)
-									dgemmRef(tc.transA, tc.transB, tc.m, tc.n, tc.k, tc.alpha, a, lda, b, ldb, tc.beta, want, ldc)
-									gemmCompare(t, tc.String(), got, want, gemmBound(tc, a, lda, b, ldb, c, ldc), tc.m, tc.n, ldc, tc.k)
-									continue
-								}
-								if !slices.Equal(math64bits(got), math64bits(first)) {
-									t.Errorf("%v, blocking %v: %d goroutines differ from 1", tc, bl, th)
-								}
-								gemmCheckCanaries(t, tc.String(), got, tc.m, tc.n, ldc)
-							}
-						})
+	eachGemmTier(t, func(t *testing.T) {
+		rng := rand.New(rand.NewPCG(5, 5))
+		for i, s := range shapes {
+			tr := gemmTrans[i%4]
+			tc := gemmCase{tr[0], tr[1], s[0], s[1], s[2], 0.7, -1, 2}
+			a, lda, b, ldb, c, ldc := tc.operands(rng)
+			var first []float64
+			blockings := [][3]int{{0, 0, 0}, {12, 64, 32}} // the tier's own, small
+			for _, bl := range blockings {
+				withGemmBlocking(bl[0], bl[1], bl[2], func() {
+					for _, th := range []int{1, 2, 3} {
+						SetThreads(th)
+						got := slices.Clone(c)
+						Dgemm(tc.transA, tc.transB, tc.m, tc.n, tc.k, tc.alpha, a, lda, b, ldb, tc.beta, got, ldc)
+						if th == 1 {
+							first = got
+							want := slices.Clone(c)
+							dgemmRef(tc.transA, tc.transB, tc.m, tc.n, tc.k, tc.alpha, a, lda, b, ldb, tc.beta, want, ldc)
+							gemmCompare(t, tc.String(), got, want, gemmBound(tc, a, lda, b, ldb, c, ldc), tc.m, tc.n, ldc, tc.k)
+							continue
+						}
+						if !slices.Equal(math64bits(got), math64bits(first)) {
+							t.Errorf("%v, blocking %v: %d goroutines differ from 1", tc, bl, th)
+						}
+						gemmCheckCanaries(t, tc.String(), got, tc.m, tc.n, ldc)
 					}
-				}
-			})
-		})
-	}
+				})
+			}
+		}
+	})
 }
 
 // TestDgemmConcurrentCalls runs Dgemm from several goroutines at once, on
@@ -495,67 +453,84 @@ func TestThreads(t *testing.T) {
 }
 
 // FuzzDgemm compares Dgemm with dgemmRef on small shapes drawn from the
-// fuzz input, on every kernel path.
+// fuzz input, in every tier the CPU runs, with the tier's own blocking and
+// with small blocks (several kc, mc and nc blocks on small shapes).
 func FuzzDgemm(f *testing.F) {
 	f.Add(uint8(6), uint8(8), uint8(5), uint8(0), uint8(0), uint64(1))
 	f.Add(uint8(13), uint8(17), uint8(3), uint8(3), uint8(7), uint64(2))
 	f.Add(uint8(1), uint8(1), uint8(0), uint8(1), uint8(9), uint64(3))
 	f.Add(uint8(25), uint8(9), uint8(33), uint8(2), uint8(14), uint64(4))
+	f.Add(uint8(17), uint8(25), uint8(9), uint8(1), uint8(21), uint64(5))
+	f.Add(uint8(39), uint8(39), uint8(39), uint8(3), uint8(16), uint64(6))
 	scalars := []float64{0, 1, -1, 0.7}
 	f.Fuzz(func(t *testing.T, m, n, k, trans, scal uint8, seed uint64) {
 		rng := rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15))
 		tc := gemmCase{
 			transA: trans&1 != 0, transB: trans&2 != 0,
-			m: int(m % 40), n: int(n % 40), k: int(k % 40),
+			m: int(m % 40), n: int(n % 50), k: int(k % 40),
 			alpha: scalars[scal%4], beta: scalars[(scal/4)%4], pad: int(trans>>2) % 4,
 		}
-		for _, asm := range gemmPaths() {
-			withGemmPath(asm, func() { runGemmCase(t, rng, tc) })
+		for _, tier := range gemmRunnable() {
+			withGemmTier(tier, func() {
+				if scal&16 != 0 {
+					withGemmBlocking(9, 7, 20, func() { runGemmCase(t, rng, tc) })
+					return
+				}
+				runGemmCase(t, rng, tc)
+			})
 		}
 	})
 }
 
-// TestGemmPack compares the packing routines of the running path with
-// their Go forms, for every tail length of the 4-step loops, and checks
-// that nothing beyond the packed panel is written.
+// TestGemmPack compares the packing routines' assembly with their Go
+// forms, for every tail length of the 4-step loops, and checks that
+// nothing beyond the packed values is written (rows8s writes eight of every
+// 24 values). A routine whose tier the CPU lacks is skipped by name.
 func TestGemmPack(t *testing.T) {
 	rng := rand.New(rand.NewPCG(8, 8))
 	type packer struct {
 		name      string
+		tier      string // the tier whose instructions the assembly uses
 		fast, ref func(k int, src []float64, ld int, dst []float64)
-		width     int                 // values per step in dst
+		width     int                 // values written per step
+		stride    int                 // distance of the steps in dst
 		srcLen    func(k, ld int) int // elements of src read
 	}
+	rows8s := func(k int, src []float64, ld int, dst []float64) { gemmPackRows8S(k, src, ld, dst, 24) }
+	rows8sGo := func(k int, src []float64, ld int, dst []float64) { packRows8SGo(k, src, ld, dst, 24) }
 	packers := []packer{
-		{"rows6", gemmPackRows6, packRows6Go, 6, func(k, ld int) int { return 5*ld + k }},
-		{"rows8", gemmPackRows8, packRows8Go, 8, func(k, ld int) int { return 7*ld + k }},
-		{"cols6", gemmPackCols6, packCols6Go, 6, func(k, ld int) int { return max(0, (k-1)*ld+6) }},
-		{"cols8", gemmPackCols8, packCols8Go, 8, func(k, ld int) int { return max(0, (k-1)*ld+8) }},
+		{"rows6", TierAVX2, gemmPackRows6, packRows6Go, 6, 6, func(k, ld int) int { return 5*ld + k }},
+		{"rows8", TierAVX2, gemmPackRows8, packRows8Go, 8, 8, func(k, ld int) int { return 7*ld + k }},
+		{"cols6", TierAVX2, gemmPackCols6, packCols6Go, 6, 6, func(k, ld int) int { return max(0, (k-1)*ld+6) }},
+		{"cols8", TierAVX2, gemmPackCols8, packCols8Go, 8, 8, func(k, ld int) int { return max(0, (k-1)*ld+8) }},
+		{"rows8s", TierAVX2, rows8s, rows8sGo, 8, 24, func(k, ld int) int { return 7*ld + k }},
+		{"cols24", TierAVX512, gemmPackCols24, packCols24Go, 24, 24, func(k, ld int) int { return max(0, (k-1)*ld+24) }},
 	}
 	for _, pk := range packers {
-		for _, k := range []int{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 17, 64} {
-			for _, ld := range []int{k + 8, k + 11} {
-				n := pk.srcLen(k, ld)
-				src := make([]float64, n)
-				for i := range src {
-					src[i] = rng.NormFloat64()
-				}
-				got := make([]float64, pk.width*k+gemmGuard)
-				for i := range got {
-					got[i] = gemmCanary
-				}
-				want := slices.Clone(got)
-				pk.ref(k, src, ld, want)
-				if useAsmDefault {
-					pk.fast(k, src, ld, got)
-				} else {
-					pk.ref(k, src, ld, got)
-				}
-				if !slices.Equal(math64bits(got), math64bits(want)) {
-					t.Errorf("%s k=%d ld=%d: packed panel differs from the Go form", pk.name, k, ld)
-				}
-				gemmCheckCanaries(t, pk.name, got, 1, pk.width*k, pk.width*k)
+		t.Run(pk.name, func(t *testing.T) {
+			if !supported(pk.tier) {
+				t.Skipf("tier %s not run: this binary or CPU cannot run it", pk.tier)
 			}
-		}
+			for _, k := range []int{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 17, 64} {
+				for _, ld := range []int{k + 24, k + 27} {
+					n := pk.srcLen(k, ld)
+					src := make([]float64, n)
+					for i := range src {
+						src[i] = rng.NormFloat64()
+					}
+					got := make([]float64, pk.stride*k+gemmGuard)
+					for i := range got {
+						got[i] = gemmCanary
+					}
+					want := slices.Clone(got)
+					pk.ref(k, src, ld, want)
+					pk.fast(k, src, ld, got)
+					if !slices.Equal(math64bits(got), math64bits(want)) {
+						t.Errorf("%s k=%d ld=%d: packed panel differs from the Go form", pk.name, k, ld)
+					}
+					gemmCheckCanaries(t, pk.name, got, k, pk.width, pk.stride)
+				}
+			}
+		})
 	}
 }

@@ -1,28 +1,29 @@
 package kernel
 
 // The GEMM driver copies blocks of op(A) and op(B) into contiguous buffers
-// laid out exactly in the order the micro-kernel reads them:
+// laid out exactly in the order the micro-kernel of the tier t reads them
+// (mr = t.mr, nr = t.nr):
 //
-//   - a block of op(A) (mb rows × kb columns) becomes ⌈mb/gemmMR⌉ row
-//     panels; panel r holds, for p = 0..kb-1, the gemmMR values
-//     op(A)[r·gemmMR+i][p], i = 0..gemmMR-1, one after the other;
-//   - a block of op(B) (kb rows × nb columns) becomes ⌈nb/gemmNR⌉ column
-//     panels; panel q holds, for p = 0..kb-1, the gemmNR values
-//     op(B)[p][q·gemmNR+j], j = 0..gemmNR-1.
+//   - a block of op(A) (mb rows × kb columns) becomes ⌈mb/mr⌉ row panels;
+//     panel r holds, for p = 0..kb-1, the mr values op(A)[r·mr+i][p],
+//     i = 0..mr-1, one after the other;
+//   - a block of op(B) (kb rows × nb columns) becomes ⌈nb/nr⌉ column
+//     panels; panel q holds, for p = 0..kb-1, the nr values
+//     op(B)[p][q·nr+j], j = 0..nr-1.
 //
 // Rows or columns missing from the last panel are filled with zeros, so the
 // micro-kernel always works on full tiles; the driver discards the padded
 // part of the result. Transposition is resolved here: the micro-kernel sees
 // one layout whatever transA and transB are. Full panels go through
-// gemmPackRows6/8 (interleaving rows of the stored matrix) or
-// gemmPackCols6/8 (copying short runs of consecutive elements), in assembly
-// when asm is set.
+// routines that interleave rows of the stored matrix (gemmPackRows6/8,
+// gemmPackRows8S three times for 24 columns) or copy short runs of
+// consecutive elements (gemmPackCols6/8/24), in assembly when t.asm().
 
-// packA packs op(A)[i0:i0+mb, p0:p0+kb] into dst as ⌈mb/gemmMR⌉ row panels
-// of gemmMR·kb values each. op(A)[i][p] is a[i*lda+p], or a[p*lda+i] when
-// trans is set.
-func packA(asm, trans bool, a []float64, lda, i0, mb, p0, kb int, dst []float64) {
-	const mr = gemmMR
+// packA packs op(A)[i0:i0+mb, p0:p0+kb] into dst as ⌈mb/mr⌉ row panels of
+// mr·kb values each. op(A)[i][p] is a[i*lda+p], or a[p*lda+i] when trans
+// is set.
+func packA(t *gemmTier, trans bool, a []float64, lda, i0, mb, p0, kb int, dst []float64) {
+	mr, asm := t.mr, t.asm()
 	for r := 0; r < mb; r += mr {
 		rows := min(mr, mb-r)
 		panel := dst[r*kb : r*kb+mr*kb]
@@ -34,17 +35,27 @@ func packA(asm, trans bool, a []float64, lda, i0, mb, p0, kb int, dst []float64)
 		case trans:
 			o := p0*lda + i0 + r
 			src := a[o : o+(kb-1)*lda+mr]
-			if asm {
+			switch {
+			case mr == 8 && asm:
+				gemmPackCols8(kb, src, lda, panel)
+			case mr == 8:
+				packCols8Go(kb, src, lda, panel)
+			case asm:
 				gemmPackCols6(kb, src, lda, panel)
-			} else {
+			default:
 				packCols6Go(kb, src, lda, panel)
 			}
 		default:
 			o := (i0+r)*lda + p0
 			src := a[o : o+(mr-1)*lda+kb]
-			if asm {
+			switch {
+			case mr == 8 && asm:
+				gemmPackRows8(kb, src, lda, panel)
+			case mr == 8:
+				packRows8Go(kb, src, lda, panel)
+			case asm:
 				gemmPackRows6(kb, src, lda, panel)
-			} else {
+			default:
 				packRows6Go(kb, src, lda, panel)
 			}
 		}
@@ -52,16 +63,16 @@ func packA(asm, trans bool, a []float64, lda, i0, mb, p0, kb int, dst []float64)
 }
 
 // packB packs the column panels q0..q1-1 of op(B)[p0:p0+kb, j0:j0+nb] into
-// dst; panel q starts at dst[q*gemmNR*kb]. op(B)[p][j] is b[p*ldb+j], or
+// dst; panel q starts at dst[q*nr*kb]. op(B)[p][j] is b[p*ldb+j], or
 // b[j*ldb+p] when trans is set.
-func packB(asm, trans bool, b []float64, ldb, p0, kb, j0, nb, q0, q1 int, dst []float64) {
-	packBStride(asm, trans, b, ldb, p0, kb, j0, nb, q0, q1, dst, gemmNR*kb)
+func packB(t *gemmTier, trans bool, b []float64, ldb, p0, kb, j0, nb, q0, q1 int, dst []float64) {
+	packBStride(t, trans, b, ldb, p0, kb, j0, nb, q0, q1, dst, t.nr*kb)
 }
 
-// packBStride is packB with panel q at dst[q*stride] (stride ≥ gemmNR*kb):
+// packBStride is packB with panel q at dst[q*stride] (stride ≥ nr*kb):
 // kb rows of panels deeper than kb, as PackedB.PackRows writes them.
-func packBStride(asm, trans bool, b []float64, ldb, p0, kb, j0, nb, q0, q1 int, dst []float64, stride int) {
-	const nr = gemmNR
+func packBStride(t *gemmTier, trans bool, b []float64, ldb, p0, kb, j0, nb, q0, q1 int, dst []float64, stride int) {
+	nr, asm := t.nr, t.asm()
 	for q := q0; q < q1; q++ {
 		c := q * nr
 		cols := min(nr, nb-c)
@@ -71,6 +82,26 @@ func packBStride(asm, trans bool, b []float64, ldb, p0, kb, j0, nb, q0, q1 int, 
 			packRowsPartial(b, ldb, j0+c, cols, p0, kb, nr, panel)
 		case cols < nr:
 			packColsPartial(b, ldb, p0, kb, j0+c, cols, nr, panel)
+		case trans && nr == 24:
+			// Three groups of eight rows of the stored matrix, each
+			// interleaved into its eight columns of every step.
+			for s := 0; s < nr; s += 8 {
+				o := (j0+c+s)*ldb + p0
+				src := b[o : o+7*ldb+kb]
+				if asm {
+					gemmPackRows8S(kb, src, ldb, panel[s:], nr)
+				} else {
+					packRows8SGo(kb, src, ldb, panel[s:], nr)
+				}
+			}
+		case nr == 24:
+			o := p0*ldb + j0 + c
+			src := b[o : o+(kb-1)*ldb+nr]
+			if asm {
+				gemmPackCols24(kb, src, ldb, panel)
+			} else {
+				packCols24Go(kb, src, ldb, panel)
+			}
 		case trans:
 			o := (j0+c)*ldb + p0
 			src := b[o : o+(nr-1)*ldb+kb]
@@ -88,6 +119,32 @@ func packBStride(asm, trans bool, b []float64, ldb, p0, kb, j0, nb, q0, q1 int, 
 				packCols8Go(kb, src, ldb, panel)
 			}
 		}
+	}
+}
+
+// packRows8SGo is the Go form of gemmPackRows8S:
+//
+//	for p := range k {
+//		for j := range 8 {
+//			dst[p*stride+j] = b[j*ldb+p]
+//		}
+//	}
+func packRows8SGo(k int, b []float64, ldb int, dst []float64, stride int) {
+	for j := range 8 {
+		for p, v := range b[j*ldb : j*ldb+k] {
+			dst[p*stride+j] = v
+		}
+	}
+}
+
+// packCols24Go is the Go form of gemmPackCols24:
+//
+//	for p := range k {
+//		copy(dst[p*24:p*24+24], b[p*ldb:p*ldb+24])
+//	}
+func packCols24Go(k int, b []float64, ldb int, dst []float64) {
+	for p := range k {
+		copy(dst[p*24:p*24+24], b[p*ldb:p*ldb+24])
 	}
 }
 
