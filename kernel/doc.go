@@ -102,7 +102,7 @@
 //
 // Dgemm computes C = α·op(A)·op(B) + β·C with a blocked, packed loop nest
 // around a register micro-kernel, split over up to Threads() goroutines
-// (see SetThreads). The loop nest is one driver for every tier; the
+// (DgemmOn takes a count of its own). The loop nest is one driver for every tier; the
 // micro-kernel, its tile and the cache blocking belong to the tier that
 // runs, taken once at the start of each call: an 8×24 tile on 24 ZMM
 // accumulators in the AVX-512 tier, 6×8 on 12 YMM accumulators in the

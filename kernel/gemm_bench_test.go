@@ -85,7 +85,7 @@ func BenchmarkDgemm(b *testing.B) {
 				b.Run(s.String(), func(b *testing.B) {
 					for _, th := range []int{1, 2} {
 						b.Run(fmt.Sprintf("threads=%d", th), func(b *testing.B) {
-							defer SetThreads(SetThreads(th))
+							defer setThreads(setThreads(th))
 							withGemmTier(tier, func() {
 								b.ReportAllocs()
 								gemmBenchRun(b, s, func() {
@@ -127,7 +127,7 @@ func BenchmarkDgemmGonum(b *testing.B) {
 // assembly tier on one goroutine:
 // BenchmarkDgemmBlocking/<tier>/<shape>/mc=..,kc=..,nc=..
 func BenchmarkDgemmBlocking(b *testing.B) {
-	defer SetThreads(SetThreads(1))
+	defer setThreads(setThreads(1))
 	shapes := []gemmBenchShape{{1024, 1024, 1024, false}, {960, 4096, 784, true}, {256, 960, 784, true}, {1024, 960, 784, true}}
 	for _, tier := range []string{TierAVX512, TierAVX2} {
 		b.Run(tier, func(b *testing.B) {

@@ -19,11 +19,3 @@ func ExampleDgemm() {
 	fmt.Println(g)
 	// Output: [9 14 14 25]
 }
-
-// SetThreads returns the previous setting, so a temporary change can be
-// undone with defer.
-func ExampleSetThreads() {
-	defer kernel.SetThreads(kernel.SetThreads(1))
-	fmt.Println(kernel.Threads())
-	// Output: 1
-}

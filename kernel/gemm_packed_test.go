@@ -37,12 +37,12 @@ func TestDgemmPacked(t *testing.T) {
 						c0 := randSlice(rng, ldc*s.m)
 						want := append([]float64(nil), c0...)
 						got := append([]float64(nil), c0...)
-						prev := SetThreads(threads)
+						prev := setThreads(threads)
 						Dgemm(tr[0], tr[1], s.m, s.n, s.k, ab[0], a, lda, b, ldb, ab[1], want, ldc)
 						pb.Pack(tr[1], s.k, s.n, b, ldb)
 						clear(b) // the packed copy must not depend on b any more
 						DgemmPacked(tr[0], s.m, ab[0], a, lda, &pb, ab[1], got, ldc)
-						SetThreads(prev)
+						setThreads(prev)
 						for i := range want {
 							if math.Float64bits(got[i]) != math.Float64bits(want[i]) {
 								t.Fatalf("%s: c[%d] = %v, want %v", name, i, got[i], want[i])
@@ -90,11 +90,11 @@ func TestDgemmPackedUpper(t *testing.T) {
 						c0 := randSlice(rng, ldc*s.n)
 						want := append([]float64(nil), c0...)
 						got := append([]float64(nil), c0...)
-						prev := SetThreads(threads)
+						prev := setThreads(threads)
 						pb.Pack(false, s.k, s.n, b, ldb)
 						DgemmPacked(trA, s.n, ab[0], a, lda, &pb, ab[1], want, ldc)
 						DgemmPackedUpper(trA, ab[0], a, lda, &pb, ab[1], got, ldc)
-						SetThreads(prev)
+						setThreads(prev)
 						for i := range s.n {
 							for j := range s.n {
 								g, w, c := got[i*ldc+j], want[i*ldc+j], c0[i*ldc+j]

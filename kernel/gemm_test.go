@@ -320,7 +320,7 @@ func TestDgemmThreads(t *testing.T) {
 	savedWork := gemmMinWork
 	gemmMinWork = 1
 	defer func() { gemmMinWork = savedWork }()
-	defer SetThreads(SetThreads(1))
+	defer setThreads(setThreads(1))
 	shapes := [][3]int{{70, 90, 300}, {6, 200, 40}, {200, 8, 33}, {13, 7, 5}, {97, 101, 103}}
 	eachGemmTier(t, func(t *testing.T) {
 		rng := rand.New(rand.NewPCG(5, 5))
@@ -333,7 +333,7 @@ func TestDgemmThreads(t *testing.T) {
 			for _, bl := range blockings {
 				withGemmBlocking(bl[0], bl[1], bl[2], func() {
 					for _, th := range []int{1, 2, 3} {
-						SetThreads(th)
+						setThreads(th)
 						got := slices.Clone(c)
 						Dgemm(tc.transA, tc.transB, tc.m, tc.n, tc.k, tc.alpha, a, lda, b, ldb, tc.beta, got, ldc)
 						if th == 1 {
@@ -362,7 +362,7 @@ func TestDgemmConcurrentCalls(t *testing.T) {
 	savedWork := gemmMinWork
 	gemmMinWork = 1
 	defer func() { gemmMinWork = savedWork }()
-	defer SetThreads(SetThreads(1))
+	defer setThreads(setThreads(1))
 	rng := rand.New(rand.NewPCG(6, 6))
 	cases := []gemmCase{
 		{false, true, 37, 45, 29, 1, 0, 1},
@@ -383,7 +383,7 @@ func TestDgemmConcurrentCalls(t *testing.T) {
 		Dgemm(tc.transA, tc.transB, tc.m, tc.n, tc.k, tc.alpha, j.a, j.lda, j.b, j.ldb, tc.beta, j.want, j.ldc)
 		jobs[i] = j
 	}
-	SetThreads(3)
+	setThreads(3)
 	iters := 30
 	if testing.Short() {
 		iters = 8
@@ -422,11 +422,11 @@ func TestDgemmAllocs(t *testing.T) {
 	tc := gemmCase{false, false, 40, 50, 60, 1, 1, 0}
 	a, lda, b, ldb, c, ldc := tc.operands(rng)
 	for _, th := range []int{1, 2} {
-		prev := SetThreads(th)
+		prev := setThreads(th)
 		allocs := testing.AllocsPerRun(20, func() {
 			Dgemm(tc.transA, tc.transB, tc.m, tc.n, tc.k, tc.alpha, a, lda, b, ldb, tc.beta, c, ldc)
 		})
-		SetThreads(prev)
+		setThreads(prev)
 		if allocs != 0 {
 			t.Errorf("threads=%d: %v allocations per call, want 0", th, allocs)
 		}
@@ -434,21 +434,21 @@ func TestDgemmAllocs(t *testing.T) {
 }
 
 func TestThreads(t *testing.T) {
-	defer SetThreads(SetThreads(0))
+	defer setThreads(setThreads(0))
 	if got := Threads(); got < 1 {
 		t.Errorf("Threads() = %d with the default setting, want >= 1", got)
 	}
-	if prev := SetThreads(3); prev != 0 {
-		t.Errorf("SetThreads(3) returned %d, want 0 (the default)", prev)
+	if prev := setThreads(3); prev != 0 {
+		t.Errorf("setThreads(3) returned %d, want 0 (the default)", prev)
 	}
 	if got := Threads(); got != 3 {
-		t.Errorf("Threads() = %d after SetThreads(3)", got)
+		t.Errorf("Threads() = %d after setThreads(3)", got)
 	}
-	if prev := SetThreads(-5); prev != 3 {
-		t.Errorf("SetThreads(-5) returned %d, want 3", prev)
+	if prev := setThreads(-5); prev != 3 {
+		t.Errorf("setThreads(-5) returned %d, want 3", prev)
 	}
 	if got := Threads(); got < 1 {
-		t.Errorf("Threads() = %d after SetThreads(-5), want >= 1", got)
+		t.Errorf("Threads() = %d after setThreads(-5), want >= 1", got)
 	}
 }
 
