@@ -143,7 +143,9 @@ func BenchmarkTrainStep(b *testing.B) {
 			t0 := m.Times()
 			b.ResetTimer()
 			for range b.N {
-				if err := m.Continue(context.Background(), src, 1); err != nil {
+				// One more mini-batch of new samples each time: online
+				// learning on new data, on purpose.
+				if err := m.Continue(context.Background(), src, 1, oddl.WithNewData()); err != nil {
 					b.Fatal(err)
 				}
 			}
