@@ -134,6 +134,7 @@ func runTrain(args []string, stdout, stderr io.Writer) (err error) {
 	newData := fs.Bool("resume-new-data", false, "with -resume, go on with a training set other than the model's (by default a set of another size or content is refused, so that a pass does not continue on other samples)")
 	every := fs.Int("checkpoint", 0, "with -o, save a checkpoint every `N` mini-batches (0: only at the end)")
 	asJSON := fs.Bool("json", false, "print one JSON object on stdout instead of the summary")
+	withTest := fs.Bool("test", true, "evaluate the model on the test set after training (-test=false: no test error, as oddl select runs it)")
 	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile to `file` (go tool pprof)")
 	memProfile := fs.String("memprofile", "", "write a heap profile at the end to `file`")
 	quiet := fs.Bool("q", false, "no progress on stderr")
@@ -398,6 +399,9 @@ func runTrain(args []string, stdout, stderr io.Writer) (err error) {
 		rep.SamplesPerSecond = float64(model.Seen()-seen0) / s
 	}
 	var ev oddl.Evaluation
+	if !*withTest {
+		test = samples{}
+	}
 	if test.present() {
 		if evaluateHook != nil {
 			evaluateHook(ctx)
@@ -438,7 +442,7 @@ func runTrain(args []string, stdout, stderr io.Writer) (err error) {
 	if test.present() {
 		fmt.Fprintf(stdout, "test error   %.2f%% (%d of %d)\n", 100*ev.ErrorRate, ev.Errors, ev.Samples)
 	} else {
-		fmt.Fprintln(stdout, "test error   - (no test set)")
+		fmt.Fprintln(stdout, "test error   - (no test set, or -test=false)")
 	}
 	fmt.Fprintf(stdout, "time         %.2f s this run; all runs: init %.2f s, read %.2f s, coding %.2f s, statistics %.2f s, update %.2f s, refit %.2f s\n",
 		elapsed.Seconds(), t.Init.Seconds(), t.Read.Seconds(), t.Coding.Seconds(), t.Statistics.Seconds(), t.Update.Seconds(), t.Refit.Seconds())

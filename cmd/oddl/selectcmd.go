@@ -1,0 +1,214 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"math"
+	"strconv"
+	"strings"
+)
+
+func init() {
+	register(&command{
+		name:  "select",
+		short: "compare settings on a validation split of the training set (never the test set)",
+		run:   runSelect,
+	})
+}
+
+// selectRow is one setting of the grid and what it gave on the held-out
+// training samples.
+type selectRow struct {
+	Settings   map[string]string `json:"settings"`
+	Args       []string          `json:"args"`
+	Error      float64           `json:"validation_error"`
+	Samples    int               `json:"validation_samples"`
+	Beta       float64           `json:"residual_weight"`
+	BetaChosen bool              `json:"residual_weight_chosen"`
+	Seconds    float64           `json:"train_seconds"`
+}
+
+// selectReport is the JSON object of "oddl select -json".
+type selectReport struct {
+	Dataset  string      `json:"dataset"`
+	Fraction float64     `json:"validation_fraction"`
+	Base     []string    `json:"base_args"`
+	Rows     []selectRow `json:"rows"`
+	// Best is the row with the lowest validation error; Chosen the first
+	// row (in grid order) within one standard error of it.
+	Best   int `json:"best"`
+	Chosen int `json:"chosen"`
+}
+
+func runSelect(args []string, stdout, stderr io.Writer) error {
+	fs := newFlagSet("select", stderr)
+	grid := fs.String("grid", "", "the settings to compare: `name=v1,v2,…` for each train flag, separated by ';' (e.g. \"lambda0=0,1;task-step=0,3\"); every combination is trained, the first value of each first")
+	frac := fs.Float64("validate", 1.0/6, "share of the training set held out (stratified by class, seeded) to compare on")
+	asJSON := fs.Bool("json", false, "print one JSON object instead of the table")
+	setUsage(fs, stderr, "oddl select -grid 'name=v1,v2;…' [flags] [-- train flags]",
+		"Trains one model for each combination of the grid's values on the training\n"+
+			"set less a held-out share (-validate), and prints each one's error on the\n"+
+			"held-out samples, with the residual weight chosen on them unless the grid\n"+
+			"or the train flags set it. The test set is never looked at. Train flags\n"+
+			"after -- apply to every run (e.g. -- -data usps -k 480).\n")
+	// The train flags after "--" go to every run.
+	var base []string
+	for i, a := range args {
+		if a == "--" {
+			args, base = args[:i], args[i+1:]
+			break
+		}
+	}
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if err := checkValidate(*frac, false); err != nil || *frac == 0 {
+		return usageError{fmt.Errorf("-validate %v: want a fraction above 0 and below 1", *frac)}
+	}
+	dims, err := parseGrid(*grid)
+	if err != nil {
+		return usageError{fmt.Errorf("-grid: %w", err)}
+	}
+	for _, a := range base {
+		switch name := strings.TrimLeft(strings.SplitN(a, "=", 2)[0], "-"); name {
+		case "validate", "json", "o", "resume", "stream", "test":
+			return usageError{fmt.Errorf("train flag -%s cannot be given to select", name)}
+		}
+	}
+	rep := selectReport{Fraction: *frac, Base: base}
+	for _, combo := range combinations(dims) {
+		var targs []string
+		settings := map[string]string{}
+		for i, d := range dims {
+			targs = append(targs, "-"+d.name+"="+combo[i])
+			settings[d.name] = combo[i]
+		}
+		all := append(append([]string{"-q", "-json", "-test=false", "-validate", strconv.FormatFloat(*frac, 'g', -1, 64)}, base...), targs...)
+		var out, errb bytes.Buffer
+		if err := runTrain(all, &out, &errb); err != nil {
+			if errors.Is(err, flag.ErrHelp) {
+				return usageError{errors.New("-h among the train flags: see oddl train -h")}
+			}
+			var ue usageError
+			if errors.As(err, &ue) {
+				return usageError{fmt.Errorf("%s: %w", strings.Join(targs, " "), ue.err)}
+			}
+			return fmt.Errorf("%s: %w", strings.Join(targs, " "), err)
+		}
+		var tr trainReport
+		if err := json.Unmarshal(out.Bytes(), &tr); err != nil || tr.Validation == nil {
+			return fmt.Errorf("%s: no validation in the train report", strings.Join(targs, " "))
+		}
+		rep.Dataset = tr.Dataset
+		rep.Rows = append(rep.Rows, selectRow{Settings: settings, Args: targs, Error: tr.Validation.Error, Samples: tr.Validation.Samples,
+			Beta: tr.ResidualWeight, BetaChosen: tr.Validation.Chosen != nil, Seconds: tr.TrainSeconds})
+		if !*asJSON {
+			fmt.Fprintf(stderr, "oddl select: %s: validation error %.2f%%\n", strings.Join(targs, " "), 100*tr.Validation.Error)
+		}
+	}
+	rep.Best, rep.Chosen = pickRows(rep.Rows)
+	if *asJSON {
+		return writeJSON(stdout, rep)
+	}
+	fmt.Fprintf(stdout, "%s, %.3g of the training set held out (validation); train flags: %s\n\n", rep.Dataset, rep.Fraction, strings.Join(base, " "))
+	fmt.Fprintf(stdout, "| settings | validation error | β | training s |\n| --- | ---: | ---: | ---: |\n")
+	for i, r := range rep.Rows {
+		mark := ""
+		switch {
+		case i == rep.Chosen && i == rep.Best:
+			mark = " (best, chosen)"
+		case i == rep.Chosen:
+			mark = " (chosen: within one standard error of the best)"
+		case i == rep.Best:
+			mark = " (best)"
+		}
+		beta := strconv.FormatFloat(r.Beta, 'g', -1, 64)
+		if r.BetaChosen {
+			beta += " (chosen)"
+		}
+		fmt.Fprintf(stdout, "| %s%s | %.2f %% | %s | %.1f |\n", strings.Join(r.Args, " "), mark, 100*r.Error, beta, r.Seconds)
+	}
+	return nil
+}
+
+// gridDim is one flag of the grid with its values.
+type gridDim struct {
+	name   string
+	values []string
+}
+
+// parseGrid reads "name=v1,v2;name2=…".
+func parseGrid(s string) ([]gridDim, error) {
+	if strings.TrimSpace(s) == "" {
+		return nil, errors.New("empty: give name=v1,v2,… for the train flags to compare")
+	}
+	var dims []gridDim
+	seen := map[string]bool{}
+	n := 1
+	for _, part := range strings.Split(s, ";") {
+		name, vals, ok := strings.Cut(strings.TrimSpace(part), "=")
+		name = strings.TrimLeft(strings.TrimSpace(name), "-")
+		if !ok || name == "" || vals == "" {
+			return nil, fmt.Errorf("%q: want name=v1,v2,…", part)
+		}
+		if seen[name] {
+			return nil, fmt.Errorf("%s given twice", name)
+		}
+		seen[name] = true
+		d := gridDim{name: name}
+		for _, v := range strings.Split(vals, ",") {
+			if v = strings.TrimSpace(v); v == "" {
+				return nil, fmt.Errorf("%s: an empty value", name)
+			}
+			d.values = append(d.values, v)
+		}
+		n *= len(d.values)
+		if n > maxSelectRuns {
+			return nil, fmt.Errorf("more than %d combinations", maxSelectRuns)
+		}
+		dims = append(dims, d)
+	}
+	return dims, nil
+}
+
+// maxSelectRuns bounds the number of trainings one select runs.
+const maxSelectRuns = 256
+
+// combinations lists every choice of one value per dimension, the first
+// dimension varying slowest.
+func combinations(dims []gridDim) [][]string {
+	out := [][]string{{}}
+	for _, d := range dims {
+		var next [][]string
+		for _, c := range out {
+			for _, v := range d.values {
+				next = append(next, append(append([]string(nil), c...), v))
+			}
+		}
+		out = next
+	}
+	return out
+}
+
+// pickRows returns the row with the lowest error and the first row (in grid
+// order, which puts each flag's first value first) whose error is within
+// one standard error of it.
+func pickRows(rows []selectRow) (best, chosen int) {
+	for i, r := range rows {
+		if r.Error < rows[best].Error {
+			best = i
+		}
+	}
+	p, n := rows[best].Error, float64(max(1, rows[best].Samples))
+	se := math.Sqrt(p * (1 - p) / n)
+	for i, r := range rows {
+		if r.Error <= p+se {
+			return best, i
+		}
+	}
+	return best, best
+}
