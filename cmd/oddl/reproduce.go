@@ -41,6 +41,9 @@ func runReproduce(args []string, stdout, stderr io.Writer) error {
 	threads := fs.Int("threads", 0, "threads (default: all cores)")
 	backend := fs.String("blas", "", "BLAS backend: "+strings.Join(blas.Available(), ", ")+" (default: $"+blas.EnvVar+", else the best available)")
 	quiet := fs.Bool("q", false, "do not log each run to stderr")
+	streamSizes := fs.String("stream-sizes", "", "with -table stream, the stream lengths (default: 60000,250000,1000000,4000000; with -quick 20000,60000)")
+	streamLargeK := fs.Int("stream-large-k", -1, "with -table stream, the atoms of the extra ODDL runs on the two longest streams (default: 2560, with -quick none; 0: none)")
+	deform := fs.String("deform", "default", "with -table stream, the deformation of the stream (as for oddl train -deform)")
 	setUsage(fs, stderr, "oddl reproduce [-table 1|2|3|4|5|all] [-quick] [-out DIR] [-data-dir DIR] [flags]",
 		"Runs the paper's experiments and prints each table in Markdown, the paper's\n"+
 			"values beside ours: Table 1 error rates on MNIST and USPS (oddl, ksvd-linear,\n"+
@@ -51,6 +54,9 @@ func runReproduce(args []string, stdout, stderr io.Writer) error {
 			"to the -out folder. Tables 2 and 5 come from the runs of Table 1.\n")
 	if err := parseFlags(fs, args); err != nil {
 		return err
+	}
+	if strings.TrimSpace(*table) == "stream" {
+		return reproduceStream(*quick, *k, *streamSizes, *streamLargeK, *deform, *dataDir, *threads, *backend, *out, *quiet, stdout, stderr)
 	}
 	tables, err := reproduceTables(*table)
 	if err != nil {
@@ -159,4 +165,48 @@ func checkOutFolder(dir string) error {
 		return fmt.Errorf("-out: %w", err)
 	}
 	return nil
+}
+
+// reproduceStream checks the flags of -table stream and runs it.
+func reproduceStream(quick bool, k int, sizes string, largeK int, deform, dataDir string, threads int, backend, out string, quiet bool, stdout, stderr io.Writer) error {
+	o := streamTableOptions{k: k, largeK: largeK, deform: deform, dataDir: dataDir, threads: threads, backend: backend, out: out}
+	ns, err := reproduceInts(sizes)
+	if err != nil {
+		return usageError{fmt.Errorf("-stream-sizes: %w", err)}
+	}
+	o.sizes = ns
+	switch {
+	case len(ns) > 0:
+	case quick:
+		o.sizes = []int{20000, 60000}
+	default:
+		o.sizes = []int{60000, 250000, 1000000, 4000000}
+	}
+	if o.k == 0 {
+		o.k = 960
+		if quick {
+			o.k = 240
+		}
+	}
+	if o.largeK < 0 {
+		o.largeK = 2560
+		if quick {
+			o.largeK = 0
+		}
+	}
+	if o.k > oddl.MaxAtoms || o.largeK > oddl.MaxAtoms || threads > oddl.MaxThreads {
+		return usageError{fmt.Errorf("-k %d, -stream-large-k %d: at most %d atoms", o.k, o.largeK, oddl.MaxAtoms)}
+	}
+	if _, err := parseDeformation(deform); err != nil {
+		return usageError{fmt.Errorf("-deform: %w", err)}
+	}
+	if err := checkOutFolder(out); err != nil {
+		return err
+	}
+	if !quiet {
+		o.log = stderr
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	return runStreamTable(ctx, o, stdout)
 }
