@@ -84,11 +84,13 @@ func (f *fixedFloats) Uint64() uint64 {
 
 func TestDeformRangeAndRepeat(t *testing.T) {
 	const rows, cols = 28, 28
-	df, err := NewDeformer(DefaultDeformation, rows, cols)
+	d := DefaultDeformation
+	d.ElasticAlpha, d.ElasticSigma = 34, 4
+	df, err := NewDeformer(d, rows, cols)
 	if err != nil {
 		t.Fatal(err)
 	}
-	df2, _ := NewDeformer(DefaultDeformation, rows, cols)
+	df2, _ := NewDeformer(d, rows, cols)
 	for s := range uint64(50) {
 		src := testImage(rows, cols, s)
 		lo, hi := 0.0, slices.Max(src)
@@ -136,7 +138,7 @@ func BenchmarkDeform(b *testing.B) {
 	for _, c := range []struct {
 		name string
 		d    Deformation
-	}{{"affine", Deformation{Rotate: 10, Scale: 0.1, Shear: 0.15, Shift: 1.5}}, {"default", DefaultDeformation}} {
+	}{{"affine", DefaultDeformation}, {"elastic", Deformation{Rotate: 10, Scale: 0.1, Shear: 0.15, Shift: 1.5, ElasticAlpha: 34, ElasticSigma: 4}}} {
 		b.Run(c.name, func(b *testing.B) {
 			df, err := NewDeformer(c.d, 28, 28)
 			if err != nil {
