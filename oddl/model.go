@@ -64,9 +64,11 @@ func (t Times) Total() time.Duration {
 // Continue) has the model to itself: while it runs, Predict, Scores,
 // Evaluate, the setters, UnmarshalBinary, Save and a second training
 // return an error wrapping ErrBusy instead of reading a half-updated
-// model — except Save, WriteTo and MarshalBinary from a checkpoint
+// model — except Save, WriteTo, MarshalBinary and the predictions
+// (Predict, Scores, Evaluate and their Context forms) from a checkpoint
 // callback (WithCheckpoint), where training waits between two
-// mini-batches. The other getters (Dictionary, Seen, Times…) read the
+// mini-batches: the model is whole and still there, and a prediction's
+// cached coder is dropped when training goes on. The other getters (Dictionary, Seen, Times…) read the
 // training state without a lock: call them when no training runs.
 //
 // The zero Model holds nothing: its methods that return an error return
@@ -379,7 +381,7 @@ func (m *Model) Scores(X *mat.Dense) (*mat.Dense, error) {
 func (m *Model) ScoresContext(ctx context.Context, X *mat.Dense) (*mat.Dense, error) {
 	m.mu.RLock()
 	defer m.mu.RUnlock()
-	if err := m.idle(true); err != nil {
+	if err := m.idle(false); err != nil {
 		return nil, err
 	}
 	return m.scores(ctx, X)
@@ -414,7 +416,7 @@ func (m *Model) Predict(X *mat.Dense) ([]int, error) {
 func (m *Model) PredictContext(ctx context.Context, X *mat.Dense) ([]int, error) {
 	m.mu.RLock()
 	defer m.mu.RUnlock()
-	if err := m.idle(true); err != nil {
+	if err := m.idle(false); err != nil {
 		return nil, err
 	}
 	return m.predict(ctx, X)
@@ -470,7 +472,7 @@ func (m *Model) Evaluate(X *mat.Dense, labels []int) (Evaluation, error) {
 func (m *Model) EvaluateContext(ctx context.Context, X *mat.Dense, labels []int) (Evaluation, error) {
 	m.mu.RLock()
 	defer m.mu.RUnlock()
-	if err := m.idle(true); err != nil {
+	if err := m.idle(false); err != nil {
 		return Evaluation{}, err
 	}
 	if X == nil {

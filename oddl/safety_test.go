@@ -11,6 +11,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -137,10 +138,31 @@ func TestBusyWhileTraining(t *testing.T) {
 	_, X, labels := planted(rng, 12, 8, 2, 3, 200, 0.05)
 	path := filepath.Join(t.TempDir(), "ck.oddl")
 	calls := 0
-	err := m.Continue(context.Background(), mustSource(t, X, labels, 3), 1, WithCheckpoint(1, func(c *Model) error {
+	progress := WithProgress(func(Progress) {
+		// The progress callback runs between the steps of a mini-batch's
+		// bookkeeping: the model is not still there.
+		if _, err := m.Predict(X); !errors.Is(err, ErrBusy) {
+			t.Errorf("Predict from the progress callback: %v, want ErrBusy", err)
+		}
+	})
+	err := m.Continue(context.Background(), mustSource(t, X, labels, 3), 1, progress, WithCheckpoint(1, func(c *Model) error {
 		calls++
-		if _, err := c.Predict(X); !errors.Is(err, ErrBusy) {
-			t.Errorf("Predict during training: %v, want ErrBusy", err)
+		// In the checkpoint callback the model is whole and still: it
+		// predicts as a copy of it does.
+		got, err := c.Predict(X)
+		if err != nil {
+			t.Errorf("Predict in the checkpoint callback: %v", err)
+		}
+		b, err := c.MarshalBinary()
+		if err != nil {
+			t.Fatal(err)
+		}
+		var cp Model
+		if err := cp.UnmarshalBinary(b); err != nil {
+			t.Fatal(err)
+		}
+		if want, _ := cp.Predict(X); !slices.Equal(got, want) {
+			t.Error("Predict in the checkpoint callback differs from a copy's")
 		}
 		if err := c.SetResidualWeight(0); !errors.Is(err, ErrBusy) {
 			t.Errorf("SetResidualWeight during training: %v, want ErrBusy", err)
@@ -159,8 +181,18 @@ func TestBusyWhileTraining(t *testing.T) {
 	if _, err := Load(path); err != nil {
 		t.Fatalf("the checkpoint does not load: %v", err)
 	}
-	if _, err := m.Predict(X); err != nil {
+	got, err := m.Predict(X)
+	if err != nil {
 		t.Fatalf("Predict after training: %v", err)
+	}
+	// The coder cached in the last callback is not the final model's.
+	b, _ := m.MarshalBinary()
+	var cp Model
+	if err := cp.UnmarshalBinary(b); err != nil {
+		t.Fatal(err)
+	}
+	if want, _ := cp.Predict(X); !slices.Equal(got, want) {
+		t.Error("Predict after training differs from a copy of the final model")
 	}
 }
 

@@ -676,6 +676,9 @@ func (t *trainer) after(cnt int, b batchStats, phase string, total int64) error 
 		m.quiet.Store(true)
 		err := t.o.checkpoint(m)
 		m.quiet.Store(false)
+		// A prediction in the callback cached a coder of this dictionary,
+		// which the next mini-batch changes.
+		m.invalidate()
 		if err != nil {
 			return fmt.Errorf("oddl: checkpoint: %w", err)
 		}

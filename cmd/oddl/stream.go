@@ -157,8 +157,8 @@ type curvePoint struct {
 	ValidationError float64 `json:"validation_error"`
 }
 
-// tracker measures the validation error of a snapshot of the model (the
-// model is busy training; a copy through its own file format can predict).
+// tracker measures the validation error of the model along a run (from the
+// checkpoint callback, where the model can predict).
 type tracker struct {
 	val   samples
 	every int64 // samples between measurements
@@ -187,18 +187,9 @@ func (t *tracker) observe(m *oddl.Model, final bool) error {
 	for t.next <= seen {
 		t.next += t.every
 	}
-	snap := m
-	if !final {
-		b, err := m.MarshalBinary()
-		if err != nil {
-			return err
-		}
-		snap = new(oddl.Model)
-		if err := snap.UnmarshalBinary(b); err != nil {
-			return err
-		}
-	}
-	ev, err := t.val.evaluate(context.Background(), snap)
+	// From the checkpoint callback, where training waits and the model
+	// predicts as it stands.
+	ev, err := t.val.evaluate(context.Background(), m)
 	if err != nil {
 		return err
 	}
