@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -106,43 +105,19 @@ func (s *Images) String() string {
 // pixels as bytes. An images file of another element type is an error
 // wrapping ErrNotBytes.
 func ReadIDXImages(imagesPath, labelsPath string) (*Images, error) {
-	img, err := openIDX(imagesPath, "images")
-	if err != nil {
-		return nil, err
-	}
-	defer img.Close()
-	if img.typ != typeUbyte {
-		return nil, fileErr(imagesPath, ErrNotBytes, nil, "holds %s, not unsigned bytes", typeName(img.typ))
-	}
-	lab, err := openIDX(labelsPath, "labels")
-	if err != nil {
-		return nil, err
-	}
-	defer lab.Close()
-	n, r, c, err := img.imageShape()
-	if err != nil {
-		return nil, err
-	}
-	nl, err := lab.labelShape()
-	if err != nil {
-		return nil, err
-	}
-	if n != nl {
-		return nil, fileErr(imagesPath, ErrMismatch, nil, "holds %d samples but labels file %s holds %d labels", n, labelsPath, nl)
-	}
-	total, err := img.checkSize(MaxElements(), true, n, r, c)
-	if err != nil {
-		return nil, err
-	}
-	labels, err := readLabels(lab)
-	if err != nil {
-		return nil, err
-	}
-	pix, err := img.readBytes(total)
-	if err != nil {
-		return nil, err
-	}
-	return &Images{Name: setName(imagesPath), Pix: pix, Labels: labels, Classes: maxLabel(labels) + 1, Rows: int(r), Cols: int(c)}, nil
+	var s *Images
+	err := readPair(imagesPath, labelsPath, func(img *idxFile, labels []int, n, r, c, total int64) error {
+		if img.typ != typeUbyte {
+			return fileErr(imagesPath, ErrNotBytes, nil, "holds %s, not unsigned bytes", typeName(img.typ))
+		}
+		pix, err := img.readBytes(total)
+		if err != nil {
+			return err
+		}
+		s = &Images{Name: setName(imagesPath), Pix: pix, Labels: labels, Classes: maxLabel(labels) + 1, Rows: int(r), Cols: int(c)}
+		return nil
+	})
+	return s, err
 }
 
 // readBytes reads total elements of one byte each, with the buffer growth
@@ -231,23 +206,13 @@ func readImagesPair(dir, trainPrefix, testPrefix string) (train, test *Images, e
 
 // loadImagesDir is loadDir for byte images.
 func loadImagesDir(dir, name string, needTest bool) (train, test *Images, err error) {
-	img, lab, ok := findPair(dir, "train")
-	if !ok {
-		return nil, nil, fmt.Errorf("dataset: %s: no train-images-idx3-ubyte[.gz] with train-labels-idx1-ubyte[.gz]: %w", dir, fs.ErrNotExist)
-	}
-	if train, err = ReadIDXImages(img, lab); err != nil {
+	train, test, err = loadPairs(dir, needTest, ReadIDXImages)
+	if err != nil {
 		return nil, nil, err
 	}
 	train.Name = name + "-train"
-	img, lab, ok = findPair(dir, "test")
-	if !ok {
-		if needTest {
-			return nil, nil, fmt.Errorf("dataset: %s: no t10k- or test-images-idx3-ubyte[.gz] with its labels: %w", dir, fs.ErrNotExist)
-		}
+	if test == nil {
 		return train, nil, nil
-	}
-	if test, err = ReadIDXImages(img, lab); err != nil {
-		return nil, nil, err
 	}
 	test.Name = name + "-test"
 	return train, test, alignImages(train, test)

@@ -104,47 +104,60 @@ func readLabels(f *idxFile) ([]int, error) {
 // headers are compared before the data is read: both must declare the same
 // number of samples. Classes is the largest label + 1.
 func ReadIDX(imagesPath, labelsPath string) (*Set, error) {
+	var s *Set
+	err := readPair(imagesPath, labelsPath, func(img *idxFile, labels []int, n, r, c, total int64) error {
+		data, err := img.readAll(total)
+		if err != nil {
+			return err
+		}
+		s = &Set{
+			Name:    setName(imagesPath),
+			X:       mat.NewDense(int(n), int(r*c), data),
+			Labels:  labels,
+			Classes: maxLabel(labels) + 1,
+			Rows:    int(r),
+			Cols:    int(c),
+		}
+		return nil
+	})
+	return s, err
+}
+
+// readPair opens a pair of IDX files, checks that their headers agree and
+// that the images' size is within the limit, reads the labels, and hands
+// the images file, positioned at its data, to read with the n images of
+// r×c (total elements).
+func readPair(imagesPath, labelsPath string, read func(img *idxFile, labels []int, n, r, c, total int64) error) error {
 	img, err := openIDX(imagesPath, "images")
 	if err != nil {
-		return nil, err
+		return err
 	}
 	defer img.Close()
 	lab, err := openIDX(labelsPath, "labels")
 	if err != nil {
-		return nil, err
+		return err
 	}
 	defer lab.Close()
 	n, r, c, err := img.imageShape()
 	if err != nil {
-		return nil, err
+		return err
 	}
 	nl, err := lab.labelShape()
 	if err != nil {
-		return nil, err
+		return err
 	}
 	if n != nl {
-		return nil, fileErr(imagesPath, ErrMismatch, nil, "holds %d samples but labels file %s holds %d labels", n, labelsPath, nl)
+		return fileErr(imagesPath, ErrMismatch, nil, "holds %d samples but labels file %s holds %d labels", n, labelsPath, nl)
 	}
 	total, err := img.checkSize(MaxElements(), true, n, r, c)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	labels, err := readLabels(lab)
 	if err != nil {
-		return nil, err
+		return err
 	}
-	data, err := img.readAll(total)
-	if err != nil {
-		return nil, err
-	}
-	return &Set{
-		Name:    setName(imagesPath),
-		X:       mat.NewDense(int(n), int(r*c), data),
-		Labels:  labels,
-		Classes: maxLabel(labels) + 1,
-		Rows:    int(r),
-		Cols:    int(c),
-	}, nil
+	return read(img, labels, n, r, c, total)
 }
 
 func maxLabel(labels []int) int {

@@ -230,14 +230,28 @@ func Load(name, dir string) (train, test *Set, err error) {
 
 // loadDir reads the train and (optional unless needTest) test pairs of dir.
 func loadDir(dir, name string, needTest bool) (train, test *Set, err error) {
+	train, test, err = loadPairs(dir, needTest, ReadIDX)
+	if err != nil {
+		return nil, nil, err
+	}
+	train.Name = name + "-train"
+	if test == nil {
+		return train, nil, nil
+	}
+	test.Name = name + "-test"
+	return train, test, align(train, test)
+}
+
+// loadPairs finds the train and test pairs of dir and reads them with
+// read; test is nil (and needTest false) when dir has no test pair.
+func loadPairs[T any](dir string, needTest bool, read func(images, labels string) (*T, error)) (train, test *T, err error) {
 	img, lab, ok := findPair(dir, "train")
 	if !ok {
 		return nil, nil, fmt.Errorf("dataset: %s: no train-images-idx3-ubyte[.gz] with train-labels-idx1-ubyte[.gz]: %w", dir, fs.ErrNotExist)
 	}
-	if train, err = ReadIDX(img, lab); err != nil {
+	if train, err = read(img, lab); err != nil {
 		return nil, nil, err
 	}
-	train.Name = name + "-train"
 	img, lab, ok = findPair(dir, "test")
 	if !ok {
 		if needTest {
@@ -245,11 +259,10 @@ func loadDir(dir, name string, needTest bool) (train, test *Set, err error) {
 		}
 		return train, nil, nil
 	}
-	if test, err = ReadIDX(img, lab); err != nil {
+	if test, err = read(img, lab); err != nil {
 		return nil, nil, err
 	}
-	test.Name = name + "-test"
-	return train, test, align(train, test)
+	return train, test, nil
 }
 
 // align gives train and test the same Classes and checks their image sizes.
