@@ -94,6 +94,31 @@ func sameState(t *testing.T, a, b *Model) {
 	}
 }
 
+// sameModel fails unless the two models are the same bit for bit as a
+// user sees them: sameState, and the settings that define the model (not
+// the run-time threads and backend), the prediction classifier, the
+// record of the training data and the running objective.
+func sameModel(t *testing.T, a, b *Model) {
+	t.Helper()
+	sameState(t, a, b)
+	ca, cb := a.cfg, b.cfg
+	ca.Threads, ca.Backend, cb.Threads, cb.Backend = 0, "", 0, ""
+	if ca != cb {
+		t.Fatalf("settings differ: %+v vs %+v", ca, cb)
+	}
+	if a.data != b.data || math.Float64bits(a.avg) != math.Float64bits(b.avg) {
+		t.Fatalf("data records or running objectives differ: %+v %v vs %+v %v", a.data, a.avg, b.data, b.avg)
+	}
+	if len(a.pw) != len(b.pw) {
+		t.Fatalf("prediction classifiers of %d and %d values", len(a.pw), len(b.pw))
+	}
+	for i := range a.pw {
+		if math.Float64bits(a.pw[i]) != math.Float64bits(b.pw[i]) {
+			t.Fatalf("prediction classifier[%d] differs: %v vs %v", i, a.pw[i], b.pw[i])
+		}
+	}
+}
+
 // pKept returns the product P = M·D~ the model keeps, or nil.
 func (m *Model) pKept() []float64 {
 	if !m.st.pValid {

@@ -203,7 +203,7 @@ func TestResumeExact(t *testing.T) {
 			if err := loaded.Continue(ctx, mustSource(t, X, labels, 4), 1); err != nil {
 				t.Fatal(err)
 			}
-			sameState(t, full, loaded)
+			sameModel(t, full, loaded)
 
 			// Cancel after a few batches (during the initialisation, then in
 			// the middle of an epoch), save, load and resume.
@@ -233,7 +233,7 @@ func TestResumeExact(t *testing.T) {
 				if err := resumed.Resume(ctx, mustSource(t, X, labels, 4)); err != nil {
 					t.Fatal(err)
 				}
-				sameState(t, full, resumed)
+				sameModel(t, full, resumed)
 				if !resumed.Done() {
 					t.Fatal("resumed run not done")
 				}
@@ -259,8 +259,8 @@ func TestDeterministicAcrossThreads(t *testing.T) {
 		}
 		models = append(models, m)
 	}
-	sameState(t, models[0], models[1])
-	sameState(t, models[0], models[2])
+	sameModel(t, models[0], models[1])
+	sameModel(t, models[0], models[2])
 }
 
 // Checkpoints come every N batches with a model that resumes exactly.
@@ -291,7 +291,7 @@ func TestCheckpoint(t *testing.T) {
 	if err := m.Resume(context.Background(), mustSource(t, X, labels, 3)); err != nil {
 		t.Fatal(err)
 	}
-	sameState(t, full, m)
+	sameModel(t, full, m)
 
 	boom := errors.New("disk full")
 	_, err = Train(context.Background(), cfg, mustSource(t, X, labels, 3), WithCheckpoint(3, func(*Model) error { return boom }))

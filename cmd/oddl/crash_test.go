@@ -205,10 +205,11 @@ func TestCrashResume(t *testing.T) {
 		t.Fatalf("resumed model: done %v after %d samples, want %d", got.Done(), got.Seen(), want.Seen())
 	}
 	dd, dw := maxDiff(got.Dictionary(), want.Dictionary()), maxDiff(got.Classifier(), want.Classifier())
-	if dd > 1e-12 || dw > 1e-12 {
-		t.Fatalf("the resumed model differs from the uninterrupted one: D by %g, W by %g", dd, dw)
+	dp := maxDiff(got.PredictionClassifier(), want.PredictionClassifier())
+	if dd > 1e-12 || dw > 1e-12 || dp > 1e-12 {
+		t.Fatalf("the resumed model differs from the uninterrupted one: D by %g, W by %g, the prediction classifier by %g", dd, dw, dp)
 	}
-	if !mat.Equal(got.Dictionary(), want.Dictionary()) || !mat.Equal(got.Classifier(), want.Classifier()) {
+	if !sameModels(got, want) {
 		t.Log("resumed model equal within 1e-12 but not bit for bit")
 	}
 }
@@ -231,7 +232,7 @@ func TestThreadsSameModel(t *testing.T) {
 		models = append(models, m)
 	}
 	for i, m := range models[1:] {
-		if !mat.Equal(m.Dictionary(), models[0].Dictionary()) || !mat.Equal(m.Classifier(), models[0].Classifier()) || m.Seen() != models[0].Seen() {
+		if !sameModels(m, models[0]) || m.Seen() != models[0].Seen() {
 			t.Errorf("-threads %d gives another model than -threads 1", i+2)
 		}
 	}
@@ -281,4 +282,11 @@ func TestResumeEpochs(t *testing.T) {
 	if got.Config().Epochs != 3 || !got.Done() || got.Seen() != want.Seen()+600 {
 		t.Errorf("after -epochs 1: %d epochs, done %v, %d samples; want 3 epochs and %d samples", got.Config().Epochs, got.Done(), got.Seen(), want.Seen()+600)
 	}
+}
+
+// sameModels reports whether two models have the same dictionary, training
+// classifier and prediction classifier, bit for bit.
+func sameModels(a, b *oddl.Model) bool {
+	return mat.Equal(a.Dictionary(), b.Dictionary()) && mat.Equal(a.Classifier(), b.Classifier()) &&
+		mat.Equal(a.PredictionClassifier(), b.PredictionClassifier())
 }

@@ -324,7 +324,7 @@ func TestTrainInterruptResume(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !mat.Equal(a.Dictionary(), b.Dictionary()) || !mat.Equal(a.Classifier(), b.Classifier()) {
+	if !sameModels(a, b) {
 		t.Error("interrupted and resumed run differs from the uninterrupted one")
 	}
 	if a.Seen() != b.Seen() || !b.Done() {
