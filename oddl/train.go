@@ -372,6 +372,8 @@ func (t *trainer) phases(ctx context.Context) error {
 		m.times.Init += time.Since(start)
 		m.cur.phase = phaseJoint
 		m.cur.pass, m.cur.pos = 0, 0
+		// The per-class coders serve the initialisation only.
+		t.ccoders, t.ccodes, t.cx, t.cwhere, t.cstart = nil, nil, nil, nil, nil
 	}
 	t.phaseStart, t.phaseBase = time.Now(), m.jointSeen()
 	return t.jointPhase(ctx)

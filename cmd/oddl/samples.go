@@ -71,8 +71,11 @@ func (s samples) images() (*dataset.Images, error) {
 	return s.img, nil
 }
 
-// evalBlock is how many byte images evaluate turns into float64 at once.
-const evalBlock = 4096
+// evalBlock is how many byte images evaluate turns into float64 at once:
+// a block's copies (the float64 rows, their preprocessed copy, their
+// correlations with every atom) stay small beside the model, and blocks of
+// this size code as fast as larger ones.
+const evalBlock = 512
 
 // evaluate is m.EvaluateContext over the samples; byte images are turned
 // into float64 a block at a time.
