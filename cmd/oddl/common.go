@@ -89,17 +89,31 @@ func (d *dataFlags) load(seed uint64) (train, test *dataset.Set, err error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	if test == nil && d.name == "yaleb" {
-		tr, te := dataset.SplitPerClass(train.Labels, 0.5, rand.New(rand.NewPCG(seed, 0x79616c6562)))
+	train, test = splitAndLimit(d, seed, train, test, train.Labels)
+	return train, test, nil
+}
+
+// splitAndLimit splits a set without its own test part (yaleb) per class,
+// half for training, by seed, and applies -limit and -test-limit; labels
+// are train's. It serves Sets and byte Images alike.
+func splitAndLimit[T interface {
+	comparable
+	Len() int
+	Head(int) T
+	Subset([]int) T
+}](d *dataFlags, seed uint64, train, test T, labels []int) (T, T) {
+	var none T
+	if test == none && d.name == "yaleb" {
+		tr, te := dataset.SplitPerClass(labels, 0.5, rand.New(rand.NewPCG(seed, 0x79616c6562)))
 		train, test = train.Subset(tr), train.Subset(te)
 	}
 	if d.limit > 0 && d.limit < train.Len() {
 		train = train.Head(d.limit)
 	}
-	if test != nil && d.testLimit > 0 && d.testLimit < test.Len() {
+	if test != none && d.testLimit > 0 && d.testLimit < test.Len() {
 		test = test.Head(d.testLimit)
 	}
-	return train, test, nil
+	return train, test
 }
 
 // runtimeFlags choose the BLAS backend and the threads.

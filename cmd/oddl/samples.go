@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"errors"
-	"math/rand/v2"
 
 	"gonum.org/v1/gonum/mat"
 
@@ -123,27 +122,13 @@ func (d *dataFlags) loadSamples(seed uint64) (train, test samples, err error) {
 		if err != nil {
 			return samples{}, samples{}, err
 		}
-		train.set = trs
-		if tes != nil {
-			test.set = tes
-		}
+		train.set, test.set = trs, tes
 		return train, test, nil
 	}
 	if err != nil {
 		return samples{}, samples{}, err
 	}
-	if te == nil && d.name == "yaleb" {
-		// The split load makes on the same labels and seed.
-		trI, teI := dataset.SplitPerClass(tr.Labels, 0.5, rand.New(rand.NewPCG(seed, 0x79616c6562)))
-		tr, te = tr.Subset(trI), tr.Subset(teI)
-	}
-	if d.limit > 0 && d.limit < tr.Len() {
-		tr = tr.Head(d.limit)
-	}
-	if te != nil && d.testLimit > 0 && d.testLimit < te.Len() {
-		te = te.Head(d.testLimit)
-	}
-	train.img, test.img = tr, te
+	train.img, test.img = splitAndLimit(d, seed, tr, te, tr.Labels)
 	return train, test, nil
 }
 
