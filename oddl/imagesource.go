@@ -3,7 +3,6 @@ package oddl
 import (
 	"errors"
 	"fmt"
-	"io"
 
 	"github.com/oddl-go/oddl/dataset"
 )
@@ -13,9 +12,8 @@ import (
 // float64 as it is read, so the set costs its bytes and not eight times
 // them.
 type imageSource struct {
-	s     *dataset.Images
-	order []int
-	pos   int
+	s *dataset.Images
+	shuffled
 }
 
 // NewImageSource returns a Source over s (see dataset.Images). It gives the
@@ -44,23 +42,15 @@ func (s *imageSource) Classes() int { return s.s.Classes }
 func (s *imageSource) Len() int     { return s.s.Len() }
 
 func (s *imageSource) Seek(key uint64, pos int) error {
-	if pos < 0 || pos > s.Len() {
-		return fmt.Errorf("oddl: position %d outside a pass of %d samples", pos, s.Len())
-	}
-	s.order = perm(key, s.Len())
-	s.pos = pos
-	return nil
+	return s.seek(key, s.Len(), pos)
 }
 
 func (s *imageSource) Read(x []float64, labels []int) (int, error) {
-	if s.order == nil {
-		return 0, errors.New("oddl: Read before Seek")
-	}
-	if s.pos >= len(s.order) {
-		return 0, io.EOF
+	cnt, err := s.next(len(labels))
+	if err != nil {
+		return 0, err
 	}
 	n := s.Dim()
-	cnt := min(len(labels), len(s.order)-s.pos)
 	for i := range cnt {
 		j := s.order[s.pos+i]
 		s.s.RowTo(x[i*n:(i+1)*n], j)

@@ -49,8 +49,36 @@ type matrixSource struct {
 	x       *mat.Dense
 	labels  []int
 	classes int
-	order   []int
-	pos     int
+	shuffled
+}
+
+// shuffled is the pass of a source held in memory: a random order of its n
+// samples drawn from the key, and the position in it.
+type shuffled struct {
+	order []int
+	pos   int
+}
+
+// seek starts the pass of n samples ordered by key at pos.
+func (p *shuffled) seek(key uint64, n, pos int) error {
+	if pos < 0 || pos > n {
+		return fmt.Errorf("oddl: position %d outside a pass of %d samples", pos, n)
+	}
+	p.order = perm(key, n)
+	p.pos = pos
+	return nil
+}
+
+// next returns how many of want samples the pass has left to read: io.EOF
+// at its end, an error before seek.
+func (p *shuffled) next(want int) (int, error) {
+	switch {
+	case p.order == nil:
+		return 0, errors.New("oddl: Read before Seek")
+	case p.pos >= len(p.order):
+		return 0, io.EOF
+	}
+	return min(want, len(p.order)-p.pos), nil
 }
 
 // NewMatrixSource returns a Source over the rows of X (one sample a row) with
@@ -93,23 +121,15 @@ func (s *matrixSource) Classes() int { return s.classes }
 func (s *matrixSource) Len() int     { return len(s.labels) }
 
 func (s *matrixSource) Seek(key uint64, pos int) error {
-	if pos < 0 || pos > len(s.labels) {
-		return fmt.Errorf("oddl: position %d outside a pass of %d samples", pos, len(s.labels))
-	}
-	s.order = perm(key, len(s.labels))
-	s.pos = pos
-	return nil
+	return s.seek(key, len(s.labels), pos)
 }
 
 func (s *matrixSource) Read(x []float64, labels []int) (int, error) {
-	if s.order == nil {
-		return 0, errors.New("oddl: Read before Seek")
-	}
-	if s.pos >= len(s.order) {
-		return 0, io.EOF
+	cnt, err := s.next(len(labels))
+	if err != nil {
+		return 0, err
 	}
 	n := s.Dim()
-	cnt := min(len(labels), len(s.order)-s.pos)
 	for i := range cnt {
 		j := s.order[s.pos+i]
 		row := s.x.RawRowView(j)
