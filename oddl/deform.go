@@ -29,8 +29,7 @@ type deformSource struct {
 	key     uint64
 	pos     int
 	seeked  bool
-	workers []*dataset.Deformer // one a goroutine
-	rows    [][]float64         // each goroutine's base image, as float64
+	workers []deformWorker // one a goroutine
 	// The goroutines' view of the current Read.
 	x      []float64
 	labels []int
@@ -57,14 +56,14 @@ func NewDeformSource(base *dataset.Images, n int, d dataset.Deformation, seed ui
 		return nil, errors.New("oddl: base set has no classes")
 	}
 	w := max(1, runtime.GOMAXPROCS(0))
-	s := &deformSource{base: base, def: d, n: n, seed: seed, workers: make([]*dataset.Deformer, w), rows: make([][]float64, w)}
+	s := &deformSource{base: base, def: d, n: n, seed: seed, workers: make([]deformWorker, w)}
 	for i := range s.workers {
 		df, err := dataset.NewDeformer(d, base.Rows, base.Cols)
 		if err != nil {
 			return nil, fmt.Errorf("oddl: %w", err)
 		}
-		s.workers[i] = df
-		s.rows[i] = make([]float64, base.Dim())
+		pcg := rand.NewPCG(0, 0)
+		s.workers[i] = deformWorker{df: df, row: make([]float64, base.Dim()), pcg: pcg, rng: rand.New(pcg)}
 	}
 	return s, nil
 }
@@ -85,13 +84,22 @@ func (s *deformSource) Seek(key uint64, pos int) error {
 // streams derived from the same seed.
 const deformStreamSalt = 0x646566_6f726d // "deform"
 
-// sample makes sample i of the current pass into x and returns its label;
-// row is scratch space for the base image.
-func (s *deformSource) sample(df *dataset.Deformer, row []float64, i int, x []float64) int {
-	rng := rand.New(rand.NewPCG(s.seed^deformStreamSalt, s.key^uint64(i)*0x9e3779b97f4a7c15))
-	b := rng.IntN(s.base.Len())
-	s.base.RowTo(row, b)
-	df.Deform(x, row, rng)
+// deformWorker is one goroutine's part of a deformSource: its deformer,
+// room for a base image as float64, and a random stream reseeded for every
+// sample.
+type deformWorker struct {
+	df  *dataset.Deformer
+	row []float64
+	pcg *rand.PCG
+	rng *rand.Rand
+}
+
+// sample makes sample i of the current pass into x and returns its label.
+func (s *deformSource) sample(w *deformWorker, i int, x []float64) int {
+	w.pcg.Seed(s.seed^deformStreamSalt, s.key^uint64(i)*0x9e3779b97f4a7c15)
+	b := w.rng.IntN(s.base.Len())
+	s.base.RowTo(w.row, b)
+	w.df.Deform(x, w.row, w.rng)
 	return s.base.Labels[b]
 }
 
@@ -107,10 +115,10 @@ func (s *deformSource) Read(x []float64, labels []int) (int, error) {
 	w := min(len(s.workers), max(1, cnt/16))
 	s.x, s.labels, s.first = x, labels, s.pos
 	par.Do(w, func(g int) {
-		df, row := s.workers[g], s.rows[g]
+		wk := &s.workers[g]
 		lo, hi := g*cnt/w, (g+1)*cnt/w
 		for i := lo; i < hi; i++ {
-			s.labels[i] = s.sample(df, row, s.first+i, s.x[i*n:(i+1)*n])
+			s.labels[i] = s.sample(wk, s.first+i, s.x[i*n:(i+1)*n])
 		}
 	})
 	s.x, s.labels = nil, nil
