@@ -1,6 +1,7 @@
-// Package kernel holds the unchecked numeric kernels under oddl: level-1 and
-// level-2 BLAS routines and a DGEMM, each as AVX2/FMA Go assembly for amd64
-// with a pure-Go reference beside it.
+// Package kernel holds the unchecked numeric kernels under oddl: generic
+// BLAS routines (levels 1, 2 and a DGEMM) and the fused kernels that
+// Batch-OMP and the dictionary update are built on, each as Go assembly
+// for amd64 (AVX2/FMA and AVX-512 tiers) with a pure-Go form beside it.
 //
 // The routines check nothing beyond what Go's bounds checks catch: callers
 // pass valid lengths, positive strides and leading dimensions lda ≥ n. The
@@ -25,67 +26,30 @@
 //	Nrm2Inc               the same over x[i·incX]
 //	IamaxUnitary(x)       first i with the largest |x[i]|; -1 if empty
 //	IamaxInc              the same over x[i·incX], returning i
-//	AxpyRows(c, g, ld, idx, y)       y += Σ_m c[m]·g[idx[m]·ld:], rows in order
-//	AxpyRowsIamax(c, g, ld, idx, y)  the same, then the first i with the
-//	                                 largest |y[i]| (NaNs passed over)
-//	AxpyRowsCSR(rows, n, ptr, idx, c, g, ldg, y, ldy)
-//	                      AxpyRows for many rows of y, their terms in
-//	                      compressed sparse row form
-//	AxpyRowsPacked(rows, ptr, idx, c, pb, y, ldy)
-//	                      the same, B packed for Dgemm (PackedB)
-//	AddRowsSum(c, g, ld, idx, y, tmp)  y += Σ_m c[m]·g[idx[m]·ld:] rounded
-//	                      as a row of Dgemm's C += A·B (the sum from zero,
-//	                      then added), A's zeros skipped
-//	CompressNonzero(x, idx, val)  the positions and values of the nonzero
-//	                      x[i] (NaN included, ±0 not), in order; their count
-//	AddDiv(y, x, d, c)    y[i] = (y[i] + x[i]) / (c·d[i])
-//	AxpyDiv(dst, a, w, d, α)  dst[i] = (a[i] + α·w[i]) / d[i]
-//	Axpby(dst, x, y, a, b)    dst[i] = a·x[i] + b·y[i]
 //	Prefetch(x)           a hint: bring x into the L2 cache, without waiting
-//
-// AddDiv, AxpyDiv and Axpby round each operation on its own (no fused
-// multiply-add), exactly as the Go expressions do on amd64 by default.
-//
-// AxpyRows rounds exactly as the AxpyUnitary calls it stands for but reads
-// and writes y once per four rows; AxpyRowsIamax (four, three, two or one
-// rows a pass) also finds the largest
-// element in its last pass (Batch-OMP's correlation update and atom
-// choice in one pass). AxpyRowsCSR rounds as AxpyRows on each row (a
-// sparse product M·Δ); AxpyRowsPacked gives the same values from B's
-// packed panels, 24 columns of a row held in registers through all its
-// terms (two rows at a time, their terms interleaved), so that each term
-// costs a load and an FMA per vector and y is read and written once per
-// panel group (the dictionary update's sparse
-// products, whose Δ is packed for its dense ones anyway).
 //
 // Iamax follows gonum's Idamax for NaN: a NaN at x[0] gives 0, a NaN
 // anywhere else is passed over. Nrm2 takes the fast unscaled sum of squares
 // and only when that sum is infinite, NaN or too small (below 2⁻⁹⁰⁰) to be
 // accurate recomputes it in two passes, scaled by a power of two.
 //
-// The AVX-512 tier has its own forms of Dot, SumSq, Scal, Axpy, Iamax,
-// AxpyRows, AxpyRowsIamax, CompressNonzero and the element-wise kernels
+// The AVX-512 tier has its own forms of Dot, SumSq, Scal, Axpy and Iamax
 // (the Inc forms keep the AVX2 code). They work on zmm registers and take
 // the last elements under a mask register, so a vector's tail costs one
-// masked step rather than a scalar loop, and nothing outside the slices
-// is read or written. Below 16 elements the tier runs the AVX2 code.
-// Every rounding rule above holds in this tier too: AxpyRows and
-// AxpyRowsIamax fuse one multiply-add a row in order, so they give the
-// same values as the AVX2 tier; AddDiv, AxpyDiv and Axpby round each
-// operation; Scal, CompressNonzero and Iamax are exact. AxpyRowsIamax
-// keeps sixteen running maxima (two registers of lanes, so two chains of
-// compares overlap) and merges them to the first index in registers. Dot
-// and SumSq add their partial sums in an order of their own, so they
-// agree with the other tiers to rounding; within the tier every result is
-// the same on every run.
+// masked step rather than a scalar loop, and nothing outside the slices is
+// read or written. Below 16 elements the tier runs the AVX2 code. Scal and
+// Iamax are exact; Dot and SumSq add their partial sums in an order of
+// their own, so they agree with the other tiers to rounding; within the
+// tier every result is the same on every run.
 //
 // # Level 2
 //
 // For the m×n matrix A with leading dimension lda:
 //
-//	GemvN   y = α·A·x + β·y     (x has n elements, y has m)
-//	GemvT   y = α·Aᵀ·x + β·y    (x has m elements, y has n)
-//	Ger     A += α·x·yᵀ
+//	GemvN      y = α·A·x + β·y     (x has n elements, y has m)
+//	GemvT      y = α·Aᵀ·x + β·y    (x has m elements, y has n)
+//	Ger        A += α·x·yᵀ
+//	Transpose  B = Aᵀ (checked: it panics on bad arguments)
 //
 // with the reference BLAS rules: nothing happens when m or n is 0; β = 0
 // overwrites y, so a NaN there does not survive; α = 0 skips the product,
@@ -102,30 +66,90 @@
 //
 // Dgemm computes C = α·op(A)·op(B) + β·C with a blocked, packed loop nest
 // around a register micro-kernel, split over up to Threads() goroutines
-// (DgemmOn takes a count of its own). The loop nest is one driver for every tier; the
-// micro-kernel, its tile and the cache blocking belong to the tier that
-// runs, taken once at the start of each call: an 8×24 tile on 24 ZMM
-// accumulators in the AVX-512 tier, 6×8 on 12 YMM accumulators in the
-// AVX2 tier, 6×8 in plain Go in the Go tier. Within a tier every element
-// of C sees the same operations whatever the number of goroutines, so the
-// result does not depend on it. PackedB and DgemmPacked pack B once for
-// many products with the same B (bit for bit the same results as Dgemm);
-// PackedB.PackRows packs it a few rows at a time, as the rows are
+// (DgemmOn takes a count of its own). The loop nest is one driver for
+// every tier; the micro-kernel, its tile and the cache blocking belong to
+// the tier that runs, taken once at the start of each call: an 8×24 tile
+// on 24 ZMM accumulators in the AVX-512 tier, 6×8 on 12 YMM accumulators
+// in the AVX2 tier, 6×8 in plain Go in the Go tier. Within a tier every
+// element of C sees the same operations whatever the number of goroutines,
+// so the result does not depend on it. PackedB and DgemmPacked pack B once
+// for many products with the same B (bit for bit the same results as
+// Dgemm); PackedB.PackRows packs it a few rows at a time, as the rows are
 // produced. A PackedB records the layout of the tier that packed it, and
 // DgemmPacked, DgemmPackedUpper and AxpyRowsPacked read that layout.
 //
+// # Fused kernels
+//
+// These are not BLAS: each fuses the steps of one of oddl's inner loops so
+// that a vector is read and written once instead of once a step. Batch-OMP
+// updates its correlations and picks the next atom with AxpyRowsIamax and
+// keeps its codes with CompressNonzero; the dictionary update runs the
+// sparse products (AxpyRowsCSR, AxpyRowsPacked, AddRowsSum) and the
+// element-wise steps of its column update (AddDiv, DotsAddDiv, AxpyDiv,
+// Axpby).
+//
+//	AxpyRows(c, g, ld, idx, y)       y += Σ_m c[m]·g[idx[m]·ld:], rows in order
+//	AxpyRowsIamax(c, g, ld, idx, y)  the same, then the first i with the
+//	                                 largest |y[i]| (NaNs passed over)
+//	AxpyRowsCSR(rows, n, ptr, idx, c, g, ldg, y, ldy)
+//	                      AxpyRows for many rows of y, their terms in
+//	                      compressed sparse row form
+//	AxpyRowsPacked(rows, ptr, idx, c, pb, y, ldy)
+//	                      the same, B packed for Dgemm (PackedB)
+//	AddRowsSum(c, g, ld, idx, y, tmp)  y += Σ_m c[m]·g[idx[m]·ld:] rounded
+//	                      as a row of Dgemm's C += A·B (the sum from zero,
+//	                      then added), A's zeros skipped
+//	CompressNonzero(x, idx, val)  the positions and values of the nonzero
+//	                      x[i] (NaN included, ±0 not), in order; their count
+//	AddDiv(y, x, d, c)    y[i] = (y[i] + x[i]) / (c·d[i])
+//	DotsAddDiv(y, x, d, a, b, ldb, α, c)
+//	                      y[j] = (α·Σ_p a[p]·b[p·ldb+j] + x[j]) / (c·d[j])
+//	AxpyDiv(dst, a, w, d, α)  dst[i] = (a[i] + α·w[i]) / d[i]
+//	Axpby(dst, x, y, a, b)    dst[i] = a·x[i] + b·y[i]
+//
+// AddDiv, AxpyDiv and Axpby round each operation on its own (no fused
+// multiply-add), exactly as the Go expressions do on amd64 by default.
+//
+// AxpyRows rounds exactly as the AxpyUnitary calls it stands for but reads
+// and writes y once per four rows; AxpyRowsIamax (four, three, two or one
+// rows a pass) also finds the largest element in its last pass (Batch-OMP's
+// correlation update and atom choice in one pass). AxpyRowsCSR rounds as
+// AxpyRows on each row (a sparse product M·Δ); AxpyRowsPacked gives the
+// same values from B's packed panels, 24 columns of a row held in registers
+// through all its terms (two rows at a time, their terms interleaved), so
+// that each term costs a load and an FMA per vector and y is read and
+// written once per panel group (the dictionary update's sparse products,
+// whose Δ is packed for its dense ones anyway).
+//
+// The AVX-512 tier has its own forms of AxpyRows, AxpyRowsIamax,
+// AxpyRowsPacked, CompressNonzero and the element-wise kernels, under the
+// same rounding rules: AxpyRows and AxpyRowsIamax fuse one multiply-add a
+// row in order, so they give the same values as the AVX2 tier; AddDiv,
+// AxpyDiv and Axpby round each operation; CompressNonzero is exact.
+// AxpyRowsIamax keeps sixteen running maxima (two registers of lanes, so
+// two chains of compares overlap) and merges them to the first index in
+// registers.
+//
 // # Dispatch
 //
-// Every exported routine has a reference Go loop (dotRef, gemvNRef, …)
-// that is its definition; the doc comment of each routine shows it. The
-// exported function runs the assembly when useAsm is set and the problem
-// is not tiny, else the reference:
+// Every exported routine has a Go form, named after it with the suffix Go
+// (dotGo, gemvNGo, axpyRowsGo, gemmKernelGo, packRows6Go, …): the loop in
+// its doc comment, which the Go tier runs and the tests compare the
+// assembly with. The exported function, in a file of its family, slices
+// its arguments and calls the routine's dispatcher (dot for DotUnitary),
+// which is defined twice:
 //
-//	if useAsm && n >= dotAsmMin { dotAVX(x, y) } else { dotRef(x, y) }
+//   - in the family's _amd64.go file (built on amd64 without the purego
+//     tag), beside the declarations of its assembly: the AVX-512 or AVX2
+//     assembly of the running tier, or the Go form in the Go tier and for
+//     problems too small for the assembly;
+//   - in the family's _noasm.go file (other architectures, or the purego
+//     tag): the Go form.
 //
 // An assembly call is an ABI0 call that is never inlined, so for a few
 // elements the plain Go loop is faster; the thresholds (8 or 16 elements)
-// come from BenchmarkCrossover.
+// come from BenchmarkCrossover. The race detector cannot see the memory
+// the assembly touches: the dispatchers report it (race.go).
 //
 // The tier is decided once, at start-up (dispatch.go), and Name reports
 // it: "avx512", "avx2" or "go". The assembly runs only when it is compiled
@@ -146,4 +170,14 @@
 // plain multiply and matches exactly. The tests run every tier the CPU
 // has in one binary, at every length up to 300, at every alignment, with
 // guard regions around every output, and name the tiers they skip.
+//
+// # Files
+//
+// Each family is a Go file of exported functions and Go forms, a pair of
+// dispatcher files and its assembly: level1.go, level2.go (with
+// Transpose), gemm.go, gemm_pack.go and gemm_packed.go for the generic
+// BLAS; fused_rows.go and fused_elementwise.go for the fused kernels. The
+// assembly files are named after the family and the routine, _avx512 for
+// the AVX-512 tier's; gemm_avx512_amd64.s is written by
+// gemm_avx512_gen.go.
 package kernel

@@ -97,13 +97,13 @@ func FuzzDot(f *testing.F) {
 		x, y := vals[:n], vals[n:2*n]
 		incX, incY := 1+int(incs%3), 1+int(incs/3%3)
 		forFuzzPaths(t, func() {
-			want := dotRef(x, y)
+			want := dotGo(x, y)
 			if got := DotUnitary(x, y); !closeEnough(got, want, dotBound(x, y), sumTol*float64(n)) {
 				t.Fatalf("DotUnitary(%v, %v) = %v, want %v", x, y, got, want)
 			}
 			ni := n / max(incX, incY)
 			if ni > 0 {
-				want := dotIncRef(x, y, ni, incX, incY, 0, 0)
+				want := dotIncGo(x, y, ni, incX, incY, 0, 0)
 				xs, ys := make([]float64, ni), make([]float64, ni)
 				for i := range xs {
 					xs[i], ys[i] = x[i*incX], y[i*incY]
@@ -112,7 +112,7 @@ func FuzzDot(f *testing.F) {
 					t.Fatalf("DotInc(n=%d, incX=%d, incY=%d) = %v, want %v", ni, incX, incY, got, want)
 				}
 			}
-			want = sumSqRef(vals)
+			want = sumSqGo(vals)
 			if got := SumSqUnitary(vals); !closeEnough(got, want, want, sumTol*float64(len(vals))) {
 				t.Fatalf("SumSqUnitary(%v) = %v, want %v", vals, got, want)
 			}
@@ -159,12 +159,12 @@ func FuzzIamax(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte, inc uint8) {
 		x := rawFloats(data)
 		forFuzzPaths(t, func() {
-			if got, want := IamaxUnitary(x), iamaxRef(x); got != want {
+			if got, want := IamaxUnitary(x), iamaxGo(x); got != want {
 				t.Fatalf("IamaxUnitary(%v) = %d, want %d", x, got, want)
 			}
 			incX := 1 + int(inc%4)
 			n := (len(x) + incX - 1) / incX
-			if got, want := IamaxInc(x, n, incX), iamaxIncRef(x, n, incX); got != want {
+			if got, want := IamaxInc(x, n, incX), iamaxIncGo(x, n, incX); got != want {
 				t.Fatalf("IamaxInc(%v, %d, %d) = %d, want %d", x, n, incX, got, want)
 			}
 		})
@@ -185,20 +185,20 @@ func FuzzAxpy(f *testing.F) {
 			x := newStrided(rng, n, 1, int(a/4%4), fromValues(vals[:n]))
 			y := newStrided(rng, n, 1, int(a/16%4), fromValues(vals[n:2*n])).output()
 			want := y.clone()
-			axpyRef(alpha, x.unit(), want.unit())
+			axpyGo(alpha, x.unit(), want.unit())
 			AxpyUnitary(alpha, x.unit(), y.unit())
 			checkAxpy(t, "AxpyUnitary", alpha, x, y, want)
 
 			x = newStrided(rng, n/3, incX, 0, fromValues(vals))
 			y = newStrided(rng, n/3, incY, 1, fromValues(vals[n:])).output()
 			want = y.clone()
-			axpyIncRef(alpha, x.buf, want.buf, n/3, incX, incY, x.start, want.start)
+			axpyIncGo(alpha, x.buf, want.buf, n/3, incX, incY, x.start, want.start)
 			AxpyInc(alpha, x.buf, y.buf, n/3, incX, incY, x.start, y.start)
 			checkAxpy(t, "AxpyInc", alpha, x, y, want)
 
 			s := newStrided(rng, len(vals), 1, int(a%4), fromValues(vals)).output()
 			want = s.clone()
-			scalRef(alpha, want.unit())
+			scalGo(alpha, want.unit())
 			ScalUnitary(alpha, s.unit())
 			checkExact(t, "ScalUnitary", s, want)
 		})

@@ -2,6 +2,46 @@
 
 package kernel
 
+// The GEMM on amd64: the running tier's micro-kernel and packing routines.
+
+// gemmMicro runs micro-kernel kern on one tile (see gemmKernel6x8 and
+// gemmKernel8x24); only the AVX-512 kernel takes the prefetch stream pf.
+func gemmMicro(kern, kb int, ap, bp, c []float64, ldc int, alpha, beta float64, pf gemmPrefetch) {
+	switch kern {
+	case gemmKernelAVX512ID:
+		gemmKernel8x24(kb, ap, bp, c, ldc, alpha, beta, pf.p, pf.stride, pf.count)
+	case gemmKernelAVX2ID:
+		gemmKernel6x8(kb, ap, bp, c, ldc, alpha, beta)
+	default:
+		gemmKernelGo(kb, ap, bp, c, ldc, alpha, beta)
+	}
+}
+
+// packPanel packs one full panel of the given kind (see packPanelGo), by
+// the assembly when asm is set.
+func packPanel(kind int, asm bool, k int, src []float64, ld int, dst []float64) {
+	if !asm {
+		packPanelGo(kind, k, src, ld, dst)
+		return
+	}
+	switch kind {
+	case packRows6:
+		gemmPackRows6(k, src, ld, dst)
+	case packRows8:
+		gemmPackRows8(k, src, ld, dst)
+	case packRows8x24:
+		gemmPackRows8S(k, src, ld, dst, 24)
+	case packCols6:
+		gemmPackCols6(k, src, ld, dst)
+	case packCols8:
+		gemmPackCols8(k, src, ld, dst)
+	case packCols24:
+		gemmPackCols24(k, src, ld, dst)
+	}
+}
+
+// The assembly: the micro-kernels and the packing routines of full panels.
+
 // gemmKernel6x8 is the AVX2/FMA micro-kernel. With T = Σ_p a[6p:6p+6] ⊗
 // b[8p:8p+8], the 6×8 outer-product sum over the packed panels a (6 values
 // per step) and b (8 values per step) of depth k, it computes
@@ -74,3 +114,60 @@ func gemmPackCols6(k int, a []float64, lda int, dst []float64)
 //
 //go:noescape
 func gemmPackCols8(k int, b []float64, ldb int, dst []float64)
+
+//go:generate go run gemm_avx512_gen.go
+
+// gemmKernel8x24 is the AVX-512 micro-kernel (gemm_avx512_amd64.s, written
+// by gemm_avx512_gen.go). With T = Σ_p a[8p:8p+8] ⊗ b[24p:24p+24], the 8×24
+// outer-product sum over the packed panels a (8 values per step) and b (24
+// values per step) of depth k, it computes
+//
+//	for i := range 8 {
+//		for j := range 24 {
+//			if beta == 0 {
+//				c[i*ldc+j] = alpha * T[i][j]
+//			} else {
+//				c[i*ldc+j] = math.FMA(alpha, T[i][j], beta*c[i*ldc+j])
+//			}
+//		}
+//	}
+//
+// T is accumulated with fused multiply-adds in order p = 0, 1, ..., k-1,
+// as gemmKernel6x8 does. It does not read C when beta == 0. The caller
+// guarantees len(a) >= 8k, len(b) >= 24k and len(c) >= 7*ldc+24.
+//
+// Meanwhile it asks for pfCount cache lines pfStride bytes apart from pf
+// on (towards L2), one every four steps (then pf's last line again): the
+// memory that the driver reads next, so that the reading overlaps the
+// arithmetic. The lines are only prefetched, never read, so pf may point
+// anywhere (the driver passes a line it has, a when it has nothing to
+// ask for).
+//
+//go:noescape
+func gemmKernel8x24(k int, a, b, c []float64, ldc int, alpha, beta float64, pf *float64, pfStride, pfCount int)
+
+// gemmPackRows8S interleaves eight rows of a row-major matrix (row stride
+// ldb) into steps stride apart:
+//
+//	for p := range k {
+//		for j := range 8 {
+//			dst[p*stride+j] = b[j*ldb+p]
+//		}
+//	}
+//
+// The caller guarantees len(b) >= 7*ldb+k and len(dst) >= (k-1)*stride+8.
+//
+//go:noescape
+func gemmPackRows8S(k int, b []float64, ldb int, dst []float64, stride int)
+
+// gemmPackCols24 copies 24 consecutive columns of k rows of a row-major
+// matrix (row stride ldb):
+//
+//	for p := range k {
+//		copy(dst[p*24:p*24+24], b[p*ldb:p*ldb+24])
+//	}
+//
+// The caller guarantees len(b) >= (k-1)*ldb+24 and len(dst) >= 24k.
+//
+//go:noescape
+func gemmPackCols24(k int, b []float64, ldb int, dst []float64)

@@ -2,7 +2,7 @@
 
 #include "textflag.h"
 
-// Packing routines of the GEMM driver (see pack.go for the layouts). Each
+// Packing routines of the GEMM driver (see gemm_pack.go for the layouts). Each
 // handles four steps p at a time with AVX loads and stores, then the last
 // k%4 steps one at a time.
 

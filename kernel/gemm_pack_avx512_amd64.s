@@ -3,7 +3,7 @@
 #include "textflag.h"
 
 // Packing routines for the AVX-512 tier's 24-column panels of B (see
-// pack.go for the layouts).
+// gemm_pack.go for the layouts).
 
 #define K_LEFT CX
 #define K_QUADS BX

@@ -151,6 +151,13 @@ func DgemmPackedUpper(transA bool, alpha float64, a []float64, lda int, pb *Pack
 	dgemmPacked(0, true, transA, pb.n, alpha, a, lda, pb, beta, c, ldc)
 }
 
+// DgemmPackedUpperOn is DgemmPackedUpper on at most threads goroutines, the
+// caller's included (threads < 1: Threads()), as DgemmPackedOn is
+// DgemmPacked: the same values on any number.
+func DgemmPackedUpperOn(threads int, transA bool, alpha float64, a []float64, lda int, pb *PackedB, beta float64, c []float64, ldc int) {
+	dgemmPacked(threads, true, transA, pb.n, alpha, a, lda, pb, beta, c, ldc)
+}
+
 // dgemmPacked runs a product on the packed B on at most threads goroutines
 // (threads < 1: Threads()); upper skips the tiles below the diagonal.
 func dgemmPacked(threads int, upper, transA bool, m int, alpha float64, a []float64, lda int, pb *PackedB, beta float64, c []float64, ldc int) {

@@ -412,7 +412,7 @@ func TestDgemmConcurrentCalls(t *testing.T) {
 // TestDgemmAllocs checks that steady-state calls allocate nothing, on one
 // goroutine and on two.
 func TestDgemmAllocs(t *testing.T) {
-	if gemmRace {
+	if raceEnabled {
 		t.Skip("the race detector allocates")
 	}
 	savedWork := gemmMinWork
@@ -496,15 +496,19 @@ func TestGemmPack(t *testing.T) {
 		stride    int                 // distance of the steps in dst
 		srcLen    func(k, ld int) int // elements of src read
 	}
-	rows8s := func(k int, src []float64, ld int, dst []float64) { gemmPackRows8S(k, src, ld, dst, 24) }
-	rows8sGo := func(k int, src []float64, ld int, dst []float64) { packRows8SGo(k, src, ld, dst, 24) }
+	asm := func(kind int) func(int, []float64, int, []float64) {
+		return func(k int, src []float64, ld int, dst []float64) { packPanel(kind, true, k, src, ld, dst) }
+	}
+	goForm := func(kind int) func(int, []float64, int, []float64) {
+		return func(k int, src []float64, ld int, dst []float64) { packPanelGo(kind, k, src, ld, dst) }
+	}
 	packers := []packer{
-		{"rows6", TierAVX2, gemmPackRows6, packRows6Go, 6, 6, func(k, ld int) int { return 5*ld + k }},
-		{"rows8", TierAVX2, gemmPackRows8, packRows8Go, 8, 8, func(k, ld int) int { return 7*ld + k }},
-		{"cols6", TierAVX2, gemmPackCols6, packCols6Go, 6, 6, func(k, ld int) int { return max(0, (k-1)*ld+6) }},
-		{"cols8", TierAVX2, gemmPackCols8, packCols8Go, 8, 8, func(k, ld int) int { return max(0, (k-1)*ld+8) }},
-		{"rows8s", TierAVX2, rows8s, rows8sGo, 8, 24, func(k, ld int) int { return 7*ld + k }},
-		{"cols24", TierAVX512, gemmPackCols24, packCols24Go, 24, 24, func(k, ld int) int { return max(0, (k-1)*ld+24) }},
+		{"rows6", TierAVX2, asm(packRows6), goForm(packRows6), 6, 6, func(k, ld int) int { return 5*ld + k }},
+		{"rows8", TierAVX2, asm(packRows8), goForm(packRows8), 8, 8, func(k, ld int) int { return 7*ld + k }},
+		{"cols6", TierAVX2, asm(packCols6), goForm(packCols6), 6, 6, func(k, ld int) int { return max(0, (k-1)*ld+6) }},
+		{"cols8", TierAVX2, asm(packCols8), goForm(packCols8), 8, 8, func(k, ld int) int { return max(0, (k-1)*ld+8) }},
+		{"rows8s", TierAVX2, asm(packRows8x24), goForm(packRows8x24), 8, 24, func(k, ld int) int { return 7*ld + k }},
+		{"cols24", TierAVX512, asm(packCols24), goForm(packCols24), 24, 24, func(k, ld int) int { return max(0, (k-1)*ld+24) }},
 	}
 	for _, pk := range packers {
 		t.Run(pk.name, func(t *testing.T) {

@@ -87,7 +87,7 @@ func TestGemmTierSelected(t *testing.T) {
 	})
 }
 
-// gemmKernel8x24 gives gemmKernelGoMN's values bit for bit (the same fused
+// gemmKernel8x24 (through gemmMicro) gives gemmKernelGoMN's values bit for bit (the same fused
 // multiply-adds in the same order), for every tail of its 4-step loop,
 // alpha and beta edge values (beta = 0 over NaN in C), and writes nothing
 // of C outside its tile.
@@ -117,7 +117,7 @@ func TestGemmKernel8x24(t *testing.T) {
 			if k%2 == 1 {
 				pf, stride, count = &b[0], 64, 3*k
 			}
-			gemmKernel8x24(k, a, b, c, ldc, ab[0], ab[1], pf, stride, count)
+			gemmMicro(gemmKernelAVX512ID, k, a, b, c, ldc, ab[0], ab[1], gemmPrefetch{pf, stride, count})
 			name := fmt.Sprintf("k=%d alpha,beta=%v", k, ab)
 			for i := range c {
 				if math.Float64bits(c[i]) != math.Float64bits(want[i]) {

@@ -4,9 +4,8 @@ import "math"
 
 // Below these lengths the exported routines run the Go loop: an assembly
 // call (ABI0, never inlined, with its slicing and set-up) costs more than it
-// saves on a few elements. The values are the crossovers measured with
-// BenchmarkCrossover (on an AMD EPYC with AVX-512, best of many batches);
-// they are variables only so that the tests can lower them to 1 and push
+// saves on a few elements. The values are the crossovers that
+// BenchmarkCrossover measures; they are variables only so that the tests can lower them to 1 and push
 // every length through the assembly.
 var (
 	dotAsmMin   = 6
@@ -37,16 +36,7 @@ func wide(n int) bool { return useAsm && use512 && n >= min512 }
 //
 // len(y) must be at least len(x).
 func DotUnitary(x, y []float64) float64 {
-	y = y[:len(x)]
-	if useAsm && len(x) >= dotAsmMin {
-		raceRead(x)
-		raceRead(y)
-		if wide(len(x)) {
-			return dot512(x, y)
-		}
-		return dotAVX(x, y)
-	}
-	return dotRef(x, y)
+	return dot(x, y[:len(x)])
 }
 
 // DotInc returns the dot product of n strided elements of x and y:
@@ -60,14 +50,7 @@ func DotUnitary(x, y []float64) float64 {
 //
 // incX and incY must be positive.
 func DotInc(x, y []float64, n, incX, incY, ix, iy int) float64 {
-	if useAsm && n >= incAsmMin {
-		x = x[ix : ix+(n-1)*incX+1]
-		y = y[iy : iy+(n-1)*incY+1]
-		raceRead(x)
-		raceRead(y)
-		return dotIncAVX(x, y, n, incX, incY)
-	}
-	return dotIncRef(x, y, n, incX, incY, ix, iy)
+	return dotInc(x, y, n, incX, incY, ix, iy)
 }
 
 // AxpyUnitary adds alpha*x to y:
@@ -78,75 +61,7 @@ func DotInc(x, y []float64, n, incX, incY, ix, iy int) float64 {
 //
 // len(y) must be at least len(x).
 func AxpyUnitary(alpha float64, x, y []float64) {
-	y = y[:len(x)]
-	if useAsm && len(x) >= axpyAsmMin {
-		raceRead(x)
-		raceWrite(y)
-		if wide(len(x)) {
-			axpy512(alpha, x, y)
-		} else {
-			axpyAVX(alpha, x, y)
-		}
-		return
-	}
-	axpyRef(alpha, x, y)
-}
-
-// AxpyRows adds to y the rows idx[m] of the row-major matrix g (leading
-// dimension ld), scaled by c[m], in order of m:
-//
-//	for m, r := range idx {
-//		AxpyUnitary(c[m], g[r*ld:r*ld+len(y)], y)
-//	}
-//
-// with the same rounding as those calls, but reading and writing y once
-// per four rows. len(c) must be at least len(idx), and every row must lie
-// inside g.
-func AxpyRows(c, g []float64, ld int, idx []int, y []float64) {
-	n := len(y)
-	c = c[:len(idx)]
-	row := func(m int) []float64 { r := idx[m] * ld; return g[r : r+n] }
-	if !useAsm || n < axpyAsmMin {
-		for m := range idx {
-			axpyRef(c[m], row(m), y)
-		}
-		return
-	}
-	raceWrite(y)
-	wide512 := wide(n)
-	m := 0
-	for ; m+4 <= len(idx); m += 4 {
-		x0, x1, x2, x3 := row(m), row(m+1), row(m+2), row(m+3)
-		raceRead(x0)
-		raceRead(x1)
-		raceRead(x2)
-		raceRead(x3)
-		if wide512 {
-			axpy4x512((*[4]float64)(c[m:m+4]), x0, x1, x2, x3, y)
-		} else {
-			axpy4AVX((*[4]float64)(c[m:m+4]), x0, x1, x2, x3, y)
-		}
-	}
-	if m+2 <= len(idx) {
-		x0, x1 := row(m), row(m+1)
-		raceRead(x0)
-		raceRead(x1)
-		if wide512 {
-			axpy2x512((*[2]float64)(c[m:m+2]), x0, x1, y)
-		} else {
-			axpy2AVX((*[2]float64)(c[m:m+2]), x0, x1, y)
-		}
-		m += 2
-	}
-	if m < len(idx) {
-		x := row(m)
-		raceRead(x)
-		if wide512 {
-			axpy512(c[m], x, y)
-		} else {
-			axpyAVX(c[m], x, y)
-		}
-	}
+	axpy(alpha, x, y[:len(x)])
 }
 
 // AxpyInc adds alpha times n strided elements of x to y:
@@ -159,15 +74,7 @@ func AxpyRows(c, g []float64, ld int, idx []int, y []float64) {
 //
 // incX and incY must be positive.
 func AxpyInc(alpha float64, x, y []float64, n, incX, incY, ix, iy int) {
-	if useAsm && n >= incAsmMin {
-		x = x[ix : ix+(n-1)*incX+1]
-		y = y[iy : iy+(n-1)*incY+1]
-		raceRead(x)
-		raceWrite(y)
-		axpyIncAVX(alpha, x, y, n, incX, incY)
-		return
-	}
-	axpyIncRef(alpha, x, y, n, incX, incY, ix, iy)
+	axpyInc(alpha, x, y, n, incX, incY, ix, iy)
 }
 
 // ScalUnitary multiplies x by alpha:
@@ -176,16 +83,7 @@ func AxpyInc(alpha float64, x, y []float64, n, incX, incY, ix, iy int) {
 //		x[i] *= alpha
 //	}
 func ScalUnitary(alpha float64, x []float64) {
-	if useAsm && len(x) >= scalAsmMin {
-		raceWrite(x)
-		if wide(len(x)) {
-			scal512(alpha, x)
-		} else {
-			scalAVX(alpha, x)
-		}
-		return
-	}
-	scalRef(alpha, x)
+	scal(alpha, x)
 }
 
 // ScalInc multiplies n strided elements of x by alpha:
@@ -200,7 +98,7 @@ func ScalInc(alpha float64, x []float64, n, incX int) {
 		ScalUnitary(alpha, x[:n])
 		return
 	}
-	scalIncRef(alpha, x, n, incX)
+	scalIncGo(alpha, x, n, incX)
 }
 
 // SumSqUnitary returns the sum of squares of x:
@@ -213,20 +111,13 @@ func ScalInc(alpha float64, x []float64, n, incX int) {
 // It is the plain sum: it overflows to +Inf and underflows to 0 like any
 // sum. Use Nrm2Unitary for a norm that does neither.
 func SumSqUnitary(x []float64) float64 {
-	if useAsm && len(x) >= sumSqAsmMin {
-		raceRead(x)
-		if wide(len(x)) {
-			return sumSq512(x)
-		}
-		return sumSqAVX(x)
-	}
-	return sumSqRef(x)
+	return sumSq(x)
 }
 
 // Nrm2Unitary returns the Euclidean norm of x, sqrt(Σ x[i]²), without
 // overflow or underflow for huge or tiny elements. A NaN in x gives NaN, and
-// otherwise an infinity gives +Inf. Its definition is nrm2Ref, the scaled
-// loop of the reference BLAS.
+// otherwise an infinity gives +Inf. The tests hold it to nrm2Ref, the scaled
+// one-pass loop of the reference BLAS.
 //
 // The sum of squares is taken unscaled and fast; only when it comes out
 // infinite, NaN or too small to hold full precision is the norm recomputed,
@@ -259,7 +150,8 @@ func Nrm2Inc(x []float64, n, incX int) float64 {
 // is as accurate as the unscaled sum, and it cannot overflow: the scaled
 // squares are at most 1. Elements that the scaling sends below the
 // subnormal range are smaller than max|x|·2⁻¹⁰²² and their squares are
-// negligible. Unlike the one-pass loop of nrm2Ref, it does no division.
+// negligible. Unlike the reference BLAS's one-pass loop, it does no
+// division.
 func nrm2Scaled(x []float64, n, incX int) float64 {
 	var amax float64
 	for i, ix := 0, 0; i < n; i, ix = i+1, ix+incX {
@@ -316,14 +208,7 @@ func IamaxUnitary(x []float64) int {
 	if len(x) > 0 && x[0] != x[0] {
 		return 0 // NaN at x[0]: nothing compares greater
 	}
-	if useAsm && len(x) >= iamaxAsmMin {
-		raceRead(x)
-		if wide(len(x)) {
-			return iamax512(x)
-		}
-		return iamaxAVX(x)
-	}
-	return iamaxRef(x)
+	return iamax(x)
 }
 
 // IamaxInc is IamaxUnitary over n strided elements x[i*incX], i < n; it
@@ -332,14 +217,107 @@ func IamaxInc(x []float64, n, incX int) int {
 	if incX == 1 && n > 0 {
 		return IamaxUnitary(x[:n])
 	}
-	return iamaxIncRef(x, n, incX)
+	return iamaxIncGo(x, n, incX)
 }
 
 // Prefetch asks the processor to bring x into its L2 cache ahead of use,
 // and returns at once: a hint, with no effect on any value. It does
 // nothing without the assembly kernels.
 func Prefetch(x []float64) {
-	if useAsm && len(x) > 0 {
-		prefetchL2(x)
+	if len(x) > 0 {
+		prefetch(x)
 	}
+}
+
+// The Go forms. Each is the plain Go definition of its routine, the loop
+// in its doc comment: the Go tier runs it, the assembly tiers run it below
+// their thresholds, and the tests compare the assembly with it.
+
+// dotGo returns Σ x[i]*y[i] for i < len(x).
+func dotGo(x, y []float64) (sum float64) {
+	y = y[:len(x)]
+	for i, v := range x {
+		sum += v * y[i]
+	}
+	return sum
+}
+
+// dotIncGo returns Σ x[ix+i*incX]*y[iy+i*incY] for i < n.
+func dotIncGo(x, y []float64, n, incX, incY, ix, iy int) (sum float64) {
+	for i := 0; i < n; i++ {
+		sum += x[ix] * y[iy]
+		ix += incX
+		iy += incY
+	}
+	return sum
+}
+
+// axpyGo computes y[i] += alpha*x[i] for i < len(x).
+func axpyGo(alpha float64, x, y []float64) {
+	y = y[:len(x)]
+	for i, v := range x {
+		y[i] += alpha * v
+	}
+}
+
+// axpyIncGo computes y[iy+i*incY] += alpha*x[ix+i*incX] for i < n.
+func axpyIncGo(alpha float64, x, y []float64, n, incX, incY, ix, iy int) {
+	for i := 0; i < n; i++ {
+		y[iy] += alpha * x[ix]
+		ix += incX
+		iy += incY
+	}
+}
+
+// scalGo computes x[i] *= alpha.
+func scalGo(alpha float64, x []float64) {
+	for i := range x {
+		x[i] *= alpha
+	}
+}
+
+// scalIncGo computes x[i*incX] *= alpha for i < n.
+func scalIncGo(alpha float64, x []float64, n, incX int) {
+	for i, ix := 0, 0; i < n; i, ix = i+1, ix+incX {
+		x[ix] *= alpha
+	}
+}
+
+// sumSqGo returns Σ x[i]².
+func sumSqGo(x []float64) (sum float64) {
+	for _, v := range x {
+		sum += v * v
+	}
+	return sum
+}
+
+// iamaxGo returns the index of the first largest |x[i]|, or -1 if x is
+// empty. It is gonum's Idamax loop: the running maximum starts at |x[0]| and
+// moves only on a strictly greater value, so a NaN at x[0] gives 0 and a NaN
+// anywhere else is passed over.
+func iamaxGo(x []float64) int {
+	if len(x) == 0 {
+		return -1
+	}
+	idx, max := 0, math.Abs(x[0])
+	for i, v := range x {
+		if a := math.Abs(v); a > max {
+			idx, max = i, a
+		}
+	}
+	return idx
+}
+
+// iamaxIncGo is iamaxGo over x[i*incX], i < n.
+func iamaxIncGo(x []float64, n, incX int) int {
+	if n <= 0 {
+		return -1
+	}
+	idx, max := 0, math.Abs(x[0])
+	for i, ix := 1, incX; i < n; i, ix = i+1, ix+incX {
+		if a := math.Abs(x[ix]); a > max {
+			idx, max = i, a
+		}
+	}
+	return idx
 }

@@ -19,7 +19,7 @@ func TestDot(t *testing.T) {
 				x := newStrided(rng, n, 1, off, uniform)
 				y := newStrided(rng, n, 1, (off+1)%4, uniform)
 				got := DotUnitary(x.unit(), y.unit())
-				want := dotRef(x.unit(), y.unit())
+				want := dotGo(x.unit(), y.unit())
 				if bound := dotBound(x.values(), y.values()); !closeEnough(got, want, bound, sumTol*float64(n)) {
 					t.Fatalf("DotUnitary n=%d off=%d: got %v, want %v", n, off, got, want)
 				}
@@ -31,7 +31,7 @@ func TestDot(t *testing.T) {
 				x := newStrided(rng, n, inc[0], off, uniform)
 				y := newStrided(rng, n, inc[1], 3-off, uniform)
 				got := DotInc(x.buf, y.buf, n, inc[0], inc[1], x.start, y.start)
-				want := dotIncRef(x.buf, y.buf, n, inc[0], inc[1], x.start, y.start)
+				want := dotIncGo(x.buf, y.buf, n, inc[0], inc[1], x.start, y.start)
 				if bound := dotBound(x.values(), y.values()); !closeEnough(got, want, bound, sumTol*float64(n)) {
 					t.Fatalf("DotInc n=%d inc=%v: got %v, want %v", n, inc, got, want)
 				}
@@ -104,7 +104,7 @@ func TestAxpy(t *testing.T) {
 					x := newStrided(rng, n, 1, off, uniform)
 					y := newStrided(rng, n, 1, (off+3)%4, uniform).output()
 					want := y.clone()
-					axpyRef(alpha, x.unit(), want.unit())
+					axpyGo(alpha, x.unit(), want.unit())
 					AxpyUnitary(alpha, x.unit(), y.unit())
 					checkAxpy(t, fmt.Sprintf("AxpyUnitary n=%d alpha=%v off=%d", n, alpha, off), alpha, x, y, want)
 				}
@@ -113,7 +113,7 @@ func TestAxpy(t *testing.T) {
 					x := newStrided(rng, n, inc[0], off, uniform)
 					y := newStrided(rng, n, inc[1], 3-off, uniform).output()
 					want := y.clone()
-					axpyIncRef(alpha, x.buf, want.buf, n, inc[0], inc[1], x.start, want.start)
+					axpyIncGo(alpha, x.buf, want.buf, n, inc[0], inc[1], x.start, want.start)
 					AxpyInc(alpha, x.buf, y.buf, n, inc[0], inc[1], x.start, y.start)
 					checkAxpy(t, fmt.Sprintf("AxpyInc n=%d alpha=%v inc=%v", n, alpha, inc), alpha, x, y, want)
 				}
@@ -144,14 +144,14 @@ func TestScal(t *testing.T) {
 				for off := 0; off < 4; off++ {
 					x := newStrided(rng, n, 1, off, uniform).output()
 					want := x.clone()
-					scalRef(alpha, want.unit())
+					scalGo(alpha, want.unit())
 					ScalUnitary(alpha, x.unit())
 					checkExact(t, fmt.Sprintf("ScalUnitary n=%d alpha=%v off=%d", n, alpha, off), x, want)
 				}
 				for _, inc := range []int{1, 2, 3} {
 					x := newStrided(rng, n, inc, n%4, uniform).output()
 					want := x.clone()
-					scalIncRef(alpha, want.from(), n, inc)
+					scalIncGo(alpha, want.from(), n, inc)
 					ScalInc(alpha, x.from(), n, inc)
 					checkExact(t, fmt.Sprintf("ScalInc n=%d alpha=%v inc=%d", n, alpha, inc), x, want)
 				}
@@ -178,7 +178,7 @@ func TestSumSqNrm2(t *testing.T) {
 			for off := 0; off < 4; off++ {
 				x := newStrided(rng, n, 1, off, uniform)
 				v := x.unit()
-				want := sumSqRef(v)
+				want := sumSqGo(v)
 				if got := SumSqUnitary(v); !closeEnough(got, want, want, sumTol*float64(n)) {
 					t.Fatalf("SumSqUnitary n=%d off=%d: got %v, want %v", n, off, got, want)
 				}
@@ -294,14 +294,14 @@ func TestIamax(t *testing.T) {
 						x.orig[x.start] = 0
 					}
 					v := x.unit()
-					if got, want := IamaxUnitary(v), iamaxRef(v); got != want {
+					if got, want := IamaxUnitary(v), iamaxGo(v); got != want {
 						t.Fatalf("IamaxUnitary %s n=%d off=%d: got %d, want %d (x = %v)", name, n, off, got, want, v)
 					}
 					x.checkUnchanged(t, "IamaxUnitary x")
 				}
 				for _, inc := range []int{1, 2, 3} {
 					x := newStrided(rng, n, inc, n%4, gen)
-					if got, want := IamaxInc(x.from(), n, inc), iamaxIncRef(x.from(), n, inc); got != want {
+					if got, want := IamaxInc(x.from(), n, inc), iamaxIncGo(x.from(), n, inc); got != want {
 						t.Fatalf("IamaxInc %s n=%d inc=%d: got %d, want %d (x = %v)", name, n, inc, got, want, x.values())
 					}
 				}

@@ -146,9 +146,9 @@ func (c gemvCase) run(t *testing.T, rng *rand.Rand, gen func(*rand.Rand) float64
 			}
 			return r
 		}
-		ref, f := gemvNRef, GemvN
+		ref, f := gemvNGo, GemvN
 		if c.kind == "T" {
-			ref, f = gemvTRef, GemvT
+			ref, f = gemvTGo, GemvT
 		}
 		ref(c.m, c.n, c.alpha, ad, lda, xd, c.incX, c.beta, want.from(), c.incY)
 		// The error bound: the same product on absolute values.
@@ -171,7 +171,7 @@ func (c gemvCase) run(t *testing.T, rng *rand.Rand, gen func(*rand.Rand) float64
 		}
 	case "Ger":
 		want := a.clone()
-		gerRef(c.m, c.n, c.alpha, xd, c.incX, yd, c.incY, want.data(), lda)
+		gerGo(c.m, c.n, c.alpha, xd, c.incX, yd, c.incY, want.data(), lda)
 		Ger(c.m, c.n, c.alpha, xd, c.incX, yd, c.incY, ad, lda)
 		x.checkUnchanged(t, c, " x")
 		y.checkUnchanged(t, c, " y")

@@ -15,15 +15,20 @@ package kernel
 // micro-kernel always works on full tiles; the driver discards the padded
 // part of the result. Transposition is resolved here: the micro-kernel sees
 // one layout whatever transA and transB are. Full panels go through
-// routines that interleave rows of the stored matrix (gemmPackRows6/8,
-// gemmPackRows8S three times for 24 columns) or copy short runs of
-// consecutive elements (gemmPackCols6/8/24), in assembly when t.asm().
+// routines that interleave rows of the stored matrix (packRows6, packRows8,
+// packRows8x24 three times for 24 columns) or copy short runs of
+// consecutive elements (packCols6, packCols8, packCols24), in assembly when
+// t.asm() (packPanel).
 
 // packA packs op(A)[i0:i0+mb, p0:p0+kb] into dst as ⌈mb/mr⌉ row panels of
 // mr·kb values each. op(A)[i][p] is a[i*lda+p], or a[p*lda+i] when trans
 // is set.
 func packA(t *gemmTier, trans bool, a []float64, lda, i0, mb, p0, kb int, dst []float64) {
 	mr, asm := t.mr, t.asm()
+	rowsKind, colsKind := packRows6, packCols6
+	if mr == 8 {
+		rowsKind, colsKind = packRows8, packCols8
+	}
 	for r := 0; r < mb; r += mr {
 		rows := min(mr, mb-r)
 		panel := dst[r*kb : r*kb+mr*kb]
@@ -35,29 +40,11 @@ func packA(t *gemmTier, trans bool, a []float64, lda, i0, mb, p0, kb int, dst []
 		case trans:
 			o := p0*lda + i0 + r
 			src := a[o : o+(kb-1)*lda+mr]
-			switch {
-			case mr == 8 && asm:
-				gemmPackCols8(kb, src, lda, panel)
-			case mr == 8:
-				packCols8Go(kb, src, lda, panel)
-			case asm:
-				gemmPackCols6(kb, src, lda, panel)
-			default:
-				packCols6Go(kb, src, lda, panel)
-			}
+			packPanel(colsKind, asm, kb, src, lda, panel)
 		default:
 			o := (i0+r)*lda + p0
 			src := a[o : o+(mr-1)*lda+kb]
-			switch {
-			case mr == 8 && asm:
-				gemmPackRows8(kb, src, lda, panel)
-			case mr == 8:
-				packRows8Go(kb, src, lda, panel)
-			case asm:
-				gemmPackRows6(kb, src, lda, panel)
-			default:
-				packRows6Go(kb, src, lda, panel)
-			}
+			packPanel(rowsKind, asm, kb, src, lda, panel)
 		}
 	}
 }
@@ -88,37 +75,50 @@ func packBStride(t *gemmTier, trans bool, b []float64, ldb, p0, kb, j0, nb, q0, 
 			for s := 0; s < nr; s += 8 {
 				o := (j0+c+s)*ldb + p0
 				src := b[o : o+7*ldb+kb]
-				if asm {
-					gemmPackRows8S(kb, src, ldb, panel[s:], nr)
-				} else {
-					packRows8SGo(kb, src, ldb, panel[s:], nr)
-				}
+				packPanel(packRows8x24, asm, kb, src, ldb, panel[s:])
 			}
 		case nr == 24:
 			o := p0*ldb + j0 + c
 			src := b[o : o+(kb-1)*ldb+nr]
-			if asm {
-				gemmPackCols24(kb, src, ldb, panel)
-			} else {
-				packCols24Go(kb, src, ldb, panel)
-			}
+			packPanel(packCols24, asm, kb, src, ldb, panel)
 		case trans:
 			o := (j0+c)*ldb + p0
 			src := b[o : o+(nr-1)*ldb+kb]
-			if asm {
-				gemmPackRows8(kb, src, ldb, panel)
-			} else {
-				packRows8Go(kb, src, ldb, panel)
-			}
+			packPanel(packRows8, asm, kb, src, ldb, panel)
 		default:
 			o := p0*ldb + j0 + c
 			src := b[o : o+(kb-1)*ldb+nr]
-			if asm {
-				gemmPackCols8(kb, src, ldb, panel)
-			} else {
-				packCols8Go(kb, src, ldb, panel)
-			}
+			packPanel(packCols8, asm, kb, src, ldb, panel)
 		}
+	}
+}
+
+// The full panels a packing routine writes, each a kind of packPanel.
+const (
+	packRows6    = iota // six rows interleaved
+	packRows8           // eight rows interleaved
+	packRows8x24        // eight rows interleaved into steps 24 apart
+	packCols6           // runs of six columns copied
+	packCols8           // runs of eight columns copied
+	packCols24          // runs of 24 columns copied
+)
+
+// packPanelGo packs one full panel of the given kind of depth k from src
+// (row stride ld) into dst, in Go.
+func packPanelGo(kind, k int, src []float64, ld int, dst []float64) {
+	switch kind {
+	case packRows6:
+		packRows6Go(k, src, ld, dst)
+	case packRows8:
+		packRows8Go(k, src, ld, dst)
+	case packRows8x24:
+		packRows8SGo(k, src, ld, dst, 24)
+	case packCols6:
+		packCols6Go(k, src, ld, dst)
+	case packCols8:
+		packCols8Go(k, src, ld, dst)
+	case packCols24:
+		packCols24Go(k, src, ld, dst)
 	}
 }
 
