@@ -2,6 +2,8 @@
 
 package kernel
 
+//go:generate go run gemm_avx512_gen.go
+
 // The GEMM on amd64: the running tier's micro-kernel and packing routines.
 
 // gemmMicro runs micro-kernel kern on one tile (see gemmKernel6x8 and
@@ -17,27 +19,24 @@ func gemmMicro(kern, kb int, ap, bp, c []float64, ldc int, alpha, beta float64, 
 	}
 }
 
-// packPanel packs one full panel of the given kind (see packPanelGo), by
-// the assembly when asm is set.
+// packPanel packs one full panel of the given kind, by the assembly when
+// asm is set, else by its Go form.
 func packPanel(kind int, asm bool, k int, src []float64, ld int, dst []float64) {
-	if !asm {
-		packPanelGo(kind, k, src, ld, dst)
-		return
+	if asm {
+		packAsm[kind](k, src, ld, dst)
+	} else {
+		packGo[kind](k, src, ld, dst)
 	}
-	switch kind {
-	case packRows6:
-		gemmPackRows6(k, src, ld, dst)
-	case packRows8:
-		gemmPackRows8(k, src, ld, dst)
-	case packRows8x24:
-		gemmPackRows8S(k, src, ld, dst, 24)
-	case packCols6:
-		gemmPackCols6(k, src, ld, dst)
-	case packCols8:
-		gemmPackCols8(k, src, ld, dst)
-	case packCols24:
-		gemmPackCols24(k, src, ld, dst)
-	}
+}
+
+// packAsm holds the assembly of each kind of packPanel.
+var packAsm = [...]func(k int, src []float64, ld int, dst []float64){
+	packRows6:    gemmPackRows6,
+	packRows8:    gemmPackRows8,
+	packRows8x24: func(k int, b []float64, ldb int, dst []float64) { gemmPackRows8S(k, b, ldb, dst, 24) },
+	packCols6:    gemmPackCols6,
+	packCols8:    gemmPackCols8,
+	packCols24:   gemmPackCols24,
 }
 
 // The assembly: the micro-kernels and the packing routines of full panels.
@@ -114,8 +113,6 @@ func gemmPackCols6(k int, a []float64, lda int, dst []float64)
 //
 //go:noescape
 func gemmPackCols8(k int, b []float64, ldb int, dst []float64)
-
-//go:generate go run gemm_avx512_gen.go
 
 // gemmKernel8x24 is the AVX-512 micro-kernel (gemm_avx512_amd64.s, written
 // by gemm_avx512_gen.go). With T = Σ_p a[8p:8p+8] ⊗ b[24p:24p+24], the 8×24

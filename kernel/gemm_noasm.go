@@ -9,5 +9,5 @@ func gemmMicro(kern, kb int, ap, bp, c []float64, ldc int, alpha, beta float64, 
 }
 
 func packPanel(kind int, asm bool, k int, src []float64, ld int, dst []float64) {
-	packPanelGo(kind, k, src, ld, dst)
+	packGo[kind](k, src, ld, dst)
 }

@@ -103,23 +103,15 @@ const (
 	packCols24          // runs of 24 columns copied
 )
 
-// packPanelGo packs one full panel of the given kind of depth k from src
-// (row stride ld) into dst, in Go.
-func packPanelGo(kind, k int, src []float64, ld int, dst []float64) {
-	switch kind {
-	case packRows6:
-		packRows6Go(k, src, ld, dst)
-	case packRows8:
-		packRows8Go(k, src, ld, dst)
-	case packRows8x24:
-		packRows8SGo(k, src, ld, dst, 24)
-	case packCols6:
-		packCols6Go(k, src, ld, dst)
-	case packCols8:
-		packCols8Go(k, src, ld, dst)
-	case packCols24:
-		packCols24Go(k, src, ld, dst)
-	}
+// packGo holds the Go form of each kind of packPanel: it packs one full
+// panel of depth k from src (row stride ld) into dst.
+var packGo = [...]func(k int, src []float64, ld int, dst []float64){
+	packRows6:    packRows6Go,
+	packRows8:    packRows8Go,
+	packRows8x24: func(k int, b []float64, ldb int, dst []float64) { packRows8SGo(k, b, ldb, dst, 24) },
+	packCols6:    packCols6Go,
+	packCols8:    packCols8Go,
+	packCols24:   packCols24Go,
 }
 
 // packRows8SGo is the Go form of gemmPackRows8S:

@@ -499,9 +499,7 @@ func TestGemmPack(t *testing.T) {
 	asm := func(kind int) func(int, []float64, int, []float64) {
 		return func(k int, src []float64, ld int, dst []float64) { packPanel(kind, true, k, src, ld, dst) }
 	}
-	goForm := func(kind int) func(int, []float64, int, []float64) {
-		return func(k int, src []float64, ld int, dst []float64) { packPanelGo(kind, k, src, ld, dst) }
-	}
+	goForm := func(kind int) func(int, []float64, int, []float64) { return packGo[kind] }
 	packers := []packer{
 		{"rows6", TierAVX2, asm(packRows6), goForm(packRows6), 6, 6, func(k, ld int) int { return 5*ld + k }},
 		{"rows8", TierAVX2, asm(packRows8), goForm(packRows8), 8, 8, func(k, ld int) int { return 7*ld + k }},
