@@ -132,10 +132,10 @@
 //
 // # Dispatch
 //
-// Every exported routine has a Go form, named after it with the suffix Go
-// (dotGo, gemvNGo, axpyRowsGo, gemmKernelGo, packRows6Go, …): the loop in
-// its doc comment, which the Go tier runs and the tests compare the
-// assembly with. The exported function, in a file of its family, slices
+// Every routine with assembly has a Go form, named after it with the
+// suffix Go (dotGo, gemvNGo, axpyRowsGo, gemmKernelGo, packRows6Go, …):
+// the loop in its doc comment, which the Go tier runs and the tests
+// compare the assembly with. The exported function, in a file of its family, slices
 // its arguments and calls the routine's dispatcher (dot for DotUnitary),
 // which is defined twice:
 //

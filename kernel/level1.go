@@ -5,8 +5,8 @@ import "math"
 // Below these lengths the exported routines run the Go loop: an assembly
 // call (ABI0, never inlined, with its slicing and set-up) costs more than it
 // saves on a few elements. The values are the crossovers that
-// BenchmarkCrossover measures; they are variables only so that the tests can lower them to 1 and push
-// every length through the assembly.
+// BenchmarkCrossover measures; they are variables only so that the tests
+// can lower them to 1 and push every length through the assembly.
 var (
 	dotAsmMin   = 6
 	axpyAsmMin  = 8
