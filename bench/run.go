@@ -72,8 +72,8 @@ type Options struct {
 	testImages int
 }
 
-// Report is everything Run measured, ready for Report.WriteText or
-// encoding/json.
+// Report is everything Run measured, ready for Report.WriteText,
+// Report.WriteMarkdown or encoding/json.
 type Report struct {
 	Machine  Machine  `json:"machine"`
 	Quick    bool     `json:"quick"`
@@ -94,6 +94,10 @@ type Report struct {
 	Notes []string `json:"notes,omitempty"`
 	// Seconds is the wall time of the whole run.
 	Seconds float64 `json:"seconds"`
+	// Commit names the source the binary was built from, for the stamp
+	// of the Markdown report. Run leaves it empty; the caller knows how the
+	// binary was built ("oddl bench" fills it in).
+	Commit string `json:"commit,omitempty"`
 }
 
 // sizes are the amounts of work of one run of Run.

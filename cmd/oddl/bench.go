@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -9,10 +10,13 @@ import (
 	"os"
 	"os/exec"
 	"os/signal"
+	"path/filepath"
+	"runtime/debug"
 	"runtime/pprof"
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/oddl-go/oddl/bench"
 	"github.com/oddl-go/oddl/blas"
@@ -32,6 +36,7 @@ func runBench(args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("bench", stderr)
 	quick := fs.Bool("quick", false, "trimmed run (seconds instead of a minute or two): fewer repetitions, part of an epoch")
 	asJSON := fs.Bool("json", false, "print one JSON object instead of tables")
+	asMarkdown := fs.Bool("markdown", false, "print the whole benchmark report as Markdown (docs/BENCHMARKS.md): how to measure, what the figures mean, and this run stamped with the CPU, commit and date")
 	backends := fs.String("blas", "", "comma-separated BLAS backends to measure (default: every one compiled in: "+
 		strings.Join(blas.Available(), ", ")+")")
 	threads := fs.Int("threads", 0, "threads of the parallel runs (default: all cores)")
@@ -40,10 +45,11 @@ func runBench(args []string, stdout, stderr io.Writer) error {
 	trainSamples := fs.Int("train-samples", 0, "samples of the training pass on the best backend (default: all 60000, with -quick 5120)")
 	trainPasses := fs.Int("train-passes", 0, "runs of each training pass on the best backend, the fastest reported (default 2, with -quick 1)")
 	batch := fs.Int("batch", 256, "training mini-batch size")
+	outPath := fs.String("o", "", "write the report to `file` (replaced once the run is complete) instead of stdout")
 	quiet := fs.Bool("q", false, "do not log each measurement to stderr")
 	tiers := fs.Bool("tiers", true, "also measure DGEMM and Batch-OMP of native on every other kernel tier this CPU supports (one process each, with "+kernel.EnvVar+" set)")
 	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the run to `file` (read it with go tool pprof)")
-	setUsage(fs, stderr, "oddl bench [-quick] [-json] [-blas names] [-only sections] [flags]",
+	setUsage(fs, stderr, "oddl bench [-quick] [-json | -markdown] [-blas names] [-only sections] [flags]",
 		"Measures, for every BLAS backend compiled in (or those given with -blas):\n"+
 			"the CPU, its clock under load and FP64 peak; DGEMM at the shapes ODDL uses;\n"+
 			"Batch-OMP signals/s beside the GEMM bound (both for native on every kernel\n"+
@@ -54,6 +60,14 @@ func runBench(args []string, stdout, stderr io.Writer) error {
 			"with a note if it is missing).\n")
 	if err := parseFlags(fs, args); err != nil {
 		return err
+	}
+	if *asJSON && *asMarkdown {
+		return usageError{errors.New("-json and -markdown: choose one")}
+	}
+	if *outPath != "" {
+		if fi, err := os.Stat(filepath.Dir(*outPath)); err != nil || !fi.IsDir() {
+			return usageError{fmt.Errorf("-o %s: no such folder %s", *outPath, filepath.Dir(*outPath))}
+		}
 	}
 	if *threads < 0 || *threads > oddl.MaxThreads {
 		return usageError{fmt.Errorf("-threads %d: must be from 0 to %d", *threads, oddl.MaxThreads)}
@@ -117,23 +131,98 @@ func runBench(args []string, stdout, stderr io.Writer) error {
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
-	rep, err := bench.Run(ctx, opts)
+	rep, err := benchRun(ctx, opts)
 	if err != nil && (rep == nil || !errors.Is(err, context.Canceled)) {
 		return err
 	}
-	if *asJSON {
-		enc := json.NewEncoder(stdout)
+	if err != nil && (*asMarkdown || *outPath != "") {
+		// A partial run is no report to keep.
+		return fmt.Errorf("interrupted; no report written: %w", err)
+	}
+	rep.Commit = buildCommit(ctx)
+	var out bytes.Buffer
+	switch {
+	case *asMarkdown:
+		if e := rep.WriteMarkdown(&out); e != nil {
+			return e
+		}
+	case *asJSON:
+		enc := json.NewEncoder(&out)
 		enc.SetIndent("", "  ")
 		if e := enc.Encode(rep); e != nil {
 			return e
 		}
-	} else if e := rep.WriteText(stdout); e != nil {
+	default:
+		if e := rep.WriteText(&out); e != nil {
+			return e
+		}
+	}
+	if *outPath != "" {
+		return writeFileAtomic(*outPath, out.Bytes())
+	}
+	if _, e := stdout.Write(out.Bytes()); e != nil {
 		return e
 	}
 	if err != nil {
 		return fmt.Errorf("interrupted; the report above is partial: %w", err)
 	}
 	return nil
+}
+
+// writeFileAtomic replaces the file at path with data: written beside it
+// first, then renamed over it, so that a failed write leaves the old file.
+func writeFileAtomic(path string, data []byte) error {
+	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
+	if err != nil {
+		return err
+	}
+	_, err = f.Write(data)
+	if e := f.Close(); err == nil {
+		err = e
+	}
+	if err == nil {
+		err = os.Chmod(f.Name(), 0o644)
+	}
+	if err == nil {
+		err = os.Rename(f.Name(), path)
+	}
+	if err != nil {
+		os.Remove(f.Name())
+	}
+	return err
+}
+
+// benchRun is bench.Run; the tests replace it to write reports of made-up
+// results without measuring.
+var benchRun = bench.Run
+
+// buildCommit names the source this binary was built from: the VCS
+// revision Go stamped into it (with "-dirty" for uncommitted changes), else
+// what "git describe" says of the working directory, else "".
+func buildCommit(ctx context.Context) string {
+	if info, ok := debug.ReadBuildInfo(); ok {
+		var rev, dirty string
+		for _, s := range info.Settings {
+			switch s.Key {
+			case "vcs.revision":
+				rev = s.Value
+			case "vcs.modified":
+				if s.Value == "true" {
+					dirty = "-dirty"
+				}
+			}
+		}
+		if rev != "" {
+			return rev[:min(len(rev), 12)] + dirty
+		}
+	}
+	ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+	defer cancel()
+	out, err := exec.CommandContext(ctx, "git", "describe", "--always", "--dirty", "--tags").Output()
+	if err != nil {
+		return ""
+	}
+	return strings.TrimSpace(string(out))
 }
 
 // benchList splits a comma-separated flag value, dropping empty items.
