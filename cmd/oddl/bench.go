@@ -10,7 +10,6 @@ import (
 	"os"
 	"os/exec"
 	"os/signal"
-	"path/filepath"
 	"runtime/debug"
 	"runtime/pprof"
 	"slices"
@@ -20,6 +19,7 @@ import (
 
 	"github.com/oddl-go/oddl/bench"
 	"github.com/oddl-go/oddl/blas"
+	"github.com/oddl-go/oddl/internal/safefile"
 	"github.com/oddl-go/oddl/kernel"
 	"github.com/oddl-go/oddl/oddl"
 )
@@ -64,10 +64,8 @@ func runBench(args []string, stdout, stderr io.Writer) error {
 	if *asJSON && *asMarkdown {
 		return usageError{errors.New("-json and -markdown: choose one")}
 	}
-	if *outPath != "" {
-		if fi, err := os.Stat(filepath.Dir(*outPath)); err != nil || !fi.IsDir() {
-			return usageError{fmt.Errorf("-o %s: no such folder %s", *outPath, filepath.Dir(*outPath))}
-		}
+	if err := checkOutputs([]output{{flag: "-o", path: *outPath}}, output{flag: "-cpuprofile", path: *cpuProfile}); err != nil {
+		return err
 	}
 	if *threads < 0 || *threads > oddl.MaxThreads {
 		return usageError{fmt.Errorf("-threads %d: must be from 0 to %d", *threads, oddl.MaxThreads)}
@@ -158,7 +156,10 @@ func runBench(args []string, stdout, stderr io.Writer) error {
 		}
 	}
 	if *outPath != "" {
-		return writeFileAtomic(*outPath, out.Bytes())
+		return safefile.Write(*outPath, func(w io.Writer) error {
+			_, err := w.Write(out.Bytes())
+			return err
+		})
 	}
 	if _, e := stdout.Write(out.Bytes()); e != nil {
 		return e
@@ -167,29 +168,6 @@ func runBench(args []string, stdout, stderr io.Writer) error {
 		return fmt.Errorf("interrupted; the report above is partial: %w", err)
 	}
 	return nil
-}
-
-// writeFileAtomic replaces the file at path with data: written beside it
-// first, then renamed over it, so that a failed write leaves the old file.
-func writeFileAtomic(path string, data []byte) error {
-	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
-	if err != nil {
-		return err
-	}
-	_, err = f.Write(data)
-	if e := f.Close(); err == nil {
-		err = e
-	}
-	if err == nil {
-		err = os.Chmod(f.Name(), 0o644)
-	}
-	if err == nil {
-		err = os.Rename(f.Name(), path)
-	}
-	if err != nil {
-		os.Remove(f.Name())
-	}
-	return err
 }
 
 // benchRun is bench.Run; the tests replace it to write reports of made-up

