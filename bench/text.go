@@ -21,7 +21,7 @@ func (r *Report) WriteText(w io.Writer) error {
 	if r.Quick {
 		mode = "quick"
 	}
-	p("oddl bench (%s), %s, %.0f s", mode, m.Date, r.Seconds)
+	p("oddl bench (%s), %s, %.0f s", mode, dateOf(m.Date), r.Seconds)
 	p("")
 	p("Machine")
 	p("  CPU\t%s (%s family %d model %d), %d cores, %d logical CPUs, GOMAXPROCS %d",
