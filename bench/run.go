@@ -28,9 +28,8 @@ var Sections = []string{SectionGemm, SectionOMP, SectionTrain, SectionPredict}
 // Options chooses what Run measures. The zero value measures everything on
 // every backend compiled in, at full size.
 type Options struct {
-	// Quick trims every measurement so that the whole run takes seconds
-	// instead of a minute or two: shorter probes, fewer repetitions,
-	// a fraction of an epoch.
+	// Quick trims every measurement for a quick look: shorter probes,
+	// fewer repetitions, a fraction of an epoch.
 	Quick bool
 	// Backends to measure; empty means blas.Available(). The default one
 	// (blas.Default), or else the first, is the "best" backend, which gets

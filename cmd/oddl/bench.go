@@ -34,7 +34,7 @@ func init() {
 
 func runBench(args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("bench", stderr)
-	quick := fs.Bool("quick", false, "trimmed run (seconds instead of a minute or two): fewer repetitions, part of an epoch")
+	quick := fs.Bool("quick", false, "trimmed run for a quick look: shorter probes, fewer repetitions, part of an epoch")
 	asJSON := fs.Bool("json", false, "print one JSON object instead of tables")
 	asMarkdown := fs.Bool("markdown", false, "print the whole benchmark report as Markdown (docs/BENCHMARKS.md): how to measure, what the figures mean, and this run stamped with the CPU, commit and date")
 	backends := fs.String("blas", "", "comma-separated BLAS backends to measure (default: every one compiled in: "+
