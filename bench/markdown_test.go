@@ -3,6 +3,8 @@ package bench
 import (
 	"bytes"
 	"fmt"
+	"os"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -189,5 +191,25 @@ func TestWriteMarkdownPartial(t *testing.T) {
 	}
 	if got := markdownTables(t, snap); fmt.Sprint(got) != fmt.Sprint([]int{12, len(r.OMP)}) {
 		t.Errorf("tables %v", got)
+	}
+}
+
+// TestBenchmarksDocGenerated checks that docs/BENCHMARKS.md is the output
+// of "oddl bench -markdown" with the fixed text as it stands: edit
+// markdown_head.md and regenerate the page, never the page itself.
+func TestBenchmarksDocGenerated(t *testing.T) {
+	doc, err := os.ReadFile(filepath.Join("..", "docs", "BENCHMARKS.md"))
+	if err != nil {
+		t.Skipf("no docs/BENCHMARKS.md beside the package: %v", err)
+	}
+	if !strings.HasPrefix(string(doc), markdownHead) {
+		t.Error("docs/BENCHMARKS.md does not start with bench/markdown_head.md: regenerate it with " +
+			"go build -tags openblas -o bin/oddl ./cmd/oddl && OPENBLAS_CORETYPE=SkylakeX bin/oddl bench -markdown -o docs/BENCHMARKS.md")
+	}
+	snap := strings.TrimPrefix(string(doc), markdownHead)
+	for _, want := range []string{"\n## Snapshot\n", "\n| CPU | ", "\n| commit | ", "\n| date | "} {
+		if !strings.Contains(snap, want) {
+			t.Errorf("the snapshot of docs/BENCHMARKS.md lacks %q", strings.TrimSpace(want))
+		}
 	}
 }
