@@ -14,9 +14,9 @@ import (
 )
 
 // The benchmarks below report custom metrics (GFLOP/s, signals/s,
-// samples/s) so that benchstat can compare runs and backends. Each one runs
-// at -benchtime=1x in a second or so, except the training and prediction
-// ones on the gonum backend, which take a few seconds.
+// samples/s) so that benchstat can compare runs and backends. Each is sized
+// so that CI can run it once (-benchtime=1x); the training and prediction
+// ones on the gonum backend are the slowest.
 
 // benchThreads are the thread counts of the GEMM and Batch-OMP benchmarks:
 // one core and all of them.

@@ -2,7 +2,9 @@
 // the matrix products, of Batch-OMP, of training and of prediction, each
 // related to a bound — the floating-point peak of the cores, or the cost of
 // the one GEMM the work cannot avoid. The command "oddl bench" prints what
-// Run measures; the Go benchmarks of this package ("go test -bench .
+// Run measures, and "oddl bench -markdown" writes docs/BENCHMARKS.md whole
+// (Report.WriteMarkdown: how to measure, what the figures mean, and the
+// run, stamped with the CPU, commit and date); the Go benchmarks of this package ("go test -bench .
 // ./bench/") measure the same things with custom metrics (GFLOP/s,
 // signals/s, samples/s) that benchstat compares.
 //

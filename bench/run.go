@@ -28,9 +28,8 @@ var Sections = []string{SectionGemm, SectionOMP, SectionTrain, SectionPredict}
 // Options chooses what Run measures. The zero value measures everything on
 // every backend compiled in, at full size.
 type Options struct {
-	// Quick trims every measurement so that the whole run takes seconds
-	// instead of a minute or two: shorter probes, fewer repetitions,
-	// a fraction of an epoch.
+	// Quick trims every measurement for a quick look: shorter probes,
+	// fewer repetitions, a fraction of an epoch.
 	Quick bool
 	// Backends to measure; empty means blas.Available(). The default one
 	// (blas.Default), or else the first, is the "best" backend, which gets
@@ -72,8 +71,8 @@ type Options struct {
 	testImages int
 }
 
-// Report is everything Run measured, ready for Report.WriteText or
-// encoding/json.
+// Report is everything Run measured, ready for Report.WriteText,
+// Report.WriteMarkdown or encoding/json.
 type Report struct {
 	Machine  Machine  `json:"machine"`
 	Quick    bool     `json:"quick"`
@@ -94,6 +93,10 @@ type Report struct {
 	Notes []string `json:"notes,omitempty"`
 	// Seconds is the wall time of the whole run.
 	Seconds float64 `json:"seconds"`
+	// Commit names the source the binary was built from, for the stamp
+	// of the Markdown report. Run leaves it empty; the caller knows how the
+	// binary was built ("oddl bench" fills it in).
+	Commit string `json:"commit,omitempty"`
 }
 
 // sizes are the amounts of work of one run of Run.

@@ -21,7 +21,7 @@ func (r *Report) WriteText(w io.Writer) error {
 	if r.Quick {
 		mode = "quick"
 	}
-	p("oddl bench (%s), %s, %.0f s", mode, m.Date, r.Seconds)
+	p("oddl bench (%s), %s, %.0f s", mode, dateOf(m.Date), r.Seconds)
 	p("")
 	p("Machine")
 	p("  CPU\t%s (%s family %d model %d), %d cores, %d logical CPUs, GOMAXPROCS %d",
@@ -52,50 +52,22 @@ func (r *Report) WriteText(w io.Writer) error {
 		p("")
 		p("DGEMM at ODDL's shapes: GFLOP/s (%% of the FP64 peak of the cores used), best of the runs;")
 		p("kernel tier %s%s", r.Kernel, r.tierNote())
-		cols := r.columns()
+		cols, rows := r.gemmGrid()
 		hdr := "  shape\tproduct\tthreads"
 		for _, c := range cols {
 			hdr += "\t" + c.label
 		}
 		p("%s", hdr)
-		// Rows by shape (in the order measured), then threads; a column a
-		// backend.
-		type key struct {
-			name    string
-			threads int
-		}
-		cells := map[key]map[column]GemmResult{}
-		shapes := map[string]GemmShape{}
-		var names []string
-		var order []key
-		for _, g := range r.Gemm {
-			if _, ok := shapes[g.Shape.Name]; !ok {
-				shapes[g.Shape.Name] = g.Shape
-				names = append(names, g.Shape.Name)
-			}
-			k := key{g.Shape.Name, g.Threads}
-			if cells[k] == nil {
-				cells[k] = map[column]GemmResult{}
-				order = append(order, k)
-			}
-			cells[k][column{g.Backend, g.Kernel, ""}] = g
-		}
-		for _, name := range names {
-			s := shapes[name]
-			for _, k := range order {
-				if k.name != name {
-					continue
+		for _, row := range rows {
+			line := fmt.Sprintf("  %v\t%s\t%d", row.shape, row.shape.What, row.threads)
+			for _, g := range row.cells {
+				if g != nil {
+					line += fmt.Sprintf("\t%.1f (%.0f%%)", g.GFLOPS, g.PctPeak)
+				} else {
+					line += "\t-"
 				}
-				line := fmt.Sprintf("  %v\t%s\t%d", s, s.What, k.threads)
-				for _, c := range cols {
-					if g, ok := cells[k][column{c.backend, c.kernel, ""}]; ok {
-						line += fmt.Sprintf("\t%.1f (%.0f%%)", g.GFLOPS, g.PctPeak)
-					} else {
-						line += "\t-"
-					}
-				}
-				p("%s", line)
 			}
+			p("%s", line)
 		}
 	}
 
@@ -158,6 +130,51 @@ func (r *Report) WriteText(w io.Writer) error {
 		p("note: %s", n)
 	}
 	return tw.Flush()
+}
+
+// gemmRow is a row of the DGEMM table: one shape on one thread count, and
+// the result in each column (nil where that column was not measured).
+type gemmRow struct {
+	shape   GemmShape
+	threads int
+	cells   []*GemmResult
+}
+
+// gemmGrid lays the DGEMM results out as a table: a row for each shape in
+// the order measured and each thread count, a column for each backend (and
+// native once for each tier).
+func (r *Report) gemmGrid() ([]column, []gemmRow) {
+	cols := r.columns()
+	type key struct {
+		name    string
+		threads int
+	}
+	index := map[key]int{}
+	var rows []gemmRow
+	var names []string
+	for i := range r.Gemm {
+		g := &r.Gemm[i]
+		if !slices.Contains(names, g.Shape.Name) {
+			names = append(names, g.Shape.Name)
+		}
+		k := key{g.Shape.Name, g.Threads}
+		j, ok := index[k]
+		if !ok {
+			j = len(rows)
+			index[k] = j
+			rows = append(rows, gemmRow{shape: g.Shape, threads: g.Threads, cells: make([]*GemmResult, len(cols))})
+		}
+		for c, col := range cols {
+			if col.backend == g.Backend && col.kernel == g.Kernel {
+				rows[j].cells[c] = g
+			}
+		}
+	}
+	// By shape in the order first measured, then threads as measured.
+	slices.SortStableFunc(rows, func(a, b gemmRow) int {
+		return cmp.Compare(slices.Index(names, a.shape.Name), slices.Index(names, b.shape.Name))
+	})
+	return cols, rows
 }
 
 // column is a column of the DGEMM table: a backend on a kernel tier.

@@ -34,5 +34,5 @@
 //
 // Tables print as Markdown, the paper's values (Paper) beside ours. Report
 // is written as results.json, with a plot of Table 3 and pictures of the
-// MNIST dictionaries (AtomImage).
+// MNIST dictionaries (oddl.AtomImage).
 package experiments

@@ -253,7 +253,7 @@ func Run(ctx context.Context, o Options, w io.Writer) (*Report, error) {
 				res.Digits = append(res.Digits, runs...)
 				if name == "mnist" && o.OutDir != "" && m != DKSVD {
 					path := filepath.Join(o.OutDir, fmt.Sprintf("atoms-%s-%s.png", m, name))
-					if err := WriteAtomsPNG(path, fit.Dictionary, tr.Rows, tr.Cols, TileOptions{Columns: 40, Zoom: 2}); err != nil {
+					if err := writeAtoms(path, fit.Dictionary, tr.Rows, tr.Cols); err != nil {
 						return nil, err
 					}
 					res.Files = append(res.Files, path)

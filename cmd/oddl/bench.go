@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -9,13 +10,16 @@ import (
 	"os"
 	"os/exec"
 	"os/signal"
+	"runtime/debug"
 	"runtime/pprof"
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/oddl-go/oddl/bench"
 	"github.com/oddl-go/oddl/blas"
+	"github.com/oddl-go/oddl/internal/safefile"
 	"github.com/oddl-go/oddl/kernel"
 	"github.com/oddl-go/oddl/oddl"
 )
@@ -30,8 +34,9 @@ func init() {
 
 func runBench(args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("bench", stderr)
-	quick := fs.Bool("quick", false, "trimmed run (seconds instead of a minute or two): fewer repetitions, part of an epoch")
+	quick := fs.Bool("quick", false, "trimmed run for a quick look: shorter probes, fewer repetitions, part of an epoch")
 	asJSON := fs.Bool("json", false, "print one JSON object instead of tables")
+	asMarkdown := fs.Bool("markdown", false, "print the whole benchmark report as Markdown (docs/BENCHMARKS.md): how to measure, what the figures mean, and this run stamped with the CPU, commit and date")
 	backends := fs.String("blas", "", "comma-separated BLAS backends to measure (default: every one compiled in: "+
 		strings.Join(blas.Available(), ", ")+")")
 	threads := fs.Int("threads", 0, "threads of the parallel runs (default: all cores)")
@@ -40,10 +45,11 @@ func runBench(args []string, stdout, stderr io.Writer) error {
 	trainSamples := fs.Int("train-samples", 0, "samples of the training pass on the best backend (default: all 60000, with -quick 5120)")
 	trainPasses := fs.Int("train-passes", 0, "runs of each training pass on the best backend, the fastest reported (default 2, with -quick 1)")
 	batch := fs.Int("batch", 256, "training mini-batch size")
+	outPath := fs.String("o", "", "write the report to `file` (replaced once the run is complete) instead of stdout")
 	quiet := fs.Bool("q", false, "do not log each measurement to stderr")
 	tiers := fs.Bool("tiers", true, "also measure DGEMM and Batch-OMP of native on every other kernel tier this CPU supports (one process each, with "+kernel.EnvVar+" set)")
 	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the run to `file` (read it with go tool pprof)")
-	setUsage(fs, stderr, "oddl bench [-quick] [-json] [-blas names] [-only sections] [flags]",
+	setUsage(fs, stderr, "oddl bench [-quick] [-json | -markdown] [-blas names] [-only sections] [flags]",
 		"Measures, for every BLAS backend compiled in (or those given with -blas):\n"+
 			"the CPU, its clock under load and FP64 peak; DGEMM at the shapes ODDL uses;\n"+
 			"Batch-OMP signals/s beside the GEMM bound (both for native on every kernel\n"+
@@ -53,6 +59,12 @@ func runBench(args []string, stdout, stderr io.Writer) error {
 			"MNIST comes from the Go module cache (training and prediction are skipped\n"+
 			"with a note if it is missing).\n")
 	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if *asJSON && *asMarkdown {
+		return usageError{errors.New("-json and -markdown: choose one")}
+	}
+	if err := checkOutputs([]output{{flag: "-o", path: *outPath}}, output{flag: "-cpuprofile", path: *cpuProfile}); err != nil {
 		return err
 	}
 	if *threads < 0 || *threads > oddl.MaxThreads {
@@ -117,23 +129,78 @@ func runBench(args []string, stdout, stderr io.Writer) error {
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
-	rep, err := bench.Run(ctx, opts)
+	rep, err := benchRun(ctx, opts)
 	if err != nil && (rep == nil || !errors.Is(err, context.Canceled)) {
 		return err
 	}
-	if *asJSON {
-		enc := json.NewEncoder(stdout)
+	if err != nil && (*asMarkdown || *outPath != "") {
+		// A partial run is no report to keep.
+		return fmt.Errorf("interrupted; no report written: %w", err)
+	}
+	rep.Commit = buildCommit(ctx)
+	var out bytes.Buffer
+	switch {
+	case *asMarkdown:
+		if e := rep.WriteMarkdown(&out); e != nil {
+			return e
+		}
+	case *asJSON:
+		enc := json.NewEncoder(&out)
 		enc.SetIndent("", "  ")
 		if e := enc.Encode(rep); e != nil {
 			return e
 		}
-	} else if e := rep.WriteText(stdout); e != nil {
+	default:
+		if e := rep.WriteText(&out); e != nil {
+			return e
+		}
+	}
+	if *outPath != "" {
+		return safefile.Write(*outPath, func(w io.Writer) error {
+			_, err := w.Write(out.Bytes())
+			return err
+		})
+	}
+	if _, e := stdout.Write(out.Bytes()); e != nil {
 		return e
 	}
 	if err != nil {
 		return fmt.Errorf("interrupted; the report above is partial: %w", err)
 	}
 	return nil
+}
+
+// benchRun is bench.Run; the tests replace it to write reports of made-up
+// results without measuring.
+var benchRun = bench.Run
+
+// buildCommit names the source this binary was built from: the VCS
+// revision Go stamped into it (with "-dirty" for uncommitted changes), else
+// what "git describe" says of the working directory, else "".
+func buildCommit(ctx context.Context) string {
+	if info, ok := debug.ReadBuildInfo(); ok {
+		var rev, dirty string
+		for _, s := range info.Settings {
+			switch s.Key {
+			case "vcs.revision":
+				rev = s.Value
+			case "vcs.modified":
+				if s.Value == "true" {
+					dirty = "-dirty"
+				}
+			}
+		}
+		if rev != "" {
+			return rev[:min(len(rev), 12)] + dirty
+		}
+	}
+	ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+	defer cancel()
+	out, err := exec.CommandContext(ctx, "git", "describe", "--always", "--dirty", "--tags").Output()
+	if err != nil {
+		return ""
+	}
+	return strings.TrimSpace(string(out))
 }
 
 // benchList splits a comma-separated flag value, dropping empty items.

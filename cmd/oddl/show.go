@@ -8,9 +8,9 @@ import (
 	"io"
 	"math/rand/v2"
 
-	"github.com/oddl-go/oddl/bench/experiments"
 	"github.com/oddl-go/oddl/dataset"
 	"github.com/oddl-go/oddl/internal/safefile"
+	"github.com/oddl-go/oddl/oddl"
 )
 
 func init() {
@@ -65,7 +65,7 @@ func runShow(args []string, stdout, stderr io.Writer) error {
 	switch {
 	case r == 0 && c == 0:
 		var ok bool
-		if r, c, ok = experiments.ShapeOf(n); !ok {
+		if r, c, ok = oddl.SquareShape(n); !ok {
 			return usageError{fmt.Errorf("atoms have %d entries, not a square image: give -rows and -cols", n)}
 		}
 	case r == 0 && n%c == 0:
@@ -76,8 +76,8 @@ func runShow(args []string, stdout, stderr io.Writer) error {
 	if r*c != n {
 		return usageError{fmt.Errorf("-rows %d -cols %d: atoms have %d entries", r, c, n)}
 	}
-	opt := experiments.TileOptions{Columns: *columns, Max: *maxAtoms, Zoom: *zoom}
-	img, err := experiments.AtomImage(D, r, c, opt)
+	opt := oddl.AtomImageOptions{Columns: *columns, Max: *maxAtoms, Zoom: *zoom}
+	img, err := oddl.AtomImage(D, r, c, opt)
 	if err != nil {
 		return err
 	}
