@@ -16,10 +16,10 @@ import (
 	"github.com/oddl-go/oddl/internal/safefile"
 )
 
-// The model file (version 6), all numbers little-endian:
+// The model file (version 7), all numbers little-endian:
 //
 //	magic     8 bytes  "ODDLMODL"
-//	version   uint32   6 (1 to 5 are read too)
+//	version   uint32   7 (1 to 6 are read too)
 //	hlen      uint32   length of the header that follows
 //	header    hlen bytes:
 //	            K, n, q                            uint32
@@ -50,6 +50,9 @@ import (
 //	              held-out fraction, chosen β      float64  } 6 on
 //	              grid size G                      uint16   }
 //	              G × (β, error rate)              float64  }
+//	            class names: count (0 or q)        uint32   } version
+//	              count × name: uint16 length      } 7 on
+//	              + UTF-8 bytes                    }
 //	D~        K×(n+q) float64, atom-major (row j = [d_j, w_j])
 //	M         K×K     float64
 //	N         K×(n+q) float64, atom-major
@@ -71,16 +74,19 @@ import (
 //
 // A file before version 5 does not record its training set: it resumes on
 // any data (see Model.Resume). A file before version 6 does not record how
-// its residual weight was chosen (Model.ResidualChoice is zero).
+// its residual weight was chosen (Model.ResidualChoice is zero). A file
+// before version 7 has no class names: its classes are named "0".."q−1".
 //
 // A reader accepts any hlen at least as long as the fields it knows (later
 // versions may append fields), up to maxHeader.
 
 const (
 	fileMagic   = "ODDLMODL"
-	fileVersion = 6
-	maxHeader   = 1 << 12
-	prologue    = 16 // magic, version, hlen
+	fileVersion = 7
+	// namesVersion is the first version with class names (classnames.go).
+	namesVersion = 7
+	maxHeader    = 1<<12 + maxNamesBytes
+	prologue     = 16 // magic, version, hlen
 )
 
 // Errors of Load and UnmarshalBinary; each returned error wraps one of them.
@@ -149,14 +155,24 @@ func (m *Model) header() []byte {
 			w(ch.Errors[i])
 		}
 	}
+	if m.version() >= namesVersion {
+		w(uint32(len(m.names)))
+		for _, s := range m.names {
+			str(s)
+		}
+	}
 	return b.Bytes()
 }
 
 // version returns the file version the model needs: 1 unless it uses the
 // refit or the task step of version 2, 3 if it has running statistics, the
 // kept product P or RefitPass, 4 with a residual weight, 5 with a record of
-// its training set, 6 with a record of how its residual weight was chosen.
+// its training set, 6 with a record of how its residual weight was chosen,
+// 7 with class names.
 func (m *Model) version() uint32 {
+	if m.names != nil {
+		return namesVersion
+	}
 	if len(m.rchoice.Grid) > 0 {
 		return 6
 	}
@@ -459,7 +475,7 @@ func (m *Model) UnmarshalBinary(data []byte) error {
 	if m.busy {
 		return ErrBusy
 	}
-	m.cfg, m.st, m.cur, m.times, m.avg, m.pw, m.data, m.rchoice = nm.cfg, nm.st, nm.cur, nm.times, nm.avg, nm.pw, nm.data, nm.rchoice
+	m.cfg, m.st, m.cur, m.times, m.avg, m.pw, m.data, m.rchoice, m.names = nm.cfg, nm.st, nm.cur, nm.times, nm.avg, nm.pw, nm.data, nm.rchoice, nm.names
 	m.invalidate()
 	return nil
 }
@@ -495,7 +511,7 @@ func declaredSize(head []byte) (int64, error) {
 		return 0, fmt.Errorf("%w: the file has version %d, this oddl reads up to version %d (a newer oddl wrote it)", ErrVersion, ver, fileVersion)
 	}
 	hlen := int64(binary.LittleEndian.Uint32(head[12:]))
-	if hlen < 12 || hlen > maxHeader {
+	if hlen < 12 || hlen > maxHeader || ver < namesVersion && hlen > maxHeader-maxNamesBytes {
 		return 0, fmt.Errorf("%w: header length %d", ErrCorrupt, hlen)
 	}
 	if int64(len(head)) < prologue+12 {
@@ -648,6 +664,25 @@ func decode(data []byte) (*Model, error) {
 			}
 		}
 	}
+	var names []string
+	if ver >= namesVersion {
+		cnt := int(r.u32())
+		if r.err == nil && cnt != 0 && cnt != q {
+			return nil, fmt.Errorf("%w: %d class names for %d classes", ErrCorrupt, cnt, q)
+		}
+		for range cnt {
+			n := int(binary.LittleEndian.Uint16(r.take(2)))
+			if n > maxClassName {
+				return nil, fmt.Errorf("%w: a class name of %d bytes", ErrCorrupt, n)
+			}
+			names = append(names, string(r.take(n)))
+		}
+		if r.err == nil {
+			if err := checkClassNames(names, q); err != nil {
+				return nil, fmt.Errorf("%w: %v", ErrCorrupt, err)
+			}
+		}
+	}
 	if r.err != nil {
 		return nil, r.err
 	}
@@ -704,7 +739,7 @@ func decode(data []byte) (*Model, error) {
 	if ver == 5 && rec.n < 1 || rec.n < 0 {
 		return nil, fmt.Errorf("%w: training set of %d samples", ErrCorrupt, rec.n)
 	}
-	return &Model{cfg: c, st: st, cur: cu, times: t, avg: avg, pw: pw, data: rec, rchoice: ch}, nil
+	return &Model{cfg: c, st: st, cur: cu, times: t, avg: avg, pw: pw, data: rec, rchoice: ch, names: names}, nil
 }
 
 // checkAtoms checks that every atom is of unit norm; the coder relies on

@@ -89,6 +89,8 @@ type Model struct {
 	// rchoice records how cfg.ResidualWeight was chosen (zero: not on
 	// data); SetResidualWeight clears it.
 	rchoice ResidualChoice
+	// names are the class names (see SetClassNames), nil for "0".."q−1".
+	names []string
 
 	// mu guards cfg against the setters and busy; predictions hold it for
 	// reading from start to end.
