@@ -12,6 +12,7 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/oddl-go/oddl/dataset"
 	"github.com/oddl-go/oddl/oddl"
 )
 
@@ -104,7 +105,7 @@ func FuzzPredictInput(f *testing.F) {
 				}
 			}
 		}
-		Y, err := readCSV(strings.NewReader(formatCSV(X)), "round trip", c)
+		Y, err := dataset.ReadCSVSamples(strings.NewReader(formatCSV(X)), "round trip", c)
 		if err != nil {
 			t.Fatalf("the accepted samples written as CSV are refused: %v", err)
 		}

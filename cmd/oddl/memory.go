@@ -166,19 +166,18 @@ func readIntFile(path string) (int64, error) {
 	return strconv.ParseInt(strings.TrimSpace(string(b)), 10, 64)
 }
 
-// limitData lowers the element limit of the IDX readers to what the budget
-// holds: reading holds up to twice the data while its buffer grows, and
-// prediction copies it once more, so a file may declare at most budget/16
-// float64 values. It returns a function that turns a reader's ErrTooLarge
-// into a message that names -max-memory.
-func (m *memoryFlag) limitData() func(error) error {
+// limitData returns the element limit of the data readers for what the
+// budget holds: reading holds up to twice the data while its buffer grows,
+// and prediction copies it once more, so a file may declare at most
+// budget/16 float64 values. It also returns a function that turns a
+// reader's ErrTooLarge into a message that names -max-memory.
+func (m *memoryFlag) limitData() (dataset.Option, func(error) error) {
 	b, from, ok := m.budget()
 	if !ok {
-		return func(err error) error { return err }
+		return dataset.WithMaxElements(0), func(err error) error { return err }
 	}
 	limit := min(dataset.DefaultMaxElements, max(b/16, 1))
-	dataset.SetMaxElements(limit)
-	return func(err error) error {
+	return dataset.WithMaxElements(limit), func(err error) error {
 		if err == nil || !errors.Is(err, dataset.ErrTooLarge) {
 			return err
 		}
