@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"gonum.org/v1/gonum/mat"
 )
@@ -134,6 +135,9 @@ func (s *csvScanner) next() ([]string, error) {
 		text = strings.TrimSpace(text)
 		if text == "" || strings.HasPrefix(text, "#") {
 			continue
+		}
+		if strings.IndexByte(text, 0) >= 0 || !utf8.ValidString(text) {
+			return nil, fileErr(s.name, ErrFormat, nil, "line %d: binary data, not CSV text", s.line)
 		}
 		fields := strings.FieldsFunc(text, func(r rune) bool { return r == ',' || r == ' ' || r == '\t' || r == ';' })
 		for i, f := range fields {

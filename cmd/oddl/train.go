@@ -547,8 +547,8 @@ func (r *trainSession) trainError(err error) error {
 		return fmt.Errorf("%w (check -data and -limit; -resume-new-data goes on with this data on purpose)", err)
 	}
 	if err == nil || r.ctx.Err() == nil {
-		if errors.Is(err, oddl.ErrConfig) && !f.set["k"] && f.resume == "" && strings.Contains(err.Error(), "training samples") {
-			return fmt.Errorf("%w (set -k below the number of training samples)", err)
+		if errors.Is(err, oddl.ErrConfig) && f.resume == "" && strings.Contains(err.Error(), "training samples to start them from") {
+			return fmt.Errorf("%w (set -k below it, or leave -k out to have it chosen)", err)
 		}
 		return err
 	}
