@@ -335,7 +335,7 @@ func TestSmallDataDefaults(t *testing.T) {
 	// A K the data cannot start says what to change.
 	checkOneLineError(t, "K above n", []string{"train", "-data", data, "-q", "-k", "200", "-batch", "10", "-l", "2"}, "K = 200 atoms but only 100 training samples to start them from (set -k below it, or leave -k out to have it chosen)")
 	// The help says what happens to small data sets.
-	if _, _, help := runCmd("train", "-h"); !strings.Contains(help, "Small data sets: without -k") {
+	if _, _, help := runCmd("train", "-h"); !strings.Contains(help, "Small data sets: a training set of n < 2·960 samples") {
 		t.Errorf("train -h has no small data sets paragraph")
 	}
 }
