@@ -12,25 +12,6 @@ import (
 	"strings"
 )
 
-// A data set given by path (LoadPath) is found without naming rules:
-//
-//   - a file: a labelled CSV file, the training set;
-//   - two files "A,B": an IDX images file and its labels file (in either
-//     order), the training set; or two CSV files, the training and the
-//     test set;
-//   - a folder: its training set is the CSV file or the IDX images+labels
-//     pair whose names say "train"; its test set, optional, the one whose
-//     names say "test" or "t10k". A folder without such names may hold one
-//     CSV file or one IDX pair, the training set. Two candidates for one
-//     part are an error that names them.
-//
-// IDX files are told by their first bytes (gzip or not), not by their
-// names, and an images file from a labels file by its number of
-// dimensions; a pair is two files whose names differ only in
-// image/label and idx3/idx1 (or the only images file and the only labels
-// file of a part). CSV files are those named *.csv, *.tsv or *.txt
-// (gzip-compressed or not).
-
 // part is the files of one part (training or test) of a data set: a CSV
 // file, or an IDX images and labels pair.
 type part struct {
@@ -87,8 +68,8 @@ func sniff(path string) fileKind {
 	return kindOther
 }
 
-// locate finds the parts of the data set at path (see above) and the name
-// of the set.
+// locate finds the parts of the data set at path (see LoadPath) and the
+// name of the set.
 func locate(path string) (train, test part, name string, err error) {
 	st, err := os.Stat(path)
 	if err == nil && st.IsDir() {

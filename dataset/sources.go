@@ -194,10 +194,26 @@ func Load(name, dir string, opts ...Option) (train, test *Set, err error) {
 	return LoadPath(name, opts...)
 }
 
-// LoadPath loads the data set at path: a CSV file, two files ("A,B": an
-// IDX pair, or a training and a test CSV file) or a folder, found as the
-// comment at the top of locate.go says; test is nil when there is no test
-// part. Train and test get the classes of both (see ClassNames).
+// LoadPath loads the data set at path, found without naming rules:
+//
+//   - a file: a labelled CSV file, the training set;
+//   - two files "A,B": an IDX images file and its labels file (in either
+//     order), the training set; or two CSV files, the training and the
+//     test set;
+//   - a folder: its training set is the CSV file or the IDX images+labels
+//     pair whose names say "train"; its test set, optional, the one whose
+//     names say "test" or "t10k" (the one of the training set's prefix if
+//     there are several). A folder without such names may hold one CSV
+//     file or one IDX pair, the training set. Two candidates for one part
+//     are an error wrapping ErrAmbiguous that names them.
+//
+// IDX files are told by their first bytes (gzip or not), not by their
+// names, and an images file from a labels file by its number of
+// dimensions; a pair is two files whose names differ only in image/label
+// and idx3/idx1 (or the only images file and the only labels file of a
+// part). CSV files in a folder are those named *.csv, *.tsv or *.txt
+// (gzip-compressed or not). test is nil when there is no test part. Train
+// and test get the classes of both (see ClassNames).
 func LoadPath(path string, opts ...Option) (train, test *Set, err error) {
 	tr, te, name, err := locate(path)
 	if err != nil {
