@@ -369,3 +369,35 @@ func TestCSVErrors(t *testing.T) {
 		checkOneLineError(t, c.name, append([]string{"train", "-data", p, "-q"}, c.extra...), c.want)
 	}
 }
+
+// TestCheckpointKeepsLabels: a model saved by an interrupted run has the
+// labels of its data, as the finished one does.
+func TestCheckpointKeepsLabels(t *testing.T) {
+	rng := rand.New(rand.NewPCG(6, 6))
+	names := []string{"3", "5", "9"}
+	dir := t.TempDir()
+	data, model := filepath.Join(dir, "d.csv"), filepath.Join(dir, "m")
+	rows, labels := blobs(rng, centres(rng, 3, 5), 30, names)
+	writeCSV(t, data, nil, rows, labels, 0)
+	interruptHook = func(batches int64) bool { return batches == 3 }
+	defer func() { interruptHook = nil }()
+	st, _, errs := runCmd("train", "-data", data, "-o", model, "-q", "-init", "20")
+	if st != 130 || !strings.Contains(errs, "checkpoint saved") {
+		t.Fatalf("interrupted run: status %d: %s", st, errs)
+	}
+	m, err := loadModel("-model", model)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := m.ClassNames(); !slices.Equal(got, names) {
+		t.Errorf("checkpoint's class names %q, want %q", got, names)
+	}
+	// Resumed on the same file, it finishes with the same names.
+	interruptHook = nil
+	if st, _, errs := runCmd("train", "-resume", model, "-data", data, "-q"); st != 0 {
+		t.Fatalf("resume: status %d: %s", st, errs)
+	}
+	if m, err = loadModel("-model", model); err != nil || !slices.Equal(m.ClassNames(), names) {
+		t.Errorf("resumed model's class names %q (%v), want %q", m.ClassNames(), err, names)
+	}
+}

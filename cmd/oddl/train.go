@@ -529,14 +529,11 @@ func (r *trainSession) train(d *trainData, addEpochs int, stderr io.Writer) (ela
 // nameClasses gives a new model the names of its training data's classes
 // (a resumed model has them already: the data was mapped to them).
 func nameClasses(m *oddl.Model, names []string) error {
-	if m == nil || len(names) != m.Classes() || !defaultClassNames(m.ClassNames()) {
+	if m == nil || len(names) != m.Classes() || !dataset.IdentityNames(m.ClassNames()) {
 		return nil
 	}
 	return m.SetClassNames(names)
 }
-
-// defaultClassNames reports whether names are "0".."q−1".
-func defaultClassNames(names []string) bool { return dataset.IdentityNames(names) }
 
 // trainError explains an error of training; an interrupted run saves its
 // checkpoint.
@@ -670,7 +667,7 @@ func printTrainReport(w io.Writer, rep trainReport, model *oddl.Model, d *trainD
 	t := model.Times()
 	fmt.Fprintf(w, "dataset      %s: %d training samples of dimension %d, %d classes\n", d.train.name(), d.train.len(), d.train.dim(), d.train.classes())
 	fmt.Fprintf(w, "model        K=%d L=%d λ0=%g batch=%d epochs=%d init=%d init-mode=%s coding=%s refit=%t refit-pass=%t task-step=%g residual-weight=%g\n", cfg.K, cfg.L, cfg.Lambda0, cfg.Batch, cfg.Epochs, cfg.InitSamples, cfg.Init, cfg.Coding, cfg.Refit, cfg.RefitPass, cfg.TaskStep, cfg.ResidualWeight)
-	if names := model.ClassNames(); !defaultClassNames(names) {
+	if names := model.ClassNames(); !dataset.IdentityNames(names) {
 		fmt.Fprintf(w, "classes      %s\n", nameList(names))
 	}
 	if v := rep.Validation; v != nil {
