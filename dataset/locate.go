@@ -39,7 +39,8 @@ const (
 )
 
 // sniff tells what the file holds: IDX images or labels by their header,
-// CSV by its name.
+// CSV by its name (*.csv or *.tsv: a folder's notes in *.txt are not
+// data).
 func sniff(path string) fileKind {
 	f, err := os.Open(path)
 	if err != nil {
@@ -62,7 +63,7 @@ func sniff(path string) fileKind {
 	}
 	name := strings.TrimSuffix(strings.ToLower(filepath.Base(path)), ".gz")
 	switch filepath.Ext(name) {
-	case ".csv", ".tsv", ".txt":
+	case ".csv", ".tsv":
 		return kindCSV
 	}
 	return kindOther

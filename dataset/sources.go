@@ -211,8 +211,8 @@ func Load(name, dir string, opts ...Option) (train, test *Set, err error) {
 // names, and an images file from a labels file by its number of
 // dimensions; a pair is two files whose names differ only in image/label
 // and idx3/idx1 (or the only images file and the only labels file of a
-// part). CSV files in a folder are those named *.csv, *.tsv or *.txt
-// (gzip-compressed or not). test is nil when there is no test part. Train
+// part). CSV files in a folder are those named *.csv or *.tsv (gzip-compressed
+// or not). test is nil when there is no test part. Train
 // and test get the classes of both (see ClassNames).
 func LoadPath(path string, opts ...Option) (train, test *Set, err error) {
 	tr, te, name, err := locate(path)

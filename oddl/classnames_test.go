@@ -123,6 +123,7 @@ func TestClassNamesCorrupt(t *testing.T) {
 		{"count", func(b []byte) { binary.LittleEndian.PutUint32(b[names:], 2) }, "2 class names for 3 classes"},
 		{"duplicate", func(b []byte) { b[end-1] = 'a' }, "the same name"},
 		{"control", func(b []byte) { b[end-1] = '\t' }, "control character"},
+		{"none", func(b []byte) { binary.LittleEndian.PutUint32(b[names:], 0) }, "without class names"},
 	} {
 		b := bytes.Clone(good)
 		c.edit(b)
@@ -133,4 +134,55 @@ func TestClassNamesCorrupt(t *testing.T) {
 			t.Errorf("%s: got %v, want ErrCorrupt with %q", c.name, err, c.want)
 		}
 	}
+	// Names 0..q−1 are never stored (a model has one file form).
+	m.names = []string{"0", "1", "2"}
+	b, err := m.MarshalBinary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got Model
+	if err := got.UnmarshalBinary(b); !errors.Is(err, ErrCorrupt) || !strings.Contains(err.Error(), "not stored") {
+		t.Errorf("stored names 0..2: got %v", err)
+	}
+}
+
+// FuzzDecodeNamed is FuzzDecode from a model with class names: whatever
+// decodes encodes back to the same bytes, so a file has one form.
+func FuzzDecodeNamed(f *testing.F) {
+	rng := rand.New(rand.NewPCG(5, 9))
+	_, X, labels := planted(rng, 6, 5, 2, 3, 60, 0.01)
+	cfg := DefaultConfig()
+	cfg.K, cfg.L, cfg.Batch, cfg.InitSamples = 6, 2, 30, 30
+	m, err := Train(context.Background(), cfg, mustSource(f, X, labels, 3))
+	if err != nil {
+		f.Fatal(err)
+	}
+	if err := m.SetClassNames([]string{"x", "1", "yy"}); err != nil {
+		f.Fatal(err)
+	}
+	good, err := m.MarshalBinary()
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Add(good, 0, byte(0))
+	f.Fuzz(func(t *testing.T, data []byte, at int, v byte) {
+		// One byte changed anywhere, the checksum made right: the
+		// mutations reach the checks after it.
+		data = bytes.Clone(data)
+		if len(data) > 4 && at >= 0 {
+			data[at%(len(data)-4)] = v
+			binary.LittleEndian.PutUint32(data[len(data)-4:], crc32.Checksum(data[:len(data)-4], castagnoli))
+		}
+		m, err := decode(data)
+		if err != nil {
+			return
+		}
+		b, err := m.MarshalBinary()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(b, data) {
+			t.Fatal("decoded model encodes differently")
+		}
+	})
 }

@@ -667,7 +667,11 @@ func decode(data []byte) (*Model, error) {
 	var names []string
 	if ver >= namesVersion {
 		cnt := int(r.u32())
-		if r.err == nil && cnt != 0 && cnt != q {
+		switch {
+		case r.err == nil && ver == namesVersion && cnt == 0:
+			// A model without names is written in an older version.
+			return nil, fmt.Errorf("%w: a version %d file without class names", ErrCorrupt, ver)
+		case r.err == nil && cnt != 0 && cnt != q:
 			return nil, fmt.Errorf("%w: %d class names for %d classes", ErrCorrupt, cnt, q)
 		}
 		for range cnt {
@@ -680,6 +684,9 @@ func decode(data []byte) (*Model, error) {
 		if r.err == nil {
 			if err := checkClassNames(names, q); err != nil {
 				return nil, fmt.Errorf("%w: %v", ErrCorrupt, err)
+			}
+			if cnt > 0 && defaultNames(names) {
+				return nil, fmt.Errorf("%w: class names 0..%d, which are not stored", ErrCorrupt, q-1)
 			}
 		}
 	}

@@ -130,7 +130,7 @@ func (d *dataFlags) inputs() []output {
 // data: IDX files (named anyhow; those of the usual names) and CSV.
 func isDataFile(name string) bool {
 	n := strings.TrimSuffix(strings.ToLower(name), ".gz")
-	return strings.Contains(n, "-idx") || strings.Contains(n, "ubyte") || strings.HasSuffix(n, ".csv") || strings.HasSuffix(n, ".tsv") || strings.HasSuffix(n, ".txt") || strings.HasSuffix(n, ".idx")
+	return strings.Contains(n, "-idx") || strings.Contains(n, "ubyte") || strings.HasSuffix(n, ".csv") || strings.HasSuffix(n, ".tsv") || strings.HasSuffix(n, ".idx")
 }
 
 // load reads the data set and applies the limits. A set without its own
