@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	"gonum.org/v1/gonum/mat"
@@ -222,6 +223,9 @@ func readCSV(r io.Reader, name string, o options, dim int) (*csvTable, error) {
 		}
 		for i, f := range fields {
 			if i == label {
+				if err := checkLabel(f); err != nil {
+					return fileErr(name, ErrValue, nil, "line %d, value %d: the label %s", line, i+1, err)
+				}
 				t.labels = append(t.labels, f)
 				continue
 			}
@@ -325,6 +329,23 @@ func labelColumn(name, want string, header, row []string) (int, error) {
 		return words, nil
 	}
 	return 0, nil
+}
+
+// maxLabelBytes is the longest label, in bytes: a class name a model keeps.
+const maxLabelBytes = 256
+
+// checkLabel says what keeps a field from being a label a model can keep
+// and print, one a line.
+func checkLabel(f string) error {
+	if len(f) > maxLabelBytes {
+		return fmt.Errorf("has %d bytes, at most %d", len(f), maxLabelBytes)
+	}
+	for _, r := range f {
+		if unicode.IsControl(r) {
+			return errors.New("holds a control character")
+		}
+	}
+	return nil
 }
 
 // headerList writes the first columns of a header, for messages.

@@ -102,6 +102,8 @@ func TestReadCSVErrors(t *testing.T) {
 		{"header width", "a,b,c\n1,2\n", nil, ErrFormat, "the header has 3 columns, the first row 2"},
 		{"one column", "1\n2\n", nil, ErrFormat, "no values beside the label"},
 		{"binary", "ODDL\x00\x01\n", nil, ErrFormat, "binary data"},
+		{"control label", "a\x01,1\nb,2\n", nil, ErrValue, "line 1, value 1: the label holds a control character"},
+		{"long label", strings.Repeat("x", 257) + ",1\n", nil, ErrValue, "the label has 257 bytes, at most 256"},
 		{"limit", "1,2,3\n1,2,3\n1,2,3\n", []Option{WithMaxElements(5)}, ErrTooLarge, "more than 5 values"},
 	} {
 		_, err := readCSVString(t, c.body, c.opts...)
