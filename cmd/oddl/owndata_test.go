@@ -302,9 +302,9 @@ func TestAmbiguousFolder(t *testing.T) {
 	checkOneLineError(t, "train", []string{"train", "-data", dir, "-q"}, want)
 }
 
-// TestSmallDataDefaults: without -k, -batch and -l, a small set gets a K,
-// a batch and an L that fit it, each said on stderr; given flags are kept
-// and draw no message.
+// TestSmallDataDefaults: without -k and -l, a small set gets a K and an
+// L that fit it, each said on stderr; given flags are kept and draw no
+// message.
 func TestSmallDataDefaults(t *testing.T) {
 	rng := rand.New(rand.NewPCG(2, 2))
 	c := centres(rng, 4, 3)
@@ -318,24 +318,27 @@ func TestSmallDataDefaults(t *testing.T) {
 	}
 	for _, want := range []string{
 		"K = 48 atoms for 100 training samples in 4 classes (set -k to choose)",
-		"mini-batches of 5 samples for 100 training samples (set -batch to choose)",
 		"L = 3, the sample dimension (set -l to choose)",
 	} {
 		if !strings.Contains(errs, want) {
 			t.Errorf("stderr %q does not say %q", errs, want)
 		}
 	}
-	if !strings.Contains(out, `"k": 48`) || !strings.Contains(out, `"batch": 5`) || !strings.Contains(out, `"l": 3`) {
+	if !strings.Contains(out, `"k": 48`) || !strings.Contains(out, `"batch": 1024`) || !strings.Contains(out, `"l": 3`) {
 		t.Errorf("report: %s", out)
 	}
-	st, out, errs = runCmd("train", "-data", data, "-q", "-json", "-k", "20", "-batch", "10", "-l", "2")
-	if st != 0 || errs != "" || !strings.Contains(out, `"k": 20`) || !strings.Contains(out, `"batch": 10`) {
+	st, out, errs = runCmd("train", "-data", data, "-q", "-json", "-k", "20", "-l", "2")
+	if st != 0 || errs != "" || !strings.Contains(out, `"k": 20`) || !strings.Contains(out, `"l": 2`) {
 		t.Errorf("given flags: status %d, stderr %q, report %s", st, errs, out)
 	}
+	// With -validate the rule sees the samples left to train on.
+	if st, _, errs := runCmd("train", "-data", data, "-q", "-validate", "0.2", "-l", "2"); st != 0 || !strings.Contains(errs, "K = 40 atoms for 80 training samples") {
+		t.Errorf("-validate: status %d, stderr %q", st, errs)
+	}
 	// A K the data cannot start says what to change.
-	checkOneLineError(t, "K above n", []string{"train", "-data", data, "-q", "-k", "200", "-batch", "10", "-l", "2"}, "K = 200 atoms but only 100 training samples to start them from (set -k below it, or leave -k out to have it chosen)")
+	checkOneLineError(t, "K above n", []string{"train", "-data", data, "-q", "-k", "200", "-l", "2"}, "K = 200 atoms but only 100 training samples to start them from (set -k below it, or leave -k out to have it chosen)")
 	// The help says what happens to small data sets.
-	if _, _, help := runCmd("train", "-h"); !strings.Contains(help, "Small data sets: a training set of n < 2·960 samples") {
+	if _, _, help := runCmd("train", "-h"); !strings.Contains(help, "Small data sets: without -k") {
 		t.Errorf("train -h has no small data sets paragraph")
 	}
 }
@@ -381,7 +384,7 @@ func TestCheckpointKeepsLabels(t *testing.T) {
 	writeCSV(t, data, nil, rows, labels, 0)
 	interruptHook = func(batches int64) bool { return batches == 3 }
 	defer func() { interruptHook = nil }()
-	st, _, errs := runCmd("train", "-data", data, "-o", model, "-q", "-init", "20")
+	st, _, errs := runCmd("train", "-data", data, "-o", model, "-q", "-init", "20", "-batch", "5")
 	if st != 130 || !strings.Contains(errs, "checkpoint saved") {
 		t.Fatalf("interrupted run: status %d: %s", st, errs)
 	}

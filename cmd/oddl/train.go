@@ -187,7 +187,7 @@ func parseTrainFlags(args []string, stderr io.Writer) (*trainFlags, error) {
 	fs.IntVar(&cfg.L, "l", def.L, "sparsity L: atoms per code")
 	fs.Float64Var(&cfg.Lambda0, "lambda0", def.Lambda0, "weight λ0 of the classification term (0: reconstructive dictionary + ridge classifier)")
 	fs.Float64Var(&cfg.Lambda1, "lambda1", def.Lambda1, "ridge λ1 of the classifier initialisation, relative to the mean diagonal of A·Aᵀ")
-	fs.IntVar(&cfg.Batch, "batch", def.Batch, "mini-batch size κ (fewer for a small training set: see above)")
+	fs.IntVar(&cfg.Batch, "batch", def.Batch, "mini-batch size κ")
 	fs.IntVar(&cfg.Epochs, "epochs", def.Epochs, "passes over the training set (with -resume: epochs to add)")
 	fs.IntVar(&cfg.InitSamples, "init", def.InitSamples, "samples of the reconstructive initialisation (0: none)")
 	fs.IntVar(&cfg.Sweeps, "sweeps", def.Sweeps, "block-coordinate descent sweeps per mini-batch")
@@ -226,11 +226,10 @@ func parseTrainFlags(args []string, stderr io.Writer) (*trainFlags, error) {
 			"column: see -label-column), two files, or a folder (docs/DATA.md). Labels may\n"+
 			"be any integers or words; the model keeps them and predicts them.\n"+
 			"\n"+
-			"Small data sets: a training set of n < 2·960 samples in q classes gets, without\n"+
-			"-k, K = the largest multiple of q up to n/2 (at least q: two samples an atom),\n"+
-			"and without -batch, mini-batches of ⌈n/%d⌉ (%d updates an epoch). Without -l, L\n"+
-			"is at most the sample dimension. The tool says on stderr what it chose; give\n"+
-			"the flag to choose yourself. See docs/DATA.md.\n", def.Lambda0, minUpdates, minUpdates))
+			"Small data sets: without -k, a training set of n < 960 samples in q classes\n"+
+			"gets K = the largest multiple of q up to n/2 (at least q), two samples an atom;\n"+
+			"without -l, L is at most the sample dimension. The tool says on stderr what it\n"+
+			"chose; give the flag to choose yourself. See docs/DATA.md.\n", def.Lambda0))
 	if err := parseFlags(fs, args); err != nil {
 		return nil, err
 	}
@@ -424,37 +423,27 @@ func (f *trainFlags) loadData(model *oddl.Model, tooLarge func(error) error, std
 	return d, nil
 }
 
-// minUpdates is the number of mini-batches an epoch of a small training
-// set is cut into when -batch is not given.
-const minUpdates = 20
-
 // sizeDefaults fits the settings the flags left at their defaults to a
-// training set of n samples too small for the default K (n < 2K), and
-// says so on stderr:
-//   - K: the atoms start from distinct training samples, so K ≤ n is a
-//     must; at K near n the dictionary is the training set itself (one
-//     atom a sample) and the updates have nothing to average. Two samples
-//     an atom (K ≤ n/2), in a multiple of the q classes (the class
-//     initialisation gives each class K/q atoms), at least one atom a
-//     class.
-//   - Batch: a mini-batch of the default size would take the whole of a
-//     small set, one dictionary update an epoch; batches of ⌈n/minUpdates⌉
-//     make minUpdates of them.
+// training set of n samples in q classes, and says so on stderr:
+//   - K, when n is below the default K (which would be refused: every atom
+//     starts from a distinct training sample): the largest multiple of q
+//     up to n/2, at least q. At K near n the dictionary is the training
+//     set itself, one atom a sample; two samples an atom leave the updates
+//     something to average, and a multiple of q gives every class the same
+//     block in the class initialisation. docs/DATA.md gives the validation
+//     runs behind the rule.
+//   - L, at most the sample dimension (a code has no more atoms than the
+//     space has directions).
 //
-// And whatever the size, L is at most the sample dimension (a code has no
-// more atoms than the space has directions).
+// The mini-batch stays as it is: a small set is then one mini-batch a
+// pass, which did better on held-out data than cutting it smaller (see
+// docs/DATA.md).
 func (f *trainFlags) sizeDefaults(train samples, stderr io.Writer) {
 	n, q, dim := train.len(), train.classes(), train.dim()
 	cfg := &f.cfg
-	if n < 2*cfg.K && q > 0 {
-		if !f.set["k"] {
-			cfg.K = max(q, min(cfg.K, n/2)/q*q)
-			fmt.Fprintf(stderr, "oddl train: K = %d atoms for %d training samples in %d classes (set -k to choose)\n", cfg.K, n, q)
-		}
-		if b := max(1, (n+minUpdates-1)/minUpdates); !f.set["batch"] && b < cfg.Batch {
-			cfg.Batch = b
-			fmt.Fprintf(stderr, "oddl train: mini-batches of %d samples for %d training samples (set -batch to choose)\n", b, n)
-		}
+	if !f.set["k"] && n < cfg.K && q > 0 {
+		cfg.K = max(q, n/2/q*q)
+		fmt.Fprintf(stderr, "oddl train: K = %d atoms for %d training samples in %d classes (set -k to choose)\n", cfg.K, n, q)
 	}
 	if !f.set["l"] && cfg.L > dim {
 		cfg.L = dim
