@@ -109,7 +109,7 @@ func TestOwnCSVLabels1To15(t *testing.T) {
 	if st != 0 {
 		t.Fatalf("train: status %d: %s", st, errs)
 	}
-	if !strings.Contains(errs, "K = 150 atoms for 300 training samples in 15 classes (set -k to choose)") {
+	if !strings.Contains(errs, "K = 300 atoms for 300 training samples in 15 classes (set -k to choose)") {
 		t.Errorf("train did not say which K it chose: %q", errs)
 	}
 	if !strings.Contains(out, "300 training samples of dimension 10, 15 classes") {
@@ -317,14 +317,14 @@ func TestSmallDataDefaults(t *testing.T) {
 		t.Fatalf("status %d: %s", st, errs)
 	}
 	for _, want := range []string{
-		"K = 48 atoms for 100 training samples in 4 classes (set -k to choose)",
+		"K = 100 atoms for 100 training samples in 4 classes (set -k to choose)",
 		"L = 3, the sample dimension (set -l to choose)",
 	} {
 		if !strings.Contains(errs, want) {
 			t.Errorf("stderr %q does not say %q", errs, want)
 		}
 	}
-	if !strings.Contains(out, `"k": 48`) || !strings.Contains(out, `"batch": 1024`) || !strings.Contains(out, `"l": 3`) {
+	if !strings.Contains(out, `"k": 100`) || !strings.Contains(out, `"batch": 1024`) || !strings.Contains(out, `"l": 3`) {
 		t.Errorf("report: %s", out)
 	}
 	st, out, errs = runCmd("train", "-data", data, "-q", "-json", "-k", "20", "-l", "2")
@@ -332,8 +332,17 @@ func TestSmallDataDefaults(t *testing.T) {
 		t.Errorf("given flags: status %d, stderr %q, report %s", st, errs, out)
 	}
 	// With -validate the rule sees the samples left to train on.
-	if st, _, errs := runCmd("train", "-data", data, "-q", "-validate", "0.2", "-l", "2"); st != 0 || !strings.Contains(errs, "K = 40 atoms for 80 training samples") {
+	if st, _, errs := runCmd("train", "-data", data, "-q", "-validate", "0.2", "-l", "2"); st != 0 || !strings.Contains(errs, "K = 80 atoms for 80 training samples") {
 		t.Errorf("-validate: status %d, stderr %q", st, errs)
+	}
+	// Constant samples cannot start an atom: they are not counted.
+	for i := range 10 {
+		rows[i] = []float64{5, 5, 5}
+	}
+	flat := filepath.Join(dir, "flat.csv")
+	writeCSV(t, flat, nil, rows, labels, 0)
+	if st, _, errs := runCmd("train", "-data", flat, "-q"); st != 0 || !strings.Contains(errs, "K = 88 atoms for 100 training samples in 4 classes") {
+		t.Errorf("10 constant samples: status %d, stderr %q", st, errs)
 	}
 	// A K the data cannot start says what to change.
 	checkOneLineError(t, "K above n", []string{"train", "-data", data, "-q", "-k", "200", "-l", "2"}, "K = 200 atoms but only 100 training samples to start them from (set -k below it, or leave -k out to have it chosen)")

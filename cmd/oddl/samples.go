@@ -46,6 +46,33 @@ func (s samples) classes() int {
 	return s.set.Classes
 }
 
+// varied returns how many samples are not constant: those that can start
+// an atom, whatever the preprocessing (a constant sample has no direction
+// once zero-mean).
+func (s samples) varied() int {
+	count := 0
+	for i := range s.len() {
+		if s.img != nil {
+			row := s.img.Row(i)
+			for _, b := range row {
+				if b != row[0] {
+					count++
+					break
+				}
+			}
+			continue
+		}
+		row := s.set.X.RawRowView(i)
+		for _, v := range row {
+			if v != row[0] {
+				count++
+				break
+			}
+		}
+	}
+	return count
+}
+
 // names returns the label of each class, as the data file writes it.
 func (s samples) names() []string {
 	if s.img != nil {
