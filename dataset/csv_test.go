@@ -11,6 +11,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"gonum.org/v1/gonum/mat"
 )
 
 func TestClassNames(t *testing.T) {
@@ -302,5 +304,26 @@ func TestStreamReaders(t *testing.T) {
 	}
 	if r.Classes() != 2 || !slices.Equal(r.ClassNames(), s.ClassNames) {
 		t.Errorf("Reader classes %d %q", r.Classes(), r.ClassNames())
+	}
+}
+
+// TestMNISTNamesAmongOthers: a folder with MNIST's files and another
+// set's serves "mnist" by MNIST's names, and is ambiguous as a path.
+func TestMNISTNamesAmongOthers(t *testing.T) {
+	dir := t.TempDir()
+	X := mat.NewDense(2, 4, []float64{1, 2, 3, 4, 5, 6, 7, 8})
+	for _, stem := range []string{"train", "t10k", "usps-train", "usps-test"} {
+		if err := WriteIDX(filepath.Join(dir, stem+"-images-idx3-ubyte.gz"), filepath.Join(dir, stem+"-labels-idx1-ubyte.gz"), X, 2, 2, []int{0, 1}, true); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if train, test, err := Load("mnist", dir); err != nil || train.Name != "mnist-train" || test.Name != "mnist-test" {
+		t.Errorf("Load(mnist, dir): %v", err)
+	}
+	if train, _, err := LoadImages("mnist", dir); err != nil || train.Name != "mnist-train" {
+		t.Errorf("LoadImages(mnist, dir): %v", err)
+	}
+	if _, _, err := Load(dir, ""); !errors.Is(err, ErrAmbiguous) || !strings.Contains(err.Error(), "train-images-idx3-ubyte.gz with train-labels-idx1-ubyte.gz; usps-train-images") {
+		t.Errorf("Load(dir): %v", err)
 	}
 }

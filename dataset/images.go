@@ -183,12 +183,9 @@ func LoadImages(name, dir string, opts ...Option) (train, test *Images, err erro
 				return nil, nil, err
 			}
 		}
-		tr, te, _, err := locate(dir)
+		tr, te, err := mnistParts(dir)
 		if err != nil {
 			return nil, nil, err
-		}
-		if te.empty() {
-			return nil, nil, fmt.Errorf("dataset: %s: no t10k- or test- images and labels: %w", dir, fs.ErrNotExist)
 		}
 		return loadImageParts(tr, te, "mnist", o)
 	case "usps":

@@ -120,7 +120,7 @@ func MNIST(opts ...Option) (train, test *Set, err error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	return loadDir(dir, "mnist", true, optionsOf(opts))
+	return loadMNIST(dir, optionsOf(opts))
 }
 
 // USPS loads the USPS training (7291) and test (2007) sets, 16×16, from
@@ -179,7 +179,7 @@ func Load(name, dir string, opts ...Option) (train, test *Set, err error) {
 	switch strings.ToLower(name) {
 	case "mnist":
 		if dir != "" && hasMNIST(dir) {
-			return loadDir(dir, "mnist", true, o)
+			return loadMNIST(dir, o)
 		}
 		return MNIST(opts...)
 	case "usps":
@@ -222,17 +222,29 @@ func LoadPath(path string, opts ...Option) (train, test *Set, err error) {
 	return loadParts(tr, te, name, optionsOf(opts))
 }
 
-// loadDir reads the training and (optional unless needTest) test parts of
-// dir.
-func loadDir(dir, name string, needTest bool, o options) (train, test *Set, err error) {
-	tr, te, _, err := locate(dir)
+// loadMNIST reads the MNIST files of dir, by their own names: a folder
+// that holds them may hold other sets too.
+func loadMNIST(dir string, o options) (train, test *Set, err error) {
+	tr, te, err := mnistParts(dir)
 	if err != nil {
 		return nil, nil, err
 	}
-	if needTest && te.empty() {
-		return nil, nil, fmt.Errorf("dataset: %s: no t10k- or test- images and labels: %w", dir, fs.ErrNotExist)
+	return loadParts(tr, te, "mnist", o)
+}
+
+// mnistParts returns the MNIST files of dir: {train,t10k}-{images-idx3,
+// labels-idx1}-ubyte, gzip-compressed or not.
+func mnistParts(dir string) (train, test part, err error) {
+	for _, gz := range []string{".gz", ""} {
+		p := func(stem string) part {
+			return part{images: filepath.Join(dir, stem+"-images-idx3-ubyte"+gz), labels: filepath.Join(dir, stem+"-labels-idx1-ubyte"+gz)}
+		}
+		tr, te := p("train"), p("t10k")
+		if isFile(tr.images) && isFile(tr.labels) && isFile(te.images) && isFile(te.labels) {
+			return tr, te, nil
+		}
 	}
-	return loadParts(tr, te, name, o)
+	return part{}, part{}, fmt.Errorf("dataset: %s: no train- and t10k-images-idx3-ubyte[.gz] with their labels: %w", dir, fs.ErrNotExist)
 }
 
 // loadParts reads the parts of a set called name.
