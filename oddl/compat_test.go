@@ -1,11 +1,16 @@
 package oddl
 
 import (
+	"context"
 	"encoding/json"
+	"errors"
+	"math/rand/v2"
 	"os"
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/oddl-go/oddl/blas"
 )
 
 // TestLoadVersion6 loads a model file of version 6, the last version that
@@ -16,14 +21,71 @@ import (
 // other 40 samples, their labels and the scores that oddl computed for them; the file must load into the same model and give the
 // same scores bit for bit on the same backend.
 func TestLoadVersion6(t *testing.T) {
+	// The file's backend and thread count are read and dropped.
 	m, err := Load("testdata/model-v6.oddl")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := m.SetRuntime("gonum", 1); err != nil {
+	if b, th := m.Runtime(); b != "" || th != 0 {
+		t.Errorf("loaded without options, the model runs on backend %q, %d threads", b, th)
+	}
+	// On the backend of the run that saved it, the same scores.
+	m, err = Load("testdata/model-v6.oddl", WithBackend("gonum"), WithThreads(1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b, th := m.Runtime(); b != "gonum" || th != 1 {
+		t.Errorf("loaded with gonum on 1 thread, the model runs on backend %q, %d threads", b, th)
+	}
+	checkVersion6(t, m)
+	f, err := os.Open("testdata/model-v6.oddl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	m, err = LoadFrom(f, WithBackend("gonum"))
+	if err != nil {
 		t.Fatal(err)
 	}
 	checkVersion6(t, m)
+}
+
+// The run-time options are checked where they are given: a thread count
+// outside 0..MaxThreads or a backend this binary lacks is an error
+// wrapping ErrConfig, from Train, Load and SetRuntime alike.
+func TestRuntimeOptions(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 3))
+	_, X, labels := planted(rng, 12, 8, 2, 3, 120, 0.05)
+	cfg := smallConfig(12, 2)
+	for _, tc := range []struct {
+		name string
+		opt  Option
+		want error
+	}{
+		{"negative threads", WithThreads(-1), ErrConfig},
+		{"too many threads", WithThreads(MaxThreads + 1), ErrConfig},
+		{"unknown backend", WithBackend("nope"), blas.ErrUnknown},
+	} {
+		if _, err := Train(context.Background(), cfg, mustSource(t, X, labels, 3), tc.opt); !errors.Is(err, ErrConfig) || !errors.Is(err, tc.want) {
+			t.Errorf("Train, %s: %v", tc.name, err)
+		}
+		if _, err := Load("testdata/model-v6.oddl", tc.opt); !errors.Is(err, ErrConfig) || !errors.Is(err, tc.want) {
+			t.Errorf("Load, %s: %v", tc.name, err)
+		}
+	}
+	m, err := Train(context.Background(), cfg, mustSource(t, X, labels, 3), WithThreads(2), WithBackend("gonum"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b, th := m.Runtime(); b != "gonum" || th != 2 {
+		t.Errorf("trained with gonum on 2 threads, the model runs on backend %q, %d threads", b, th)
+	}
+	if err := m.SetRuntime("nope", 0); !errors.Is(err, ErrConfig) {
+		t.Errorf("SetRuntime with an unknown backend: %v", err)
+	}
+	if b, th := m.Runtime(); b != "gonum" || th != 2 {
+		t.Errorf("a refused SetRuntime changed the runtime to %q, %d threads", b, th)
+	}
 }
 
 func checkVersion6(t *testing.T, m *Model) {

@@ -26,8 +26,9 @@
 //     sample uses (the stacked atoms are normalised for the pursuit);
 //  2. adds its codes to M and N (L² and L·(n+q) work per sample; samples in
 //     batch order, so results do not depend on the thread count), after
-//     scaling M and N by (1 − 1/t)^ρ when Forget = ρ > 0;
-//  3. runs Sweeps block-coordinate descent sweeps over the atoms (below).
+//     scaling M and N by (1 − 1/t)^ρ when Research.Forget = ρ > 0;
+//  3. runs Research.Sweeps block-coordinate descent sweeps over the atoms
+//     (below).
 //
 // A sweep is Gauss–Seidel over j = 1..K, each atom seeing the ones already
 // updated:
@@ -150,7 +151,10 @@
 // and written atomically, only ever over a regular file (see Save); Load
 // and LoadFrom read it from a file or a stream. The file records the size
 // and a fingerprint of the training set, and resuming on other data is an
-// error unless WithNewData says it is meant.
+// error unless WithNewData says it is meant. It holds what defines the
+// model (Config) and where training stands, nothing of the machine: the
+// BLAS backend and the thread count are options (WithBackend, WithThreads)
+// of Train, Resume, Continue, Load and LoadFrom, or set by SetRuntime.
 //
 // # Concurrency
 //

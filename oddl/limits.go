@@ -34,7 +34,7 @@ const (
 	// MaxSweeps bounds the sweeps per mini-batch: each costs as much as the
 	// whole update, and the descent settles within a few.
 	MaxSweeps = 1 << 10
-	// MaxThreads bounds Threads: more than the hardware threads of the
+	// MaxThreads bounds the thread count (WithThreads): more than the hardware threads of the
 	// largest machines only adds goroutines and their scratch space.
 	MaxThreads = 1 << 10
 	// MaxDim bounds the sample dimension n (a 4096×4096 image).
@@ -95,19 +95,20 @@ func checkReal(what string, v, max float64) error {
 }
 
 // MemoryEstimate returns an estimate of the bytes that training with c on
-// n-dimensional samples of q classes allocates, besides the samples
-// themselves, and the Config field that contributes most ("K", "Batch" or
-// "Threads"), so that a message can name the setting to change. It counts
+// n-dimensional samples of q classes on the given number of threads (0:
+// all cores) allocates, besides the samples themselves, and the setting
+// that contributes most ("K", "Batch" or "Threads"), so that a message can
+// name the setting to change. It counts
 // the K×K matrices (M, the running statistics, the Gram matrices of the
 // coders), the K×(n+q) ones (D~, N, P and prediction's copy), the batch
 // buffers (samples, correlations with the atoms, codes) and each thread's
 // scratch space; it is a lower bound within a small factor, meant to refuse
 // a run that cannot fit before anything big is allocated.
-func (c Config) MemoryEstimate(n, q int) (bytes int64, setting string) {
+func (c Config) MemoryEstimate(n, q, threads int) (bytes int64, setting string) {
 	const f = 8 // bytes of a float64
 	k, s := int64(c.K), int64(n)+int64(q)
 	b, l := int64(c.Batch), int64(c.L)
-	th := int64(c.Threads)
+	th := int64(threads)
 	if th == 0 {
 		th = int64(runtime.GOMAXPROCS(0))
 	}

@@ -112,13 +112,13 @@ func runTrain(args []string, stdout, stderr io.Writer) (err error) {
 	fs.IntVar(&cfg.Batch, "batch", def.Batch, "mini-batch size κ")
 	fs.IntVar(&cfg.Epochs, "epochs", def.Epochs, "passes over the training set (with -resume: epochs to add)")
 	fs.IntVar(&cfg.InitSamples, "init", def.InitSamples, "samples of the reconstructive initialisation (0: none)")
-	fs.IntVar(&cfg.Sweeps, "sweeps", def.Sweeps, "block-coordinate descent sweeps per mini-batch")
-	fs.StringVar(&cfg.Unused, "unused", def.Unused, "atoms never used: reseed (from a random sample) or keep")
-	fs.StringVar(&cfg.Update, "update", def.Update, "dictionary update form: blocked (GEMM) or column (GEMV, reference)")
-	fs.StringVar(&cfg.Coding, "coding", def.Coding, "training codes: stacked ([x; √λ0·y] on [D; √λ0·W]) or dictionary (x on D)")
-	fs.StringVar(&cfg.Init, "init-mode", def.Init, "initialisation: class (a block of K/q atoms per class, each class coded on its own block) or shared (one reconstructive dictionary)")
-	fs.Float64Var(&cfg.Forget, "forget", def.Forget, "exponent ρ of the down-weighting (1−1/t)^ρ of past statistics (0: plain sums)")
-	fs.StringVar(&cfg.Preprocess, "preprocess", def.Preprocess, "sample preprocessing: unit (zero mean, unit norm) or none")
+	fs.IntVar(&cfg.Research.Sweeps, "sweeps", def.Research.Sweeps, "block-coordinate descent sweeps per mini-batch")
+	fs.StringVar((*string)(&cfg.Research.Unused), "unused", string(def.Research.Unused), "atoms never used: reseed (from a random sample) or keep")
+	fs.StringVar((*string)(&cfg.Research.Update), "update", string(def.Research.Update), "dictionary update form: blocked (GEMM) or column (GEMV, reference)")
+	fs.StringVar((*string)(&cfg.Coding), "coding", string(def.Coding), "training codes: stacked ([x; √λ0·y] on [D; √λ0·W]) or dictionary (x on D)")
+	fs.StringVar((*string)(&cfg.Init), "init-mode", string(def.Init), "initialisation: class (a block of K/q atoms per class, each class coded on its own block) or shared (one reconstructive dictionary)")
+	fs.Float64Var(&cfg.Research.Forget, "forget", def.Research.Forget, "exponent ρ of the down-weighting (1−1/t)^ρ of past statistics (0: plain sums)")
+	fs.StringVar((*string)(&cfg.Preprocess), "preprocess", string(def.Preprocess), "sample preprocessing: unit (zero mean, unit norm) or none")
 	fs.BoolVar(&cfg.Refit, "refit", def.Refit, "after training, refit the prediction classifier on codes on D (-refit=false: predict with the training classifier)")
 	fs.BoolVar(&cfg.RefitPass, "refit-pass", def.RefitPass, "with -refit, code the training set once more on the final D and fit ridge then multiclass hinge on those codes (-refit-pass=false: ridge on the running statistics of the joint phase's codes on D, no extra pass)")
 	fs.Float64Var(&cfg.TaskStep, "task-step", def.TaskStep, "weight η of the supervised (task-driven) dictionary gradient in the joint phase (0: off)")
@@ -147,7 +147,6 @@ func runTrain(args []string, stdout, stderr io.Writer) (err error) {
 		return err
 	}
 	cfg.Seed = *seed
-	cfg.Threads, cfg.Backend = rt.threads, rt.blas
 	set := flagsSet(fs)
 	if err := data.check(); err != nil {
 		return err
@@ -222,7 +221,7 @@ func runTrain(args []string, stdout, stderr io.Writer) (err error) {
 	}
 	// The settings' own memory, before any data is read; the data's
 	// dimension and size are counted once they are known.
-	if err := mem.checkTraining(cfg, 1, 1, 0, model != nil); err != nil {
+	if err := mem.checkTraining(cfg, rt.threads, 1, 1, 0, model != nil); err != nil {
 		return err
 	}
 	tooLarge := mem.limitData()
@@ -260,7 +259,7 @@ func runTrain(args []string, stdout, stderr io.Writer) (err error) {
 	if test.present() {
 		loaded += test.bytes()
 	}
-	if err := mem.checkTraining(cfg, train.dim(), train.classes(), loaded, model != nil); err != nil {
+	if err := mem.checkTraining(cfg, rt.threads, train.dim(), train.classes(), loaded, model != nil); err != nil {
 		return err
 	}
 	var held samples
@@ -320,7 +319,7 @@ func runTrain(args []string, stdout, stderr io.Writer) (err error) {
 			err = model.Resume(ctx, src, opts...)
 		}
 	} else {
-		model, err = oddl.Train(ctx, cfg, src, opts...)
+		model, err = oddl.Train(ctx, cfg, src, append(opts, oddl.WithBackend(rt.blas), oddl.WithThreads(rt.threads))...)
 	}
 	elapsed := time.Since(start)
 	if prog != nil {
@@ -380,14 +379,14 @@ func runTrain(args []string, stdout, stderr io.Writer) (err error) {
 	}
 
 	cfg = model.Config()
-	threads := cfg.Threads
+	_, threads := model.Runtime()
 	if threads == 0 {
 		threads = runtime.GOMAXPROCS(0)
 	}
 	rep := trainReport{
 		Dataset: train.name(), K: cfg.K, L: cfg.L, Lambda0: cfg.Lambda0, Lambda1: cfg.Lambda1,
-		Epochs: cfg.Epochs, Batch: cfg.Batch, InitSamples: cfg.InitSamples, Sweeps: cfg.Sweeps,
-		Coding: cfg.Coding, Refit: cfg.Refit, RefitPass: cfg.RefitPass, TaskStep: cfg.TaskStep, ResidualWeight: cfg.ResidualWeight, InitMode: cfg.Init, Forget: cfg.Forget, Seed: cfg.Seed,
+		Epochs: cfg.Epochs, Batch: cfg.Batch, InitSamples: cfg.InitSamples, Sweeps: cfg.Research.Sweeps,
+		Coding: string(cfg.Coding), Refit: cfg.Refit, RefitPass: cfg.RefitPass, TaskStep: cfg.TaskStep, ResidualWeight: cfg.ResidualWeight, InitMode: string(cfg.Init), Forget: cfg.Research.Forget, Seed: cfg.Seed,
 		Backend: backendName, Threads: threads,
 		TrainSeconds: elapsed.Seconds(), Times: secondsOf(model.Times()),
 		NTrain: train.len(), Model: *out, Resumed: *resume != "",
