@@ -253,7 +253,7 @@ func configErr(format string, args ...any) error {
 }
 
 // Validate checks the values on their own, against the bounds of
-// LimitTable; the checks against the data (sample dimension, number of
+// Limits; the checks against the data (sample dimension, number of
 // samples) are made when training starts.
 func (c Config) Validate() error {
 	switch {

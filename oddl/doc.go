@@ -100,7 +100,7 @@
 //	Σ_i max(0, m + max_{c≠y_i} w_cᵀa_i − w_{y_i}ᵀa_i) + (λ/2)·||W||²,   m = 0.5,
 //
 // on the same codes (step 0.1 decreasing linearly to 0, λ = 10⁻⁶ relative
-// to the step, orders drawn from the seed; the codes of at most 2²⁰ samples
+// to the step, orders drawn from the seed; the codes of at most 2¹⁸ samples
 // are kept for it). Without RefitPass the codes on D of the task-driven
 // term are summed into running statistics A Aᵀ and Y Aᵀ as the joint phase
 // goes, and the classifier is their ridge regression: one K×K solve, no
@@ -125,9 +125,9 @@
 // each class are a band of the columns of A0 = X Dᵀ, each class's pursuit
 // runs on its block of the Gram matrix, and a least-squares code's residual
 // is ||x||² − a_cᵀ(D_c x). β weighs squared residuals of unit-norm samples
-// against scores near 0..1; 30–60 gave the same error on a held-out sixth
-// of the MNIST training set with λ0 = 1 (25–40 with λ0 = 32;
-// docs/benchmarks/train.md).
+// against scores near 0..1; the default was chosen on held-out data
+// (docs/benchmarks/train.md, and Model.ChooseResidualWeight chooses it on
+// a user's).
 //
 // # Sharing the coding work
 //
@@ -164,7 +164,7 @@
 // # Limits
 //
 // Every setting that sizes memory or time has an upper bound (MaxAtoms,
-// MaxBatch, MaxEpochs and the others of LimitTable) that Config.Validate,
+// MaxBatch, MaxEpochs and the others of Limits) that Config.Validate,
 // Continue and the model decoder share, so a model that trains also saves
 // and loads; a model holding a NaN or infinity (a diverged training) is not
 // saved (ErrNotFinite). Config.MemoryEstimate tells a caller what a run

@@ -14,7 +14,7 @@ import (
 // Config.Validate, the model decoder and the command line all check these
 // same values, so that whatever trains also loads: a model that Validate
 // accepts is saved in a file that the decoder accepts. Each bound is far
-// above any real use (LimitTable says why each); memory is then bounded by
+// above any real use (Limits says why each); memory is then bounded by
 // MemoryEstimate against what the machine has, not by these.
 const (
 	// MaxAtoms bounds K: one K×K matrix at 2¹⁶ atoms is 32 GiB, and training
@@ -51,7 +51,7 @@ const (
 	MaxForget = 1e3
 )
 
-// Limit is one row of LimitTable.
+// Limit is one row of Limits.
 type Limit struct {
 	Setting string  // the Config field or file field
 	Flag    string  // the command-line flag, "" if none
@@ -59,20 +59,22 @@ type Limit struct {
 	Why     string  // why the bound is where it is
 }
 
-// LimitTable lists the bounds above, for documentation and messages.
-var LimitTable = []Limit{
-	{"K", "-k", MaxAtoms, "one K×K matrix is 32 GiB at 2¹⁶ atoms and training holds five"},
-	{"L", "-l", MaxSparsity, "Batch-OMP costs O(L²) a sample and keeps an L×L Cholesky factor a thread; 1024 atoms a code is not sparse"},
-	{"Batch", "-batch", MaxBatch, "the batch buffers hold κ·(n+2K) values; a million samples a batch is batch learning"},
-	{"Epochs", "-epochs", MaxEpochs, "stored as a 32-bit count; a million passes is beyond any schedule"},
-	{"InitSamples", "-init", MaxInitSamples, "stored as a 32-bit count; a thousand passes over a million samples"},
-	{"Sweeps", "-sweeps", MaxSweeps, "each sweep costs a whole update; the descent settles within a few"},
-	{"Threads", "-threads", MaxThreads, "beyond the hardware threads of the largest machines goroutines only take turns"},
-	{"Lambda0, Lambda1, TaskStep, ResidualWeight", "-lambda0, -lambda1, -task-step, -residual-weight", MaxWeight, "keeps √λ0·W and the Gram matrix of the stacked dictionary far from overflow"},
-	{"Forget", "-forget", MaxForget, "(1−1/t)^1000 already keeps only the last few hundred mini-batches"},
-	{"sample dimension n", "", MaxDim, "a 4096×4096 image; the model file's largest dimension"},
-	{"classes q", "", MaxClasses, "labels of an IDX file are bytes; the model file allows more"},
-	{"IDX elements", "", dataset.DefaultMaxElements, "16 GiB of float64; lowered further to the memory available (-max-memory)"},
+// Limits lists the bounds above, for documentation and messages.
+func Limits() []Limit {
+	return []Limit{
+		{"K", "-k", MaxAtoms, "one K×K matrix is 32 GiB at 2¹⁶ atoms and training holds five"},
+		{"L", "-l", MaxSparsity, "Batch-OMP costs O(L²) a sample and keeps an L×L Cholesky factor a thread; 1024 atoms a code is not sparse"},
+		{"Batch", "-batch", MaxBatch, "the batch buffers hold κ·(n+2K) values; a million samples a batch is batch learning"},
+		{"Epochs", "-epochs", MaxEpochs, "stored as a 32-bit count; a million passes is beyond any schedule"},
+		{"InitSamples", "-init", MaxInitSamples, "stored as a 32-bit count; a thousand passes over a million samples"},
+		{"Research.Sweeps", "-sweeps", MaxSweeps, "each sweep costs a whole update; the descent settles within a few"},
+		{"WithThreads", "-threads", MaxThreads, "beyond the hardware threads of the largest machines goroutines only take turns"},
+		{"Lambda0, Lambda1, TaskStep, ResidualWeight", "-lambda0, -lambda1, -task-step, -residual-weight", MaxWeight, "keeps √λ0·W and the Gram matrix of the stacked dictionary far from overflow"},
+		{"Research.Forget", "-forget", MaxForget, "(1−1/t)^1000 already keeps only the last few hundred mini-batches"},
+		{"sample dimension n", "", MaxDim, "a 4096×4096 image; the model file's largest dimension"},
+		{"classes q", "", MaxClasses, "labels of an IDX file are bytes; the model file allows more"},
+		{"IDX elements", "", dataset.DefaultMaxElements, "16 GiB of float64; lowered further to the memory available (-max-memory)"},
+	}
 }
 
 // checkInt refuses v above max, naming the setting.
