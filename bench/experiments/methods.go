@@ -234,7 +234,7 @@ func fitKSVD(ctx context.Context, d *Data, p Params, discriminative bool) (*ksvd
 		Gamma:                    p.Gamma,
 		DiscriminativeIterations: p.DKSVDIterations,
 	}
-	if err := c.Fit(d.X, d.Labels, d.Classes, ksvd.WithContext(ctx)); err != nil {
+	if err := c.Fit(ctx, d.X, d.Labels, d.Classes); err != nil {
 		return nil, err
 	}
 	return c, nil
