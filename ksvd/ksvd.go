@@ -221,35 +221,43 @@ type trainer struct {
 
 	coder *omp.Coder
 	codes omp.Codes
+	byAtom
 
-	// Entries of the codes grouped by atom: atomRef[atomPtr[j]:atomPtr[j+1]]
-	// are the positions in codes.Value of atom j's coefficients, and
-	// entrySample[p] the sample of position p.
+	xrms float64 // root-mean-square of the samples' entries
+	updateScratch
+	perm     []int // order of the atom updates
+	rng      *rand.Rand
+	replaced int
+}
+
+// byAtom holds the entries of the codes grouped by atom:
+// atomRef[atomPtr[j]:atomPtr[j+1]] are the positions in codes.Value of atom
+// j's coefficients, and entrySample[p] the sample of position p.
+type byAtom struct {
 	atomPtr     []int
 	atomRef     []int
 	entrySample []int
+}
 
-	xrms     float64   // root-mean-square of the samples' entries
+// updateScratch holds the buffers of the atom updates and of the
+// coherence check.
+type updateScratch struct {
 	acc, old []float64 // n-vectors
 	gram     []float64 // K×K, for the coherence check
 	grow     []float64 // K-vector
-	perm     []int     // order of the atom updates
-	rng      *rand.Rand
-	replaced int
 }
 
 func newTrainer(X *mat.Dense, s settings) (*trainer, error) {
 	raw := X.RawMatrix()
 	t := &trainer{
 		s: s, xm: X, x: raw.Data, xs: raw.Stride, n: s.n, N: s.N, K: s.K,
-		d:       make([]float64, s.K*s.n),
-		r:       make([]float64, s.N*s.n),
-		errs:    make([]float64, s.N),
-		taken:   make([]bool, s.N),
-		atomPtr: make([]int, s.K+1),
-		acc:     make([]float64, s.n),
-		old:     make([]float64, s.n),
-		rng:     rand.New(rand.NewPCG(s.Seed, 0x6b737664)),
+		d:             make([]float64, s.K*s.n),
+		r:             make([]float64, s.N*s.n),
+		errs:          make([]float64, s.N),
+		taken:         make([]bool, s.N),
+		byAtom:        byAtom{atomPtr: make([]int, s.K+1)},
+		updateScratch: updateScratch{acc: make([]float64, s.n), old: make([]float64, s.n)},
+		rng:           rand.New(rand.NewPCG(s.Seed, 0x6b737664)),
 	}
 	t.dm = mat.NewDense(s.K, s.n, t.d)
 	var ss float64
