@@ -27,7 +27,7 @@ func classSeed(seed uint64, c int) uint64 {
 // than one runs at once each codes on one thread (with the Go backends the
 // result does not depend on the number of threads). cfg.Progress, if set, is called from the
 // runs of all classes, one call at a time, interleaved.
-func PerClass(X *mat.Dense, labels []int, classes, atomsPerClass int, cfg Config, opts ...Option) (*mat.Dense, error) {
+func PerClass(ctx context.Context, X *mat.Dense, labels []int, classes, atomsPerClass int, cfg Config) (*mat.Dense, error) {
 	if X == nil || X.IsEmpty() {
 		return nil, dataErr("no samples")
 	}
@@ -72,8 +72,8 @@ func PerClass(X *mat.Dense, labels []int, classes, atomsPerClass int, cfg Config
 		}
 	}
 
-	o := buildOptions(opts)
-	ctx, cancel := context.WithCancel(o.ctx)
+	outer := ctx
+	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 
 	workers := min(s.threads, classes)
@@ -105,7 +105,7 @@ func PerClass(X *mat.Dense, labels []int, classes, atomsPerClass int, cfg Config
 				ccfg.Threads = inner
 				ccfg.Progress = progress
 				Xc := gatherRows(X, members[c])
-				dict, err := Train(Xc, ccfg, WithContext(ctx))
+				dict, err := Train(ctx, Xc, ccfg)
 				if err != nil {
 					errs[c] = fmt.Errorf("class %d: %w", c, err)
 					cancel()
@@ -123,7 +123,7 @@ func PerClass(X *mat.Dense, labels []int, classes, atomsPerClass int, cfg Config
 	}
 	close(next)
 	wg.Wait()
-	if err := o.ctx.Err(); err != nil {
+	if err := outer.Err(); err != nil {
 		return nil, err
 	}
 	// Report the first real failure rather than the cancellations it caused

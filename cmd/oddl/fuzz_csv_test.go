@@ -36,8 +36,8 @@ func fuzzModel(tb testing.TB) *oddl.Model {
 		tb.Fatal(err)
 	}
 	cfg := oddl.DefaultConfig()
-	cfg.K, cfg.L, cfg.Batch, cfg.InitSamples, cfg.Threads = 4, 2, 50, 50, 1
-	m, err := oddl.Train(context.Background(), cfg, src)
+	cfg.K, cfg.L, cfg.Batch, cfg.InitSamples = 4, 2, 50, 50
+	m, err := oddl.Train(context.Background(), cfg, src, oddl.WithThreads(1))
 	if err != nil {
 		tb.Fatal(err)
 	}

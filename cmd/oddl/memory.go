@@ -189,12 +189,12 @@ func (m *memoryFlag) limitData() (dataset.Option, func(error) error) {
 // loaded, if any) is above the budget, naming
 // the setting to change. resumed says that the settings are a saved
 // model's, which -resume cannot change.
-func (m *memoryFlag) checkTraining(cfg oddl.Config, n, q int, dataBytes int64, resumed bool) error {
+func (m *memoryFlag) checkTraining(cfg oddl.Config, threads, n, q int, dataBytes int64, resumed bool) error {
 	b, from, ok := m.budget()
 	if !ok {
 		return nil
 	}
-	est, setting := cfg.MemoryEstimate(n, q)
+	est, setting := cfg.MemoryEstimate(n, q, threads)
 	need := est + dataBytes
 	if need <= b {
 		return nil
@@ -204,7 +204,7 @@ func (m *memoryFlag) checkTraining(cfg oddl.Config, n, q int, dataBytes int64, r
 	case "Batch":
 		name = fmt.Sprintf("-batch %d", cfg.Batch)
 	case "Threads":
-		name = fmt.Sprintf("-threads %d", cfg.Threads)
+		name = fmt.Sprintf("-threads %d", threads)
 	default:
 		name = fmt.Sprintf("-k %d", cfg.K)
 	}

@@ -190,13 +190,13 @@ func parseTrainFlags(args []string, stderr io.Writer) (*trainFlags, error) {
 	fs.IntVar(&cfg.Batch, "batch", def.Batch, "mini-batch size κ")
 	fs.IntVar(&cfg.Epochs, "epochs", def.Epochs, "passes over the training set (with -resume: epochs to add)")
 	fs.IntVar(&cfg.InitSamples, "init", def.InitSamples, "samples of the reconstructive initialisation (0: none)")
-	fs.IntVar(&cfg.Sweeps, "sweeps", def.Sweeps, "block-coordinate descent sweeps per mini-batch")
-	fs.StringVar(&cfg.Unused, "unused", def.Unused, "atoms never used: reseed (from a random sample) or keep")
-	fs.StringVar(&cfg.Update, "update", def.Update, "dictionary update form: blocked (GEMM) or column (GEMV, reference)")
-	fs.StringVar(&cfg.Coding, "coding", def.Coding, "training codes: stacked ([x; √λ0·y] on [D; √λ0·W]) or dictionary (x on D)")
-	fs.StringVar(&cfg.Init, "init-mode", def.Init, "initialisation: class (a block of K/q atoms per class, each class coded on its own block) or shared (one reconstructive dictionary)")
-	fs.Float64Var(&cfg.Forget, "forget", def.Forget, "exponent ρ of the down-weighting (1−1/t)^ρ of past statistics (0: plain sums)")
-	fs.StringVar(&cfg.Preprocess, "preprocess", def.Preprocess, "sample preprocessing: unit (zero mean, unit norm) or none")
+	fs.IntVar(&cfg.Research.Sweeps, "sweeps", def.Research.Sweeps, "block-coordinate descent sweeps per mini-batch")
+	fs.StringVar((*string)(&cfg.Research.Unused), "unused", string(def.Research.Unused), "atoms never used: reseed (from a random sample) or keep")
+	fs.StringVar((*string)(&cfg.Research.Update), "update", string(def.Research.Update), "dictionary update form: blocked (GEMM) or column (GEMV, reference)")
+	fs.StringVar((*string)(&cfg.Coding), "coding", string(def.Coding), "training codes: stacked ([x; √λ0·y] on [D; √λ0·W]) or dictionary (x on D)")
+	fs.StringVar((*string)(&cfg.Init), "init-mode", string(def.Init), "initialisation: class (a block of K/q atoms per class, each class coded on its own block) or shared (one reconstructive dictionary)")
+	fs.Float64Var(&cfg.Research.Forget, "forget", def.Research.Forget, "exponent ρ of the down-weighting (1−1/t)^ρ of past statistics (0: plain sums)")
+	fs.StringVar((*string)(&cfg.Preprocess), "preprocess", string(def.Preprocess), "sample preprocessing: unit (zero mean, unit norm) or none")
 	fs.BoolVar(&cfg.Refit, "refit", def.Refit, "after training, refit the prediction classifier on codes on D (-refit=false: predict with the training classifier)")
 	fs.BoolVar(&cfg.RefitPass, "refit-pass", def.RefitPass, "with -refit, code the training set once more on the final D and fit ridge then multiclass hinge on those codes (-refit-pass=false: ridge on the running statistics of the joint phase's codes on D, no extra pass)")
 	fs.Float64Var(&cfg.TaskStep, "task-step", def.TaskStep, "weight η of the supervised (task-driven) dictionary gradient in the joint phase (0: off)")
@@ -235,7 +235,6 @@ func parseTrainFlags(args []string, stderr io.Writer) (*trainFlags, error) {
 		return nil, err
 	}
 	f.set = flagsSet(fs)
-	f.cfg.Threads, f.cfg.Backend = f.rt.threads, f.rt.blas
 	return f, nil
 }
 
@@ -330,7 +329,7 @@ func (f *trainFlags) resumeModel() (model *oddl.Model, addEpochs int, err error)
 func (f *trainFlags) checkResources(resumed bool) (tooLarge func(error) error, err error) {
 	// The settings' own memory; the data's dimension and size are counted
 	// once they are known.
-	if err := f.mem.checkTraining(f.cfg, 1, 1, 0, resumed); err != nil {
+	if err := f.mem.checkTraining(f.cfg, f.rt.threads, 1, 1, 0, resumed); err != nil {
 		return nil, err
 	}
 	limit, tooLarge := f.mem.limitData()
@@ -405,7 +404,7 @@ func (f *trainFlags) loadData(model *oddl.Model, tooLarge func(error) error, std
 	if model == nil {
 		f.sizeDefaults(d.train, stderr)
 	}
-	if err := f.mem.checkTraining(f.cfg, train.dim(), train.classes(), loaded, model != nil); err != nil {
+	if err := f.mem.checkTraining(f.cfg, f.rt.threads, train.dim(), train.classes(), loaded, model != nil); err != nil {
 		return nil, err
 	}
 	if !f.stream.on() {
@@ -503,7 +502,7 @@ func (r *trainSession) train(d *trainData, addEpochs int, stderr io.Writer) (ela
 			err = r.model.Resume(r.ctx, d.src, opts...)
 		}
 	} else {
-		r.model, err = oddl.Train(r.ctx, f.cfg, d.src, opts...)
+		r.model, err = oddl.Train(r.ctx, f.cfg, d.src, append(opts, oddl.WithBackend(f.rt.blas), oddl.WithThreads(f.rt.threads))...)
 	}
 	elapsed = time.Since(start)
 	if prog != nil {
@@ -598,14 +597,14 @@ func (r *trainSession) finish(d *trainData) error {
 // report is the run's report before the test evaluation.
 func (f *trainFlags) report(model *oddl.Model, d *trainData, backendName string, elapsed time.Duration, seen0 int64) trainReport {
 	cfg := model.Config()
-	threads := cfg.Threads
+	_, threads := model.Runtime()
 	if threads == 0 {
 		threads = runtime.GOMAXPROCS(0)
 	}
 	rep := trainReport{
 		Dataset: d.train.name(), K: cfg.K, L: cfg.L, Lambda0: cfg.Lambda0, Lambda1: cfg.Lambda1,
-		Epochs: cfg.Epochs, Batch: cfg.Batch, InitSamples: cfg.InitSamples, Sweeps: cfg.Sweeps,
-		Coding: cfg.Coding, Refit: cfg.Refit, RefitPass: cfg.RefitPass, TaskStep: cfg.TaskStep, ResidualWeight: cfg.ResidualWeight, InitMode: cfg.Init, Forget: cfg.Forget, Seed: cfg.Seed,
+		Epochs: cfg.Epochs, Batch: cfg.Batch, InitSamples: cfg.InitSamples, Sweeps: cfg.Research.Sweeps,
+		Coding: string(cfg.Coding), Refit: cfg.Refit, RefitPass: cfg.RefitPass, TaskStep: cfg.TaskStep, ResidualWeight: cfg.ResidualWeight, InitMode: string(cfg.Init), Forget: cfg.Research.Forget, Seed: cfg.Seed,
 		Backend: backendName, Threads: threads,
 		TrainSeconds: elapsed.Seconds(), Times: secondsOf(model.Times()),
 		NTrain: d.train.len(), Model: f.out, Resumed: f.resume != "", Classes: model.ClassNames(),
