@@ -20,7 +20,7 @@ import (
 // CSV files hold one sample a line: its values and, in one column, its
 // label. Values are separated by commas, semicolons, tabs or spaces (a run
 // of them counts as one separator, so a field cannot be empty); a field may
-// be in double quotes. Blank lines and lines starting with # are skipped,
+// be in double quotes, which may hold separators ("" stands for a quote). Blank lines and lines starting with # are skipped,
 // as is a UTF-8 byte-order mark.
 //
 // The first line is a header when it has a word where the second line has
@@ -140,11 +140,9 @@ func (s *csvScanner) next() ([]string, error) {
 		if strings.IndexByte(text, 0) >= 0 || !utf8.ValidString(text) {
 			return nil, fileErr(s.name, ErrFormat, nil, "line %d: binary data, not CSV text", s.line)
 		}
-		fields := strings.FieldsFunc(text, func(r rune) bool { return r == ',' || r == ' ' || r == '\t' || r == ';' })
-		for i, f := range fields {
-			if len(f) >= 2 && f[0] == '"' && f[len(f)-1] == '"' {
-				fields[i] = f[1 : len(f)-1]
-			}
+		fields, ok := splitFields(text)
+		if !ok {
+			return nil, fileErr(s.name, ErrFormat, nil, "line %d: a quote that does not end", s.line)
 		}
 		return fields, nil
 	}
@@ -154,6 +152,38 @@ func (s *csvScanner) next() ([]string, error) {
 		return nil, fileErr(s.name, ErrFormat, err, "line %d", s.line+1)
 	}
 	return nil, nil
+}
+
+// splitFields cuts a line into its fields: separators are commas,
+// semicolons, tabs and spaces, a run of them one separator; in double
+// quotes they are part of the field ("" stands for a quote). ok is false
+// for a quote that does not end.
+func splitFields(text string) (fields []string, ok bool) {
+	var b strings.Builder
+	quoted, inField := false, false
+	for i := 0; i < len(text); i++ {
+		c := text[i]
+		switch {
+		case quoted && c == '"' && i+1 < len(text) && text[i+1] == '"':
+			b.WriteByte('"')
+			i++
+		case c == '"':
+			quoted, inField = !quoted, true
+		case !quoted && (c == ',' || c == ';' || c == '\t' || c == ' '):
+			if inField {
+				fields = append(fields, b.String())
+				b.Reset()
+				inField = false
+			}
+		default:
+			b.WriteByte(c)
+			inField = true
+		}
+	}
+	if inField {
+		fields = append(fields, b.String())
+	}
+	return fields, !quoted
 }
 
 // isNumber reports whether a CSV field is a number.
@@ -337,6 +367,9 @@ const maxLabelBytes = 256
 // checkLabel says what keeps a field from being a label a model can keep
 // and print, one a line.
 func checkLabel(f string) error {
+	if f == "" {
+		return errors.New("is empty")
+	}
 	if len(f) > maxLabelBytes {
 		return fmt.Errorf("has %d bytes, at most %d", len(f), maxLabelBytes)
 	}

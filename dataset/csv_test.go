@@ -67,6 +67,7 @@ func TestReadCSV(t *testing.T) {
 		{"last column", "1,2,3\n4,5,6\n", []Option{WithLabelColumn("last")}, []int{0, 1}, []string{"3", "6"}, []float64{1, 2}},
 		{"quotes, comments, BOM, CRLF", "\ufeff# data\r\n\"a\",1,2\r\n\r\n\"b\",3,4\r\n", nil, []int{0, 1}, []string{"a", "b"}, []float64{1, 2}},
 		{"labels 0..q-1 need no names", "0,1\n1,2\n2,3\n", nil, []int{0, 1, 2}, nil, []float64{1}},
+		{"quoted separators", "\"New York, NY\",1\n\"a \"\"b\"\"\",2\n", nil, []int{0, 1}, []string{"New York, NY", "a \"b\""}, []float64{1}},
 	}
 	for _, c := range cases {
 		s, err := readCSVString(t, c.body, c.opts...)
@@ -104,6 +105,8 @@ func TestReadCSVErrors(t *testing.T) {
 		{"header width", "a,b,c\n1,2\n", nil, ErrFormat, "the header has 3 columns, the first row 2"},
 		{"one column", "1\n2\n", nil, ErrFormat, "no values beside the label"},
 		{"binary", "ODDL\x00\x01\n", nil, ErrFormat, "binary data"},
+		{"empty label", "\"\",1\nb,2\n", nil, ErrValue, "line 1, value 1: the label is empty"},
+		{"open quote", "\"a,1\n", nil, ErrFormat, "line 1: a quote that does not end"},
 		{"control label", "a\x01,1\nb,2\n", nil, ErrValue, "line 1, value 1: the label holds a control character"},
 		{"long label", strings.Repeat("x", 257) + ",1\n", nil, ErrValue, "the label has 257 bytes, at most 256"},
 		{"limit", "1,2,3\n1,2,3\n1,2,3\n", []Option{WithMaxElements(5)}, ErrTooLarge, "more than 5 values"},
@@ -199,7 +202,7 @@ func FuzzReadCSV(f *testing.F) {
 		if slices.Contains(seen, false) {
 			t.Fatalf("a class without samples: %v", seen)
 		}
-		// Round trip: header "label,…", the label first.
+		// Round trip: header "label,…", the label first, in quotes.
 		var b strings.Builder
 		b.WriteString("label")
 		for j := range c {
@@ -207,7 +210,7 @@ func FuzzReadCSV(f *testing.F) {
 		}
 		b.WriteByte('\n')
 		for i := range r {
-			b.WriteString(names[s.Labels[i]])
+			b.WriteString(`"` + strings.ReplaceAll(names[s.Labels[i]], `"`, `""`) + `"`)
 			for _, v := range s.X.RawRowView(i) {
 				b.WriteString("," + strconv.FormatFloat(v, 'g', -1, 64))
 			}
@@ -215,11 +218,6 @@ func FuzzReadCSV(f *testing.F) {
 		}
 		back, err := ReadCSVFrom(strings.NewReader(b.String()), "back")
 		if err != nil {
-			// A name that is not a field of its own (a separator, a quote
-			// pair, a comment mark) cannot be written back this way.
-			if strings.ContainsAny(strings.Join(names, ""), ",; \t\"#") {
-				return
-			}
 			t.Fatalf("the accepted set written back is refused: %v", err)
 		}
 		if !slices.Equal(back.Names(), names) || !slices.Equal(back.Labels, s.Labels) {
