@@ -247,6 +247,11 @@ type updateScratch struct {
 	grow     []float64 // K-vector
 }
 
+// rngSalt is the second word of the PCG of a run, seeded by Config.Seed:
+// the ASCII of "ksvd", so that the stream differs from other streams keyed
+// by the same seed.
+const rngSalt = 0x6b737664
+
 func newTrainer(X *mat.Dense, s settings) (*trainer, error) {
 	raw := X.RawMatrix()
 	t := &trainer{
@@ -257,7 +262,7 @@ func newTrainer(X *mat.Dense, s settings) (*trainer, error) {
 		taken:         make([]bool, s.N),
 		byAtom:        byAtom{atomPtr: make([]int, s.K+1)},
 		updateScratch: updateScratch{acc: make([]float64, s.n), old: make([]float64, s.n)},
-		rng:           rand.New(rand.NewPCG(s.Seed, 0x6b737664)),
+		rng:           rand.New(rand.NewPCG(s.Seed, rngSalt)),
 	}
 	t.dm = mat.NewDense(s.K, s.n, t.d)
 	var ss float64

@@ -12,7 +12,9 @@ import (
 )
 
 // classSeed derives the seed of class c's run from the common seed, so that
-// every class has its own random stream.
+// every class has its own random stream: the common seed plus c+1 times
+// 2⁶⁴/φ (the golden ratio), which spreads consecutive classes over the
+// whole range of seeds.
 func classSeed(seed uint64, c int) uint64 {
 	return seed + uint64(c+1)*0x9e3779b97f4a7c15
 }

@@ -14,7 +14,10 @@ import (
 // refit (after a cancellation during it) is made. With the
 // same source (the same samples in the same order) a model saved and
 // resumed ends bit-for-bit where an uninterrupted run ends, provided the
-// backend is the same. Cancellation works as in Train.
+// backend is the same. Cancellation works as in Train. WithBackend and
+// WithThreads set what the model computes with from then on (as
+// SetRuntime does); a model loaded without them runs on the default
+// backend and all cores.
 //
 // The model records the size and a fingerprint of the source it trains on
 // (see Fingerprinter). Resuming with a source of another size or fingerprint

@@ -150,17 +150,14 @@ func (s *stackedCoder) fillGram(st *state, G, gs []float64, lambda0 float64, wor
 	})
 }
 
-// codesOnD codes the batch that encode coded last on D into dst, from the
-// correlations and norms encode kept; it reports false when encode has not
-// run on this batch and dictionary.
-func (s *stackedCoder) codesOnD(d *dictCoder, b *batch, dst *omp.Codes) (bool, error) {
-	if !s.valid {
-		return false, nil
-	}
+// codesOnD codes the batch b on D into dst, from the correlations and
+// norms that encode kept; encode must have coded b on the current
+// dictionary (valid).
+func (s *stackedCoder) codesOnD(d *dictCoder, b *batch, dst *omp.Codes) error {
 	k := len(s.snorm)
 	r := b.rows()
 	if err := d.coder.EncodeGramTo(dst, mat.NewDense(r, k, s.a0[:r*k]), s.xx[:r]); err != nil {
-		return true, fmt.Errorf("oddl: coding: %w", err)
+		return fmt.Errorf("oddl: coding: %w", err)
 	}
-	return true, nil
+	return nil
 }

@@ -250,10 +250,11 @@ func (t *trainer) jointPhase(ctx context.Context) error {
 }
 
 // step processes the batch read: the paper's mini-batch (Algorithm 1) —
-// code the samples, add the codes to the statistics, update the
-// dictionary by block-coordinate descent, which normalises each atom as it
-// goes. lambda0 weighs the objective's classification term; updateW says
-// whether the update moves W.
+// code the samples, add the codes to the statistics (and, in the joint
+// phase, the task term to N), update the dictionary by block-coordinate
+// descent, which normalises each atom as it goes. lambda0 weighs the
+// objective's classification term; updateW says whether the update moves
+// W.
 func (t *trainer) step(lambda0 float64, updateW bool) (batchStats, error) {
 	m := t.m
 	joint := m.cur.phase == phaseJoint
@@ -325,13 +326,16 @@ func (t *trainer) taskTerm(joint bool, lambda0 float64) error {
 	if !joint || m.cfg.TaskStep == 0 || lambda0 == 0 {
 		return nil
 	}
-	// The batch is in the statistics already: no way out here.
-	if ok, err := t.stacked.codesOnD(&t.dict, t.b, &t.codes); !ok {
+	// The codes on D: from the correlations the stacked coder kept for
+	// this batch, else coded afresh. The batch is in the statistics
+	// already, so a cancellation is not heeded here.
+	var err error
+	if t.stacked.valid {
+		err = t.stacked.codesOnD(&t.dict, t.b, &t.codes)
+	} else {
 		err = t.dict.encode(context.Background(), &t.codes, st.dictView(), t.b.x)
-		if err != nil {
-			return err
-		}
-	} else if err != nil {
+	}
+	if err != nil {
 		return err
 	}
 	if m.cfg.Coding == CodingStacked && !m.cfg.RefitPass {
