@@ -33,7 +33,7 @@ type TrainSettings struct {
 // set.
 func MNISTTrainSettings() TrainSettings {
 	d := oddl.DefaultConfig()
-	return TrainSettings{K: 960, L: 5, Batch: 256, Lambda0: d.Lambda0, Coding: d.Coding, Seed: 1}
+	return TrainSettings{K: 960, L: 5, Batch: 256, Lambda0: d.Lambda0, Coding: string(d.Coding), Seed: 1}
 }
 
 // TrainResult is the measured speed of a training pass: the fastest of
@@ -141,7 +141,7 @@ func trainPass(ctx context.Context, set *dataset.Set, s TrainSettings) (TrainRes
 		first, prev = false, t
 	}
 	t0 := time.Now()
-	m, err := oddl.Train(ctx, trainConfig(s), src, oddl.WithProgress(progress))
+	m, err := oddl.Train(ctx, trainConfig(s), src, oddl.WithProgress(progress), oddl.WithThreads(s.Threads), oddl.WithBackend(s.Backend))
 	secs := time.Since(t0).Seconds()
 	if err != nil {
 		return TrainResult{}, nil, fmt.Errorf("bench: training on %s: %w", backendLabel(s.Backend), err)
@@ -176,10 +176,10 @@ func trainConfig(s TrainSettings) oddl.Config {
 	cfg := oddl.DefaultConfig()
 	cfg.K, cfg.L, cfg.Batch, cfg.Lambda0 = s.K, s.L, s.Batch, s.Lambda0
 	if s.Coding != "" {
-		cfg.Coding = s.Coding
+		cfg.Coding = oddl.Coding(s.Coding)
 	}
 	cfg.Epochs, cfg.InitSamples = 1, 0
-	cfg.Seed, cfg.Threads, cfg.Backend = s.Seed, s.Threads, s.Backend
+	cfg.Seed = s.Seed
 	return cfg
 }
 

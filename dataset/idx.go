@@ -69,8 +69,9 @@ const (
 // idxFile is an open IDX file positioned after its header.
 type idxFile struct {
 	path    string
-	f       *os.File  // nil for a stream (see ReadImagesFrom)
+	f       *os.File  // the file opened by path, nil for a stream
 	src     io.Reader // what the bytes come from: f or the stream
+	seek    io.Seeker // src's seeker, nil if it cannot rewind
 	size    int64     // file size, -1 if not a regular file
 	fbuf    *bufio.Reader
 	gz      *gzip.Reader // nil for a plain file
@@ -98,7 +99,7 @@ func openIDX(path, want string) (*idxFile, error) {
 	if err != nil {
 		return nil, fmt.Errorf("dataset: %s file: %w", want, err)
 	}
-	x := &idxFile{path: path, f: f, src: f, size: -1}
+	x := &idxFile{path: path, f: f, src: f, seek: f, size: -1}
 	if st.Mode().IsRegular() {
 		x.size = st.Size()
 	}
@@ -376,18 +377,18 @@ func (x *idxFile) finish() error {
 
 // rewind positions the file after its header again.
 func (x *idxFile) rewind() error {
-	if x.f == nil {
+	if x.seek == nil {
 		return fileErr(x.path, ErrFormat, nil, "cannot rewind a stream")
 	}
 	if x.gz == nil {
-		if _, err := x.f.Seek(x.hdrLen, io.SeekStart); err != nil {
+		if _, err := x.seek.Seek(x.hdrLen, io.SeekStart); err != nil {
 			return fileErr(x.path, ErrFormat, err, "cannot rewind")
 		}
-		x.fbuf.Reset(x.f)
+		x.fbuf.Reset(x.src)
 		x.read = 0
 		return nil
 	}
-	if _, err := x.f.Seek(0, io.SeekStart); err != nil {
+	if _, err := x.seek.Seek(0, io.SeekStart); err != nil {
 		return fileErr(x.path, ErrFormat, err, "cannot rewind")
 	}
 	typ, dims := x.typ, slices.Clone(x.dims)

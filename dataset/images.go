@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -22,8 +23,11 @@ type Images struct {
 	// other, each row-major.
 	Pix []byte
 	// Labels holds the class of each image, 0..Classes-1.
-	Labels     []int
-	Classes    int
+	Labels  []int
+	Classes int
+	// ClassNames holds the label the data file gives each class, nil when
+	// the file's labels are the classes 0..Classes-1 (as Set.ClassNames).
+	ClassNames []string
 	Rows, Cols int
 }
 
@@ -67,7 +71,7 @@ func (s *Images) Subset(idx []int) *Images {
 		pix = append(pix, s.Row(i)...)
 		labels[k] = s.Labels[i]
 	}
-	return &Images{Name: s.Name, Pix: pix, Labels: labels, Classes: s.Classes, Rows: s.Rows, Cols: s.Cols}
+	return &Images{Name: s.Name, Pix: pix, Labels: labels, Classes: s.Classes, ClassNames: s.ClassNames, Rows: s.Rows, Cols: s.Cols}
 }
 
 // Head returns the first n images (all if n ≥ Len) as a view sharing s's
@@ -93,7 +97,7 @@ func (s *Images) Set() *Set {
 	for i := range s.Len() {
 		s.RowTo(x.RawRowView(i), i)
 	}
-	return &Set{Name: s.Name, X: x, Labels: s.Labels, Classes: s.Classes, Rows: s.Rows, Cols: s.Cols}
+	return &Set{Name: s.Name, X: x, Labels: s.Labels, Classes: s.Classes, ClassNames: s.ClassNames, Rows: s.Rows, Cols: s.Cols}
 }
 
 // String describes the set in one line, as Set.String does.
@@ -104,17 +108,37 @@ func (s *Images) String() string {
 // ReadIDXImages reads a pair of IDX files as ReadIDX does, keeping the
 // pixels as bytes. An images file of another element type is an error
 // wrapping ErrNotBytes.
-func ReadIDXImages(imagesPath, labelsPath string) (*Images, error) {
+func ReadIDXImages(imagesPath, labelsPath string, opts ...Option) (*Images, error) {
+	img, lab, err := openPair(imagesPath, labelsPath)
+	if err != nil {
+		return nil, err
+	}
+	defer img.Close()
+	defer lab.Close()
+	return readImagesSet(img, lab, setName(imagesPath), optionsOf(opts))
+}
+
+// ReadIDXImagesFrom reads a pair of IDX files from two streams as
+// ReadIDXImages reads one from paths (see ReadIDXFrom).
+func ReadIDXImagesFrom(images, labels io.Reader, name string, opts ...Option) (*Images, error) {
+	img, lab, err := streamPair(images, labels, name)
+	if err != nil {
+		return nil, err
+	}
+	return readImagesSet(img, lab, name, optionsOf(opts))
+}
+
+func readImagesSet(img, lab *idxFile, name string, o options) (*Images, error) {
 	var s *Images
-	err := readPair(imagesPath, labelsPath, func(img *idxFile, labels []int, n, r, c, total int64) error {
+	err := readPair(img, lab, o, func(labels []int, names []string, n, r, c, total int64) error {
 		if img.typ != typeUbyte {
-			return fileErr(imagesPath, ErrNotBytes, nil, "holds %s, not unsigned bytes", typeName(img.typ))
+			return fileErr(img.path, ErrNotBytes, nil, "holds %s, not unsigned bytes", typeName(img.typ))
 		}
 		pix, err := img.readBytes(total)
 		if err != nil {
 			return err
 		}
-		s = &Images{Name: setName(imagesPath), Pix: pix, Labels: labels, Classes: maxLabel(labels) + 1, Rows: int(r), Cols: int(c)}
+		s = &Images{Name: name, Pix: pix, Labels: labels, Classes: max(len(names), maxLabel(labels)+1), ClassNames: names, Rows: int(r), Cols: int(c)}
 		return nil
 	})
 	return s, err
@@ -148,9 +172,10 @@ func (x *idxFile) readBytes(total int64) ([]byte, error) {
 }
 
 // LoadImages is Load for sets of byte images, kept as bytes (see Images).
-// A set whose files hold other element types is an error wrapping
-// ErrNotBytes: Load reads those.
-func LoadImages(name, dir string) (train, test *Images, err error) {
+// A set whose files hold other element types, or CSV, is an error
+// wrapping ErrNotBytes: Load reads those.
+func LoadImages(name, dir string, opts ...Option) (train, test *Images, err error) {
+	o := optionsOf(opts)
 	switch strings.ToLower(name) {
 	case "mnist":
 		if dir == "" || !hasMNIST(dir) {
@@ -158,64 +183,60 @@ func LoadImages(name, dir string) (train, test *Images, err error) {
 				return nil, nil, err
 			}
 		}
-		return loadImagesDir(dir, "mnist", true)
+		tr, te, err := mnistParts(dir)
+		if err != nil {
+			return nil, nil, err
+		}
+		return loadImageParts(tr, te, "mnist", o)
 	case "usps":
 		d, err := dataDir(dir, "USPS")
 		if err != nil {
 			return nil, nil, err
 		}
-		tr, te, err := readImagesPair(d, "usps-train", "usps-test")
-		if err != nil {
-			return nil, nil, err
+		p := func(s string) part {
+			return part{images: filepath.Join(d, s+"-images-idx3-ubyte.gz"), labels: filepath.Join(d, s+"-labels-idx1-ubyte.gz")}
 		}
-		tr.Name, te.Name = "usps-train", "usps-test"
-		return tr, te, alignImages(tr, te)
+		return loadImageParts(p("usps-train"), p("usps-test"), "usps", o)
 	case "yaleb", "yale", "extyaleb":
 		d, err := dataDir(dir, "Extended Yale B")
 		if err != nil {
 			return nil, nil, err
 		}
-		s, err := ReadIDXImages(filepath.Join(d, "yaleb-images-idx3-ubyte.gz"), filepath.Join(d, "yaleb-labels-idx1-ubyte.gz"))
-		if err != nil {
-			return nil, nil, err
-		}
-		s.Name = "yaleb"
-		return s, nil, nil
+		p := part{images: filepath.Join(d, "yaleb-images-idx3-ubyte.gz"), labels: filepath.Join(d, "yaleb-labels-idx1-ubyte.gz")}
+		return loadImageParts(p, part{}, "yaleb", o)
 	}
-	st, err := os.Stat(name)
-	if err != nil || !st.IsDir() {
-		return nil, nil, fmt.Errorf("dataset: unknown data set %q: want mnist, usps, yaleb or a folder holding train-images-idx3-ubyte[.gz] and train-labels-idx1-ubyte[.gz]", name)
+	if _, err := os.Stat(name); err != nil && !strings.Contains(name, ",") {
+		return nil, nil, fmt.Errorf("dataset: unknown data set %q: want mnist, usps, yaleb, a CSV file, two files (IMAGES,LABELS or TRAIN,TEST) or a folder: %w", name, fs.ErrNotExist)
 	}
-	return loadImagesDir(name, filepath.Base(filepath.Clean(name)), false)
-}
-
-// readImagesPair reads PREFIX-images-idx3-ubyte.gz with its labels for the
-// two prefixes.
-func readImagesPair(dir, trainPrefix, testPrefix string) (train, test *Images, err error) {
-	read := func(p string) (*Images, error) {
-		return ReadIDXImages(filepath.Join(dir, p+"-images-idx3-ubyte.gz"), filepath.Join(dir, p+"-labels-idx1-ubyte.gz"))
-	}
-	if train, err = read(trainPrefix); err != nil {
-		return nil, nil, err
-	}
-	if test, err = read(testPrefix); err != nil {
-		return nil, nil, err
-	}
-	return train, test, nil
-}
-
-// loadImagesDir is loadDir for byte images.
-func loadImagesDir(dir, name string, needTest bool) (train, test *Images, err error) {
-	train, test, err = loadPairs(dir, needTest, ReadIDXImages)
+	tr, te, n, err := locate(name)
 	if err != nil {
 		return nil, nil, err
 	}
-	train.Name = name + "-train"
-	if test == nil {
+	return loadImageParts(tr, te, n, o)
+}
+
+// loadImageParts is loadParts for byte images.
+func loadImageParts(tr, te part, name string, o options) (train, test *Images, err error) {
+	if train, err = readImagePart(tr, o); err != nil {
+		return nil, nil, err
+	}
+	if te.empty() {
+		train.Name = name
 		return train, nil, nil
 	}
-	test.Name = name + "-test"
+	if test, err = readImagePart(te, o); err != nil {
+		return nil, nil, err
+	}
+	train.Name, test.Name = name+"-train", name+"-test"
 	return train, test, alignImages(train, test)
+}
+
+// readImagePart reads a part's files as byte images.
+func readImagePart(p part, o options) (*Images, error) {
+	if p.csv != "" {
+		return nil, fileErr(p.csv, ErrNotBytes, nil, "is CSV, not byte images")
+	}
+	return ReadIDXImages(p.images, p.labels, func(x *options) { *x = o })
 }
 
 // alignImages is align for Images.
@@ -224,7 +245,15 @@ func alignImages(train, test *Images) error {
 		return &FileError{Path: test.Name, Kind: ErrMismatch,
 			Msg: fmt.Sprintf("test images are %d×%d, training images %d×%d", test.Rows, test.Cols, train.Rows, train.Cols)}
 	}
+	names, err := unify(train.Names(), test.Names(), train.Labels, test.Labels)
+	if err != nil {
+		return err
+	}
 	c := max(train.Classes, test.Classes)
+	if names != nil {
+		c = len(names)
+	}
 	train.Classes, test.Classes = c, c
+	train.ClassNames, test.ClassNames = names, names
 	return nil
 }

@@ -19,13 +19,13 @@ import (
 // sample becomes one row of X, pixels in row-major order, converted to float64
 // without scaling (0..255 for unsigned bytes). All IDX element types are
 // accepted; float data must be finite.
-func ReadImages(path string) (X *mat.Dense, rows, cols int, err error) {
+func ReadImages(path string, opts ...Option) (X *mat.Dense, rows, cols int, err error) {
 	f, err := openIDX(path, "images")
 	if err != nil {
 		return nil, 0, 0, err
 	}
 	defer f.Close()
-	return readImages(f)
+	return readImages(f, optionsOf(opts))
 }
 
 // ReadImagesFrom reads an IDX images file from r as ReadImages reads one
@@ -33,20 +33,29 @@ func ReadImages(path string) (X *mat.Dense, rows, cols int, err error) {
 // (gzip or plain, told apart by the first bytes), so a pipe or standard
 // input will do. Memory grows with the data that arrives, not with what
 // the header declares. name stands for the input in messages.
-func ReadImagesFrom(r io.Reader, name string) (X *mat.Dense, rows, cols int, err error) {
-	x := &idxFile{path: name, src: r, size: -1}
-	if err := x.start(); err != nil {
+func ReadImagesFrom(r io.Reader, name string, opts ...Option) (X *mat.Dense, rows, cols int, err error) {
+	x, err := streamIDX(r, name)
+	if err != nil {
 		return nil, 0, 0, err
 	}
-	return readImages(x)
+	return readImages(x, optionsOf(opts))
 }
 
-func readImages(f *idxFile) (X *mat.Dense, rows, cols int, err error) {
+// streamIDX starts reading an IDX file from r (read once, never rewound).
+func streamIDX(r io.Reader, name string) (*idxFile, error) {
+	x := &idxFile{path: name, src: r, size: -1}
+	if err := x.start(); err != nil {
+		return nil, err
+	}
+	return x, nil
+}
+
+func readImages(f *idxFile, o options) (X *mat.Dense, rows, cols int, err error) {
 	n, r, c, err := f.imageShape()
 	if err != nil {
 		return nil, 0, 0, err
 	}
-	total, err := f.checkSize(MaxElements(), true, n, r, c)
+	total, err := f.checkSize(o.maxElements, true, n, r, c)
 	if err != nil {
 		return nil, 0, 0, err
 	}
@@ -57,33 +66,33 @@ func readImages(f *idxFile) (X *mat.Dense, rows, cols int, err error) {
 	return mat.NewDense(int(n), int(r*c), data), int(r), int(c), nil
 }
 
-// ReadLabels reads an IDX labels file (idx1, gzip or plain) of integers in
-// 0..255.
-func ReadLabels(path string) ([]int, error) {
+// ReadLabels reads an IDX labels file (idx1, gzip or plain) of integers:
+// the labels as the file writes them, any values its element type holds.
+func ReadLabels(path string, opts ...Option) ([]int, error) {
 	f, err := openIDX(path, "labels")
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	return readLabels(f)
+	return readLabels(f, optionsOf(opts))
 }
 
 // ReadLabelsFrom reads an IDX labels file from r as ReadLabels reads one
 // from a path: once, from its first byte to its end (see ReadImagesFrom).
-func ReadLabelsFrom(r io.Reader, name string) ([]int, error) {
-	x := &idxFile{path: name, src: r, size: -1}
-	if err := x.start(); err != nil {
+func ReadLabelsFrom(r io.Reader, name string, opts ...Option) ([]int, error) {
+	x, err := streamIDX(r, name)
+	if err != nil {
 		return nil, err
 	}
-	return readLabels(x)
+	return readLabels(x, optionsOf(opts))
 }
 
-func readLabels(f *idxFile) ([]int, error) {
+func readLabels(f *idxFile, o options) ([]int, error) {
 	n, err := f.labelShape()
 	if err != nil {
 		return nil, err
 	}
-	if _, err := f.checkSize(MaxElements(), true, n); err != nil {
+	if _, err := f.checkSize(o.maxElements, true, n); err != nil {
 		return nil, err
 	}
 	v, err := f.readAll(n)
@@ -92,9 +101,6 @@ func readLabels(f *idxFile) ([]int, error) {
 	}
 	labels := make([]int, len(v))
 	for i, y := range v {
-		if y < 0 || y > 255 {
-			return nil, fileErr(f.path, ErrValue, nil, "label %d of sample %d is outside 0..255", int64(y), i)
-		}
 		labels[i] = int(y)
 	}
 	return labels, nil
@@ -102,42 +108,81 @@ func readLabels(f *idxFile) ([]int, error) {
 
 // ReadIDX reads a pair of IDX files, images and labels, into a Set. The
 // headers are compared before the data is read: both must declare the same
-// number of samples. Classes is the largest label + 1.
-func ReadIDX(imagesPath, labelsPath string) (*Set, error) {
+// number of samples. The labels become the classes 0..Classes−1 in
+// increasing order (see ClassNames); Set.ClassNames keeps the labels when
+// they are not those classes already.
+func ReadIDX(imagesPath, labelsPath string, opts ...Option) (*Set, error) {
+	img, lab, err := openPair(imagesPath, labelsPath)
+	if err != nil {
+		return nil, err
+	}
+	defer img.Close()
+	defer lab.Close()
+	return readSet(img, lab, setName(imagesPath), optionsOf(opts))
+}
+
+// ReadIDXFrom reads a pair of IDX files from two streams as ReadIDX reads
+// one from paths: each once, from its first byte to its end (see
+// ReadImagesFrom). name is the set's name and stands for the inputs in
+// messages.
+func ReadIDXFrom(images, labels io.Reader, name string, opts ...Option) (*Set, error) {
+	img, lab, err := streamPair(images, labels, name)
+	if err != nil {
+		return nil, err
+	}
+	return readSet(img, lab, name, optionsOf(opts))
+}
+
+// streamPair starts reading an images and a labels stream.
+func streamPair(images, labels io.Reader, name string) (img, lab *idxFile, err error) {
+	if img, err = streamIDX(images, name+" (images)"); err != nil {
+		return nil, nil, err
+	}
+	if lab, err = streamIDX(labels, name+" (labels)"); err != nil {
+		return nil, nil, err
+	}
+	return img, lab, nil
+}
+
+func readSet(img, lab *idxFile, name string, o options) (*Set, error) {
 	var s *Set
-	err := readPair(imagesPath, labelsPath, func(img *idxFile, labels []int, n, r, c, total int64) error {
+	err := readPair(img, lab, o, func(labels []int, names []string, n, r, c, total int64) error {
 		data, err := img.readAll(total)
 		if err != nil {
 			return err
 		}
 		s = &Set{
-			Name:    setName(imagesPath),
-			X:       mat.NewDense(int(n), int(r*c), data),
-			Labels:  labels,
-			Classes: maxLabel(labels) + 1,
-			Rows:    int(r),
-			Cols:    int(c),
+			Name:       name,
+			X:          mat.NewDense(int(n), int(r*c), data),
+			Labels:     labels,
+			Classes:    max(len(names), maxLabel(labels)+1),
+			ClassNames: names,
+			Rows:       int(r),
+			Cols:       int(c),
 		}
 		return nil
 	})
 	return s, err
 }
 
-// readPair opens a pair of IDX files, checks that their headers agree and
-// that the images' size is within the limit, reads the labels, and hands
-// the images file, positioned at its data, to read with the n images of
-// r×c (total elements).
-func readPair(imagesPath, labelsPath string, read func(img *idxFile, labels []int, n, r, c, total int64) error) error {
-	img, err := openIDX(imagesPath, "images")
-	if err != nil {
-		return err
+// openPair opens an images and a labels file.
+func openPair(imagesPath, labelsPath string) (img, lab *idxFile, err error) {
+	if img, err = openIDX(imagesPath, "images"); err != nil {
+		return nil, nil, err
 	}
-	defer img.Close()
-	lab, err := openIDX(labelsPath, "labels")
-	if err != nil {
-		return err
+	if lab, err = openIDX(labelsPath, "labels"); err != nil {
+		img.Close()
+		return nil, nil, err
 	}
-	defer lab.Close()
+	return img, lab, nil
+}
+
+// readPair checks that the headers of an images and a labels file agree
+// and that the images' size is within the limit, reads the labels, and
+// hands them, as classes with their names (nil: the labels are the
+// classes), to read with the n images of r×c (total elements); img is
+// then positioned at its data.
+func readPair(img, lab *idxFile, o options, read func(labels []int, names []string, n, r, c, total int64) error) error {
 	n, r, c, err := img.imageShape()
 	if err != nil {
 		return err
@@ -147,17 +192,18 @@ func readPair(imagesPath, labelsPath string, read func(img *idxFile, labels []in
 		return err
 	}
 	if n != nl {
-		return fileErr(imagesPath, ErrMismatch, nil, "holds %d samples but labels file %s holds %d labels", n, labelsPath, nl)
+		return fileErr(img.path, ErrMismatch, nil, "holds %d samples but labels file %s holds %d labels", n, lab.path, nl)
 	}
-	total, err := img.checkSize(MaxElements(), true, n, r, c)
+	total, err := img.checkSize(o.maxElements, true, n, r, c)
 	if err != nil {
 		return err
 	}
-	labels, err := readLabels(lab)
+	labels, err := readLabels(lab, o)
 	if err != nil {
 		return err
 	}
-	return read(img, labels, n, r, c, total)
+	classes, _, names := toClasses(labels)
+	return read(classes, names, n, r, c, total)
 }
 
 func maxLabel(labels []int) int {

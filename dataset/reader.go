@@ -3,6 +3,7 @@ package dataset
 import (
 	"fmt"
 	"io"
+	"strconv"
 )
 
 // Reader streams an IDX images+labels pair in chunks, for data that does not
@@ -28,6 +29,8 @@ type Reader struct {
 	n          int
 	rows, cols int
 	classes    int
+	names      []string    // nil: the labels are the classes
+	class      map[int]int // label → class, nil when names is
 	pos        int
 	done       bool
 	lbuf       []float64
@@ -35,29 +38,39 @@ type Reader struct {
 
 // OpenIDX opens an images and a labels file (each gzip or plain) for
 // streaming. It validates both headers, that they declare the same number of
-// samples, that a sample's size is within the limit of SetMaxElements and, for
+// samples, that a sample's size is within the limit of WithMaxElements and, for
 // plain files, that the file sizes match the headers. It reads the labels file
-// once through to check every label (0..255) and to find Classes, then
-// rewinds it; truncated gzip image data is reported by Next when reached.
-func OpenIDX(imagesPath, labelsPath string) (r *Reader, err error) {
-	img, err := openIDX(imagesPath, "images")
+// once through to find the classes (see ClassNames), then rewinds it;
+// truncated gzip image data is reported by Next when reached.
+func OpenIDX(imagesPath, labelsPath string, opts ...Option) (r *Reader, err error) {
+	img, lab, err := openPair(imagesPath, labelsPath)
 	if err != nil {
 		return nil, err
 	}
-	defer func() {
-		if err != nil {
-			img.Close()
-		}
-	}()
-	lab, err := openIDX(labelsPath, "labels")
+	r, err = newReader(img, lab, optionsOf(opts))
 	if err != nil {
+		img.Close()
+		lab.Close()
 		return nil, err
 	}
-	defer func() {
-		if err != nil {
-			lab.Close()
+	return r, nil
+}
+
+// NewReader streams an images and a labels file from two seekable inputs
+// as OpenIDX does from paths (Reset seeks them back to their start). name
+// stands for them in messages. Close does not close them.
+func NewReader(images, labels io.ReadSeeker, name string, opts ...Option) (*Reader, error) {
+	img := &idxFile{path: name + " (images)", src: images, seek: images, size: -1}
+	lab := &idxFile{path: name + " (labels)", src: labels, seek: labels, size: -1}
+	for _, x := range []*idxFile{img, lab} {
+		if err := x.start(); err != nil {
+			return nil, err
 		}
-	}()
+	}
+	return newReader(img, lab, optionsOf(opts))
+}
+
+func newReader(img, lab *idxFile, o options) (*Reader, error) {
 	n, rows, cols, err := img.imageShape()
 	if err != nil {
 		return nil, err
@@ -67,26 +80,26 @@ func OpenIDX(imagesPath, labelsPath string) (r *Reader, err error) {
 		return nil, err
 	}
 	if n != nl {
-		return nil, fileErr(imagesPath, ErrMismatch, nil, "holds %d samples but labels file %s holds %d labels", n, labelsPath, nl)
+		return nil, fileErr(img.path, ErrMismatch, nil, "holds %d samples but labels file %s holds %d labels", n, lab.path, nl)
 	}
 	// Only one sample is ever held in memory: the limit applies to its size.
-	if _, err := img.checkSize(MaxElements(), true, rows, cols); err != nil {
+	if _, err := img.checkSize(o.maxElements, true, rows, cols); err != nil {
 		return nil, err
 	}
-	if _, err := lab.checkSize(MaxElements(), false); err != nil {
+	if _, err := lab.checkSize(o.maxElements, false); err != nil {
 		return nil, err
 	}
-	r = &Reader{img: img, lab: lab, n: int(n), rows: int(rows), cols: int(cols)}
-	// One pass over the labels: values and count.
+	r := &Reader{img: img, lab: lab, n: int(n), rows: int(rows), cols: int(cols)}
+	// One pass over the labels: the classes.
 	buf := make([]float64, 1<<13)
-	maxY := -1
+	seen := map[int]bool{}
 	for done := int64(0); done < n; {
 		k := int(min(n-done, int64(len(buf))))
-		if err := r.readLabels(buf[:k], nil, done); err != nil {
+		if err := r.lab.readValues(buf[:k]); err != nil {
 			return nil, err
 		}
 		for _, y := range buf[:k] {
-			maxY = max(maxY, int(y))
+			seen[int(y)] = true
 		}
 		done += int64(k)
 	}
@@ -96,23 +109,36 @@ func OpenIDX(imagesPath, labelsPath string) (r *Reader, err error) {
 	if err := lab.rewind(); err != nil {
 		return nil, err
 	}
-	r.classes = maxY + 1
+	distinct := make([]int, 0, len(seen))
+	for y := range seen {
+		distinct = append(distinct, y)
+	}
+	_, r.classes, r.names = toClasses(distinct)
+	if r.names != nil {
+		r.class = make(map[int]int, len(r.names))
+		for c, s := range r.names {
+			y, _ := strconv.Atoi(s)
+			r.class[y] = c
+		}
+	}
 	return r, nil
 }
 
-// readLabels decodes len(v) labels into v (and into out if not nil), checking
-// their range. first is the index of the first one, for messages.
-func (r *Reader) readLabels(v []float64, out []int, first int64) error {
+// readLabels decodes len(v) labels into v and their classes into out.
+func (r *Reader) readLabels(v []float64, out []int) error {
 	if err := r.lab.readValues(v); err != nil {
 		return err
 	}
 	for i, y := range v {
-		if y < 0 || y > 255 {
-			return fileErr(r.lab.path, ErrValue, nil, "label %d of sample %d is outside 0..255", int64(y), first+int64(i))
+		c, ok := int(y), y >= 0 && int(y) < r.classes
+		if r.class != nil {
+			c, ok = r.class[int(y)]
 		}
-		if out != nil {
-			out[i] = int(y)
+		if !ok {
+			// The file changed since the Reader was opened.
+			return fileErr(r.lab.path, ErrValue, nil, "label %d of sample %d was not in the file when it was opened", int64(y), r.pos+i+1)
 		}
+		out[i] = c
 	}
 	return nil
 }
@@ -129,9 +155,13 @@ func (r *Reader) Rows() int { return r.rows }
 // Cols returns the image width.
 func (r *Reader) Cols() int { return r.cols }
 
-// Classes returns the largest label in the labels file + 1 (found when the
-// Reader was opened).
+// Classes returns the number of classes of the labels file (found when
+// the Reader was opened).
 func (r *Reader) Classes() int { return r.classes }
+
+// ClassNames returns the label of each class, nil when the labels are the
+// classes 0..Classes−1 (see Set.ClassNames).
+func (r *Reader) ClassNames() []string { return r.names }
 
 // Next reads up to len(labels) samples: their pixels into x (row-major, one
 // sample after the other, Dim values each) and their labels into labels. It
@@ -167,7 +197,7 @@ func (r *Reader) Next(x []float64, labels []int) (n int, err error) {
 	if cap(r.lbuf) < n {
 		r.lbuf = make([]float64, n)
 	}
-	if err := r.readLabels(r.lbuf[:n], labels[:n], int64(r.pos)); err != nil {
+	if err := r.readLabels(r.lbuf[:n], labels[:n]); err != nil {
 		return 0, err
 	}
 	r.pos += n

@@ -15,6 +15,9 @@ type Set struct {
 	// Labels holds the class of each sample, 0..Classes-1.
 	Labels  []int
 	Classes int
+	// ClassNames holds the label the data file gives each class (see
+	// ClassNames), nil when the file's labels are the classes 0..Classes-1.
+	ClassNames []string
 	// Rows and Cols are the image size; n = Rows·Cols.
 	Rows, Cols int
 	// Zero lists, in increasing order, the rows that Preprocess found
@@ -56,7 +59,7 @@ func (s *Set) Subset(idx []int) *Set {
 	}
 	return &Set{
 		Name: s.Name, X: mat.NewDense(len(idx), d, data), Labels: labels,
-		Classes: s.Classes, Rows: s.Rows, Cols: s.Cols, Zero: zs,
+		Classes: s.Classes, ClassNames: s.ClassNames, Rows: s.Rows, Cols: s.Cols, Zero: zs,
 	}
 }
 
@@ -78,7 +81,7 @@ func (s *Set) Head(n int) *Set {
 	}
 	return &Set{
 		Name: s.Name, X: s.X.Slice(0, n, 0, s.Dim()).(*mat.Dense), Labels: s.Labels[:n:n],
-		Classes: s.Classes, Rows: s.Rows, Cols: s.Cols, Zero: zs,
+		Classes: s.Classes, ClassNames: s.ClassNames, Rows: s.Rows, Cols: s.Cols, Zero: zs,
 	}
 }
 

@@ -113,60 +113,29 @@ func isFile(p string) bool {
 	return err == nil && st.Mode().IsRegular()
 }
 
-// findPair finds the images and labels files of one split in dir:
-// PREFIX{split}-{images-idx3,labels-idx1}-ubyte, with or without .gz, with
-// '.' accepted for the '-' before idx, PREFIX empty or any one prefix ending
-// in '-'. For split "test" the MNIST name "t10k" is tried first.
-func findPair(dir, split string) (images, labels string, ok bool) {
-	splits := []string{split}
-	if split == "test" {
-		splits = []string{"t10k", "test"}
-	}
-	for _, sp := range splits {
-		for _, sep := range []string{"-", "."} {
-			for _, gz := range []string{".gz", ""} {
-				img := filepath.Join(dir, sp+"-images"+sep+"idx3-ubyte"+gz)
-				lab := filepath.Join(dir, sp+"-labels"+sep+"idx1-ubyte"+gz)
-				if isFile(img) && isFile(lab) {
-					return img, lab, true
-				}
-				m, _ := filepath.Glob(filepath.Join(dir, "*-"+sp+"-images"+sep+"idx3-ubyte"+gz))
-				if len(m) == 1 {
-					pre := strings.TrimSuffix(filepath.Base(m[0]), sp+"-images"+sep+"idx3-ubyte"+gz)
-					lab := filepath.Join(dir, pre+sp+"-labels"+sep+"idx1-ubyte"+gz)
-					if isFile(lab) {
-						return m[0], lab, true
-					}
-				}
-			}
-		}
-	}
-	return "", "", false
-}
-
 // MNIST loads the MNIST training (60000) and test (10000) sets, 28×28, from
 // the module cache (see MNISTDir).
-func MNIST() (train, test *Set, err error) {
+func MNIST(opts ...Option) (train, test *Set, err error) {
 	dir, err := MNISTDir()
 	if err != nil {
 		return nil, nil, err
 	}
-	return loadDir(dir, "mnist", true)
+	return loadMNIST(dir, optionsOf(opts))
 }
 
 // USPS loads the USPS training (7291) and test (2007) sets, 16×16, from
 // usps-{train,test}-{images-idx3,labels-idx1}-ubyte.gz in dir. dir "" means
 // DefaultDataDir.
-func USPS(dir string) (train, test *Set, err error) {
+func USPS(dir string, opts ...Option) (train, test *Set, err error) {
 	dir, err = dataDir(dir, "USPS")
 	if err != nil {
 		return nil, nil, err
 	}
 	p := func(s string) string { return filepath.Join(dir, "usps-"+s+"-ubyte.gz") }
-	if train, err = ReadIDX(p("train-images-idx3"), p("train-labels-idx1")); err != nil {
+	if train, err = ReadIDX(p("train-images-idx3"), p("train-labels-idx1"), opts...); err != nil {
 		return nil, nil, err
 	}
-	if test, err = ReadIDX(p("test-images-idx3"), p("test-labels-idx1")); err != nil {
+	if test, err = ReadIDX(p("test-images-idx3"), p("test-labels-idx1"), opts...); err != nil {
 		return nil, nil, err
 	}
 	train.Name, test.Name = "usps-train", "usps-test"
@@ -178,12 +147,12 @@ func USPS(dir string) (train, test *Set, err error) {
 // and yaleb-labels-idx1-ubyte.gz in dir. dir "" means DefaultDataDir. The
 // protocol splits it with SplitPerClass. (The paper used 504-dimensional
 // random-face features of larger crops; these 32×32 images stand in for them.)
-func YaleB(dir string) (*Set, error) {
+func YaleB(dir string, opts ...Option) (*Set, error) {
 	dir, err := dataDir(dir, "Extended Yale B")
 	if err != nil {
 		return nil, err
 	}
-	s, err := ReadIDX(filepath.Join(dir, "yaleb-images-idx3-ubyte.gz"), filepath.Join(dir, "yaleb-labels-idx1-ubyte.gz"))
+	s, err := ReadIDX(filepath.Join(dir, "yaleb-images-idx3-ubyte.gz"), filepath.Join(dir, "yaleb-labels-idx1-ubyte.gz"), opts...)
 	if err != nil {
 		return nil, err
 	}
@@ -203,76 +172,123 @@ func dataDir(dir, what string) (string, error) {
 
 // Load loads a data set by name: "mnist" (from dir if it holds the MNIST
 // files, else from the module cache), "usps", "yaleb" (test is nil: the
-// protocol splits it), or else name is taken as a folder holding
-// [PREFIX-]train-{images-idx3,labels-idx1}-ubyte[.gz] and optionally the
-// test pair (t10k- or test-); test is nil if there is none (write ./usps for
-// a folder that has a set's name). dir "" means
-// DefaultDataDir. Train and test get the same Classes, the larger of the two.
-func Load(name, dir string) (train, test *Set, err error) {
+// protocol splits it), or else a path as LoadPath takes it (write ./usps
+// for a folder that has a set's name). dir "" means DefaultDataDir.
+func Load(name, dir string, opts ...Option) (train, test *Set, err error) {
+	o := optionsOf(opts)
 	switch strings.ToLower(name) {
 	case "mnist":
 		if dir != "" && hasMNIST(dir) {
-			return loadDir(dir, "mnist", true)
+			return loadMNIST(dir, o)
 		}
-		return MNIST()
+		return MNIST(opts...)
 	case "usps":
-		return USPS(dir)
+		return USPS(dir, opts...)
 	case "yaleb", "yale", "extyaleb":
-		s, err := YaleB(dir)
+		s, err := YaleB(dir, opts...)
 		return s, nil, err
 	}
-	st, err := os.Stat(name)
-	if err != nil || !st.IsDir() {
-		return nil, nil, fmt.Errorf("dataset: unknown data set %q: want mnist, usps, yaleb or a folder holding train-images-idx3-ubyte[.gz] and train-labels-idx1-ubyte[.gz]", name)
+	if _, err := os.Stat(name); err != nil && !strings.Contains(name, ",") {
+		return nil, nil, fmt.Errorf("dataset: unknown data set %q: want mnist, usps, yaleb, a CSV file, two files (IMAGES,LABELS or TRAIN,TEST) or a folder: %w", name, fs.ErrNotExist)
 	}
-	return loadDir(name, filepath.Base(filepath.Clean(name)), false)
+	return LoadPath(name, opts...)
 }
 
-// loadDir reads the train and (optional unless needTest) test pairs of dir.
-func loadDir(dir, name string, needTest bool) (train, test *Set, err error) {
-	train, test, err = loadPairs(dir, needTest, ReadIDX)
+// LoadPath loads the data set at path, found without naming rules:
+//
+//   - a file: a labelled CSV file, the training set;
+//   - two files "A,B": an IDX images file and its labels file (in either
+//     order), the training set; or two CSV files, the training and the
+//     test set;
+//   - a folder: its training set is the CSV file or the IDX images+labels
+//     pair whose names say "train"; its test set, optional, the one whose
+//     names say "test" or "t10k" (the one of the training set's prefix if
+//     there are several). A folder without such names may hold one CSV
+//     file or one IDX pair, the training set. Two candidates for one part
+//     are an error wrapping ErrAmbiguous that names them.
+//
+// IDX files are told by their first bytes (gzip or not), not by their
+// names, and an images file from a labels file by its number of
+// dimensions; a pair is two files whose names differ only in image/label
+// and idx3/idx1 (or the only images file and the only labels file of a
+// part). CSV files in a folder are those named *.csv or *.tsv (gzip-compressed
+// or not). test is nil when there is no test part. Train
+// and test get the classes of both (see ClassNames).
+func LoadPath(path string, opts ...Option) (train, test *Set, err error) {
+	tr, te, name, err := locate(path)
 	if err != nil {
 		return nil, nil, err
 	}
-	train.Name = name + "-train"
-	if test == nil {
+	return loadParts(tr, te, name, optionsOf(opts))
+}
+
+// loadMNIST reads the MNIST files of dir, by their own names: a folder
+// that holds them may hold other sets too.
+func loadMNIST(dir string, o options) (train, test *Set, err error) {
+	tr, te, err := mnistParts(dir)
+	if err != nil {
+		return nil, nil, err
+	}
+	return loadParts(tr, te, "mnist", o)
+}
+
+// mnistParts returns the MNIST files of dir: {train,t10k}-{images-idx3,
+// labels-idx1}-ubyte, gzip-compressed or not.
+func mnistParts(dir string) (train, test part, err error) {
+	for _, gz := range []string{".gz", ""} {
+		p := func(stem string) part {
+			return part{images: filepath.Join(dir, stem+"-images-idx3-ubyte"+gz), labels: filepath.Join(dir, stem+"-labels-idx1-ubyte"+gz)}
+		}
+		tr, te := p("train"), p("t10k")
+		if isFile(tr.images) && isFile(tr.labels) && isFile(te.images) && isFile(te.labels) {
+			return tr, te, nil
+		}
+	}
+	return part{}, part{}, fmt.Errorf("dataset: %s: no train- and t10k-images-idx3-ubyte[.gz] with their labels: %w", dir, fs.ErrNotExist)
+}
+
+// loadParts reads the parts of a set called name.
+func loadParts(tr, te part, name string, o options) (train, test *Set, err error) {
+	if train, err = readPart(tr, o); err != nil {
+		return nil, nil, err
+	}
+	if te.empty() {
+		train.Name = name
 		return train, nil, nil
 	}
-	test.Name = name + "-test"
+	if test, err = readPart(te, o); err != nil {
+		return nil, nil, err
+	}
+	train.Name, test.Name = name+"-train", name+"-test"
 	return train, test, align(train, test)
 }
 
-// loadPairs finds the train and test pairs of dir and reads them with
-// read; test is nil (and needTest false) when dir has no test pair.
-func loadPairs[T any](dir string, needTest bool, read func(images, labels string) (*T, error)) (train, test *T, err error) {
-	img, lab, ok := findPair(dir, "train")
-	if !ok {
-		return nil, nil, fmt.Errorf("dataset: %s: no train-images-idx3-ubyte[.gz] with train-labels-idx1-ubyte[.gz]: %w", dir, fs.ErrNotExist)
+// readPart reads a part's files into a Set.
+func readPart(p part, o options) (*Set, error) {
+	opts := []Option{func(x *options) { *x = o }}
+	if p.csv != "" {
+		return ReadCSV(p.csv, opts...)
 	}
-	if train, err = read(img, lab); err != nil {
-		return nil, nil, err
-	}
-	img, lab, ok = findPair(dir, "test")
-	if !ok {
-		if needTest {
-			return nil, nil, fmt.Errorf("dataset: %s: no t10k- or test-images-idx3-ubyte[.gz] with its labels: %w", dir, fs.ErrNotExist)
-		}
-		return train, nil, nil
-	}
-	if test, err = read(img, lab); err != nil {
-		return nil, nil, err
-	}
-	return train, test, nil
+	return ReadIDX(p.images, p.labels, opts...)
 }
 
-// align gives train and test the same Classes and checks their image sizes.
+// align gives train and test the classes of both and checks their sample
+// sizes.
 func align(train, test *Set) error {
 	if train.Rows != test.Rows || train.Cols != test.Cols {
 		return &FileError{Path: test.Name, Kind: ErrMismatch,
-			Msg: fmt.Sprintf("test images are %d×%d, training images %d×%d", test.Rows, test.Cols, train.Rows, train.Cols)}
+			Msg: fmt.Sprintf("test samples are %d×%d, training samples %d×%d", test.Rows, test.Cols, train.Rows, train.Cols)}
 	}
-	c := max(train.Classes, test.Classes)
+	names, err := unify(train.Names(), test.Names(), train.Labels, test.Labels)
+	if err != nil {
+		return err
+	}
+	c := max(train.Classes, test.Classes, len(names))
+	if names != nil {
+		c = len(names)
+	}
 	train.Classes, test.Classes = c, c
+	train.ClassNames, test.ClassNames = names, names
 	return nil
 }
 

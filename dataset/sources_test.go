@@ -246,8 +246,12 @@ func TestLoadFolder(t *testing.T) {
 		if test == nil || test.Len() != 4 {
 			t.Fatalf("%+v: test %v", c, test)
 		}
-		if train.Classes != 5 || test.Classes != 5 {
-			t.Errorf("%+v: Classes %d and %d, want both 5", c, train.Classes, test.Classes)
+		// Labels 0, 1, 2 and 4: four classes, named by their labels.
+		if train.Classes != 4 || test.Classes != 4 || strings.Join(train.ClassNames, " ") != "0 1 2 4" || strings.Join(test.ClassNames, " ") != "0 1 2 4" {
+			t.Errorf("%+v: Classes %d and %d (%q, %q), want both 4 named 0 1 2 4", c, train.Classes, test.Classes, train.ClassNames, test.ClassNames)
+		}
+		if test.Labels[1] != 3 || train.Labels[2] != 2 {
+			t.Errorf("%+v: labels %v and %v, want 4 as class 3", c, train.Labels, test.Labels)
 		}
 	}
 	// A folder with MNIST's names serves Load("mnist", dir).

@@ -1,6 +1,7 @@
 package ksvd
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"sync"
@@ -86,8 +87,9 @@ func (c *Classifier) gamma() float64 {
 
 // Fit learns D and W from the samples X (N×n, one per row) and their labels
 // in 0..classes−1. See Classifier for the two methods. Bad settings or data
-// give an error wrapping ErrConfig or ErrData.
-func (c *Classifier) Fit(X *mat.Dense, labels []int, classes int, opts ...Option) error {
+// give an error wrapping ErrConfig or ErrData; when ctx is done the fit
+// stops with the context's error (see Train).
+func (c *Classifier) Fit(ctx context.Context, X *mat.Dense, labels []int, classes int) error {
 	switch {
 	case !(c.Lambda >= 0) || math.IsInf(c.Lambda, 0):
 		return configErr("ridge λ = %v, need a finite value ≥ 0 (0 = %v)", c.Lambda, DefaultLambda)
@@ -106,7 +108,7 @@ func (c *Classifier) Fit(X *mat.Dense, labels []int, classes int, opts ...Option
 	if c.AtomsPerClass > 0 && pc.L > c.AtomsPerClass {
 		pc.L = c.AtomsPerClass
 	}
-	D0, err := PerClass(X, labels, classes, c.AtomsPerClass, pc, opts...)
+	D0, err := PerClass(ctx, X, labels, classes, c.AtomsPerClass, pc)
 	if err != nil {
 		return err
 	}
@@ -122,7 +124,7 @@ func (c *Classifier) Fit(X *mat.Dense, labels []int, classes int, opts ...Option
 		c.set(D0, W0, coder)
 		return nil
 	}
-	D, W, err := dksvd(X, labels, classes, D0, W0, c.gamma(), c.dksvdConfig(), opts...)
+	D, W, err := dksvd(ctx, X, labels, classes, D0, W0, c.gamma(), c.dksvdConfig())
 	if err != nil {
 		return err
 	}
@@ -344,11 +346,11 @@ func (c *Classifier) ErrorRate(X *mat.Dense, labels []int) (float64, error) {
 // K-SVD on the stacked samples [x_i, √γ·y_i] (y_i one-hot) from the stacked
 // atoms [d_j, √γ·w_j] (normalised jointly), then D and W taken apart and
 // both divided by the norms of D's atoms.
-func dksvd(X *mat.Dense, labels []int, classes int, D0, W0 *mat.Dense, gamma float64, cfg Config, opts ...Option) (D, W *mat.Dense, err error) {
+func dksvd(ctx context.Context, X *mat.Dense, labels []int, classes int, D0, W0 *mat.Dense, gamma float64, cfg Config) (D, W *mat.Dense, err error) {
 	_, n := X.Dims()
 	sg := math.Sqrt(gamma)
 	cfg.Init = stackAtoms(D0, W0, sg)
-	dict, err := Train(stackSamples(X, labels, classes, sg), cfg, opts...)
+	dict, err := Train(ctx, stackSamples(X, labels, classes, sg), cfg)
 	if err != nil {
 		return nil, nil, fmt.Errorf("D-KSVD: %w", err)
 	}

@@ -1,6 +1,7 @@
 package ksvd
 
 import (
+	"context"
 	"errors"
 	"math"
 	"math/rand/v2"
@@ -122,7 +123,7 @@ func TestPerClass(t *testing.T) {
 	for _, threads := range []int{1, 3} {
 		calls := 0 // counted without a lock: PerClass serialises the calls
 		progress := func(int, float64) { calls++ }
-		D, err := PerClass(X, labels, classes, apc, Config{L: 2, Iterations: 5, Seed: 1, Threads: threads, Progress: progress})
+		D, err := PerClass(context.Background(), X, labels, classes, apc, Config{L: 2, Iterations: 5, Seed: 1, Threads: threads, Progress: progress})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -184,7 +185,7 @@ func TestPerClassErrors(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			_, err := PerClass(tc.X, tc.labels, tc.classes, tc.apc, tc.cfg)
+			_, err := PerClass(context.Background(), tc.X, tc.labels, tc.classes, tc.apc, tc.cfg)
 			if !errors.Is(err, tc.want) {
 				t.Fatalf("got %v, want an error wrapping %v", err, tc.want)
 			}
@@ -202,7 +203,7 @@ func TestClassifierSeparable(t *testing.T) {
 	Xte, yte := subspaceData(rng, classes, 40, dim, n)
 	for _, disc := range []bool{false, true} {
 		c := &Classifier{AtomsPerClass: 6, Config: Config{L: 3, Iterations: 6, Seed: 2}, Discriminative: disc}
-		if err := c.Fit(Xtr, ytr, classes); err != nil {
+		if err := c.Fit(context.Background(), Xtr, ytr, classes); err != nil {
 			t.Fatal(err)
 		}
 		checkUnitRows(t, c.D, 1e-9)
@@ -257,7 +258,7 @@ func TestDKSVDRenormalisation(t *testing.T) {
 		}
 		normalize(row)
 	}
-	D0, err := PerClass(X, labels, classes, apc, Config{L: L, Iterations: 4, Seed: 3})
+	D0, err := PerClass(context.Background(), X, labels, classes, apc, Config{L: L, Iterations: 4, Seed: 3})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -267,7 +268,7 @@ func TestDKSVDRenormalisation(t *testing.T) {
 	}
 	const gamma = 2.0
 	sg := math.Sqrt(gamma)
-	dict, err := Train(stackSamples(X, labels, classes, sg), Config{L: L, Iterations: 5, Init: stackAtoms(D0, c0.W, sg), Seed: 4})
+	dict, err := Train(context.Background(), stackSamples(X, labels, classes, sg), Config{L: L, Iterations: 5, Init: stackAtoms(D0, c0.W, sg), Seed: 4})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -333,13 +334,13 @@ func TestClassifierErrors(t *testing.T) {
 		{AtomsPerClass: 3, Config: Config{L: 7}},  // L > K
 		{AtomsPerClass: 9, Config: Config{L: 11}}, // L > n
 	} {
-		if err := c.Fit(X, labels, 2); !errors.Is(err, ErrConfig) {
+		if err := c.Fit(context.Background(), X, labels, 2); !errors.Is(err, ErrConfig) {
 			t.Errorf("%+v: got %v, want ErrConfig", c, err)
 		}
 	}
 	// L above the atoms of one class is fine: the classes' own runs use fewer.
 	c := &Classifier{AtomsPerClass: 3, Config: Config{L: 4, Iterations: 2}}
-	if err := c.Fit(X, labels, 2); err != nil {
+	if err := c.Fit(context.Background(), X, labels, 2); err != nil {
 		t.Fatal(err)
 	}
 	wide := mat.NewDense(3, 11, nil)

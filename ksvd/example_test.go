@@ -1,6 +1,7 @@
 package ksvd_test
 
 import (
+	"context"
 	"fmt"
 	"log"
 	"math"
@@ -43,7 +44,7 @@ func Example() {
 		AtomsPerClass: 4,
 		Config:        ksvd.Config{L: 2, Iterations: 5, Seed: 1},
 	}
-	if err := c.Fit(Xtrain, ytrain, 3); err != nil {
+	if err := c.Fit(context.Background(), Xtrain, ytrain, 3); err != nil {
 		log.Fatal(err)
 	}
 	rate, err := c.ErrorRate(Xtest, ytest)
@@ -64,7 +65,7 @@ func ExampleTrain() {
 	rng := rand.New(rand.NewPCG(2, 2))
 	X, _ := signals(rng, 4, 100, 12)
 
-	dict, err := ksvd.Train(X, ksvd.Config{K: 8, L: 2, Iterations: 6, Seed: 1})
+	dict, err := ksvd.Train(context.Background(), X, ksvd.Config{K: 8, L: 2, Iterations: 6, Seed: 1})
 	if err != nil {
 		log.Fatal(err)
 	}

@@ -71,32 +71,6 @@ type Config struct {
 	Progress func(iter int, rmse float64)
 }
 
-// Option is an optional argument of Train and PerClass.
-type Option func(*options)
-
-type options struct {
-	ctx context.Context
-}
-
-// WithContext makes the run stop with the context's error when ctx is done.
-// The context is checked between atoms and between iterations.
-func WithContext(ctx context.Context) Option {
-	return func(o *options) { o.ctx = ctx }
-}
-
-func buildOptions(opts []Option) options {
-	o := options{ctx: context.Background()}
-	for _, f := range opts {
-		if f != nil {
-			f(&o)
-		}
-	}
-	if o.ctx == nil {
-		o.ctx = context.Background()
-	}
-	return o
-}
-
 // Dictionary is the result of Train.
 type Dictionary struct {
 	// D holds the K atoms, one unit-norm row of length n each.
@@ -210,9 +184,10 @@ func checkFinite(X *mat.Dense, what string) error {
 // Train learns a dictionary of cfg.K atoms for the samples X (N×n, one
 // sample per row) with the approximate K-SVD algorithm. See the package
 // documentation for the iteration. Bad settings or data give an error
-// wrapping ErrConfig or ErrData; a cancelled context gives the context's
-// error.
-func Train(X *mat.Dense, cfg Config, opts ...Option) (*Dictionary, error) {
+// wrapping ErrConfig or ErrData. When ctx is done the run stops (the
+// context is checked between atoms and between iterations) with the
+// context's error.
+func Train(ctx context.Context, X *mat.Dense, cfg Config) (*Dictionary, error) {
 	s, err := cfg.check(X)
 	if err != nil {
 		return nil, err
@@ -220,12 +195,11 @@ func Train(X *mat.Dense, cfg Config, opts ...Option) (*Dictionary, error) {
 	if err := checkFinite(X, "samples"); err != nil {
 		return nil, err
 	}
-	o := buildOptions(opts)
 	t, err := newTrainer(X, s)
 	if err != nil {
 		return nil, err
 	}
-	return t.run(o.ctx)
+	return t.run(ctx)
 }
 
 // trainer holds the state and workspace of one K-SVD run.
@@ -247,35 +221,48 @@ type trainer struct {
 
 	coder *omp.Coder
 	codes omp.Codes
+	byAtom
 
-	// Entries of the codes grouped by atom: atomRef[atomPtr[j]:atomPtr[j+1]]
-	// are the positions in codes.Value of atom j's coefficients, and
-	// entrySample[p] the sample of position p.
-	atomPtr     []int
-	atomRef     []int
-	entrySample []int
-
-	xrms     float64   // root-mean-square of the samples' entries
-	acc, old []float64 // n-vectors
-	gram     []float64 // K×K, for the coherence check
-	grow     []float64 // K-vector
-	perm     []int     // order of the atom updates
+	xrms float64 // root-mean-square of the samples' entries
+	updateScratch
+	perm     []int // order of the atom updates
 	rng      *rand.Rand
 	replaced int
 }
+
+// byAtom holds the entries of the codes grouped by atom:
+// atomRef[atomPtr[j]:atomPtr[j+1]] are the positions in codes.Value of atom
+// j's coefficients, and entrySample[p] the sample of position p.
+type byAtom struct {
+	atomPtr     []int
+	atomRef     []int
+	entrySample []int
+}
+
+// updateScratch holds the buffers of the atom updates and of the
+// coherence check.
+type updateScratch struct {
+	acc, old []float64 // n-vectors
+	gram     []float64 // K×K, for the coherence check
+	grow     []float64 // K-vector
+}
+
+// rngSalt is the second word of the PCG of a run, seeded by Config.Seed:
+// the ASCII of "ksvd", so that the stream differs from other streams keyed
+// by the same seed.
+const rngSalt = 0x6b737664
 
 func newTrainer(X *mat.Dense, s settings) (*trainer, error) {
 	raw := X.RawMatrix()
 	t := &trainer{
 		s: s, xm: X, x: raw.Data, xs: raw.Stride, n: s.n, N: s.N, K: s.K,
-		d:       make([]float64, s.K*s.n),
-		r:       make([]float64, s.N*s.n),
-		errs:    make([]float64, s.N),
-		taken:   make([]bool, s.N),
-		atomPtr: make([]int, s.K+1),
-		acc:     make([]float64, s.n),
-		old:     make([]float64, s.n),
-		rng:     rand.New(rand.NewPCG(s.Seed, 0x6b737664)),
+		d:             make([]float64, s.K*s.n),
+		r:             make([]float64, s.N*s.n),
+		errs:          make([]float64, s.N),
+		taken:         make([]bool, s.N),
+		byAtom:        byAtom{atomPtr: make([]int, s.K+1)},
+		updateScratch: updateScratch{acc: make([]float64, s.n), old: make([]float64, s.n)},
+		rng:           rand.New(rand.NewPCG(s.Seed, rngSalt)),
 	}
 	t.dm = mat.NewDense(s.K, s.n, t.d)
 	var ss float64

@@ -20,7 +20,7 @@ func TestRecoverPlanted(t *testing.T) {
 	const n, K, L, N = 20, 50, 3, 1500
 	Dtrue := randomDictionary(rng, K, n)
 	X := plantedData(rng, Dtrue, N, L, 0)
-	dict, err := Train(X, Config{K: K, L: L, Iterations: 40, Seed: 7})
+	dict, err := Train(context.Background(), X, Config{K: K, L: L, Iterations: 40, Seed: 7})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -41,7 +41,7 @@ func TestErrorDecreases(t *testing.T) {
 	const n, K, L, N = 32, 64, 4, 1200
 	X := plantedData(rng, randomDictionary(rng, K, n), N, L, 0.02)
 	var seen []float64
-	dict, err := Train(X, Config{K: K, L: L, Iterations: 15, Seed: 1,
+	dict, err := Train(context.Background(), X, Config{K: K, L: L, Iterations: 15, Seed: 1,
 		Progress: func(it int, rmse float64) {
 			if it != len(seen)+1 {
 				t.Errorf("progress called with iteration %d, want %d", it, len(seen)+1)
@@ -122,7 +122,7 @@ func TestDeterministic(t *testing.T) {
 	var native blas.Native
 	run := func(seed uint64, threads int) *Dictionary {
 		t.Helper()
-		d, err := Train(X, Config{K: 40, L: 3, Iterations: 4, Seed: seed, Threads: threads, Backend: native})
+		d, err := Train(context.Background(), X, Config{K: 40, L: 3, Iterations: 4, Seed: seed, Threads: threads, Backend: native})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -150,7 +150,7 @@ func TestInitAndReplacement(t *testing.T) {
 	}
 	init.Scale(3, init)
 	keep := mat.DenseCopyOf(init)
-	dict, err := Train(X, Config{L: L, Iterations: 5, Init: init, Seed: 3})
+	dict, err := Train(context.Background(), X, Config{L: L, Iterations: 5, Init: init, Seed: 3})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -179,7 +179,7 @@ func TestInitAndReplacement(t *testing.T) {
 func TestTolerance(t *testing.T) {
 	rng := rand.New(rand.NewPCG(11, 12))
 	X := plantedData(rng, randomDictionary(rng, 30, 20), 600, 3, 0.05)
-	d, err := Train(X, Config{K: 30, L: 3, Iterations: 200, Tolerance: 0.05, Seed: 1})
+	d, err := Train(context.Background(), X, Config{K: 30, L: 3, Iterations: 200, Tolerance: 0.05, Seed: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -198,7 +198,7 @@ func TestTolerance(t *testing.T) {
 
 	// Samples that are the atoms themselves are coded exactly at once.
 	D := randomDictionary(rng, 10, 12)
-	e, err := Train(D, Config{K: 10, L: 1, Iterations: 50})
+	e, err := Train(context.Background(), D, Config{K: 10, L: 1, Iterations: 50})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -219,11 +219,11 @@ func TestTrainStridedAndBackend(t *testing.T) {
 			t.Fatal(err)
 		}
 		cfg := Config{K: 25, L: 2, Iterations: 3, Seed: 5, Backend: impl}
-		a, err := Train(X, cfg)
+		a, err := Train(context.Background(), X, cfg)
 		if err != nil {
 			t.Fatal(err)
 		}
-		b, err := Train(view, cfg)
+		b, err := Train(context.Background(), view, cfg)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -275,7 +275,7 @@ func TestTrainErrors(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			d, err := Train(tc.X, tc.cfg)
+			d, err := Train(context.Background(), tc.X, tc.cfg)
 			if !errors.Is(err, tc.want) {
 				t.Fatalf("got (%v, %v), want an error wrapping %v", d, err, tc.want)
 			}
@@ -289,14 +289,14 @@ func TestTrainCancel(t *testing.T) {
 	X := plantedData(rng, randomDictionary(rng, 10, 8), 50, 2, 0.1)
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if _, err := Train(X, Config{K: 6, L: 2}, WithContext(ctx)); !errors.Is(err, context.Canceled) {
+	if _, err := Train(ctx, X, Config{K: 6, L: 2}); !errors.Is(err, context.Canceled) {
 		t.Errorf("cancelled context: got %v", err)
 	}
 	labels := make([]int, 50)
 	for i := range labels {
 		labels[i] = i % 2
 	}
-	if _, err := PerClass(X, labels, 2, 3, Config{L: 2}, WithContext(ctx)); !errors.Is(err, context.Canceled) {
+	if _, err := PerClass(ctx, X, labels, 2, 3, Config{L: 2}); !errors.Is(err, context.Canceled) {
 		t.Errorf("PerClass, cancelled context: got %v", err)
 	}
 }

@@ -12,7 +12,9 @@ import (
 )
 
 // classSeed derives the seed of class c's run from the common seed, so that
-// every class has its own random stream.
+// every class has its own random stream: the common seed plus c+1 times
+// 2⁶⁴/φ (the golden ratio), which spreads consecutive classes over the
+// whole range of seeds.
 func classSeed(seed uint64, c int) uint64 {
 	return seed + uint64(c+1)*0x9e3779b97f4a7c15
 }
@@ -27,7 +29,7 @@ func classSeed(seed uint64, c int) uint64 {
 // than one runs at once each codes on one thread (with the Go backends the
 // result does not depend on the number of threads). cfg.Progress, if set, is called from the
 // runs of all classes, one call at a time, interleaved.
-func PerClass(X *mat.Dense, labels []int, classes, atomsPerClass int, cfg Config, opts ...Option) (*mat.Dense, error) {
+func PerClass(ctx context.Context, X *mat.Dense, labels []int, classes, atomsPerClass int, cfg Config) (*mat.Dense, error) {
 	if X == nil || X.IsEmpty() {
 		return nil, dataErr("no samples")
 	}
@@ -72,8 +74,8 @@ func PerClass(X *mat.Dense, labels []int, classes, atomsPerClass int, cfg Config
 		}
 	}
 
-	o := buildOptions(opts)
-	ctx, cancel := context.WithCancel(o.ctx)
+	outer := ctx
+	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 
 	workers := min(s.threads, classes)
@@ -105,7 +107,7 @@ func PerClass(X *mat.Dense, labels []int, classes, atomsPerClass int, cfg Config
 				ccfg.Threads = inner
 				ccfg.Progress = progress
 				Xc := gatherRows(X, members[c])
-				dict, err := Train(Xc, ccfg, WithContext(ctx))
+				dict, err := Train(ctx, Xc, ccfg)
 				if err != nil {
 					errs[c] = fmt.Errorf("class %d: %w", c, err)
 					cancel()
@@ -123,7 +125,7 @@ func PerClass(X *mat.Dense, labels []int, classes, atomsPerClass int, cfg Config
 	}
 	close(next)
 	wg.Wait()
-	if err := o.ctx.Err(); err != nil {
+	if err := outer.Err(); err != nil {
 		return nil, err
 	}
 	// Report the first real failure rather than the cancellations it caused

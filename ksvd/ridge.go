@@ -1,11 +1,13 @@
 package ksvd
 
 import (
+	"errors"
 	"fmt"
 	"math"
 
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/oddl-go/oddl/internal/ridge"
 	"github.com/oddl-go/oddl/omp"
 )
 
@@ -70,22 +72,16 @@ func Ridge(A *omp.Codes, labels []int, classes int, lambda float64) (*mat.Dense,
 			}
 		}
 	}
-	for j := 0; j < K; j++ {
-		m[j*K+j] += lambda
-	}
-	var ch mat.Cholesky
-	if ok := ch.Factorize(mat.NewSymDense(K, m)); !ok {
+	// λ as given, and a system that is not definite is the caller's to
+	// fix: no stronger ridge behind its back.
+	w, err := ridge.Solve(K, classes, m, braw.Data, lambda, 0, 0)
+	switch {
+	case errors.Is(err, ridge.ErrNotDefinite):
 		return nil, fmt.Errorf("ksvd: %w: ridge system A·Aᵀ + λI (λ = %v) is not positive definite; some atoms are unused, use λ > 0", ErrNumeric, lambda)
+	case err != nil:
+		return nil, fmt.Errorf("ksvd: %w: ridge solve: %v", ErrNumeric, err)
 	}
-	w := mat.NewDense(K, classes, nil)
-	if err := ch.SolveTo(w, b); err != nil {
-		// SolveTo reports a near-singular factor as a mat.Condition; the
-		// solution is still returned, so only a hard failure is an error.
-		if _, cond := err.(mat.Condition); !cond {
-			return nil, fmt.Errorf("ksvd: %w: ridge solve: %v", ErrNumeric, err)
-		}
-	}
-	return w, nil
+	return mat.NewDense(K, classes, w), nil
 }
 
 // checkLabels returns an error naming the first label outside 0..classes-1.

@@ -5,6 +5,7 @@ import (
 	"sync/atomic"
 
 	gblas "gonum.org/v1/gonum/blas"
+	"gonum.org/v1/gonum/mat"
 
 	"github.com/oddl-go/oddl/blas"
 	"github.com/oddl-go/oddl/kernel"
@@ -58,6 +59,11 @@ func newState(k, n, q int) *state {
 
 // stride is the row length of dt and nt.
 func (st *state) stride() int { return st.n + st.q }
+
+// dictView returns D as a K×n view of the stacked dictionary.
+func (st *state) dictView() *mat.Dense {
+	return mat.NewDense(st.k, st.stride(), st.dt).Slice(0, st.k, 0, st.n).(*mat.Dense)
+}
 
 // block returns the atoms [lo, hi) of class c under InitClass: the K atoms
 // split into q consecutive blocks whose sizes differ by at most one.

@@ -172,7 +172,7 @@ func TestKeptProduct(t *testing.T) {
 		{"defaults", func(*Config) {}},
 		// Class blocks larger than the sweep's blocks.
 		{"two classes, large blocks", func(c *Config) { c.K = 2*bcdBlock + 40; c.InitSamples = 2 * c.K }},
-		{"forgetting", func(c *Config) { c.Forget = 1 }},
+		{"forgetting", func(c *Config) { c.Research.Forget = 1 }},
 		{"reconstructive", func(c *Config) { c.Lambda0 = 0 }},
 		{"codes on D, shared init", func(c *Config) { c.Coding, c.Init = CodingDictionary, InitShared }},
 	} {

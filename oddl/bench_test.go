@@ -28,14 +28,14 @@ func benchTrainer(b *testing.B, cfg Config, n, q int) *trainer {
 	if err != nil {
 		b.Fatal(err)
 	}
-	if err := t.start(); err != nil {
+	if err := startAtoms(m.st, src, t.b, cfg); err != nil {
 		b.Fatal(err)
 	}
 	m.cur.phase = phaseJoint
 	if err := src.Seek(1, 0); err != nil {
 		b.Fatal(err)
 	}
-	if _, err := t.read(cfg.Batch); err != nil {
+	if _, err := t.b.read(src, cfg.Batch, 1); err != nil {
 		b.Fatal(err)
 	}
 	// A few steps so that the statistics are those of a running model.
@@ -52,11 +52,11 @@ func benchTrainer(b *testing.B, cfg Config, n, q int) *trainer {
 func BenchmarkTrainBatch(b *testing.B) {
 	for _, bc := range []struct {
 		batch  int
-		update string
+		update Update
 	}{{256, UpdateBlocked}, {1024, UpdateBlocked}, {1024, UpdateColumn}} {
 		b.Run(fmt.Sprintf("batch=%d/update=%s", bc.batch, bc.update), func(b *testing.B) {
 			cfg := DefaultConfig()
-			cfg.Batch, cfg.Update = bc.batch, bc.update
+			cfg.Batch, cfg.Research.Update = bc.batch, bc.update
 			t := benchTrainer(b, cfg, 784, 10)
 			b.ReportAllocs()
 			b.ResetTimer()

@@ -27,16 +27,16 @@ type ResidualChoice struct {
 	Chosen float64
 }
 
-// DefaultResidualGrid is the grid of ChooseResidualWeight when none is
-// given: the paper's linear scores (0) and weights from light to heavy.
-var DefaultResidualGrid = []float64{0, 3, 10, 30, 100}
+// DefaultResidualGrid returns the grid of ChooseResidualWeight when none
+// is given: the paper's linear scores (0) and weights from light to heavy.
+func DefaultResidualGrid() []float64 { return []float64{0, 3, 10, 30, 100} }
 
 // maxResidualGrid bounds the grid a model file records.
 const maxResidualGrid = 32
 
 // ChooseResidualWeight scores the held-out samples X (raw, one a row, with
 // their labels; never the test set) with each β of grid (nil:
-// DefaultResidualGrid) and keeps the smallest β whose error rate is within
+// DefaultResidualGrid()) and keeps the smallest β whose error rate is within
 // one standard error of the lowest, √(p(1−p)/N) at the lowest rate p: a
 // weight that is better only by the noise of N samples does not replace a
 // smaller one, and the paper's linear scores (β = 0) are kept unless the
@@ -48,7 +48,7 @@ func (m *Model) ChooseResidualWeight(ctx context.Context, X *mat.Dense, labels [
 		return ResidualChoice{}, err
 	}
 	if grid == nil {
-		grid = DefaultResidualGrid
+		grid = DefaultResidualGrid()
 	}
 	switch {
 	case len(grid) == 0 || len(grid) > maxResidualGrid:

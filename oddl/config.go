@@ -5,66 +5,81 @@ import (
 	"fmt"
 )
 
-// Policies for atoms that no code has used yet (M_jj ≈ 0), the Unused field
-// of Config.
+// Unused is the policy for atoms that no code has used yet (M_jj ≈ 0),
+// the Unused field of Research.
+type Unused string
+
 const (
 	// UnusedReseed replaces such an atom by a random sample of the current
 	// mini-batch (its classifier column set to zero), so that no atom is
 	// wasted.
-	UnusedReseed = "reseed"
+	UnusedReseed Unused = "reseed"
 	// UnusedKeep leaves such an atom as it is.
-	UnusedKeep = "keep"
+	UnusedKeep Unused = "keep"
 )
 
-// Forms of the dictionary update, the Update field of Config. Both compute
-// the same Gauss–Seidel sweep; they differ in rounding only.
+// Update is the form of the dictionary update, the Update field of
+// Research. Both compute the same Gauss–Seidel sweep; they differ in
+// rounding only.
+type Update string
+
 const (
 	// UpdateBlocked computes P = M·D~ once per sweep with one GEMM and keeps
 	// it exact with one GEMM per block of finished atoms.
-	UpdateBlocked = "blocked"
+	UpdateBlocked Update = "blocked"
 	// UpdateColumn computes each atom's p_j with its own GEMV. It is the
 	// plain form, slower, kept as the reference.
-	UpdateColumn = "column"
+	UpdateColumn Update = "column"
 )
 
-// How training codes a sample in the joint phase, the Coding field of
-// Config. Prediction always codes x on D alone (the label is unknown then).
+// Coding is how training codes a sample in the joint phase, the Coding
+// field of Config. Prediction always codes x on D alone (the label is
+// unknown then).
+type Coding string
+
 const (
 	// CodingDictionary codes x on D alone.
-	CodingDictionary = "dictionary"
+	CodingDictionary Coding = "dictionary"
 	// CodingStacked codes the stacked sample x~ = [x; √λ0·y] on the stacked
 	// dictionary [D; √λ0·W] (atoms normalised for the pursuit, codes
 	// rescaled back), so the label steers which atoms a sample uses — the
 	// codes minimise the full objective ||x − D a||² + λ0·||y − W a||².
-	CodingStacked = "stacked"
+	CodingStacked Coding = "stacked"
 )
 
-// How the initialisation assigns atoms, the Init field of Config.
+// Init is how the initialisation assigns atoms, the Init field of Config.
+type Init string
+
 const (
 	// InitClass gives each of the q classes its own block of about K/q
 	// atoms, started from samples of that class; during the
 	// initialisation a sample is coded on its class's block only, so each
 	// block is an online reconstructive dictionary of its class and every
 	// atom starts class-pure.
-	InitClass = "class"
+	InitClass Init = "class"
 	// InitShared starts the K atoms from any training samples and codes
 	// every sample on all of them: one reconstructive dictionary for all
 	// classes.
-	InitShared = "shared"
+	InitShared Init = "shared"
 )
 
-// Preprocessing applied to every sample, in training and in prediction, the
-// Preprocess field of Config.
+// Preprocess is the preprocessing applied to every sample, in training and
+// in prediction, the Preprocess field of Config.
+type Preprocess string
+
 const (
 	// PreprocessUnit makes each sample zero-mean with unit L2 norm (the
 	// paper's preprocessing). A constant sample becomes all zeros.
-	PreprocessUnit = "unit"
+	PreprocessUnit Preprocess = "unit"
 	// PreprocessNone uses the samples as they are.
-	PreprocessNone = "none"
+	PreprocessNone Preprocess = "none"
 )
 
-// Config holds the knobs of training. DefaultConfig gives the paper's
-// settings for digits; the zero Config is not valid.
+// Config holds what defines a model: the settings of training that shape
+// the dictionary and the classifier, saved with the model. How a model
+// computes (the BLAS backend, the number of threads) is not part of it:
+// see the options WithBackend and WithThreads. DefaultConfig gives the
+// paper's settings for digits; the zero Config is not valid.
 type Config struct {
 	// K is the number of atoms (dictionary size).
 	K int
@@ -97,37 +112,17 @@ type Config struct {
 	InitSamples int
 	// Init selects how the initialisation assigns atoms to classes:
 	// InitClass or InitShared.
-	Init string
-	// Forget is the exponent ρ of the down-weighting of past statistics:
-	// before the t-th mini-batch (counted over both phases) is added, M and N
-	// are multiplied by (1 − 1/t)^ρ, so older codes — computed with older
-	// dictionaries — count less. 0 keeps plain sums.
-	Forget float64
-	// Sweeps is the number of block-coordinate descent sweeps over the atoms
-	// per mini-batch.
-	Sweeps int
-	// Unused is the policy for atoms never used so far: UnusedReseed or
-	// UnusedKeep.
-	Unused string
-	// Update selects the form of the dictionary update: UpdateBlocked or
-	// UpdateColumn.
-	Update string
+	Init Init
 	// Coding selects how the joint phase codes training samples:
 	// CodingDictionary or CodingStacked.
-	Coding string
+	Coding Coding
 	// Preprocess is the per-sample preprocessing: PreprocessUnit or
 	// PreprocessNone. The model keeps it and applies it in prediction too.
-	Preprocess string
+	Preprocess Preprocess
 	// Seed drives every random choice: the sample order of each epoch and
-	// the reseeded atoms. The same seed and data give the same model.
+	// the reseeded atoms (see random.go). The same seed and data give the
+	// same model.
 	Seed uint64
-	// Threads is the number of threads for coding and BLAS; 0 means all
-	// cores (GOMAXPROCS). Results do not depend on it on the native and
-	// gonum backends; OpenBLAS may round differently with another count.
-	Threads int
-	// Backend names the BLAS backend ("" for the ODDL_BLAS environment
-	// variable or the best one compiled in).
-	Backend string
 	// Refit makes training, once it has done its epochs, refit the
 	// classifier that prediction uses: ridge regression (λ1, as in the
 	// initialisation) of the labels on the codes on D of one more pass over
@@ -143,8 +138,8 @@ type Config struct {
 	// Σ a yᵀ of the codes on D that the joint phase computes anyway (for the
 	// task-driven term, or as its training codes with CodingDictionary): no
 	// coding at all, but codes of the dictionaries of the moment rather than
-	// the final one and no hinge step (on MNIST 4.38 % test error instead of
-	// 4.17 %, 1.3 s faster; docs/benchmarks/train.md). Without such codes
+	// the final one and no hinge step, which costs some accuracy (the
+	// comparison is in docs/benchmarks/train.md). Without such codes
 	// (λ0 = 0, or CodingStacked with TaskStep 0) the refit always makes the
 	// pass.
 	RefitPass bool
@@ -168,14 +163,35 @@ type Config struct {
 	// trained model (Model.SetResidualWeight). Residuals are on the scale of
 	// the preprocessed samples (unit norm with PreprocessUnit). It suits
 	// classes that own many atoms each, as the class-block initialisation
-	// gives on digits (96 atoms a class, L = 5: MNIST 4.46 → 2.86 % test
-	// error, USPS 6.78 → 4.58 %); with few atoms a class it can hurt (the
-	// Extended Yale B patches, 6 atoms a person and L = 15: 1.36 → 8.68 %),
-	// and its best value depends on the training (without
-	// the initialisation phase, MNIST at κ = 256: 5.25 % with 30, 4.69 %
-	// with 10, 6.77 % with 0), so compare on held-out data (oddl eval
-	// -residual-weight).
+	// gives on digits; with few atoms a class (the Extended Yale B patches)
+	// it can hurt, and its best value depends on the training, so compare
+	// on held-out data (oddl eval -residual-weight,
+	// Model.ChooseResidualWeight; the measurements are in
+	// docs/benchmarks/train.md).
 	ResidualWeight float64
+	// Research holds the knobs that experiments vary and users need not:
+	// their defaults are the method.
+	Research Research
+}
+
+// Research holds the experiment-only settings of Config. DefaultConfig
+// sets them to the method's choices; they are saved with the model, as
+// they shape it.
+type Research struct {
+	// Forget is the exponent ρ of the down-weighting of past statistics:
+	// before the t-th mini-batch (counted over both phases) is added, M and N
+	// are multiplied by (1 − 1/t)^ρ, so older codes — computed with older
+	// dictionaries — count less. 0 keeps plain sums.
+	Forget float64
+	// Sweeps is the number of block-coordinate descent sweeps over the atoms
+	// per mini-batch.
+	Sweeps int
+	// Unused is the policy for atoms never used so far: UnusedReseed or
+	// UnusedKeep.
+	Unused Unused
+	// Update selects the form of the dictionary update: UpdateBlocked or
+	// UpdateColumn.
+	Update Update
 }
 
 // Default values of Config.
@@ -195,14 +211,13 @@ const (
 // DefaultConfig returns the settings for digits: the paper's K = 960 atoms,
 // sparsity L = 5, λ0 = 1, one epoch and zero-mean unit-norm samples, with
 // the per-class initialisation (InitClass), stacked training codes
-// (CodingStacked), the task-driven dictionary term with η = 3 (TaskStep;
-// 1.5–3 gave the same error on a held-out sixth of the MNIST training set),
-// the prediction classifier refitted on the codes on D of one more pass, by
+// (CodingStacked), the task-driven dictionary term (TaskStep), the
+// prediction classifier refitted on the codes on D of one more pass, by
 // ridge regression refined with the multiclass hinge loss (Refit,
-// RefitPass), and prediction scores that subtract 30 times each class's
-// squared residual from the linear scores (ResidualWeight). With these
-// scores λ0 = 0.5–1 gave the lowest held-out error (λ0 = 32, the former
-// default, 0.3 point more); see docs/benchmarks/train.md.
+// RefitPass), and prediction scores that subtract a multiple of each
+// class's squared residual from the linear scores (ResidualWeight). The
+// values were chosen on held-out data; docs/benchmarks/train.md gives the
+// measurements.
 func DefaultConfig() Config {
 	return Config{
 		K:           DefaultK,
@@ -212,9 +227,6 @@ func DefaultConfig() Config {
 		Batch:       DefaultBatch,
 		Epochs:      DefaultEpochs,
 		InitSamples: DefaultInitSamples,
-		Sweeps:      DefaultSweeps,
-		Unused:      UnusedReseed,
-		Update:      UpdateBlocked,
 		Coding:      CodingStacked,
 		Init:        InitClass,
 		Preprocess:  PreprocessUnit,
@@ -224,6 +236,11 @@ func DefaultConfig() Config {
 		TaskStep:    DefaultTaskStep,
 
 		ResidualWeight: DefaultResidual,
+		Research: Research{
+			Sweeps: DefaultSweeps,
+			Unused: UnusedReseed,
+			Update: UpdateBlocked,
+		},
 	}
 }
 
@@ -236,7 +253,7 @@ func configErr(format string, args ...any) error {
 }
 
 // Validate checks the values on their own, against the bounds of
-// LimitTable; the checks against the data (sample dimension, number of
+// Limits; the checks against the data (sample dimension, number of
 // samples) are made when training starts.
 func (c Config) Validate() error {
 	switch {
@@ -254,20 +271,17 @@ func (c Config) Validate() error {
 		return configErr("epochs = %d, need at least 0", c.Epochs)
 	case c.InitSamples < 0:
 		return configErr("init samples = %d, need at least 0", c.InitSamples)
-	case c.Sweeps < 1:
-		return configErr("sweeps = %d, need at least 1", c.Sweeps)
-	case c.Threads < 0:
-		return configErr("threads = %d, need at least 0 (0 = all cores)", c.Threads)
+	case c.Research.Sweeps < 1:
+		return configErr("sweeps = %d, need at least 1", c.Research.Sweeps)
 	}
 	for _, e := range []error{
 		checkInt("sparsity L", c.L, MaxSparsity),
 		checkInt("batch size", c.Batch, MaxBatch),
 		checkInt("epochs", c.Epochs, MaxEpochs),
 		checkInt("init samples", c.InitSamples, MaxInitSamples),
-		checkInt("sweeps", c.Sweeps, MaxSweeps),
-		checkInt("threads", c.Threads, MaxThreads),
+		checkInt("sweeps", c.Research.Sweeps, MaxSweeps),
 		checkReal("lambda0", c.Lambda0, MaxWeight),
-		checkReal("forgetting exponent", c.Forget, MaxForget),
+		checkReal("forgetting exponent", c.Research.Forget, MaxForget),
 		checkReal("task step", c.TaskStep, MaxWeight),
 		checkReal("residual weight", c.ResidualWeight, MaxWeight),
 		checkReal("lambda1", c.Lambda1, MaxWeight),
@@ -276,15 +290,15 @@ func (c Config) Validate() error {
 			return e
 		}
 	}
-	switch c.Unused {
+	switch c.Research.Unused {
 	case UnusedReseed, UnusedKeep:
 	default:
-		return configErr("unused-atom policy %q, want %q or %q", c.Unused, UnusedReseed, UnusedKeep)
+		return configErr("unused-atom policy %q, want %q or %q", c.Research.Unused, UnusedReseed, UnusedKeep)
 	}
-	switch c.Update {
+	switch c.Research.Update {
 	case UpdateBlocked, UpdateColumn:
 	default:
-		return configErr("update form %q, want %q or %q", c.Update, UpdateBlocked, UpdateColumn)
+		return configErr("update form %q, want %q or %q", c.Research.Update, UpdateBlocked, UpdateColumn)
 	}
 	switch c.Coding {
 	case CodingDictionary, CodingStacked:
@@ -300,9 +314,6 @@ func (c Config) Validate() error {
 	case PreprocessUnit, PreprocessNone:
 	default:
 		return configErr("preprocessing %q, want %q or %q", c.Preprocess, PreprocessUnit, PreprocessNone)
-	}
-	if len(c.Backend) > 64 {
-		return configErr("backend name of %d bytes is too long", len(c.Backend))
 	}
 	return nil
 }

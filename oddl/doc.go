@@ -26,8 +26,9 @@
 //     sample uses (the stacked atoms are normalised for the pursuit);
 //  2. adds its codes to M and N (L² and L·(n+q) work per sample; samples in
 //     batch order, so results do not depend on the thread count), after
-//     scaling M and N by (1 − 1/t)^ρ when Forget = ρ > 0;
-//  3. runs Sweeps block-coordinate descent sweeps over the atoms (below).
+//     scaling M and N by (1 − 1/t)^ρ when Research.Forget = ρ > 0;
+//  3. runs Research.Sweeps block-coordinate descent sweeps over the atoms
+//     (below).
 //
 // A sweep is Gauss–Seidel over j = 1..K, each atom seeing the ones already
 // updated:
@@ -99,7 +100,7 @@
 //	Σ_i max(0, m + max_{c≠y_i} w_cᵀa_i − w_{y_i}ᵀa_i) + (λ/2)·||W||²,   m = 0.5,
 //
 // on the same codes (step 0.1 decreasing linearly to 0, λ = 10⁻⁶ relative
-// to the step, orders drawn from the seed; the codes of at most 2²⁰ samples
+// to the step, orders drawn from the seed; the codes of at most 2¹⁸ samples
 // are kept for it). Without RefitPass the codes on D of the task-driven
 // term are summed into running statistics A Aᵀ and Y Aᵀ as the joint phase
 // goes, and the classifier is their ridge regression: one K×K solve, no
@@ -124,9 +125,9 @@
 // each class are a band of the columns of A0 = X Dᵀ, each class's pursuit
 // runs on its block of the Gram matrix, and a least-squares code's residual
 // is ||x||² − a_cᵀ(D_c x). β weighs squared residuals of unit-norm samples
-// against scores near 0..1; 30–60 gave the same error on a held-out sixth
-// of the MNIST training set with λ0 = 1 (25–40 with λ0 = 32;
-// docs/benchmarks/train.md).
+// against scores near 0..1; the default was chosen on held-out data
+// (docs/benchmarks/train.md, and Model.ChooseResidualWeight chooses it on
+// a user's).
 //
 // # Sharing the coding work
 //
@@ -150,7 +151,10 @@
 // and written atomically, only ever over a regular file (see Save); Load
 // and LoadFrom read it from a file or a stream. The file records the size
 // and a fingerprint of the training set, and resuming on other data is an
-// error unless WithNewData says it is meant.
+// error unless WithNewData says it is meant. It holds what defines the
+// model (Config) and where training stands, nothing of the machine: the
+// BLAS backend and the thread count are options (WithBackend, WithThreads)
+// of Train, Resume, Continue, Load and LoadFrom, or set by SetRuntime.
 //
 // # Concurrency
 //
@@ -160,7 +164,7 @@
 // # Limits
 //
 // Every setting that sizes memory or time has an upper bound (MaxAtoms,
-// MaxBatch, MaxEpochs and the others of LimitTable) that Config.Validate,
+// MaxBatch, MaxEpochs and the others of Limits) that Config.Validate,
 // Continue and the model decoder share, so a model that trains also saves
 // and loads; a model holding a NaN or infinity (a diverged training) is not
 // saved (ErrNotFinite). Config.MemoryEstimate tells a caller what a run

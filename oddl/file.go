@@ -12,75 +12,77 @@ import (
 	"os"
 	"time"
 
-	"github.com/oddl-go/oddl/blas"
 	"github.com/oddl-go/oddl/internal/safefile"
 )
 
-// The model file (version 6), all numbers little-endian:
+// The model file (version 7), all numbers little-endian:
 //
 //	magic     8 bytes  "ODDLMODL"
-//	version   uint32   6 (1 to 5 are read too)
+//	version   uint32   7 (1 to 6 are read too)
 //	hlen      uint32   length of the header that follows
 //	header    hlen bytes:
 //	            K, n, q                            uint32
 //	            L, Batch, Epochs, InitSamples,
-//	            Sweeps, Threads                    int64
+//	            Sweeps                             int64
 //	            Lambda0, Lambda1, Forget           float64
 //	            Seed                               uint64
 //	            Unused, Update, Coding,
-//	            Preprocess, Backend                uint16 length + bytes
+//	            Preprocess                         uint16 length + bytes
 //	            phase, pass, pos, initSeen,
 //	            seen, batches                      int64
 //	            Times (5 parts, nanoseconds)       int64
 //	            running objective                  float64
-//	            Refit                              uint8 (0 or 1)  } version
-//	            refitted: P below is in use        uint8 (0 or 1)  } 2 on
-//	            Times.Refit (nanoseconds)          int64           }
-//	            TaskStep                           float64         }
+//	            Refit                              uint8 (0 or 1)
+//	            refitted: P below is in use        uint8 (0 or 1)
+//	            Times.Refit (nanoseconds)          int64
+//	            TaskStep                           float64
 //	            Init                               uint16 length + bytes
-//	                                               (absent in older files:
-//	                                               InitShared)
-//	            RefitPass                          uint8 (0 or 1)  } version
-//	            running: RA, RY below in use       uint8 (0 or 1)  } 3 on
-//	            P below in use                     uint8 (0 or 1)  }
-//	            ResidualWeight                     float64  version 4 on
-//	            training set: samples              int64    } version
-//	            training set: fingerprint          uint64   } 5 on
-//	            residual weight choice: samples    int64    } version
-//	              held-out fraction, chosen β      float64  } 6 on
-//	              grid size G                      uint16   }
-//	              G × (β, error rate)              float64  }
+//	            RefitPass                          uint8 (0 or 1)
+//	            running: RA, RY below in use       uint8 (0 or 1)
+//	            P below in use                     uint8 (0 or 1)
+//	            ResidualWeight                     float64
+//	            training set: samples              int64
+//	            training set: fingerprint          uint64
+//	            residual weight choice: samples    int64
+//	              held-out fraction, chosen β      float64
+//	              grid size G                      uint16
+//	              G × (β, error rate)              float64
+//	            class names: count (0, or q)       uint32
+//	              count × name: uint16 length + UTF-8 bytes
 //	D~        K×(n+q) float64, atom-major (row j = [d_j, w_j])
 //	M         K×K     float64
 //	N         K×(n+q) float64, atom-major
 //	P         K×q     float64, atom-major: the prediction classifier
-//	                  (version 2 on; zeros when not refitted)
-//	RA        K×K     float64: running Σ a aᵀ of the codes on D    } version 3
-//	RY        K×q     float64: running Σ a yᵀ, atom-major          } on; zeros
-//	P         K×(n+q) float64: M·D~ as the update keeps it         } when unused
+//	                  (zeros when not refitted)
+//	RA        K×K     float64: running Σ a aᵀ of the codes on D    } zeros
+//	RY        K×q     float64: running Σ a yᵀ, atom-major          } when
+//	P         K×(n+q) float64: M·D~ as the update keeps it         } unused
 //	crc       uint32   CRC-32C (Castagnoli) of every byte before it
 //
-// A version 1 file has neither the version 2 fields nor P: it loads as a
-// model with Refit off whose prediction uses the training classifier. A
-// version 2 file has no running statistics: refitting it again (after more
-// training) always makes the coding pass, since running statistics are
-// gathered from the first joint mini-batch on or not at all. A model is written in the lowest version that holds it (1 without
-// anything of version 2, 2 without anything of version 3), so that older
-// readers still read it. A file before version 4 has ResidualWeight 0
-// (linear scores, the only prediction those versions had).
+// The file holds what defines the model and where its training stands,
+// nothing of the machine that trained it: the backend and the thread
+// count are options of Train and Load (WithBackend, WithThreads).
 //
-// A file before version 5 does not record its training set: it resumes on
-// any data (see Model.Resume). A file before version 6 does not record how
-// its residual weight was chosen (Model.ResidualChoice is zero).
+// Earlier versions, all still read (see decode):
+// 1 to 6 also stored the thread count (an int64 after Sweeps) and the
+// backend name (a string after Preprocess), which are read and dropped;
+// 1 lacks everything from Refit on, and P; 2 lacks everything from
+// RefitPass on, and RA, RY and the kept P; 3 lacks the residual weight; 4
+// the record of the training set; 5 the residual weight choice. The
+// oddl of versions 1 to 6 wrote each model in the lowest version that
+// held it. No version before 7 has class names: their classes are named
+// "0".."q−1".
 //
 // A reader accepts any hlen at least as long as the fields it knows (later
 // versions may append fields), up to maxHeader.
 
 const (
 	fileMagic   = "ODDLMODL"
-	fileVersion = 6
-	maxHeader   = 1 << 12
-	prologue    = 16 // magic, version, hlen
+	fileVersion = 7
+	// namesVersion is the first version with class names (classnames.go).
+	namesVersion = 7
+	maxHeader    = 1<<12 + maxNamesBytes
+	prologue     = 16 // magic, version, hlen
 )
 
 // Errors of Load and UnmarshalBinary; each returned error wraps one of them.
@@ -106,73 +108,42 @@ func (m *Model) header() []byte {
 		w(uint16(len(s)))
 		b.WriteString(s)
 	}
-	c := m.cfg
-	v2 := m.version() >= 2
+	c, r := m.cfg, m.cfg.Research
 	w([3]uint32{uint32(m.st.k), uint32(m.st.n), uint32(m.st.q)})
-	w([6]int64{int64(c.L), int64(c.Batch), int64(c.Epochs), int64(c.InitSamples), int64(c.Sweeps), int64(c.Threads)})
-	w([3]float64{c.Lambda0, c.Lambda1, c.Forget})
+	w([5]int64{int64(c.L), int64(c.Batch), int64(c.Epochs), int64(c.InitSamples), int64(r.Sweeps)})
+	w([3]float64{c.Lambda0, c.Lambda1, r.Forget})
 	w(c.Seed)
-	str(c.Unused)
-	str(c.Update)
-	str(c.Coding)
-	str(c.Preprocess)
-	str(c.Backend)
+	str(string(r.Unused))
+	str(string(r.Update))
+	str(string(c.Coding))
+	str(string(c.Preprocess))
 	cu := m.cur
 	w([6]int64{int64(cu.phase), int64(cu.pass), int64(cu.pos), cu.initSeen, cu.seen, cu.batches})
 	t := m.times
 	w([5]int64{int64(t.Init), int64(t.Read), int64(t.Coding), int64(t.Statistics), int64(t.Update)})
 	w(m.avg)
-	if v2 {
-		w([2]uint8{b2u(c.Refit), b2u(m.pw != nil)})
-		w(int64(t.Refit))
-		w(c.TaskStep)
+	w([2]uint8{b2u(c.Refit), b2u(m.pw != nil)})
+	w(int64(t.Refit))
+	w(c.TaskStep)
+	str(string(c.Init))
+	w([3]uint8{b2u(c.RefitPass), b2u(m.st.ra != nil), b2u(m.st.pValid)})
+	w(c.ResidualWeight)
+	w(m.data.n)
+	w(m.data.sum)
+	ch := m.rchoice
+	w(int64(ch.Samples))
+	w(ch.Fraction)
+	w(ch.Chosen)
+	w(uint16(len(ch.Grid)))
+	for i := range ch.Grid {
+		w(ch.Grid[i])
+		w(ch.Errors[i])
 	}
-	str(c.Init)
-	if m.version() >= 3 {
-		w([3]uint8{b2u(c.RefitPass), b2u(m.st.ra != nil), b2u(m.st.pValid)})
-	}
-	if m.version() >= 4 {
-		w(c.ResidualWeight)
-	}
-	if m.version() >= 5 {
-		w(m.data.n)
-		w(m.data.sum)
-	}
-	if m.version() >= 6 {
-		ch := m.rchoice
-		w(int64(ch.Samples))
-		w(ch.Fraction)
-		w(ch.Chosen)
-		w(uint16(len(ch.Grid)))
-		for i := range ch.Grid {
-			w(ch.Grid[i])
-			w(ch.Errors[i])
-		}
+	w(uint32(len(m.names)))
+	for _, s := range m.names {
+		str(s)
 	}
 	return b.Bytes()
-}
-
-// version returns the file version the model needs: 1 unless it uses the
-// refit or the task step of version 2, 3 if it has running statistics, the
-// kept product P or RefitPass, 4 with a residual weight, 5 with a record of
-// its training set, 6 with a record of how its residual weight was chosen.
-func (m *Model) version() uint32 {
-	if len(m.rchoice.Grid) > 0 {
-		return 6
-	}
-	if m.data.n != 0 {
-		return 5
-	}
-	if m.cfg.ResidualWeight != 0 {
-		return 4
-	}
-	if m.st.ra != nil || m.st.pValid || m.cfg.RefitPass {
-		return 3
-	}
-	if m.cfg.Refit || m.pw != nil || m.times.Refit != 0 || m.cfg.TaskStep != 0 {
-		return 2
-	}
-	return 1
 }
 
 func b2u(v bool) uint8 {
@@ -204,31 +175,12 @@ func (m *Model) writeTo(w io.Writer) (int64, error) {
 	hdr := m.header()
 	var pro [prologue]byte
 	copy(pro[:], fileMagic)
-	binary.LittleEndian.PutUint32(pro[8:], m.version())
+	binary.LittleEndian.PutUint32(pro[8:], fileVersion)
 	binary.LittleEndian.PutUint32(pro[12:], uint32(len(hdr)))
 	bw.Write(pro[:])
 	bw.Write(hdr)
 	var buf [8]byte
-	blocks := [][]float64{m.st.dt, m.st.m, m.st.nt}
-	if m.version() >= 2 {
-		pw := m.pw
-		if pw == nil {
-			pw = make([]float64, m.st.k*m.st.q)
-		}
-		blocks = append(blocks, pw)
-	}
-	if m.version() >= 3 {
-		ra, ry := m.st.ra, m.st.ry
-		if ra == nil {
-			ra, ry = make([]float64, m.st.k*m.st.k), make([]float64, m.st.k*m.st.q)
-		}
-		pp := m.st.p
-		if !m.st.pValid {
-			pp = make([]float64, m.st.k*m.st.stride())
-		}
-		blocks = append(blocks, ra, ry, pp)
-	}
-	for _, s := range blocks {
+	for _, s := range m.blocks() {
 		for _, v := range s {
 			binary.LittleEndian.PutUint64(buf[:], math.Float64bits(v))
 			bw.Write(buf[:])
@@ -240,6 +192,23 @@ func (m *Model) writeTo(w io.Writer) (int64, error) {
 	binary.LittleEndian.PutUint32(buf[:4], crc.Sum32())
 	k, err := w.Write(buf[:4])
 	return cw.n + int64(k), err
+}
+
+// blocks returns the arrays of the file after the header, in order, with
+// zeros for those the model does not use.
+func (m *Model) blocks() [][]float64 {
+	k, q := m.st.k, m.st.q
+	pw, ra, ry, pp := m.pw, m.st.ra, m.st.ry, m.st.p
+	if pw == nil {
+		pw = make([]float64, k*q)
+	}
+	if ra == nil {
+		ra, ry = make([]float64, k*k), make([]float64, k*q)
+	}
+	if !m.st.pValid {
+		pp = make([]float64, k*m.st.stride())
+	}
+	return [][]float64{m.st.dt, m.st.m, m.st.nt, pw, ra, ry, pp}
 }
 
 type countWriter struct {
@@ -320,7 +289,11 @@ func CheckSavePath(path string) error {
 // path may also name a pipe, a FIFO or a character device (/dev/stdin,
 // the <(…) of a shell): the model is then read once, as a stream (see
 // LoadFrom). Opening a FIFO waits for a writer, as any reader of one does.
-func Load(path string) (*Model, error) {
+//
+// The options WithBackend and WithThreads set what the model computes
+// with (the file does not say); the other options are for training and
+// are ignored here.
+func Load(path string, opts ...Option) (*Model, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, fmt.Errorf("oddl: %w", err)
@@ -344,17 +317,23 @@ func Load(path string) (*Model, error) {
 	if err != nil {
 		return nil, fmt.Errorf("oddl: %s: %w", path, err)
 	}
+	if err := m.applyRuntime(buildOptions(opts).rt); err != nil {
+		return nil, err
+	}
 	return m, nil
 }
 
 // LoadFrom reads a model from r, which it reads once and only as far as
 // the model goes: a pipe or a network stream will do. Memory grows with
 // the bytes that really arrive, never with what the header declares; the
-// errors are those of Load.
-func LoadFrom(r io.Reader) (*Model, error) {
+// errors and the options are those of Load.
+func LoadFrom(r io.Reader, opts ...Option) (*Model, error) {
 	m, err := readModel(r)
 	if err != nil {
 		return nil, fmt.Errorf("oddl: %w", err)
+	}
+	if err := m.applyRuntime(buildOptions(opts).rt); err != nil {
+		return nil, err
 	}
 	return m, nil
 }
@@ -390,7 +369,7 @@ func loadFile(f *os.File, size int64) (*Model, error) {
 	if _, err := io.ReadFull(f, data[len(head):]); err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrTruncated, err)
 	}
-	return decodeLocal(data)
+	return decode(data)
 }
 
 // readModel reads a model from a stream: the prologue and the sizes, then
@@ -433,17 +412,7 @@ func readModel(r io.Reader) (*Model, error) {
 		}
 		return nil, sizeError(n, want)
 	}
-	return decodeLocal(data)
-}
-
-// decodeLocal decodes a complete model file for this machine.
-func decodeLocal(data []byte) (*Model, error) {
-	m, err := decode(data)
-	if err != nil {
-		return nil, err
-	}
-	m.localBackend()
-	return m, nil
+	return decode(data)
 }
 
 // UnmarshalBinary replaces m by the model encoded in data (see Load for the
@@ -453,13 +422,12 @@ func (m *Model) UnmarshalBinary(data []byte) error {
 	if err != nil {
 		return fmt.Errorf("oddl: %w", err)
 	}
-	nm.localBackend()
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if m.busy {
 		return ErrBusy
 	}
-	m.cfg, m.st, m.cur, m.times, m.avg, m.pw, m.data, m.rchoice = nm.cfg, nm.st, nm.cur, nm.times, nm.avg, nm.pw, nm.data, nm.rchoice
+	m.cfg, m.st, m.cur, m.times, m.avg, m.pw, m.data, m.rchoice, m.names = nm.cfg, nm.st, nm.cur, nm.times, nm.avg, nm.pw, nm.data, nm.rchoice, nm.names
 	m.invalidate()
 	return nil
 }
@@ -495,7 +463,7 @@ func declaredSize(head []byte) (int64, error) {
 		return 0, fmt.Errorf("%w: the file has version %d, this oddl reads up to version %d (a newer oddl wrote it)", ErrVersion, ver, fileVersion)
 	}
 	hlen := int64(binary.LittleEndian.Uint32(head[12:]))
-	if hlen < 12 || hlen > maxHeader {
+	if hlen < 12 || hlen > maxHeader || ver < namesVersion && hlen > maxHeader-maxNamesBytes {
 		return 0, fmt.Errorf("%w: header length %d", ErrCorrupt, hlen)
 	}
 	if int64(len(head)) < prologue+12 {
@@ -590,17 +558,24 @@ func decode(data []byte) (*Model, error) {
 	k, n, q := int(r.u32()), int(r.u32()), int(r.u32())
 	var c Config
 	c.K = k
-	c.L, c.Batch, c.Epochs, c.InitSamples, c.Sweeps, c.Threads = r.int(), r.int(), r.int(), r.int(), r.int(), r.int()
-	c.Lambda0, c.Lambda1, c.Forget = r.f64(), r.f64(), r.f64()
+	ver := binary.LittleEndian.Uint32(data[8:])
+	rs := &c.Research
+	c.L, c.Batch, c.Epochs, c.InitSamples, rs.Sweeps = r.int(), r.int(), r.int(), r.int(), r.int()
+	if ver < 7 {
+		r.int() // the thread count of the run that saved it
+	}
+	c.Lambda0, c.Lambda1, rs.Forget = r.f64(), r.f64(), r.f64()
 	c.Seed = r.u64()
-	c.Unused, c.Update, c.Coding, c.Preprocess, c.Backend = r.str(), r.str(), r.str(), r.str(), r.str()
+	rs.Unused, rs.Update, c.Coding, c.Preprocess = Unused(r.str()), Update(r.str()), Coding(r.str()), Preprocess(r.str())
+	if ver < 7 {
+		r.str() // the backend of the run that saved it
+	}
 	var cu cursor
 	cu.phase, cu.pass, cu.pos = r.int(), r.int(), r.int()
 	cu.initSeen, cu.seen, cu.batches = r.i64(), r.i64(), r.i64()
 	var t Times
 	t.Init, t.Read, t.Coding, t.Statistics, t.Update = time.Duration(r.i64()), time.Duration(r.i64()), time.Duration(r.i64()), time.Duration(r.i64()), time.Duration(r.i64())
 	avg := r.f64()
-	ver := binary.LittleEndian.Uint32(data[8:])
 	refitted := false
 	if ver >= 2 {
 		flags := r.take(2)
@@ -613,7 +588,7 @@ func decode(data []byte) (*Model, error) {
 	}
 	c.Init = InitShared
 	if len(r.b) > 0 || ver >= 3 {
-		c.Init = r.str()
+		c.Init = Init(r.str())
 	}
 	running, pValid := false, false
 	if ver >= 3 {
@@ -645,6 +620,28 @@ func decode(data []byte) (*Model, error) {
 		if r.err == nil {
 			if err := validChoice(ch, c.ResidualWeight); err != nil {
 				return nil, fmt.Errorf("%w: %v", ErrCorrupt, err)
+			}
+		}
+	}
+	var names []string
+	if ver >= namesVersion {
+		cnt := int(r.u32())
+		if r.err == nil && cnt != 0 && cnt != q {
+			return nil, fmt.Errorf("%w: %d class names for %d classes", ErrCorrupt, cnt, q)
+		}
+		for range cnt {
+			n := int(binary.LittleEndian.Uint16(r.take(2)))
+			if n > maxClassName {
+				return nil, fmt.Errorf("%w: a class name of %d bytes", ErrCorrupt, n)
+			}
+			names = append(names, string(r.take(n)))
+		}
+		if r.err == nil {
+			if err := checkClassNames(names, q); err != nil {
+				return nil, fmt.Errorf("%w: %v", ErrCorrupt, err)
+			}
+			if cnt > 0 && defaultNames(names) {
+				return nil, fmt.Errorf("%w: class names 0..%d, which are not stored", ErrCorrupt, q-1)
 			}
 		}
 	}
@@ -704,7 +701,7 @@ func decode(data []byte) (*Model, error) {
 	if ver == 5 && rec.n < 1 || rec.n < 0 {
 		return nil, fmt.Errorf("%w: training set of %d samples", ErrCorrupt, rec.n)
 	}
-	return &Model{cfg: c, st: st, cur: cu, times: t, avg: avg, pw: pw, data: rec, rchoice: ch}, nil
+	return &Model{cfg: c, st: st, cur: cu, times: t, avg: avg, pw: pw, data: rec, rchoice: ch, names: names}, nil
 }
 
 // checkAtoms checks that every atom is of unit norm; the coder relies on
@@ -748,15 +745,4 @@ func (m *Model) checkSavable() error {
 		return fmt.Errorf("oddl: not saved: %v", err)
 	}
 	return nil
-}
-
-// localBackend forgets a saved backend that this binary lacks: the backend
-// is a choice of the machine that trained, and the results do not depend
-// on it (beyond rounding).
-func (m *Model) localBackend() {
-	if m.cfg.Backend != "" {
-		if _, _, err := blas.Select(m.cfg.Backend); err != nil {
-			m.cfg.Backend = ""
-		}
-	}
 }

@@ -216,7 +216,7 @@ func TestZeroSamples(t *testing.T) {
 			}
 		}
 	}
-	for _, pre := range []string{PreprocessUnit, PreprocessNone} {
+	for _, pre := range []Preprocess{PreprocessUnit, PreprocessNone} {
 		cfg := smallConfig(20, 2)
 		cfg.Preprocess = pre
 		m, err := Train(context.Background(), cfg, mustSource(t, X, labels, 3))
@@ -473,11 +473,10 @@ func TestCrashDuringSave(t *testing.T) {
 }
 
 // modelBytes encodes m without the fields that legitimately differ
-// between runs of the same training: the thread count and the timings.
+// between runs of the same training: the timings.
 func modelBytes(t *testing.T, m *Model) []byte {
 	t.Helper()
 	c := &Model{cfg: m.cfg, st: m.st, cur: m.cur, avg: m.avg}
-	c.cfg.Threads = 0
 	b, err := c.MarshalBinary()
 	if err != nil {
 		t.Fatal(err)
@@ -511,8 +510,8 @@ func TestDeterminismThreads(t *testing.T) {
 	}
 	variants := []variant{
 		{"dictionary", false, func(*Config) {}},
-		{"stacked+forget+sweeps", false, func(c *Config) { c.Coding, c.Forget, c.Sweeps = CodingStacked, 0.5, 2 }},
-		{"column+unit+stream", true, func(c *Config) { c.Update, c.Preprocess = UpdateColumn, PreprocessUnit }},
+		{"stacked+forget+sweeps", false, func(c *Config) { c.Coding, c.Research.Forget, c.Research.Sweeps = CodingStacked, 0.5, 2 }},
+		{"column+unit+stream", true, func(c *Config) { c.Research.Update, c.Preprocess = UpdateColumn, PreprocessUnit }},
 	}
 	threads := []int{1, 2, 3}
 	if testing.Short() {
@@ -525,7 +524,6 @@ func TestDeterminismThreads(t *testing.T) {
 			for _, th := range threads {
 				cfg := smallConfig(96, 4)
 				cfg.Batch, cfg.InitSamples, cfg.Epochs = 250, 500, 2
-				cfg.Threads, cfg.Backend = th, backend
 				v.edit(&cfg)
 				var src Source
 				if v.stream {
@@ -540,7 +538,7 @@ func TestDeterminismThreads(t *testing.T) {
 				} else {
 					src = mustSource(t, X, labels, 6)
 				}
-				m, err := Train(context.Background(), cfg, src)
+				m, err := Train(context.Background(), cfg, src, WithThreads(th), WithBackend(backend))
 				if err != nil {
 					t.Fatalf("%s/%s/threads=%d: %v", backend, v.name, th, err)
 				}

@@ -55,7 +55,6 @@ func smallConfig(k, l int) Config {
 	c.Batch = 64
 	c.InitSamples = 256
 	c.Preprocess = PreprocessNone
-	c.Threads = 1
 	return c
 }
 
@@ -102,7 +101,6 @@ func sameModel(t *testing.T, a, b *Model) {
 	t.Helper()
 	sameState(t, a, b)
 	ca, cb := a.cfg, b.cfg
-	ca.Threads, ca.Backend, cb.Threads, cb.Backend = 0, "", 0, ""
 	if ca != cb {
 		t.Fatalf("settings differ: %+v vs %+v", ca, cb)
 	}

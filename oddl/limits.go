@@ -14,7 +14,7 @@ import (
 // Config.Validate, the model decoder and the command line all check these
 // same values, so that whatever trains also loads: a model that Validate
 // accepts is saved in a file that the decoder accepts. Each bound is far
-// above any real use (LimitTable says why each); memory is then bounded by
+// above any real use (Limits says why each); memory is then bounded by
 // MemoryEstimate against what the machine has, not by these.
 const (
 	// MaxAtoms bounds K: one K×K matrix at 2¹⁶ atoms is 32 GiB, and training
@@ -34,7 +34,7 @@ const (
 	// MaxSweeps bounds the sweeps per mini-batch: each costs as much as the
 	// whole update, and the descent settles within a few.
 	MaxSweeps = 1 << 10
-	// MaxThreads bounds Threads: more than the hardware threads of the
+	// MaxThreads bounds the thread count (WithThreads): more than the hardware threads of the
 	// largest machines only adds goroutines and their scratch space.
 	MaxThreads = 1 << 10
 	// MaxDim bounds the sample dimension n (a 4096×4096 image).
@@ -51,7 +51,7 @@ const (
 	MaxForget = 1e3
 )
 
-// Limit is one row of LimitTable.
+// Limit is one row of Limits.
 type Limit struct {
 	Setting string  // the Config field or file field
 	Flag    string  // the command-line flag, "" if none
@@ -59,20 +59,22 @@ type Limit struct {
 	Why     string  // why the bound is where it is
 }
 
-// LimitTable lists the bounds above, for documentation and messages.
-var LimitTable = []Limit{
-	{"K", "-k", MaxAtoms, "one K×K matrix is 32 GiB at 2¹⁶ atoms and training holds five"},
-	{"L", "-l", MaxSparsity, "Batch-OMP costs O(L²) a sample and keeps an L×L Cholesky factor a thread; 1024 atoms a code is not sparse"},
-	{"Batch", "-batch", MaxBatch, "the batch buffers hold κ·(n+2K) values; a million samples a batch is batch learning"},
-	{"Epochs", "-epochs", MaxEpochs, "stored as a 32-bit count; a million passes is beyond any schedule"},
-	{"InitSamples", "-init", MaxInitSamples, "stored as a 32-bit count; a thousand passes over a million samples"},
-	{"Sweeps", "-sweeps", MaxSweeps, "each sweep costs a whole update; the descent settles within a few"},
-	{"Threads", "-threads", MaxThreads, "beyond the hardware threads of the largest machines goroutines only take turns"},
-	{"Lambda0, Lambda1, TaskStep, ResidualWeight", "-lambda0, -lambda1, -task-step, -residual-weight", MaxWeight, "keeps √λ0·W and the Gram matrix of the stacked dictionary far from overflow"},
-	{"Forget", "-forget", MaxForget, "(1−1/t)^1000 already keeps only the last few hundred mini-batches"},
-	{"sample dimension n", "", MaxDim, "a 4096×4096 image; the model file's largest dimension"},
-	{"classes q", "", MaxClasses, "labels of an IDX file are bytes; the model file allows more"},
-	{"IDX elements", "", dataset.DefaultMaxElements, "16 GiB of float64; lowered further to the memory available (-max-memory)"},
+// Limits lists the bounds above, for documentation and messages.
+func Limits() []Limit {
+	return []Limit{
+		{"K", "-k", MaxAtoms, "one K×K matrix is 32 GiB at 2¹⁶ atoms and training holds five"},
+		{"L", "-l", MaxSparsity, "Batch-OMP costs O(L²) a sample and keeps an L×L Cholesky factor a thread; 1024 atoms a code is not sparse"},
+		{"Batch", "-batch", MaxBatch, "the batch buffers hold κ·(n+2K) values; a million samples a batch is batch learning"},
+		{"Epochs", "-epochs", MaxEpochs, "stored as a 32-bit count; a million passes is beyond any schedule"},
+		{"InitSamples", "-init", MaxInitSamples, "stored as a 32-bit count; a thousand passes over a million samples"},
+		{"Research.Sweeps", "-sweeps", MaxSweeps, "each sweep costs a whole update; the descent settles within a few"},
+		{"WithThreads", "-threads", MaxThreads, "beyond the hardware threads of the largest machines goroutines only take turns"},
+		{"Lambda0, Lambda1, TaskStep, ResidualWeight", "-lambda0, -lambda1, -task-step, -residual-weight", MaxWeight, "keeps √λ0·W and the Gram matrix of the stacked dictionary far from overflow"},
+		{"Research.Forget", "-forget", MaxForget, "(1−1/t)^1000 already keeps only the last few hundred mini-batches"},
+		{"sample dimension n", "", MaxDim, "a 4096×4096 image; the model file's largest dimension"},
+		{"classes q", "", MaxClasses, "labels of an IDX file are bytes; the model file allows more"},
+		{"IDX elements", "", dataset.DefaultMaxElements, "16 GiB of float64; lowered further to the memory available (-max-memory)"},
+	}
 }
 
 // checkInt refuses v above max, naming the setting.
@@ -95,19 +97,20 @@ func checkReal(what string, v, max float64) error {
 }
 
 // MemoryEstimate returns an estimate of the bytes that training with c on
-// n-dimensional samples of q classes allocates, besides the samples
-// themselves, and the Config field that contributes most ("K", "Batch" or
-// "Threads"), so that a message can name the setting to change. It counts
+// n-dimensional samples of q classes on the given number of threads (0:
+// all cores) allocates, besides the samples themselves, and the setting
+// that contributes most ("K", "Batch" or "Threads"), so that a message can
+// name the setting to change. It counts
 // the K×K matrices (M, the running statistics, the Gram matrices of the
 // coders), the K×(n+q) ones (D~, N, P and prediction's copy), the batch
 // buffers (samples, correlations with the atoms, codes) and each thread's
 // scratch space; it is a lower bound within a small factor, meant to refuse
 // a run that cannot fit before anything big is allocated.
-func (c Config) MemoryEstimate(n, q int) (bytes int64, setting string) {
+func (c Config) MemoryEstimate(n, q, threads int) (bytes int64, setting string) {
 	const f = 8 // bytes of a float64
 	k, s := int64(c.K), int64(n)+int64(q)
 	b, l := int64(c.Batch), int64(c.L)
-	th := int64(c.Threads)
+	th := int64(threads)
 	if th == 0 {
 		th = int64(runtime.GOMAXPROCS(0))
 	}

@@ -36,13 +36,12 @@ func TestLimitsShared(t *testing.T) {
 		{"batch", func(c *Config, over bool) { c.Batch = MaxBatch + b2i(over) }},
 		{"epochs", func(c *Config, over bool) { c.Epochs = MaxEpochs + b2i(over) }},
 		{"init", func(c *Config, over bool) { c.InitSamples = MaxInitSamples + b2i(over) }},
-		{"sweeps", func(c *Config, over bool) { c.Sweeps = MaxSweeps + b2i(over) }},
-		{"threads", func(c *Config, over bool) { c.Threads = MaxThreads + b2i(over) }},
+		{"sweeps", func(c *Config, over bool) { c.Research.Sweeps = MaxSweeps + b2i(over) }},
 		{"lambda0", func(c *Config, over bool) { c.Lambda0 = nextUp(MaxWeight, over) }},
 		{"lambda1", func(c *Config, over bool) { c.Lambda1 = nextUp(MaxWeight, over) }},
 		{"task step", func(c *Config, over bool) { c.TaskStep = nextUp(MaxWeight, over) }},
 		{"residual weight", func(c *Config, over bool) { c.ResidualWeight = nextUp(MaxWeight, over) }},
-		{"forget", func(c *Config, over bool) { c.Forget = nextUp(MaxForget, over) }},
+		{"forget", func(c *Config, over bool) { c.Research.Forget = nextUp(MaxForget, over) }},
 	}
 	for _, tc := range cases {
 		for _, over := range []bool{false, true} {
@@ -157,7 +156,7 @@ func TestContinueBound(t *testing.T) {
 // memory and names the one that dominates.
 func TestMemoryEstimate(t *testing.T) {
 	c := DefaultConfig()
-	base, _ := c.MemoryEstimate(784, 10)
+	base, _ := c.MemoryEstimate(784, 10, 1)
 	// The K×K matrices alone: five of them at K = 960.
 	if min := int64(5 * 960 * 960 * 8); base < min {
 		t.Errorf("estimate %d below the K×K matrices' %d bytes", base, min)
@@ -173,7 +172,7 @@ func TestMemoryEstimate(t *testing.T) {
 	for _, g := range grow {
 		c := DefaultConfig()
 		g.set(&c)
-		got, setting := c.MemoryEstimate(784, 10)
+		got, setting := c.MemoryEstimate(784, 10, 1)
 		if got <= base {
 			t.Errorf("%s: estimate %d not above the default's %d", g.name, got, base)
 		}
@@ -183,15 +182,14 @@ func TestMemoryEstimate(t *testing.T) {
 	}
 	// Many threads on a small dictionary: their scratch space dominates.
 	small := DefaultConfig()
-	small.K, small.Batch, small.Threads = 16, 1, 1
-	one, _ := small.MemoryEstimate(784, 10)
-	small.Threads = MaxThreads
-	if got, setting := small.MemoryEstimate(784, 10); got <= one || setting != "Threads" {
+	small.K, small.Batch = 16, 1
+	one, _ := small.MemoryEstimate(784, 10, 1)
+	if got, setting := small.MemoryEstimate(784, 10, MaxThreads); got <= one || setting != "Threads" {
 		t.Errorf("threads: estimate %d (one thread: %d), dominant %q, want Threads", got, one, setting)
 	}
 	// At K = 2¹⁶ the five K×K matrices are 160 GiB.
 	c.K = MaxAtoms
-	if got, _ := c.MemoryEstimate(784, 10); got < 5<<35 {
+	if got, _ := c.MemoryEstimate(784, 10, 1); got < 5<<35 {
 		t.Errorf("K = 2¹⁶: estimate %d, want at least 160 GiB", got)
 	}
 }
@@ -219,7 +217,7 @@ func TestCancelBetweenSweeps(t *testing.T) {
 	rng := rand.New(rand.NewPCG(6, 6))
 	_, X, labels := planted(rng, 12, 8, 2, 3, 400, 0.05)
 	cfg := smallConfig(12, 2)
-	cfg.Sweeps = MaxSweeps
+	cfg.Research.Sweeps = MaxSweeps
 	src := mustSource(t, X, labels, 3)
 	ctx := &doneAfter{Context: context.Background(), after: 40}
 	m, err := Train(ctx, cfg, src)
@@ -240,7 +238,7 @@ func TestCancelBetweenSweeps(t *testing.T) {
 	if err := back.UnmarshalBinary(b); err != nil {
 		t.Fatalf("the interrupted model does not load: %v", err)
 	}
-	back.cfg.Sweeps = 1 // finish quickly: the position is what matters
+	back.cfg.Research.Sweeps = 1 // finish quickly: the position is what matters
 	if err := back.Resume(context.Background(), src); err != nil {
 		t.Fatalf("resuming the interrupted model: %v", err)
 	}

@@ -57,7 +57,7 @@ func (t Times) Total() time.Duration {
 // it stopped.
 //
 // Concurrency: Predict, Scores, Evaluate, Save, WriteTo, MarshalBinary,
-// Config and the setters (SetResidualWeight, SetRuntime) may be called from
+// Config, Runtime and the setters (SetResidualWeight, SetRuntime) may be called from
 // several goroutines at once. A setter waits for the predictions under way
 // and applies to those that start after it; a prediction sees the settings
 // of before or after a setter, never a mix. Training (Train's model, Resume,
@@ -89,6 +89,11 @@ type Model struct {
 	// rchoice records how cfg.ResidualWeight was chosen (zero: not on
 	// data); SetResidualWeight clears it.
 	rchoice ResidualChoice
+	// names are the class names (see SetClassNames), nil for "0".."q−1".
+	names []string
+	// rt is what the model computes with here (WithBackend, WithThreads,
+	// SetRuntime); it is not saved.
+	rt runtimeSettings
 
 	// mu guards cfg against the setters and busy; predictions hold it for
 	// reading from start to end.
@@ -269,24 +274,36 @@ func (m *Model) predW(j int) []float64 {
 }
 
 // dictView returns D as a K×n view of the stacked dictionary.
-func (m *Model) dictView() *mat.Dense {
-	k, n, s := m.st.k, m.st.n, m.st.stride()
-	return mat.NewDense(k, s, m.st.dt).Slice(0, k, 0, n).(*mat.Dense)
+func (m *Model) dictView() *mat.Dense { return m.st.dictView() }
+
+// runtimeSettings are the machine's settings a model computes with: they
+// change no result beyond rounding and are not saved with the model.
+type runtimeSettings struct {
+	backend string // BLAS backend name, "" for blas.Select's choice
+	threads int    // 0: all cores
 }
 
-// backend resolves the configured BLAS backend, bound to the configured
-// threads where the backend can be (blas.WithThreads).
+// Runtime returns the BLAS backend name ("" for the default choice) and
+// the number of threads (0 for all cores) the model computes with.
+func (m *Model) Runtime() (backend string, threads int) {
+	m.mu.RLock()
+	defer m.mu.RUnlock()
+	return m.rt.backend, m.rt.threads
+}
+
+// backend resolves the model's BLAS backend, bound to its threads where
+// the backend can be (blas.WithThreads).
 func (m *Model) backend() (impl gblas.Float64, name string, err error) {
-	impl, name, err = blas.Select(m.cfg.Backend, blas.WithThreads(m.threads()))
+	impl, name, err = blas.Select(m.rt.backend, blas.WithThreads(m.threads()))
 	if err != nil {
-		return nil, "", configErr("%v", err)
+		return nil, "", fmt.Errorf("%w: %w", ErrConfig, err)
 	}
 	return impl, name, nil
 }
 
 func (m *Model) threads() int {
-	if m.cfg.Threads > 0 {
-		return m.cfg.Threads
+	if m.rt.threads > 0 {
+		return m.rt.threads
 	}
 	return runtime.GOMAXPROCS(0)
 }

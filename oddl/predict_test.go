@@ -205,7 +205,10 @@ func TestResidualScoresHelp(t *testing.T) {
 // also while its first call builds the predictor; every call gives the
 // serial result (run with -race in CI).
 func TestScoresConcurrent(t *testing.T) {
-	m := classModel(t, 8, 24, 16, 2, 600, 0.05, func(c *Config) { c.Threads = 2 })
+	m := classModel(t, 8, 24, 16, 2, 600, 0.05, nil)
+	if err := m.SetRuntime("", 2); err != nil {
+		t.Fatal(err)
+	}
 	X, _ := classData(rand.New(rand.NewPCG(8, 3)), 24, 16, 2, 4, 600, 0.05)
 	want, err := m.Scores(X)
 	if err != nil {

@@ -67,11 +67,16 @@ func closeW(t *testing.T, what string, got, want *mat.Dense) {
 	}
 }
 
-// noHinge turns the hinge refinement of the refit pass off for a test.
-func noHinge(t *testing.T) {
-	old := hingeEpochs
-	hingeEpochs = 0
-	t.Cleanup(func() { hingeEpochs = old })
+// withHinge makes training refit with the hinge settings h.
+func withHinge(h hinge) Option {
+	return func(o *options) { o.hinge = &h }
+}
+
+// noHinge turns the hinge refinement of the refit pass off.
+func noHinge() Option {
+	h := defaultHinge()
+	h.epochs = 0
+	return withHinge(h)
 }
 
 // With RefitPass (and the hinge refinement off), the refitted classifier
@@ -79,12 +84,11 @@ func noHinge(t *testing.T) {
 // training samples, solved here directly. The pass reads the samples in
 // three chunks (the last one short).
 func TestRefitIsRidge(t *testing.T) {
-	noHinge(t)
 	rng := rand.New(rand.NewPCG(21, 5))
 	_, X, labels := planted(rng, 24, 16, 3, 4, 2*refitChunk+37, 0.05)
 	cfg := smallConfig(24, 3)
 	cfg.RefitPass = true
-	m, err := Train(context.Background(), cfg, mustSource(t, X, labels, 4))
+	m, err := Train(context.Background(), cfg, mustSource(t, X, labels, 4), noHinge())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -149,9 +153,8 @@ func TestRefitRunning(t *testing.T) {
 	sameState(t, m, back)
 	// λ0 = 0 codes nothing on D beyond its training codes: the refit makes
 	// the pass, and the file keeps no running statistics.
-	noHinge(t)
 	cfg.Lambda0 = 0
-	m0, err := Train(context.Background(), cfg, mustSource(t, X, labels, 4))
+	m0, err := Train(context.Background(), cfg, mustSource(t, X, labels, 4), noHinge())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -276,7 +279,7 @@ func hingeErrors(q int, w []float64, cs *codeSet) (violations, wrong int) {
 				best = math.Max(best, v)
 			}
 		}
-		if best+hingeMargin > z[y] {
+		if best+defaultHinge().margin > z[y] {
 			violations++
 		}
 		if best >= z[y] {
@@ -328,14 +331,14 @@ func TestHingeRefine(t *testing.T) {
 	}
 	v0, e0 := hingeErrors(q, w, &cs)
 	w1 := append([]float64(nil), w...)
-	hingeRefine(q, w1, &cs, 7)
+	defaultHinge().refine(q, w1, &cs, 7)
 	v1, e1 := hingeErrors(q, w1, &cs)
 	t.Logf("ridge: %d violations, %d errors; refined: %d, %d of %d", v0, e0, v1, e1, ns)
 	if !(v1 < v0) || e1 > e0 {
 		t.Fatalf("refinement: violations %d → %d, errors %d → %d", v0, v1, e0, e1)
 	}
 	w2 := append([]float64(nil), w...)
-	hingeRefine(q, w2, &cs, 7)
+	defaultHinge().refine(q, w2, &cs, 7)
 	for i := range w1 {
 		if w1[i] != w2[i] {
 			t.Fatal("same seed, different classifier")
@@ -354,7 +357,7 @@ func TestHingeRefine(t *testing.T) {
 		big[y*q+y] = 10
 	}
 	before := append([]float64(nil), big...)
-	hingeRefine(q, big, &sep, 1)
+	defaultHinge().refine(q, big, &sep, 1)
 	for i := range big {
 		if want := before[i]; math.Abs(big[i]-want) > 1e-4*math.Abs(want)+1e-300 {
 			t.Fatalf("separable codes: w[%d] %v → %v", i, want, big[i])
@@ -362,7 +365,7 @@ func TestHingeRefine(t *testing.T) {
 	}
 }
 
-// The hinge step keeps the codes of at most hingeMaxSamples samples of the
+// The hinge step keeps the codes of at most hinge.maxSamples samples of the
 // pass: with a lower cap training still refits, on fewer codes.
 func TestHingeCap(t *testing.T) {
 	rng := rand.New(rand.NewPCG(23, 7))
@@ -372,10 +375,9 @@ func TestHingeCap(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	old := hingeMaxSamples
-	hingeMaxSamples = 50
-	defer func() { hingeMaxSamples = old }()
-	capped, err := Train(context.Background(), cfg, mustSource(t, X, labels, 4))
+	h := defaultHinge()
+	h.maxSamples = 50
+	capped, err := Train(context.Background(), cfg, mustSource(t, X, labels, 4), withHinge(h))
 	if err != nil {
 		t.Fatal(err)
 	}

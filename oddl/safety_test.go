@@ -381,7 +381,7 @@ func FuzzLoadFrom(f *testing.F) {
 			}
 			return
 		}
-		want, err := decodeLocal(data)
+		want, err := decode(data)
 		if err != nil {
 			t.Fatalf("the stream loads, the same bytes do not decode: %v", err)
 		}

@@ -37,9 +37,10 @@ type Source interface {
 	Read(x []float64, labels []int) (int, error)
 }
 
-// perm returns the pseudo-random permutation of 0..n−1 for key.
+// perm returns the pseudo-random permutation of 0..n−1 for key: a PCG of
+// state (key, permSalt) shuffles them (see random.go).
 func perm(key uint64, n int) []int {
-	r := rand.New(rand.NewPCG(key, 0x6f64646c5f706572))
+	r := rand.New(rand.NewPCG(key, permSalt))
 	return r.Perm(n)
 }
 

@@ -4,10 +4,12 @@ import (
 	"math"
 
 	"github.com/oddl-go/oddl/kernel"
+	"github.com/oddl-go/oddl/omp"
 )
 
-// taskGradient adds −η·∂ℓ/∂D of the batch, ℓ = Σ ½||W a − y||² with a the
-// codes on D in t.codes, to the dictionary part of N, so that the next
+// taskTerm is the supervised (task-driven) term of the dictionary update
+// (Config.TaskStep): it adds −η·∂ℓ/∂D of the batch, ℓ = Σ ½||W a − y||²
+// with a the codes on D, to the dictionary part of N, so that the next
 // sweep minimises the surrogate plus η times the task loss linearised at
 // the current D.
 //
@@ -17,20 +19,27 @@ import (
 //	β_Λ = (D_Λᵀ D_Λ)⁻¹ W_Λᵀ r,   ∂ℓ/∂d_j = −a_j·D_Λ β_Λ + β_j·(x − D a)
 //
 // for j ∈ Λ (zero for the other atoms). The per-sample gradients of a chunk
-// of taskChunk samples are computed on up to t.threads goroutines, then
+// of taskChunk samples are computed on up to threads goroutines, then
 // added in batch order, so N does not depend on the thread count.
-func (t *trainer) taskGradient(eta float64) {
-	st := t.m.st
-	n, s, l := st.n, st.stride(), t.m.cfg.L
-	r, _ := t.x.Dims()
-	workers := max(1, min(t.threads, taskChunk/8))
-	t.ensureTask(workers)
+type taskTerm struct {
+	threads int
+	l       int
+	scratch []taskScratch // one a goroutine
+	grads   []float64     // a chunk's gradients, L·n values a sample
+}
+
+// add adds the term of the batch b, coded on D in codes, with step eta.
+func (tt *taskTerm) add(st *state, b *batch, codes *omp.Codes, eta float64) {
+	n, s, l := st.n, st.stride(), tt.l
+	r := b.rows()
+	workers := max(1, min(tt.threads, taskChunk/8))
+	tt.ensure(st, workers)
 	for c0 := 0; c0 < r; c0 += taskChunk {
 		c1 := min(r, c0+taskChunk)
-		grads := t.taskGrads[:(c1-c0)*l*n]
+		grads := tt.grads[:(c1-c0)*l*n]
 		// Compute: worker w takes samples c0+w, c0+w+workers, …
 		parallel(workers, func(w int) {
-			t.taskRange(c0, c1, w, workers, grads, &t.tasks[w])
+			tt.gradients(st, b, codes, c0, c1, w, workers, grads)
 		})
 		// Add, in batch order: worker w adds to the rows of N of its
 		// share of the atoms, so each row sees the same additions in the
@@ -38,7 +47,7 @@ func (t *trainer) taskGradient(eta float64) {
 		parallel(workers, func(w int) {
 			lo, hi := w*st.k/workers, (w+1)*st.k/workers
 			for i := c0; i < c1; i++ {
-				idx, _ := t.codes.Row(i)
+				idx, _ := codes.Row(i)
 				g := grads[(i-c0)*l*n:]
 				for p, j := range idx {
 					if j >= lo && j < hi {
@@ -54,17 +63,16 @@ func (t *trainer) taskGradient(eta float64) {
 // before they are added to N.
 const taskChunk = 64
 
-// taskRange writes the gradients of samples c0+w, c0+w+step, … (< c1) into
-// their slots of grads (L·n values a sample).
-func (t *trainer) taskRange(c0, c1, w, step int, grads []float64, ts *taskScratch) {
-	st := t.m.st
-	n, l := st.n, t.m.cfg.L
+// gradients writes the gradients of samples c0+w, c0+w+step, … (< c1)
+// into their slots of grads (L·n values a sample).
+func (tt *taskTerm) gradients(st *state, b *batch, codes *omp.Codes, c0, c1, w, step int, grads []float64) {
+	n, l := st.n, tt.l
 	for i := c0 + w; i < c1; i += step {
-		idx, val := t.codes.Row(i)
+		idx, val := codes.Row(i)
 		if len(idx) == 0 {
 			continue
 		}
-		taskSample(st, t.x.RawRowView(i), t.lab[i], idx, val, ts, grads[(i-c0)*l*n:])
+		taskSample(st, b.x.RawRowView(i), b.lab[i], idx, val, &tt.scratch[w], grads[(i-c0)*l*n:])
 	}
 }
 
@@ -73,13 +81,13 @@ type taskScratch struct {
 	gram, beta, z, e, db []float64
 }
 
-func (t *trainer) ensureTask(workers int) {
-	st, l := t.m.st, t.m.cfg.L
-	if t.taskGrads == nil {
-		t.taskGrads = make([]float64, taskChunk*l*st.n)
+func (tt *taskTerm) ensure(st *state, workers int) {
+	l := tt.l
+	if tt.grads == nil {
+		tt.grads = make([]float64, taskChunk*l*st.n)
 	}
-	for len(t.tasks) < workers {
-		t.tasks = append(t.tasks, taskScratch{
+	for len(tt.scratch) < workers {
+		tt.scratch = append(tt.scratch, taskScratch{
 			gram: make([]float64, l*l), beta: make([]float64, l),
 			z: make([]float64, st.q), e: make([]float64, st.n),
 			db: make([]float64, st.n),

@@ -118,9 +118,7 @@ func TestTaskStepTraining(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c2 := cfg
-	c2.Threads = 2
-	two, err := Train(ctx, c2, mustSource(t, X, labels, 4))
+	two, err := Train(ctx, cfg, mustSource(t, X, labels, 4), WithThreads(2))
 	if err != nil {
 		t.Fatal(err)
 	}

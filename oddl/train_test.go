@@ -30,14 +30,13 @@ func TestConfigValidate(t *testing.T) {
 		{"lambda0 NaN", func(c *Config) { c.Lambda0 = math.NaN() }, "lambda0"},
 		{"lambda0 Inf", func(c *Config) { c.Lambda0 = math.Inf(1) }, "lambda0"},
 		{"lambda1 negative", func(c *Config) { c.Lambda1 = -1e-3 }, "lambda1"},
-		{"forget negative", func(c *Config) { c.Forget = -1 }, "forgetting"},
+		{"forget negative", func(c *Config) { c.Research.Forget = -1 }, "forgetting"},
 		{"batch zero", func(c *Config) { c.Batch = 0 }, "batch size = 0"},
 		{"epochs negative", func(c *Config) { c.Epochs = -1 }, "epochs"},
 		{"init negative", func(c *Config) { c.InitSamples = -5 }, "init samples"},
-		{"sweeps zero", func(c *Config) { c.Sweeps = 0 }, "sweeps"},
-		{"threads negative", func(c *Config) { c.Threads = -2 }, "threads"},
-		{"unused policy", func(c *Config) { c.Unused = "drop" }, "unused-atom policy"},
-		{"update form", func(c *Config) { c.Update = "fast" }, "update form"},
+		{"sweeps zero", func(c *Config) { c.Research.Sweeps = 0 }, "sweeps"},
+		{"unused policy", func(c *Config) { c.Research.Unused = "drop" }, "unused-atom policy"},
+		{"update form", func(c *Config) { c.Research.Update = "fast" }, "update form"},
 		{"coding", func(c *Config) { c.Coding = "both" }, "coding"},
 		{"init", func(c *Config) { c.Init = "random" }, "initialisation"},
 		{"preprocess", func(c *Config) { c.Preprocess = "whiten" }, "preprocessing"},
@@ -113,7 +112,7 @@ func TestRecoverPlanted(t *testing.T) {
 	cfg.Epochs = 8
 	cfg.Batch = 128
 	cfg.InitSamples = 0
-	cfg.Forget = 4
+	cfg.Research.Forget = 4
 	// Recovery is a property of the reconstructive algorithm: one shared
 	// dictionary, codes on D. (The planted labels are not tied to blocks of
 	// atoms, so per-class blocks could not recover it.)
@@ -175,11 +174,11 @@ func TestResumeExact(t *testing.T) {
 	rng := rand.New(rand.NewPCG(11, 3))
 	_, X, labels := planted(rng, 24, 16, 3, 4, 700, 0.05)
 	ctx := context.Background()
-	for _, coding := range []string{CodingDictionary, CodingStacked} {
+	for _, coding := range []Coding{CodingDictionary, CodingStacked} {
 		for _, lambda0 := range []float64{1, 0} {
 			cfg := smallConfig(24, 3)
 			cfg.Coding, cfg.Lambda0 = coding, lambda0
-			cfg.Forget = 0.5
+			cfg.Research.Forget = 0.5
 			cfg.Epochs = 2
 			full, err := Train(ctx, cfg, mustSource(t, X, labels, 4))
 			if err != nil {
@@ -250,10 +249,8 @@ func TestDeterministicAcrossThreads(t *testing.T) {
 	var models []*Model
 	for _, th := range []int{1, 2, 3} {
 		cfg := smallConfig(40, 4)
-		cfg.Threads = th
-		cfg.Backend = "native"
 		cfg.Batch = 300
-		m, err := Train(context.Background(), cfg, mustSource(t, X, labels, 5))
+		m, err := Train(context.Background(), cfg, mustSource(t, X, labels, 5), WithThreads(th), WithBackend("native"))
 		if err != nil {
 			t.Fatal(err)
 		}

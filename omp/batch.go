@@ -16,8 +16,8 @@ const tiny = 0x1p-52
 // With L >= gemvMinL and K <= gemvMaxK, the correlation update runs as one
 // GEMV over copies of the chosen rows of G (for up to gemvMaxRows atoms)
 // instead of one axpy per atom: for short rows and many atoms the fewer
-// calls pay for the copies. (Measured crossover: K between 640 and 960 at
-// L = 15; at K = 228, L = 15 the recurrence is 14% faster.)
+// calls pay for the copies. The bounds come from BenchmarkRecurrence at
+// L = 15 over a range of K.
 const (
 	gemvMinL    = 6
 	gemvMaxK    = 512

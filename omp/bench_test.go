@@ -99,8 +99,13 @@ func BenchmarkEncode(b *testing.B) { forBench(b, benchEncode) }
 // benchEncode is the body of BenchmarkEncode: a coder of sparsity l on
 // impl with threads goroutines, EncodeTo of X timed.
 func benchEncode(b *testing.B, impl gblas.Float64, D, X *mat.Dense, l, threads int) {
+	benchEncodeWith(b, impl, D, X, l, threads)
+}
+
+// benchEncodeWith is benchEncode with more options.
+func benchEncodeWith(b *testing.B, impl gblas.Float64, D, X *mat.Dense, l, threads int, opts ...Option) {
 	nsig, _ := X.Dims()
-	c, err := New(D, WithSparsity(l), WithBackend(impl), WithThreads(threads))
+	c, err := New(D, append([]Option{WithSparsity(l), WithBackend(impl), WithThreads(threads)}, opts...)...)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -126,21 +131,22 @@ func benchEncode(b *testing.B, impl gblas.Float64, D, X *mat.Dense, l, threads i
 // measurement behind chunkMaxDict. Run with -count to alternate the two.
 func BenchmarkEncodeChunks(b *testing.B) {
 	var impl blas.Native
-	defer func(m int) { chunkMaxDict = m }(chunkMaxDict)
 	for _, s := range benchShapes {
 		for _, t := range []int{1, 2} {
 			for _, on := range []bool{true, false} {
 				mode := "off"
 				if on {
-					mode = fmt.Sprint(chunk)
+					mode = fmt.Sprint(chunkRows)
 				}
 				b.Run(fmt.Sprintf("n=%d,K=%d,L=%d/threads=%d/chunks=%s", s.n, s.k, s.l, t, mode), func(b *testing.B) {
 					D, X := benchProblem(s.n, s.k)
-					chunkMaxDict = 0
+					maxDict := 0
 					if on {
-						chunkMaxDict = math.MaxInt
+						maxDict = math.MaxInt
 					}
-					withThreads(b, impl, t, func(impl gblas.Float64) { benchEncode(b, impl, D, X, s.l, t) })
+					withThreads(b, impl, t, func(impl gblas.Float64) {
+						benchEncodeWith(b, impl, D, X, s.l, t, withChunks(chunkRows, maxDict))
+					})
 				})
 			}
 		}
@@ -368,5 +374,14 @@ func BenchmarkEncodeBest(b *testing.B) {
 				})
 			})
 		}
+	}
+}
+
+// withChunks makes a coder code in chunks of rows samples the dictionaries
+// of at most maxDict entries (n·K; 0: none).
+func withChunks(rows, maxDict int) Option {
+	return func(s *settings) error {
+		s.chunk, s.chunkMax, s.chunkSet = rows, maxDict, true
+		return nil
 	}
 }

@@ -27,19 +27,12 @@ func defaultBlock(k int) int {
 // SetDictionary take a lock, so calls run one at a time, each using all the
 // coder's threads.
 type Coder struct {
-	mu sync.Mutex
+	mu       sync.Mutex
+	settings // the options, completed
 
-	k, n      int // atoms, dimension
-	sparsity  int // L
-	tol       float64
-	hasTol    bool
-	backend   gblas.Float64
-	threads   int
-	block     int
-	normalize bool
-	residuals bool
-	gramOnly  bool // built by NewGram: no dictionary, n = 0
-	gramBad   bool // a FillGram failed: no valid Gram matrix
+	k, n     int  // atoms, dimension
+	gramOnly bool // built by NewGram: no dictionary, n = 0
+	gramBad  bool // a FillGram failed: no valid Gram matrix
 
 	// dict is K×n, row-major, stride n: the (normalised) atoms, or nil
 	// when nothing reads it: with a packed GEMM (packer), and neither
@@ -48,26 +41,33 @@ type Coder struct {
 	dict []float64
 	// spare is where a new dictionary is copied while it is checked (then
 	// swapped with dict).
-	spare []float64
-	gram  []float64 // K×K, row-major: G = D Dᵀ
-	diag  []float64 // K: the diagonal of G
+	spare    []float64
+	gram     []float64 // K×K, row-major: G = D Dᵀ
+	diag     []float64 // K: the diagonal of G
+	gramView *mat.Dense
+	norms    []float64 // K: atom norms, scratch of SetDictionary
+	bandErr  []error   // a band's first bad atom, scratch of SetDictionary
 
-	// one is the backend bound to one thread, for the GEMMs of a round
-	// shared among several goroutines (see gemm). When the backend
-	// offers a packed GEMM (packer, and onePacker bound to one thread),
-	// the correlation GEMMs run with D packed once per dictionary (packed
-	// holds Dᵀ as the GEMM's second operand) instead of once per block
-	// of samples.
+	gemms   // what the correlation GEMMs run on
+	scratch // Encode's buffers
+}
+
+// gemms are the backends of the correlation GEMMs. one is the backend
+// bound to one thread, for the GEMMs of a round shared among several
+// goroutines (see Coder.gemm). When the backend offers a packed GEMM
+// (packer, and onePacker bound to one thread), the correlation GEMMs run
+// with D packed once per dictionary (packed holds Dᵀ as the GEMM's second
+// operand) instead of once per block of samples.
+type gemms struct {
 	one       gblas.Float64
 	packer    blas.PackedGEMM
 	onePacker blas.PackedGEMM
 	packed    blas.PackedB
-	gramView  *mat.Dense
-	norms     []float64 // K: atom norms, scratch of SetDictionary
-	bandErr   []error   // a band's first bad atom, scratch of SetDictionary
+}
 
-	// Encode scratch for a round of up to threads×block samples, grown on
-	// demand and kept.
+// scratch holds Encode's buffers for a round of up to threads×block
+// samples, grown on demand and kept.
+type scratch struct {
 	a0      []float64 // correlations, one row of K per sample
 	xx      []float64 // squared sample norms
 	scale   []float64 // the power of two applied to each sample
@@ -108,19 +108,12 @@ func New(D *mat.Dense, opts ...Option) (*Coder, error) {
 		return nil, err
 	}
 	c := &Coder{
-		k:         k,
-		n:         n,
-		sparsity:  s.sparsity,
-		tol:       s.tol,
-		hasTol:    s.hasTol,
-		backend:   s.backend,
-		threads:   s.threads,
-		block:     s.block,
-		normalize: s.normalize,
-		residuals: s.residuals,
-		gram:      make([]float64, k*k),
-		diag:      make([]float64, k),
-		norms:     make([]float64, k),
+		settings: s,
+		k:        k,
+		n:        n,
+		gram:     make([]float64, k*k),
+		diag:     make([]float64, k),
+		norms:    make([]float64, k),
 	}
 	c.gramView = mat.NewDense(k, k, c.gram)
 	c.setBackends()

@@ -209,33 +209,28 @@ func (c *Coder) runParts(w *worker) {
 }
 
 // With a packed GEMM and a dictionary of at most chunkMaxDict entries
-// (n·K), a part's correlations are computed and coded chunk samples at a
-// time: the chunk's 48·K correlations (368 KiB at K = 960) are then still
-// in L2 when the pursuits read them, instead of coming back from memory
-// after the whole part's GEMM, while the packed dictionary, read again by
-// every chunk's GEMM, stays in cache. Every chunk of a worker writes them
-// to the same buffer (worker.a0), which thus stays in L2 and is not
-// written back to L3, where it would evict rows of G that the pursuits
-// read again (1–2 % more signals/s on one thread at (256, 960, 5) than a
-// fresh place in a round-size buffer for each chunk, the same on two;
-// and no round-size buffer of correlations: 7.5 MiB less memory a
-// thread at K = 960). While a chunk is coded, the samples
-// of the next one are requested from memory, a row a sample, so that their
-// checks and GEMM find them in cache. BenchmarkEncodeChunks measures both
-// ways (docs/benchmarks/omp.md): chunks pay at (256, 960) and (1024, 228),
-// 2 MB of float64 or less, and cost 1–13 % at (784, 960) and (784, 2560)
-// (and in trials at (384, 960), 2.9 MB), where re-reading the dictionary
-// costs more than the correlations save. chunk is a multiple of the GEMM
-// micro-kernel's six rows. (Variables only so that tests can run both
-// ways on small problems.)
-var (
-	chunk        = 48
-	chunkMaxDict = 5 << 16 // 327 680 entries, 2.5 MiB of float64
+// (n·K), a part's correlations are computed and coded chunkRows samples at
+// a time: a chunk's correlations are then still in L2 when the pursuits
+// read them, instead of coming back from memory after the whole part's
+// GEMM, while the packed dictionary, read again by every chunk's GEMM,
+// stays in cache. Every chunk of a worker writes them to the same buffer
+// (worker.a0), which thus stays in L2 and is not written back to L3, where
+// it would evict rows of G that the pursuits read again; and there is no
+// round-size buffer of correlations. While a chunk is coded, the samples of
+// the next one are requested from memory, a row a sample, so that their
+// checks and GEMM find them in cache. For larger dictionaries re-reading
+// the packed dictionary costs more than the correlations save, hence the
+// bound. BenchmarkEncodeChunks measures both ways; docs/benchmarks/omp.md
+// (its design choices) has the figures behind the two constants.
+// chunkRows is a multiple of the GEMM micro-kernel's six rows.
+const (
+	chunkRows    = 48
+	chunkMaxDict = 5 << 16 // n·K entries
 )
 
 // chunked reports whether Encode computes the correlations a chunk at a
 // time.
-func (c *Coder) chunked() bool { return c.packer != nil && c.n*c.k <= chunkMaxDict }
+func (c *Coder) chunked() bool { return c.packer != nil && c.n*c.k <= c.chunkMax }
 
 // runPart codes samples lo..hi-1 of the current round: checks and norms,
 // the correlations by one GEMM, then the recurrences — all at once, or a
@@ -256,8 +251,8 @@ func (c *Coder) runPart(w *worker, lo, hi int) {
 	chunked := c.chunked()
 	step := hi - lo
 	if chunked {
-		step = chunk
-		w.a0 = grow(w.a0, chunk*c.k)
+		step = c.chunk
+		w.a0 = grow(w.a0, c.chunk*c.k)
 	}
 	for g := lo; g < hi; g += step {
 		e := min(hi, g+step)

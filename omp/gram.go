@@ -56,13 +56,8 @@ func NewGram(G *mat.Dense, opts ...Option) (*Coder, error) {
 		return nil, err
 	}
 	c := &Coder{
+		settings: s,
 		k:        k,
-		sparsity: s.sparsity,
-		tol:      s.tol,
-		hasTol:   s.hasTol,
-		backend:  s.backend,
-		threads:  s.threads,
-		block:    s.block,
 		gramOnly: true,
 		gram:     make([]float64, k*k),
 		diag:     make([]float64, k),

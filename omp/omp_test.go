@@ -570,14 +570,13 @@ func TestChunks(t *testing.T) {
 	const n, k, N = 40, 90, 157
 	D := randDict(rng, k, n)
 	X := randSamples(rng, N, n, false)
-	defer func(c, m int) { chunk, chunkMaxDict = c, m }(chunk, chunkMaxDict)
 	for _, th := range []int{1, 2} {
 		c := mustNew(t, D, WithSparsity(6), WithThreads(th), WithBlockSize(64))
-		chunkMaxDict = 0
+		c.chunkMax = 0
 		want := mustEncode(t, c, X)
-		chunkMaxDict = n * k
+		c.chunkMax = n * k
 		for _, ch := range []int{6, 48, 13, 200} {
-			chunk = ch
+			c.chunk = ch
 			got := mustEncode(t, c, X)
 			if !equalInts(got.Index, want.Index) || !equalInts(got.Indptr, want.Indptr) {
 				t.Fatalf("threads=%d chunk=%d: atoms differ from one GEMM a part", th, ch)
@@ -592,7 +591,7 @@ func TestChunks(t *testing.T) {
 		// round's buffer of correlations unallocated, then codes from
 		// given correlations and in one GEMM a part.
 		c2 := mustNew(t, D, WithSparsity(6), WithThreads(th), WithBlockSize(64))
-		chunk = 48
+		c2.chunk, c2.chunkMax = 48, n*k
 		mustEncode(t, c2, X)
 		a0 := mat.NewDense(N, k, nil)
 		if err := c2.CorrelationsTo(a0, X); err != nil {
@@ -606,14 +605,13 @@ func TestChunks(t *testing.T) {
 		if err := c2.EncodeGramTo(&fromGram, a0, xx); err != nil {
 			t.Fatal(err)
 		}
-		chunkMaxDict = 0
+		c2.chunkMax = 0
 		got := mustEncode(t, c2, X)
-		chunkMaxDict = n * k
 		if !equalInts(fromGram.Index, want.Index) || !equalInts(got.Index, want.Index) {
 			t.Fatalf("threads=%d: after a chunked Encode, EncodeGramTo or Encode chose other atoms", th)
 		}
 		// Bad samples in later chunks of both parts: the first is named.
-		chunk = 6
+		c.chunk = 6
 		bad := mat.DenseCopyOf(X)
 		bad.Set(100, 2, math.NaN())
 		bad.Set(50, 3, math.Inf(-1))

@@ -69,6 +69,9 @@ func (s *settings) complete(k int, needBackend bool) error {
 	if s.block == 0 {
 		s.block = defaultBlock(k)
 	}
+	if !s.chunkSet {
+		s.chunk, s.chunkMax = chunkRows, chunkMaxDict
+	}
 	return nil
 }
 
@@ -82,6 +85,10 @@ type settings struct {
 	block     int // 0: defaultBlock(K)
 	normalize bool
 	residuals bool
+	// chunk and chunkMax set the coding in chunks (see runPart):
+	// chunkRows and chunkMaxDict unless a test sets them.
+	chunk, chunkMax int
+	chunkSet        bool
 }
 
 // Option configures a Coder. Options are validated when New applies them;

@@ -201,7 +201,7 @@ func oddlConfig(p Params) oddl.Config {
 	c.Batch, c.Epochs, c.InitSamples = p.Batch, p.Epochs, p.InitSamples
 	c.ResidualWeight = p.ResidualWeight
 	c.Preprocess = oddl.PreprocessNone // Data is preprocessed already
-	c.Seed, c.Threads, c.Backend = p.Seed, p.Threads, p.Backend
+	c.Seed = p.Seed
 	return c
 }
 
@@ -210,7 +210,7 @@ func fitODDL(ctx context.Context, d *Data, p Params) (*oddl.Model, error) {
 	if err != nil {
 		return nil, err
 	}
-	return oddl.Train(ctx, oddlConfig(p), src)
+	return oddl.Train(ctx, oddlConfig(p), src, oddl.WithThreads(p.Threads), oddl.WithBackend(p.Backend))
 }
 
 func ksvdConfig(p Params) (ksvd.Config, error) {
@@ -234,7 +234,7 @@ func fitKSVD(ctx context.Context, d *Data, p Params, discriminative bool) (*ksvd
 		Gamma:                    p.Gamma,
 		DiscriminativeIterations: p.DKSVDIterations,
 	}
-	if err := c.Fit(d.X, d.Labels, d.Classes, ksvd.WithContext(ctx)); err != nil {
+	if err := c.Fit(ctx, d.X, d.Labels, d.Classes); err != nil {
 		return nil, err
 	}
 	return c, nil
@@ -265,7 +265,7 @@ func fitOnlineRec(ctx context.Context, d *Data, p Params) (*ksvd.Classifier, err
 		cfg.Lambda0 = 0
 		cfg.InitSamples = 0
 		cfg.Seed = p.Seed + uint64(c+1)*0x9e3779b97f4a7c15
-		m, err := oddl.Train(ctx, cfg, src)
+		m, err := oddl.Train(ctx, cfg, src, oddl.WithThreads(p.Threads), oddl.WithBackend(p.Backend))
 		if err != nil {
 			return nil, fmt.Errorf("class %d: %w", c, err)
 		}

@@ -329,14 +329,14 @@ func trainChild(images, labels string, o childOptions, inMemory bool) (result, e
 		fileN = r.Len()
 	}
 	cfg := oddl.DefaultConfig()
-	cfg.K, cfg.L, cfg.Batch, cfg.Threads = o.k, o.l, o.batch, o.threads
+	cfg.K, cfg.L, cfg.Batch = o.k, o.l, o.batch
 	cfg.Epochs = o.epochs
 	cfg.InitSamples = 0 // every sample in the joint training
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	var seen int64
 	start := time.Now()
-	m, err := oddl.Train(ctx, cfg, src, oddl.WithProgress(func(p oddl.Progress) {
+	m, err := oddl.Train(ctx, cfg, src, oddl.WithThreads(o.threads), oddl.WithProgress(func(p oddl.Progress) {
 		seen = p.Seen
 		if o.samples > 0 && p.Seen >= o.samples {
 			cancel()

@@ -122,7 +122,7 @@ func TestBadInputCLI(t *testing.T) {
 		return p
 	}
 	newer := append([]byte(nil), good...)
-	binary.LittleEndian.PutUint32(newer[8:], 7)
+	binary.LittleEndian.PutUint32(newer[8:], 8)
 	newerModel := write("newer.oddl", newer)
 	truncModel := write("trunc.oddl", good[:len(good)/2])
 	headModel := write("head.oddl", good[:20])
@@ -201,7 +201,7 @@ func TestBadInputCLI(t *testing.T) {
 		{"every sample constant", train("-data", zeroDir), "not constant"},
 		{"empty data set", train("-data", emptyDir), "train-images-idx3-ubyte"},
 		{"folder without data", train("-data", noDataDir), noDataDir},
-		{"data set is a file", train("-data", model), "not mnist, usps, yaleb, nor a folder"},
+		{"data set is a model file", train("-data", model), "binary data, not CSV text"},
 		// Settings.
 		{"K > samples", train("-data", smallDir, "-k", "101"), "only 100 training samples"},
 		{"L > n", train("-data", smallDir, "-k", "80", "-l", "65"), "larger than the sample dimension 64"},
@@ -215,8 +215,8 @@ func TestBadInputCLI(t *testing.T) {
 		{"model is a folder (resume)", []string{"train", "-q", "-resume", tmp, "-data", dir}, "is a folder"},
 		{"model below a file", []string{"eval", "-model", notDir, "-data", dir}, "not a directory"},
 		{"missing model", []string{"eval", "-model", filepath.Join(tmp, "none.oddl"), "-data", dir}, "no such file"},
-		{"newer model version (eval)", []string{"eval", "-model", newerModel, "-data", dir}, "version 7"},
-		{"newer model version (resume)", []string{"train", "-q", "-resume", newerModel, "-data", dir}, "version 7"},
+		{"newer model version (eval)", []string{"eval", "-model", newerModel, "-data", dir}, "version 8"},
+		{"newer model version (resume)", []string{"train", "-q", "-resume", newerModel, "-data", dir}, "version 8"},
 		{"truncated model (predict)", []string{"predict", "-model", truncModel, "-in", csv("nan.csv")}, "truncated model file"},
 		{"truncated model (resume)", []string{"train", "-q", "-resume", truncModel, "-data", dir}, "truncated model file"},
 		{"model of 20 bytes", []string{"eval", "-model", headModel, "-data", dir}, "truncated model file"},
@@ -225,8 +225,8 @@ func TestBadInputCLI(t *testing.T) {
 		{"wrong image size (eval)", []string{"eval", "-model", model, "-data", bigDir}, "dimension 256, the model expects 64"},
 		{"wrong image size (predict)", []string{"predict", "-model", model, "-in", bigImages}, "images of 256 pixels, the model expects 64"},
 		{"wrong image size (resume)", []string{"train", "-q", "-resume", model, "-data", bigDir}, "samples have 256 values, the model expects 64"},
-		{"labels ≥ classes (eval)", []string{"eval", "-model", model, "-data", classDir}, "6 classes, the model knows 4"},
-		{"labels ≥ classes (resume)", []string{"train", "-q", "-resume", model, "-data", classDir}, "data has 6 classes, the model 4"},
+		{"labels ≥ classes (eval)", []string{"eval", "-model", model, "-data", classDir}, "label 4 of sample 5 is not one of the model's 4 classes (0, 1, 2, 3)"},
+		{"labels ≥ classes (resume)", []string{"train", "-q", "-resume", model, "-data", classDir}, "label 4 of sample 5 is not one of the model's 4 classes"},
 		{"NaN pixel (predict IDX)", []string{"predict", "-model", model, "-in", nanImages}, "is NaN"},
 		// CSV input.
 		{"negative residual weight (eval)", []string{"eval", "-model", model, "-data", dir, "-residual-weight", "-2"}, "-residual-weight -2: need a finite value"},
@@ -234,7 +234,7 @@ func TestBadInputCLI(t *testing.T) {
 		{"CSV NaN", []string{"predict", "-model", model, "-in", csv("nan.csv")}, "line 2, value 1"},
 		{"CSV Inf", []string{"predict", "-model", model, "-in", csv("inf.csv")}, "line 1, value 1"},
 		{"CSV out of range", []string{"predict", "-model", model, "-in", csv("huge.csv")}, `"1e400" is beyond the range of float64`},
-		{"CSV short line", []string{"predict", "-model", model, "-in", csv("short.csv")}, "line 2: 3 values, the model expects 64"},
+		{"CSV short line", []string{"predict", "-model", model, "-in", csv("short.csv")}, "line 2: 3 values, the lines before have 64"},
 		{"CSV word", []string{"predict", "-model", model, "-in", csv("word.csv")}, `"one" is not a number`},
 		{"CSV empty", []string{"predict", "-model", model, "-in", csv("empty.csv")}, "no samples"},
 		{"CSV comments only", []string{"predict", "-model", model, "-in", csv("comment.csv")}, "no samples"},

@@ -10,7 +10,9 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/oddl-go/oddl/blas"
 	"github.com/oddl-go/oddl/dataset"
@@ -19,23 +21,61 @@ import (
 
 // dataFlags choose the data set of train and eval.
 type dataFlags struct {
-	name      string
-	dir       string
-	limit     int
-	testLimit int
+	name        string
+	dir         string
+	limit       int
+	testLimit   int
+	labelColumn string
+	// opts are the readers' options: the label column and the element
+	// limit of -max-memory (see memoryFlag.limitData).
+	opts []dataset.Option
 }
 
 func addDataFlags(fs *flag.FlagSet) *dataFlags {
 	d := &dataFlags{}
-	fs.StringVar(&d.name, "data", "mnist", "data set: mnist, usps, yaleb, or a `folder` holding [PREFIX-]train-{images-idx3,labels-idx1}-ubyte[.gz] and optionally the t10k-/test- pair")
+	fs.StringVar(&d.name, "data", "mnist", "data set: mnist, usps, yaleb, a CSV `file`, two files A,B (IDX images and labels, or training and test CSV), or a folder holding them (the training files named *train*, the test files *test* or *t10k*; see docs/DATA.md)")
 	fs.StringVar(&d.dir, "data-dir", "", "`folder` holding the usps and yaleb files (default: $ODDL_DATA, ./data or ../shared/data, whichever has them)")
 	fs.IntVar(&d.limit, "limit", 0, "use only the first `N` training samples (0: all) — for quick runs")
 	fs.IntVar(&d.testLimit, "test-limit", 0, "use only the first `N` test samples (0: all)")
+	fs.StringVar(&d.labelColumn, "label-column", "", "the label column of CSV files: a header `name`, a 1-based index or last (default: a column named label, class, y or target; else the only column of words; else the first)")
 	return d
 }
 
+// builtin reports whether the data set is one the tool knows by name.
+func (d *dataFlags) builtin() bool {
+	switch d.name {
+	case "mnist", "usps", "yaleb":
+		return true
+	}
+	return false
+}
+
+// paths returns the files or folder -data names (none for a set known by
+// name).
+func (d *dataFlags) paths() []string {
+	if d.builtin() || d.name == "" {
+		return nil
+	}
+	if _, err := os.Stat(d.name); err != nil && strings.Contains(d.name, ",") {
+		a, b, _ := strings.Cut(d.name, ",")
+		return []string{a, b}
+	}
+	return []string{d.name}
+}
+
+// files reports whether -data names files rather than a set or a folder:
+// the whole of what they hold is one set to evaluate.
+func (d *dataFlags) files() bool {
+	for _, p := range d.paths() {
+		if fi, err := os.Stat(p); err != nil || fi.IsDir() {
+			return false
+		}
+	}
+	return len(d.paths()) > 0
+}
+
 // check validates the flag values themselves (status 2), then that the
-// folders they name are folders (status 1: a matter of the files).
+// files and folders they name exist (status 1: a matter of the files).
 func (d *dataFlags) check() error {
 	if d.limit < 0 {
 		return usageError{fmt.Errorf("-limit %d: need a count ≥ 0", d.limit)}
@@ -43,14 +83,12 @@ func (d *dataFlags) check() error {
 	if d.testLimit < 0 {
 		return usageError{fmt.Errorf("-test-limit %d: need a count ≥ 0", d.testLimit)}
 	}
-	switch d.name {
-	case "mnist", "usps", "yaleb":
-	case "":
+	if d.name == "" {
 		return usageError{errors.New("-data: empty name")}
-	default:
-		fi, err := os.Stat(d.name)
-		if err != nil || !fi.IsDir() {
-			return fmt.Errorf("-data %q: not mnist, usps, yaleb, nor a folder", d.name)
+	}
+	for _, p := range d.paths() {
+		if _, err := os.Stat(p); err != nil {
+			return fmt.Errorf("-data %q: not mnist, usps, yaleb, a file nor a folder", p)
 		}
 	}
 	if d.dir != "" {
@@ -58,34 +96,48 @@ func (d *dataFlags) check() error {
 			return fmt.Errorf("-data-dir %q: not a folder", d.dir)
 		}
 	}
+	d.opts = append(d.opts, dataset.WithLabelColumn(d.labelColumn))
 	return nil
 }
 
-// files returns the IDX files of a -data folder, which no output may
-// replace (a model saved there is not one of them).
-func (d *dataFlags) files() []output {
-	switch d.name {
-	case "mnist", "usps", "yaleb", "":
-		return nil
-	}
-	ents, err := os.ReadDir(d.name)
-	if err != nil {
-		return nil
-	}
+// inputs returns the files of -data, which no output may replace (a model
+// saved in a data folder is not one of them).
+func (d *dataFlags) inputs() []output {
 	var in []output
-	for _, e := range ents {
-		if e.Type().IsRegular() && strings.Contains(e.Name(), "-idx") {
-			in = append(in, output{flag: "-data", path: filepath.Join(d.name, e.Name())})
+	for _, p := range d.paths() {
+		fi, err := os.Stat(p)
+		if err != nil {
+			continue
+		}
+		if !fi.IsDir() {
+			in = append(in, output{flag: "-data", path: p})
+			continue
+		}
+		ents, err := os.ReadDir(p)
+		if err != nil {
+			continue
+		}
+		for _, e := range ents {
+			if e.Type().IsRegular() && isDataFile(e.Name()) {
+				in = append(in, output{flag: "-data", path: filepath.Join(p, e.Name())})
+			}
 		}
 	}
 	return in
+}
+
+// isDataFile reports whether a file in a -data folder may be read as
+// data: IDX files (named anyhow; those of the usual names) and CSV.
+func isDataFile(name string) bool {
+	n := strings.TrimSuffix(strings.ToLower(name), ".gz")
+	return strings.Contains(n, "-idx") || strings.Contains(n, "ubyte") || strings.HasSuffix(n, ".csv") || strings.HasSuffix(n, ".tsv") || strings.HasSuffix(n, ".idx")
 }
 
 // load reads the data set and applies the limits. A set without its own
 // test part (yaleb) is split per class, half for training, by seed; a
 // folder without test files gives a nil test set.
 func (d *dataFlags) load(seed uint64) (train, test *dataset.Set, err error) {
-	train, test, err = dataset.Load(d.name, d.dir)
+	train, test, err = dataset.Load(d.name, d.dir, d.opts...)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -214,24 +266,65 @@ func flagsSet(fs *flag.FlagSet) map[string]bool {
 }
 
 // printConfusion writes the confusion matrix, true classes down, predicted
-// across.
-func printConfusion(w io.Writer, conf [][]int) {
-	width := 3
+// across, each class under its name.
+func printConfusion(w io.Writer, conf [][]int, names []string) {
+	width, head := 3, 5
 	for _, row := range conf {
 		for _, v := range row {
 			width = max(width, len(fmt.Sprint(v)))
 		}
 	}
-	fmt.Fprintf(w, "confusion (rows: true class, columns: predicted)\n%*s", 5, "")
+	for _, n := range names {
+		width = max(width, utf8.RuneCountInString(n))
+		head = max(head, utf8.RuneCountInString(n))
+	}
+	pad := func(s string, w int) string { return strings.Repeat(" ", max(0, w-utf8.RuneCountInString(s))) + s }
+	fmt.Fprintf(w, "confusion (rows: true class, columns: predicted)\n%s", pad("", head))
 	for c := range conf {
-		fmt.Fprintf(w, " %*d", width, c)
+		fmt.Fprintf(w, " %s", pad(names[c], width))
 	}
 	fmt.Fprintln(w)
 	for t, row := range conf {
-		fmt.Fprintf(w, "%5d", t)
+		fmt.Fprint(w, pad(names[t], head))
 		for _, v := range row {
 			fmt.Fprintf(w, " %*d", width, v)
 		}
 		fmt.Fprintln(w)
 	}
+}
+
+// toModelClasses maps the labels of a data set (classes under the set's
+// names) to the classes of a model (under its names). A label the model
+// does not know is an error.
+func toModelClasses(setName string, labels []int, setNames, modelNames []string) ([]int, error) {
+	if slices.Equal(setNames, modelNames[:min(len(setNames), len(modelNames))]) {
+		return labels, nil
+	}
+	index := dataset.NewClassIndex(modelNames)
+	to := make([]int, len(setNames))
+	for c, name := range setNames {
+		m, ok := index.Class(name)
+		if !ok {
+			to[c] = -1
+			continue
+		}
+		to[c] = m
+	}
+	out := make([]int, len(labels))
+	for i, y := range labels {
+		if to[y] < 0 {
+			return nil, fmt.Errorf("data set %s: label %s of sample %d is not one of the model's %d classes (%s)", setName, setNames[y], i+1, len(modelNames), nameList(modelNames))
+		}
+		out[i] = to[y]
+	}
+	return out, nil
+}
+
+// nameList writes the first class names, for messages.
+func nameList(names []string) string {
+	const most = 10
+	if len(names) <= most {
+		return strings.Join(names, ", ")
+	}
+	return strings.Join(names[:most], ", ") + ", …"
 }

@@ -35,12 +35,15 @@ type evalReport struct {
 	Seconds          float64 `json:"seconds"`
 	SamplesPerSecond float64 `json:"samples_per_second"`
 	Confusion        [][]int `json:"confusion"`
+	// Classes names the rows and columns of Confusion: the labels of the
+	// data the model was trained on.
+	Classes []string `json:"classes"`
 }
 
 func runEval(args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("eval", stderr)
 	modelPath := fs.String("model", "", "the model `file` to evaluate (required; - reads stdin)")
-	which := fs.String("set", "test", "which part of the data set: test or train")
+	which := fs.String("set", "test", "which part of the data set: test or train (a -data file or pair of files is one set, evaluated whole)")
 	data := addDataFlags(fs)
 	rt := addRuntimeFlags(fs)
 	sc := addScoreFlags(fs)
@@ -71,7 +74,8 @@ func runEval(args []string, stdout, stderr io.Writer) error {
 	if err := mem.check(); err != nil {
 		return err
 	}
-	tooLarge := mem.limitData()
+	limit, tooLarge := mem.limitData()
+	data.opts = append(data.opts, limit)
 	model, err := loadModel("-model", *modelPath)
 	if err != nil {
 		return err
@@ -87,8 +91,8 @@ func runEval(args []string, stdout, stderr io.Writer) error {
 		return tooLarge(err)
 	}
 	set := test
-	if *which == "train" {
-		set = train
+	if *which == "train" || test == nil && !flagsSet(fs)["set"] && data.files() {
+		set, *which = train, "whole"
 	}
 	if set == nil {
 		return fmt.Errorf("data set %s has no test part (use -set train, or a folder with test files)", train.Name)
@@ -96,11 +100,13 @@ func runEval(args []string, stdout, stderr io.Writer) error {
 	if set.Dim() != model.Dim() {
 		return fmt.Errorf("data set %s has samples of dimension %d, the model expects %d", set.Name, set.Dim(), model.Dim())
 	}
-	if set.Classes > model.Classes() {
-		return fmt.Errorf("data set %s has %d classes, the model knows %d", set.Name, set.Classes, model.Classes())
+	names := model.ClassNames()
+	labels, err := toModelClasses(set.Name, set.Labels, set.Names(), names)
+	if err != nil {
+		return err
 	}
 	start := time.Now()
-	ev, err := model.Evaluate(set.X, set.Labels)
+	ev, err := model.Evaluate(set.X, labels)
 	if err != nil {
 		return err
 	}
@@ -114,6 +120,7 @@ func runEval(args []string, stdout, stderr io.Writer) error {
 		Dataset: set.Name, Set: *which, Model: *modelPath, K: cfg.K, L: cfg.L, Lambda0: cfg.Lambda0,
 		ResidualWeight: cfg.ResidualWeight, Epochs: cfg.Epochs, Batch: cfg.Batch, Backend: backend, Threads: threads,
 		TestError: ev.ErrorRate, Errors: ev.Errors, NTest: ev.Samples, Seconds: el, Confusion: ev.Confusion,
+		Classes: names,
 	}
 	if el > 0 {
 		rep.SamplesPerSecond = float64(ev.Samples) / el
@@ -122,9 +129,13 @@ func runEval(args []string, stdout, stderr io.Writer) error {
 		return writeJSON(stdout, rep)
 	}
 	fmt.Fprintf(stdout, "model        %s: K=%d L=%d λ0=%g, %d epochs, residual weight %g\n", *modelPath, cfg.K, cfg.L, cfg.Lambda0, cfg.Epochs, cfg.ResidualWeight)
-	fmt.Fprintf(stdout, "data         %s (%s part): %d samples\n", set.Name, *which, ev.Samples)
+	part := *which + " part"
+	if *which == "whole" {
+		part = "all of it"
+	}
+	fmt.Fprintf(stdout, "data         %s (%s): %d samples\n", set.Name, part, ev.Samples)
 	fmt.Fprintf(stdout, "error rate   %.2f%% (%d of %d)\n", 100*ev.ErrorRate, ev.Errors, ev.Samples)
 	fmt.Fprintf(stdout, "time         %.2f s (%.0f samples/s, %s, %d threads)\n", el, rep.SamplesPerSecond, backend, threads)
-	printConfusion(stdout, ev.Confusion)
+	printConfusion(stdout, ev.Confusion, names)
 	return nil
 }

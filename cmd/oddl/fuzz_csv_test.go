@@ -12,6 +12,7 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/oddl-go/oddl/dataset"
 	"github.com/oddl-go/oddl/oddl"
 )
 
@@ -35,8 +36,8 @@ func fuzzModel(tb testing.TB) *oddl.Model {
 		tb.Fatal(err)
 	}
 	cfg := oddl.DefaultConfig()
-	cfg.K, cfg.L, cfg.Batch, cfg.InitSamples, cfg.Threads = 4, 2, 50, 50, 1
-	m, err := oddl.Train(context.Background(), cfg, src)
+	cfg.K, cfg.L, cfg.Batch, cfg.InitSamples = 4, 2, 50, 50
+	m, err := oddl.Train(context.Background(), cfg, src, oddl.WithThreads(1))
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -104,7 +105,7 @@ func FuzzPredictInput(f *testing.F) {
 				}
 			}
 		}
-		Y, err := readCSV(strings.NewReader(formatCSV(X)), "round trip", c)
+		Y, err := dataset.ReadCSVSamples(strings.NewReader(formatCSV(X)), "round trip", c)
 		if err != nil {
 			t.Fatalf("the accepted samples written as CSV are refused: %v", err)
 		}

@@ -166,19 +166,18 @@ func readIntFile(path string) (int64, error) {
 	return strconv.ParseInt(strings.TrimSpace(string(b)), 10, 64)
 }
 
-// limitData lowers the element limit of the IDX readers to what the budget
-// holds: reading holds up to twice the data while its buffer grows, and
-// prediction copies it once more, so a file may declare at most budget/16
-// float64 values. It returns a function that turns a reader's ErrTooLarge
-// into a message that names -max-memory.
-func (m *memoryFlag) limitData() func(error) error {
+// limitData returns the element limit of the data readers for what the
+// budget holds: reading holds up to twice the data while its buffer grows,
+// and prediction copies it once more, so a file may declare at most
+// budget/16 float64 values. It also returns a function that turns a
+// reader's ErrTooLarge into a message that names -max-memory.
+func (m *memoryFlag) limitData() (dataset.Option, func(error) error) {
 	b, from, ok := m.budget()
 	if !ok {
-		return func(err error) error { return err }
+		return dataset.WithMaxElements(0), func(err error) error { return err }
 	}
 	limit := min(dataset.DefaultMaxElements, max(b/16, 1))
-	dataset.SetMaxElements(limit)
-	return func(err error) error {
+	return dataset.WithMaxElements(limit), func(err error) error {
 		if err == nil || !errors.Is(err, dataset.ErrTooLarge) {
 			return err
 		}
@@ -190,12 +189,12 @@ func (m *memoryFlag) limitData() func(error) error {
 // loaded, if any) is above the budget, naming
 // the setting to change. resumed says that the settings are a saved
 // model's, which -resume cannot change.
-func (m *memoryFlag) checkTraining(cfg oddl.Config, n, q int, dataBytes int64, resumed bool) error {
+func (m *memoryFlag) checkTraining(cfg oddl.Config, threads, n, q int, dataBytes int64, resumed bool) error {
 	b, from, ok := m.budget()
 	if !ok {
 		return nil
 	}
-	est, setting := cfg.MemoryEstimate(n, q)
+	est, setting := cfg.MemoryEstimate(n, q, threads)
 	need := est + dataBytes
 	if need <= b {
 		return nil
@@ -205,7 +204,7 @@ func (m *memoryFlag) checkTraining(cfg oddl.Config, n, q int, dataBytes int64, r
 	case "Batch":
 		name = fmt.Sprintf("-batch %d", cfg.Batch)
 	case "Threads":
-		name = fmt.Sprintf("-threads %d", cfg.Threads)
+		name = fmt.Sprintf("-threads %d", threads)
 	default:
 		name = fmt.Sprintf("-k %d", cfg.K)
 	}

@@ -2,13 +2,12 @@ package main
 
 import (
 	"bufio"
+	"bytes"
+	"compress/gzip"
 	"errors"
 	"fmt"
 	"io"
-	"math"
 	"os"
-	"strconv"
-	"strings"
 
 	"gonum.org/v1/gonum/mat"
 
@@ -27,12 +26,15 @@ func init() {
 func runPredict(args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("predict", stderr)
 	modelPath := fs.String("model", "", "the model `file` (required; - reads stdin)")
-	in := fs.String("in", "", "input `file` (required): IDX images (gzip or plain), or CSV/text with one sample of n numbers a line; - reads stdin. Read once, so a pipe or FIFO will do")
+	in := fs.String("in", "", "input `file` (required): IDX images (gzip or plain), or CSV with one sample a line, n values and optionally a label column (left out; see -label-column); - reads stdin. Read once, so a pipe or FIFO will do")
+	fs.StringVar(in, "data", "", "the same as -in")
+	labelColumn := fs.String("label-column", "", "the label column of a CSV input whose lines have a value more than the model's samples: a header `name`, a 1-based index or last (default: as train)")
 	rt := addRuntimeFlags(fs)
 	sc := addScoreFlags(fs)
 	mem := addMemoryFlag(fs)
 	setUsage(fs, stderr, "oddl predict -model file -in file [flags]",
-		"Prints one label per line on stdout, one for each sample of the input, in order.\n"+
+		"Prints one label per line on stdout, one for each sample of the input, in order:\n"+
+			"the labels of the training data (e.g. 1..15, or words), as the model keeps them.\n"+
 			"Samples are raw (e.g. pixels 0..255); the model applies its own preprocessing.\n")
 	if err := parseFlags(fs, args); err != nil {
 		return err
@@ -52,7 +54,7 @@ func runPredict(args []string, stdout, stderr io.Writer) error {
 	if err := mem.check(); err != nil {
 		return err
 	}
-	tooLarge := mem.limitData()
+	limit, tooLarge := mem.limitData()
 	if *in != "-" {
 		// Told before the model is read; the input is opened later, once.
 		if fi, err := os.Stat(*in); err != nil {
@@ -74,7 +76,7 @@ func runPredict(args []string, stdout, stderr io.Writer) error {
 	if err := sc.apply(model); err != nil {
 		return err
 	}
-	X, err := readSamples(*in, model.Dim())
+	X, err := readSamples(*in, model.Dim(), limit, dataset.WithLabelColumn(*labelColumn))
 	if err != nil {
 		return tooLarge(err)
 	}
@@ -82,18 +84,20 @@ func runPredict(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	names := model.ClassNames()
 	w := bufio.NewWriter(stdout)
 	for _, l := range labels {
-		fmt.Fprintln(w, l)
+		fmt.Fprintln(w, names[l])
 	}
 	return w.Flush()
 }
 
 // readSamples reads the input ("-": stdin): an IDX images file when it
-// starts like one (gzip or the IDX magic), CSV otherwise. The format is
-// told from the first bytes of the open stream, which is read once: a
-// pipe, /dev/stdin or a FIFO works as a file does.
-func readSamples(path string, n int) (*mat.Dense, error) {
+// starts like one (gzip or the IDX magic), CSV otherwise (see
+// dataset.ReadCSVSamples: rows of n values, or of n+1 with a label column
+// left out). The format is told from the first bytes of the open stream,
+// which is read once: a pipe, /dev/stdin or a FIFO works as a file does.
+func readSamples(path string, n int, opts ...dataset.Option) (*mat.Dense, error) {
 	var r io.Reader = os.Stdin
 	name := "stdin"
 	if path != "-" {
@@ -109,10 +113,8 @@ func readSamples(path string, n int) (*mat.Dense, error) {
 	if err != nil && err != io.EOF {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
-	isGzip := len(head) >= 2 && head[0] == 0x1f && head[1] == 0x8b
-	isIDX := len(head) >= 4 && head[0] == 0 && head[1] == 0 && head[3] >= 1 && head[3] <= 4
-	if isGzip || isIDX {
-		X, _, _, err := dataset.ReadImagesFrom(br, name)
+	if isIDX(br, head) {
+		X, _, _, err := dataset.ReadImagesFrom(br, name, opts...)
 		if err != nil {
 			return nil, err
 		}
@@ -121,54 +123,28 @@ func readSamples(path string, n int) (*mat.Dense, error) {
 		}
 		return X, nil
 	}
-	return readCSV(br, name, n)
+	X, err := dataset.ReadCSVSamples(br, name, n, opts...)
+	if err != nil {
+		return nil, err
+	}
+	return X, nil
 }
 
-// maxLine is the longest CSV line read: a sample of a million values in
-// full precision.
-const maxLine = 1 << 26
-
-// readCSV reads one sample of n numbers a line, separated by commas, spaces
-// or tabs. Blank lines and lines starting with # are skipped.
-func readCSV(r io.Reader, name string, n int) (*mat.Dense, error) {
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 1<<16), maxLine)
-	var data []float64
-	rows, line := 0, 0
-	for sc.Scan() {
-		line++
-		text := strings.TrimSpace(sc.Text())
-		if text == "" || strings.HasPrefix(text, "#") {
-			continue
-		}
-		if line == 1 {
-			text = strings.TrimPrefix(text, "\ufeff")
-		}
-		fields := strings.FieldsFunc(text, func(r rune) bool { return r == ',' || r == ' ' || r == '\t' || r == ';' })
-		if len(fields) != n {
-			return nil, fmt.Errorf("%s: line %d: %d values, the model expects %d", name, line, len(fields), n)
-		}
-		for i, f := range fields {
-			v, err := strconv.ParseFloat(f, 64)
-			switch {
-			case errors.Is(err, strconv.ErrRange):
-				return nil, fmt.Errorf("%s: line %d, value %d: %q is beyond the range of float64", name, line, i+1, f)
-			case err != nil:
-				return nil, fmt.Errorf("%s: line %d, value %d: %q is not a number", name, line, i+1, f)
-			case math.IsNaN(v) || math.IsInf(v, 0):
-				return nil, fmt.Errorf("%s: line %d, value %d: %q is not a finite number", name, line, i+1, f)
-			}
-			data = append(data, v)
-		}
-		rows++
+// isIDX tells an IDX stream (plain, or gzip whose content starts like IDX)
+// from CSV text by its first bytes.
+func isIDX(br *bufio.Reader, head []byte) bool {
+	idxMagic := func(h []byte) bool { return len(h) >= 4 && h[0] == 0 && h[1] == 0 && h[3] >= 1 && h[3] <= 4 }
+	if len(head) < 2 || head[0] != 0x1f || head[1] != 0x8b {
+		return idxMagic(head)
 	}
-	if err := sc.Err(); errors.Is(err, bufio.ErrTooLong) {
-		return nil, fmt.Errorf("%s: line %d is longer than %d MiB: not samples as text", name, line+1, maxLine>>20)
-	} else if err != nil {
-		return nil, fmt.Errorf("%s: line %d: %w", name, line+1, err)
+	// A gzip stream: look at the start of its content, from a copy of the
+	// buffered bytes.
+	buf, _ := br.Peek(br.Buffered())
+	zr, err := gzip.NewReader(bytes.NewReader(buf))
+	if err != nil {
+		return true // corrupt gzip: the IDX reader says what is wrong
 	}
-	if rows == 0 {
-		return nil, fmt.Errorf("%s: no samples", name)
-	}
-	return mat.NewDense(rows, n, data), nil
+	var m [4]byte
+	k, _ := io.ReadFull(zr, m[:])
+	return k < 4 || idxMagic(m[:])
 }

@@ -46,6 +46,70 @@ func (s samples) classes() int {
 	return s.set.Classes
 }
 
+// varied returns how many samples are not constant: those that can start
+// an atom, whatever the preprocessing (a constant sample has no direction
+// once zero-mean).
+func (s samples) varied() int {
+	count := 0
+	for i := range s.len() {
+		if s.img != nil {
+			row := s.img.Row(i)
+			for _, b := range row {
+				if b != row[0] {
+					count++
+					break
+				}
+			}
+			continue
+		}
+		row := s.set.X.RawRowView(i)
+		for _, v := range row {
+			if v != row[0] {
+				count++
+				break
+			}
+		}
+	}
+	return count
+}
+
+// names returns the label of each class, as the data file writes it.
+func (s samples) names() []string {
+	if s.img != nil {
+		return s.img.Names()
+	}
+	return s.set.Names()
+}
+
+// labels returns the class of each sample.
+func (s samples) labels() []int {
+	if s.img != nil {
+		return s.img.Labels
+	}
+	return s.set.Labels
+}
+
+// toModel returns the samples with their labels as the classes of a model
+// named names (a resumed model): a copy of the labels where they differ.
+func (s samples) toModel(names []string) (samples, error) {
+	labels, err := toModelClasses(s.name(), s.labels(), s.names(), names)
+	if err != nil {
+		return samples{}, err
+	}
+	var own []string
+	if !dataset.IdentityNames(names) {
+		own = names
+	}
+	if s.img != nil {
+		c := *s.img
+		c.Labels, c.Classes, c.ClassNames = labels, len(names), own
+		return samples{img: &c}, nil
+	}
+	c := *s.set
+	c.Labels, c.Classes, c.ClassNames = labels, len(names), own
+	return samples{set: &c}, nil
+}
+
 // bytes is the memory the samples take.
 func (s samples) bytes() int64 {
 	if s.img != nil {
@@ -116,7 +180,7 @@ func (s samples) evaluate(ctx context.Context, m *oddl.Model) (oddl.Evaluation, 
 // loadSamples reads the data set, as byte images where its files hold
 // bytes, and applies the limits and the yaleb split as load does.
 func (d *dataFlags) loadSamples(seed uint64) (train, test samples, err error) {
-	tr, te, err := dataset.LoadImages(d.name, d.dir)
+	tr, te, err := dataset.LoadImages(d.name, d.dir, d.opts...)
 	if errors.Is(err, dataset.ErrNotBytes) {
 		trs, tes, err := d.load(seed)
 		if err != nil {

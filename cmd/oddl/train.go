@@ -58,6 +58,8 @@ type trainReport struct {
 	NTest            int      `json:"n_test"`
 	Model            string   `json:"model,omitempty"`
 	Resumed          bool     `json:"resumed"`
+	// Classes names the model's classes: the labels of the training data.
+	Classes []string `json:"classes,omitempty"`
 	// PeakRSS is the process's peak resident memory, in bytes (0 where
 	// the system does not tell).
 	PeakRSS int64 `json:"peak_rss_bytes"`
@@ -102,360 +104,583 @@ var evaluateHook func(ctx context.Context)
 var modelFlags = []string{"k", "l", "lambda0", "lambda1", "batch", "init", "sweeps", "unused", "update", "coding", "init-mode", "forget", "preprocess", "seed", "refit", "refit-pass", "task-step"}
 
 func runTrain(args []string, stdout, stderr io.Writer) (err error) {
+	f, err := parseTrainFlags(args, stderr)
+	if err != nil {
+		return err
+	}
+	backendName, err := f.check()
+	if err != nil {
+		return err
+	}
+	model, addEpochs, err := f.resumeModel()
+	if err != nil {
+		return err
+	}
+	tooLarge, err := f.checkResources(model != nil)
+	if err != nil {
+		return err
+	}
+	stop, err := startCPUProfile(f.cpuProfile)
+	if err != nil {
+		return err
+	}
+	defer stop(&err)
+
+	d, err := f.loadData(model, tooLarge, stderr)
+	if err != nil {
+		return err
+	}
+	ctx, cancel, caught := catchSignals()
+	defer cancel()
+	r := &trainSession{f: f, ctx: ctx, cancel: cancel, caught: caught, model: model}
+	elapsed, seen0, err := r.train(d, addEpochs, stderr)
+	if err != nil {
+		return err
+	}
+	vrep, err := r.validate(d)
+	if err != nil {
+		return err
+	}
+	if err := r.finish(d); err != nil {
+		return err
+	}
+	rep := f.report(r.model, d, backendName, elapsed, seen0)
+	if err := r.test(d, &rep); err != nil {
+		return err
+	}
+	rep.PeakRSS = peakRSS()
+	rep.Validation = vrep
+	rep.ResidualWeight = r.model.Config().ResidualWeight
+	if f.asJSON {
+		return writeJSON(stdout, rep)
+	}
+	printTrainReport(stdout, rep, r.model, d, f)
+	return nil
+}
+
+// trainFlags are the flags of train, parsed.
+type trainFlags struct {
+	cfg                    oddl.Config
+	set                    map[string]bool // the flags given
+	data                   *dataFlags
+	stream                 *streamFlags
+	validate               float64
+	rt                     *runtimeFlags
+	mem                    *memoryFlag
+	out                    string
+	resume                 string
+	newData                bool
+	every                  int
+	asJSON                 bool
+	withTest               bool
+	quiet                  bool
+	cpuProfile, memProfile string
+}
+
+// parseTrainFlags defines and parses the flags of train.
+func parseTrainFlags(args []string, stderr io.Writer) (*trainFlags, error) {
 	fs := newFlagSet("train", stderr)
 	def := oddl.DefaultConfig()
-	cfg := def
-	fs.IntVar(&cfg.K, "k", def.K, "number of atoms K")
+	f := &trainFlags{cfg: def}
+	cfg := &f.cfg
+	fs.IntVar(&cfg.K, "k", def.K, "number of atoms K (fewer for a small training set: see above)")
 	fs.IntVar(&cfg.L, "l", def.L, "sparsity L: atoms per code")
 	fs.Float64Var(&cfg.Lambda0, "lambda0", def.Lambda0, "weight λ0 of the classification term (0: reconstructive dictionary + ridge classifier)")
 	fs.Float64Var(&cfg.Lambda1, "lambda1", def.Lambda1, "ridge λ1 of the classifier initialisation, relative to the mean diagonal of A·Aᵀ")
 	fs.IntVar(&cfg.Batch, "batch", def.Batch, "mini-batch size κ")
 	fs.IntVar(&cfg.Epochs, "epochs", def.Epochs, "passes over the training set (with -resume: epochs to add)")
 	fs.IntVar(&cfg.InitSamples, "init", def.InitSamples, "samples of the reconstructive initialisation (0: none)")
-	fs.IntVar(&cfg.Sweeps, "sweeps", def.Sweeps, "block-coordinate descent sweeps per mini-batch")
-	fs.StringVar(&cfg.Unused, "unused", def.Unused, "atoms never used: reseed (from a random sample) or keep")
-	fs.StringVar(&cfg.Update, "update", def.Update, "dictionary update form: blocked (GEMM) or column (GEMV, reference)")
-	fs.StringVar(&cfg.Coding, "coding", def.Coding, "training codes: stacked ([x; √λ0·y] on [D; √λ0·W]) or dictionary (x on D)")
-	fs.StringVar(&cfg.Init, "init-mode", def.Init, "initialisation: class (a block of K/q atoms per class, each class coded on its own block) or shared (one reconstructive dictionary)")
-	fs.Float64Var(&cfg.Forget, "forget", def.Forget, "exponent ρ of the down-weighting (1−1/t)^ρ of past statistics (0: plain sums)")
-	fs.StringVar(&cfg.Preprocess, "preprocess", def.Preprocess, "sample preprocessing: unit (zero mean, unit norm) or none")
+	fs.IntVar(&cfg.Research.Sweeps, "sweeps", def.Research.Sweeps, "block-coordinate descent sweeps per mini-batch")
+	fs.StringVar((*string)(&cfg.Research.Unused), "unused", string(def.Research.Unused), "atoms never used: reseed (from a random sample) or keep")
+	fs.StringVar((*string)(&cfg.Research.Update), "update", string(def.Research.Update), "dictionary update form: blocked (GEMM) or column (GEMV, reference)")
+	fs.StringVar((*string)(&cfg.Coding), "coding", string(def.Coding), "training codes: stacked ([x; √λ0·y] on [D; √λ0·W]) or dictionary (x on D)")
+	fs.StringVar((*string)(&cfg.Init), "init-mode", string(def.Init), "initialisation: class (a block of K/q atoms per class, each class coded on its own block) or shared (one reconstructive dictionary)")
+	fs.Float64Var(&cfg.Research.Forget, "forget", def.Research.Forget, "exponent ρ of the down-weighting (1−1/t)^ρ of past statistics (0: plain sums)")
+	fs.StringVar((*string)(&cfg.Preprocess), "preprocess", string(def.Preprocess), "sample preprocessing: unit (zero mean, unit norm) or none")
 	fs.BoolVar(&cfg.Refit, "refit", def.Refit, "after training, refit the prediction classifier on codes on D (-refit=false: predict with the training classifier)")
 	fs.BoolVar(&cfg.RefitPass, "refit-pass", def.RefitPass, "with -refit, code the training set once more on the final D and fit ridge then multiclass hinge on those codes (-refit-pass=false: ridge on the running statistics of the joint phase's codes on D, no extra pass)")
 	fs.Float64Var(&cfg.TaskStep, "task-step", def.TaskStep, "weight η of the supervised (task-driven) dictionary gradient in the joint phase (0: off)")
 	fs.Float64Var(&cfg.ResidualWeight, "residual-weight", def.ResidualWeight, "weight β of the class residuals in the prediction scores (0: the linear scores W·a alone, the paper's rule); prediction only, so -resume may change it")
-	seed := fs.Uint64("seed", def.Seed, "random seed (sample order, reseeded atoms, yaleb split)")
-	data := addDataFlags(fs)
-	stream := addStreamFlags(fs)
-	validateFrac := fs.Float64("validate", 0, "hold out this `fraction` of the training set (stratified by class, seeded), train on the rest, report the error on it and choose the residual weight β on it (the smallest of 0, 3, 10, 30, 100 within one standard error of the best) unless -residual-weight is given; with -stream, β is chosen on the stream's validation images (-val) the same way")
-	rt := addRuntimeFlags(fs)
-	mem := addMemoryFlag(fs)
-	out := fs.String("o", "", "save the model to `file` (atomically; also the checkpoint file)")
-	resume := fs.String("resume", "", "continue training the model saved in `file` (finish an interrupted run, or add -epochs); saves back to it unless -o is given")
-	newData := fs.Bool("resume-new-data", false, "with -resume, go on with a training set other than the model's (by default a set of another size or content is refused, so that a pass does not continue on other samples)")
-	every := fs.Int("checkpoint", 0, "with -o, save a checkpoint every `N` mini-batches (0: only at the end)")
-	asJSON := fs.Bool("json", false, "print one JSON object on stdout instead of the summary")
-	withTest := fs.Bool("test", true, "evaluate the model on the test set after training (-test=false: no test error, as oddl select runs it)")
-	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile to `file` (go tool pprof)")
-	memProfile := fs.String("memprofile", "", "write a heap profile at the end to `file`")
-	quiet := fs.Bool("q", false, "no progress on stderr")
+	fs.Uint64Var(&cfg.Seed, "seed", def.Seed, "random seed (sample order, reseeded atoms, yaleb split)")
+	f.data = addDataFlags(fs)
+	f.stream = addStreamFlags(fs)
+	fs.Float64Var(&f.validate, "validate", 0, "hold out this `fraction` of the training set (stratified by class, seeded), train on the rest, report the error on it and choose the residual weight β on it (the smallest of 0, 3, 10, 30, 100 within one standard error of the best) unless -residual-weight is given; with -stream, β is chosen on the stream's validation images (-val) the same way")
+	f.rt = addRuntimeFlags(fs)
+	f.mem = addMemoryFlag(fs)
+	fs.StringVar(&f.out, "o", "", "save the model to `file` (atomically; also the checkpoint file)")
+	fs.StringVar(&f.resume, "resume", "", "continue training the model saved in `file` (finish an interrupted run, or add -epochs); saves back to it unless -o is given")
+	fs.BoolVar(&f.newData, "resume-new-data", false, "with -resume, go on with a training set other than the model's (by default a set of another size or content is refused, so that a pass does not continue on other samples)")
+	fs.IntVar(&f.every, "checkpoint", 0, "with -o, save a checkpoint every `N` mini-batches (0: only at the end)")
+	fs.BoolVar(&f.asJSON, "json", false, "print one JSON object on stdout instead of the summary")
+	fs.BoolVar(&f.withTest, "test", true, "evaluate the model on the test set after training (-test=false: no test error, as oddl select runs it)")
+	fs.StringVar(&f.cpuProfile, "cpuprofile", "", "write a CPU profile to `file` (go tool pprof)")
+	fs.StringVar(&f.memProfile, "memprofile", "", "write a heap profile at the end to `file`")
+	fs.BoolVar(&f.quiet, "q", false, "no progress on stderr")
 	setUsage(fs, stderr, "oddl train [flags]", fmt.Sprintf(
 		"Learns a dictionary D and linear classifier W jointly and online (ODDL) on the\n"+
 			"training set, then reports the error on the test set. Defaults: MNIST, K=960,\n"+
 			"L=5, λ0=%g, one epoch. Ctrl-C saves a checkpoint when -o is given; resume it\n"+
-			"with -resume.\n", def.Lambda0))
+			"with -resume.\n"+
+			"\n"+
+			"Your own data: -data names a CSV file (one sample a line, its label in a\n"+
+			"column: see -label-column), two files, or a folder (docs/DATA.md). Labels may\n"+
+			"be any integers or words; the model keeps them and predicts them.\n"+
+			"\n"+
+			"Small data sets: without -k, a training set of n < 960 samples in q classes\n"+
+			"gets K = the largest multiple of q up to n (at least q; constant samples, which\n"+
+			"cannot start an atom, not counted); without -l, L is at most the sample\n"+
+			"dimension. The tool says on stderr what it chose; give the flag to choose\n"+
+			"yourself. See docs/DATA.md.\n", def.Lambda0))
 	if err := parseFlags(fs, args); err != nil {
-		return err
+		return nil, err
 	}
-	cfg.Seed = *seed
-	cfg.Threads, cfg.Backend = rt.threads, rt.blas
-	set := flagsSet(fs)
-	if err := data.check(); err != nil {
-		return err
+	f.set = flagsSet(fs)
+	return f, nil
+}
+
+// check checks the flags against each other and returns the name of the
+// BLAS backend.
+func (f *trainFlags) check() (backendName string, err error) {
+	if err := f.data.check(); err != nil {
+		return "", err
 	}
-	if err := stream.check(set); err != nil {
-		return err
+	if err := f.stream.check(f.set); err != nil {
+		return "", err
 	}
-	if err := checkValidate(*validateFrac, stream.on()); err != nil {
-		return err
+	if err := checkValidate(f.validate, f.stream.on()); err != nil {
+		return "", err
 	}
-	if stream.on() && !set["refit-pass"] {
+	if f.stream.on() && !f.set["refit-pass"] {
 		// The refit pass would code all the stream's samples once more.
-		cfg.RefitPass = false
+		f.cfg.RefitPass = false
 	}
-	backendName, err := rt.check()
-	if err != nil {
-		return err
+	if backendName, err = f.rt.check(); err != nil {
+		return "", err
 	}
-	if err := mem.check(); err != nil {
-		return err
+	if err := f.mem.check(); err != nil {
+		return "", err
 	}
-	if *every < 0 {
-		return usageError{fmt.Errorf("-checkpoint %d: need a count ≥ 0", *every)}
+	if f.every < 0 {
+		return "", usageError{fmt.Errorf("-checkpoint %d: need a count ≥ 0", f.every)}
 	}
-	if *resume != "" && *out == "" {
+	if f.resume != "" && f.out == "" {
 		// The model goes back where it came from, if that is a file.
-		if fi, err := os.Stat(*resume); *resume == "-" || err == nil && !fi.Mode().IsRegular() && !fi.IsDir() {
-			return usageError{fmt.Errorf("-resume %s is not a file to save back to: give -o", *resume)}
+		if fi, err := os.Stat(f.resume); f.resume == "-" || err == nil && !fi.Mode().IsRegular() && !fi.IsDir() {
+			return "", usageError{fmt.Errorf("-resume %s is not a file to save back to: give -o", f.resume)}
 		}
-		*out = *resume
+		f.out = f.resume
 	}
-	if *every > 0 && *out == "" {
-		return usageError{errors.New("-checkpoint needs -o (where to save)")}
+	if f.every > 0 && f.out == "" {
+		return "", usageError{errors.New("-checkpoint needs -o (where to save)")}
 	}
-	if *newData && *resume == "" {
-		return usageError{errors.New("-resume-new-data needs -resume")}
+	if f.newData && f.resume == "" {
+		return "", usageError{errors.New("-resume-new-data needs -resume")}
 	}
-	var model *oddl.Model
-	var addEpochs int // -epochs with -resume: epochs to add
-	if *resume != "" {
-		var given []string
-		for _, f := range modelFlags {
-			if set[f] {
-				given = append(given, "-"+f)
-			}
-		}
-		if len(given) > 0 {
-			return usageError{fmt.Errorf("%s cannot change a saved model (-resume keeps its settings)", strings.Join(given, ", "))}
-		}
-		if cfg.Epochs < 0 || cfg.Epochs > oddl.MaxEpochs {
-			return usageError{fmt.Errorf("-epochs %d: need a count from 0 to %d", cfg.Epochs, oddl.MaxEpochs)}
-		}
-		addEpochs = cfg.Epochs // cfg becomes the model's below
-		model, err = loadModel("-resume", *resume)
-		if err != nil {
-			return err
-		}
-		if err := model.SetRuntime(rt.blas, rt.threads); err != nil {
-			return usageError{err}
-		}
-		if set["residual-weight"] {
-			if err := model.SetResidualWeight(cfg.ResidualWeight); err != nil {
-				return usageError{fmt.Errorf("-residual-weight: %w", err)}
-			}
-		}
-		cfg = model.Config()
-		if set["epochs"] && addEpochs > oddl.MaxEpochs-cfg.Epochs {
-			return usageError{fmt.Errorf("-epochs %d: the model has %d epochs already, at most %d in all", addEpochs, cfg.Epochs, oddl.MaxEpochs)}
-		}
-	} else if err := cfg.Validate(); err != nil {
-		return usageError{err}
-	}
-	// The settings' own memory, before any data is read; the data's
-	// dimension and size are counted once they are known.
-	if err := mem.checkTraining(cfg, 1, 1, 0, model != nil); err != nil {
-		return err
-	}
-	tooLarge := mem.limitData()
-	// Every output is checked before anything is read or trained: a run
-	// of hours must not end on a path it cannot write. The model may go
-	// back where it was resumed from, nothing else may.
-	outs := []output{{flag: "-o", path: *out, replaces: "-resume"}, {flag: "-cpuprofile", path: *cpuProfile}, {flag: "-memprofile", path: *memProfile}}
-	if err := checkOutputs(outs, append(data.files(), output{flag: "-resume", path: *resume})...); err != nil {
-		return err
-	}
+	return backendName, nil
+}
 
-	if *cpuProfile != "" {
-		f, err := safefile.Create(*cpuProfile)
-		if err != nil {
-			return fmt.Errorf("-cpuprofile: %w", err)
+// resumeModel loads the model of -resume (nil without it) and takes its
+// settings; addEpochs is -epochs, the epochs to add. Without -resume it
+// validates the settings of the flags.
+func (f *trainFlags) resumeModel() (model *oddl.Model, addEpochs int, err error) {
+	if f.resume == "" {
+		if err := f.cfg.Validate(); err != nil {
+			return nil, 0, usageError{err}
 		}
-		if err := pprof.StartCPUProfile(f); err != nil {
-			f.Abort()
-			return fmt.Errorf("cpu profile: %w", err)
-		}
-		defer func() {
-			pprof.StopCPUProfile()
-			// The profile of a failed run is kept too: it may say why.
-			if cerr := f.Commit(); cerr != nil && err == nil {
-				err = fmt.Errorf("-cpuprofile: %w", cerr)
-			}
-		}()
+		return nil, 0, nil
 	}
-
-	train, test, err := data.loadSamples(cfg.Seed)
+	var given []string
+	for _, name := range modelFlags {
+		if f.set[name] {
+			given = append(given, "-"+name)
+		}
+	}
+	if len(given) > 0 {
+		return nil, 0, usageError{fmt.Errorf("%s cannot change a saved model (-resume keeps its settings)", strings.Join(given, ", "))}
+	}
+	if f.cfg.Epochs < 0 || f.cfg.Epochs > oddl.MaxEpochs {
+		return nil, 0, usageError{fmt.Errorf("-epochs %d: need a count from 0 to %d", f.cfg.Epochs, oddl.MaxEpochs)}
+	}
+	addEpochs = f.cfg.Epochs // cfg becomes the model's below
+	model, err = loadModel("-resume", f.resume)
 	if err != nil {
-		return tooLarge(err)
+		return nil, 0, err
+	}
+	if err := model.SetRuntime(f.rt.blas, f.rt.threads); err != nil {
+		return nil, 0, usageError{err}
+	}
+	if f.set["residual-weight"] {
+		if err := model.SetResidualWeight(f.cfg.ResidualWeight); err != nil {
+			return nil, 0, usageError{fmt.Errorf("-residual-weight: %w", err)}
+		}
+	}
+	f.cfg = model.Config()
+	if f.set["epochs"] && addEpochs > oddl.MaxEpochs-f.cfg.Epochs {
+		return nil, 0, usageError{fmt.Errorf("-epochs %d: the model has %d epochs already, at most %d in all", addEpochs, f.cfg.Epochs, oddl.MaxEpochs)}
+	}
+	return model, addEpochs, nil
+}
+
+// checkResources checks, before any data is read, the memory the
+// settings need and that every output can be written: a run of hours must
+// not end on a path it cannot write. The model may go back where it was
+// resumed from, nothing else may. It returns the function that explains a
+// data file above the memory budget.
+func (f *trainFlags) checkResources(resumed bool) (tooLarge func(error) error, err error) {
+	// The settings' own memory; the data's dimension and size are counted
+	// once they are known.
+	if err := f.mem.checkTraining(f.cfg, f.rt.threads, 1, 1, 0, resumed); err != nil {
+		return nil, err
+	}
+	limit, tooLarge := f.mem.limitData()
+	f.data.opts = append(f.data.opts, limit)
+	outs := []output{{flag: "-o", path: f.out, replaces: "-resume"}, {flag: "-cpuprofile", path: f.cpuProfile}, {flag: "-memprofile", path: f.memProfile}}
+	if err := checkOutputs(outs, append(f.data.inputs(), output{flag: "-resume", path: f.resume})...); err != nil {
+		return nil, err
+	}
+	return tooLarge, nil
+}
+
+// startCPUProfile starts the profile of -cpuprofile (if given); stop ends
+// it and sets *err if the file cannot be written (the profile of a failed
+// run is kept too: it may say why).
+func startCPUProfile(path string) (stop func(err *error), err error) {
+	if path == "" {
+		return func(*error) {}, nil
+	}
+	f, err := safefile.Create(path)
+	if err != nil {
+		return nil, fmt.Errorf("-cpuprofile: %w", err)
+	}
+	if err := pprof.StartCPUProfile(f); err != nil {
+		f.Abort()
+		return nil, fmt.Errorf("cpu profile: %w", err)
+	}
+	return func(err *error) {
+		pprof.StopCPUProfile()
+		if cerr := f.Commit(); cerr != nil && *err == nil {
+			*err = fmt.Errorf("-cpuprofile: %w", cerr)
+		}
+	}, nil
+}
+
+// trainData is the data of a run: what it trains on, what it holds out
+// and what it tests on.
+type trainData struct {
+	train, held, test samples
+	src               oddl.Source
+	tr                *tracker // the validation tracker of -stream
+}
+
+// loadData reads the data set, checks its memory, holds out -validate's
+// share, adapts the size-dependent defaults to it (for a new model) or
+// maps its labels to the model's classes (resumed), and makes the
+// training source.
+func (f *trainFlags) loadData(model *oddl.Model, tooLarge func(error) error, stderr io.Writer) (*trainData, error) {
+	train, test, err := f.data.loadSamples(f.cfg.Seed)
+	if err != nil {
+		return nil, tooLarge(err)
 	}
 	loaded := train.bytes()
 	if test.present() {
 		loaded += test.bytes()
 	}
-	if err := mem.checkTraining(cfg, train.dim(), train.classes(), loaded, model != nil); err != nil {
-		return err
-	}
-	var held samples
-	if *validateFrac > 0 {
-		if train, held, err = holdOut(train, *validateFrac, cfg.Seed); err != nil {
-			return err
+	d := &trainData{train: train, test: test}
+	if model != nil {
+		if d.train, err = train.toModel(model.ClassNames()); err != nil {
+			return nil, err
+		}
+		if test.present() {
+			if d.test, err = test.toModel(model.ClassNames()); err != nil {
+				return nil, err
+			}
 		}
 	}
-	var src oddl.Source
-	var tr *tracker
-	if stream.on() {
-		imgs, err := train.images()
-		if err != nil {
-			return err
+	if f.validate > 0 {
+		if d.train, d.held, err = holdOut(d.train, f.validate, f.cfg.Seed); err != nil {
+			return nil, err
 		}
-		var val *dataset.Images
-		if src, val, err = stream.source(imgs, cfg.Seed); err != nil {
-			return err
-		}
-		tr = stream.newTracker(val)
-	} else if src, err = train.source(); err != nil {
-		return err
 	}
+	if model == nil {
+		f.sizeDefaults(d.train, stderr)
+	}
+	if err := f.mem.checkTraining(f.cfg, f.rt.threads, train.dim(), train.classes(), loaded, model != nil); err != nil {
+		return nil, err
+	}
+	if !f.stream.on() {
+		d.src, err = d.train.source()
+		return d, err
+	}
+	imgs, err := d.train.images()
+	if err != nil {
+		return nil, err
+	}
+	var val *dataset.Images
+	if d.src, val, err = f.stream.source(imgs, f.cfg.Seed); err != nil {
+		return nil, err
+	}
+	d.tr = f.stream.newTracker(val)
+	return d, nil
+}
 
-	ctx, cancel, caught := catchSignals()
-	defer cancel()
+// sizeDefaults fits the settings the flags left at their defaults to a
+// training set of n samples in q classes, and says so on stderr:
+//   - K, when n is below the default K (which would be refused: every atom
+//     starts from a distinct training sample): the largest multiple of q
+//     up to the number of samples that can start an atom (not constant),
+//     at least q. The multiple of q gives every class the same block in
+//     the class initialisation. Fewer atoms did no better on held-out
+//     data, and on faces worse (docs/DATA.md).
+//   - L, at most the sample dimension (a code has no more atoms than the
+//     space has directions).
+//
+// The mini-batch stays as it is: a small set is then one mini-batch a
+// pass, which did better on held-out data than cutting it smaller (see
+// docs/DATA.md).
+func (f *trainFlags) sizeDefaults(train samples, stderr io.Writer) {
+	n, q, dim := train.len(), train.classes(), train.dim()
+	cfg := &f.cfg
+	if !f.set["k"] && n < cfg.K && q > 0 {
+		cfg.K = max(q, train.varied()/q*q)
+		fmt.Fprintf(stderr, "oddl train: K = %d atoms for %d training samples in %d classes (set -k to choose)\n", cfg.K, n, q)
+	}
+	if !f.set["l"] && cfg.L > dim {
+		cfg.L = dim
+		fmt.Fprintf(stderr, "oddl train: L = %d, the sample dimension (set -l to choose)\n", dim)
+	}
+}
 
+// trainSession is a training run under way: the context that Ctrl-C
+// cancels and the model.
+type trainSession struct {
+	f      *trainFlags
+	ctx    context.Context
+	cancel context.CancelFunc
+	caught func() os.Signal
+	model  *oddl.Model
+}
+
+// train trains (or resumes) the model on the data; it returns how long it
+// took and how many samples the model had seen before. An interrupted run
+// saves its checkpoint (with -o) and returns an interruptedError.
+func (r *trainSession) train(d *trainData, addEpochs int, stderr io.Writer) (elapsed time.Duration, seen0 int64, err error) {
+	f := r.f
 	var prog *progressPrinter
-	if !*quiet {
+	if !f.quiet {
 		prog = newProgressPrinter(stderr)
 	}
+	names := d.train.names()
 	opts := []oddl.Option{oddl.WithProgress(func(p oddl.Progress) {
 		if prog != nil {
 			prog.update(p)
 		}
 		if interruptHook != nil && interruptHook(p.Batches) {
-			cancel()
+			r.cancel()
 		}
 	})}
-	if n, f := checkpointEvery(*every, cfg.Batch, tr, func(m *oddl.Model) error { return m.Save(*out) }); n > 0 {
-		opts = append(opts, oddl.WithCheckpoint(n, f))
+	save := func(m *oddl.Model) error {
+		if err := nameClasses(m, names); err != nil {
+			return err
+		}
+		return m.Save(f.out)
 	}
-	if *newData {
+	if n, cb := checkpointEvery(f.every, f.cfg.Batch, d.tr, save); n > 0 {
+		opts = append(opts, oddl.WithCheckpoint(n, cb))
+	}
+	if f.newData {
 		opts = append(opts, oddl.WithNewData())
 	}
-
 	start := time.Now()
-	var seen0 int64
-	if model != nil {
-		seen0 = model.Seen()
+	if r.model != nil {
+		seen0 = r.model.Seen()
 		switch {
-		case set["epochs"]:
-			err = model.Continue(ctx, src, addEpochs, opts...)
-		case model.Done():
-			err = model.Continue(ctx, src, 1, opts...)
+		case f.set["epochs"]:
+			err = r.model.Continue(r.ctx, d.src, addEpochs, opts...)
+		case r.model.Done():
+			err = r.model.Continue(r.ctx, d.src, 1, opts...)
 		default:
-			err = model.Resume(ctx, src, opts...)
+			err = r.model.Resume(r.ctx, d.src, opts...)
 		}
 	} else {
-		model, err = oddl.Train(ctx, cfg, src, opts...)
+		r.model, err = oddl.Train(r.ctx, f.cfg, d.src, append(opts, oddl.WithBackend(f.rt.blas), oddl.WithThreads(f.rt.threads))...)
 	}
-	elapsed := time.Since(start)
+	elapsed = time.Since(start)
 	if prog != nil {
 		prog.done()
 	}
+	if nerr := nameClasses(r.model, names); nerr != nil && err == nil {
+		err = nerr
+	}
+	return elapsed, seen0, r.trainError(err)
+}
+
+// nameClasses gives a new model the names of its training data's classes
+// (a resumed model has them already: the data was mapped to them).
+func nameClasses(m *oddl.Model, names []string) error {
+	if m == nil || len(names) != m.Classes() || !dataset.IdentityNames(m.ClassNames()) {
+		return nil
+	}
+	return m.SetClassNames(names)
+}
+
+// trainError explains an error of training; an interrupted run saves its
+// checkpoint.
+func (r *trainSession) trainError(err error) error {
+	f, model := r.f, r.model
 	if errors.Is(err, oddl.ErrNewData) {
 		return fmt.Errorf("%w (check -data and -limit; -resume-new-data goes on with this data on purpose)", err)
 	}
-	if err != nil {
-		if ctx.Err() != nil {
-			if model == nil {
-				return interrupted(caught(), errors.New("interrupted before training started; nothing saved"))
-			}
-			if *out == "" {
-				return interrupted(caught(), errors.New("interrupted; nothing saved (give -o to save a checkpoint)"))
-			}
-			if serr := model.Save(*out); serr != nil {
-				return fmt.Errorf("interrupted; saving the checkpoint failed: %w", serr)
-			}
-			return interrupted(caught(), fmt.Errorf("interrupted after %d samples; checkpoint saved to %s; continue with: oddl train -resume %s%s",
-				model.Seen(), *out, *out, dataArgs(data)+stream.args()))
+	if err == nil || r.ctx.Err() == nil {
+		if errors.Is(err, oddl.ErrConfig) && f.resume == "" && strings.Contains(err.Error(), "training samples to start them from") {
+			return fmt.Errorf("%w (set -k below it, or leave -k out to have it chosen)", err)
 		}
 		return err
 	}
-	var vrep *validationReport
-	if tr != nil && !set["residual-weight"] {
-		held, *validateFrac = tr.val, float64(tr.val.len())/float64(train.len()+tr.val.len())
+	switch {
+	case model == nil:
+		return interrupted(r.caught(), errors.New("interrupted before training started; nothing saved"))
+	case f.out == "":
+		return interrupted(r.caught(), errors.New("interrupted; nothing saved (give -o to save a checkpoint)"))
 	}
-	if held.present() {
-		if vrep, err = validate(ctx, model, held, *validateFrac, set["residual-weight"]); err != nil {
-			if ctx.Err() != nil {
-				return interrupted(caught(), errors.New("interrupted while validating; nothing saved"))
-			}
+	if serr := model.Save(f.out); serr != nil {
+		return fmt.Errorf("interrupted; saving the checkpoint failed: %w", serr)
+	}
+	return interrupted(r.caught(), fmt.Errorf("interrupted after %d samples; checkpoint saved to %s; continue with: oddl train -resume %s%s",
+		model.Seen(), f.out, f.out, dataArgs(f.data)+f.stream.args()))
+}
+
+// validate measures the model on the held-out samples (of -validate, or of
+// -stream) and chooses its residual weight on them.
+func (r *trainSession) validate(d *trainData) (*validationReport, error) {
+	f := r.f
+	if d.tr != nil && !f.set["residual-weight"] {
+		d.held, f.validate = d.tr.val, float64(d.tr.val.len())/float64(d.train.len()+d.tr.val.len())
+	}
+	if !d.held.present() {
+		return nil, nil
+	}
+	vrep, err := validate(r.ctx, r.model, d.held, f.validate, f.set["residual-weight"])
+	if err != nil && r.ctx.Err() != nil {
+		return nil, interrupted(r.caught(), errors.New("interrupted while validating; nothing saved"))
+	}
+	return vrep, err
+}
+
+// finish saves the model and writes what -stream and -memprofile ask for.
+func (r *trainSession) finish(d *trainData) error {
+	f := r.f
+	if f.out != "" {
+		if err := r.model.Save(f.out); err != nil {
 			return err
 		}
 	}
-	if *out != "" {
-		if err := model.Save(*out); err != nil {
+	if d.tr != nil {
+		if err := d.tr.observe(r.model, true); err != nil {
 			return err
 		}
-	}
-	if tr != nil {
-		if err := tr.observe(model, true); err != nil {
-			return err
-		}
-		if stream.plot != "" {
-			if err := tr.draw(stream.plot, fmt.Sprintf("%s, K = %d, λ0 = %g: %s", train.name(), cfg.K, cfg.Lambda0, "validation error along the stream")); err != nil {
+		if f.stream.plot != "" {
+			cfg := r.model.Config()
+			if err := d.tr.draw(f.stream.plot, fmt.Sprintf("%s, K = %d, λ0 = %g: %s", d.train.name(), cfg.K, cfg.Lambda0, "validation error along the stream")); err != nil {
 				return fmt.Errorf("-plot: %w", err)
 			}
 		}
 	}
-	if *memProfile != "" {
+	if f.memProfile != "" {
 		runtime.GC()
-		if err := safefile.Write(*memProfile, pprof.WriteHeapProfile); err != nil {
+		if err := safefile.Write(f.memProfile, pprof.WriteHeapProfile); err != nil {
 			return fmt.Errorf("-memprofile: %w", err)
 		}
 	}
+	return nil
+}
 
-	cfg = model.Config()
-	threads := cfg.Threads
+// report is the run's report before the test evaluation.
+func (f *trainFlags) report(model *oddl.Model, d *trainData, backendName string, elapsed time.Duration, seen0 int64) trainReport {
+	cfg := model.Config()
+	_, threads := model.Runtime()
 	if threads == 0 {
 		threads = runtime.GOMAXPROCS(0)
 	}
 	rep := trainReport{
-		Dataset: train.name(), K: cfg.K, L: cfg.L, Lambda0: cfg.Lambda0, Lambda1: cfg.Lambda1,
-		Epochs: cfg.Epochs, Batch: cfg.Batch, InitSamples: cfg.InitSamples, Sweeps: cfg.Sweeps,
-		Coding: cfg.Coding, Refit: cfg.Refit, RefitPass: cfg.RefitPass, TaskStep: cfg.TaskStep, ResidualWeight: cfg.ResidualWeight, InitMode: cfg.Init, Forget: cfg.Forget, Seed: cfg.Seed,
+		Dataset: d.train.name(), K: cfg.K, L: cfg.L, Lambda0: cfg.Lambda0, Lambda1: cfg.Lambda1,
+		Epochs: cfg.Epochs, Batch: cfg.Batch, InitSamples: cfg.InitSamples, Sweeps: cfg.Research.Sweeps,
+		Coding: string(cfg.Coding), Refit: cfg.Refit, RefitPass: cfg.RefitPass, TaskStep: cfg.TaskStep, ResidualWeight: cfg.ResidualWeight, InitMode: string(cfg.Init), Forget: cfg.Research.Forget, Seed: cfg.Seed,
 		Backend: backendName, Threads: threads,
 		TrainSeconds: elapsed.Seconds(), Times: secondsOf(model.Times()),
-		NTrain: train.len(), Model: *out, Resumed: *resume != "",
+		NTrain: d.train.len(), Model: f.out, Resumed: f.resume != "", Classes: model.ClassNames(),
 	}
-	if tr != nil {
-		rep.Stream = &streamReport{Samples: stream.n, Deformation: stream.d, NValidation: tr.val.len(), Curve: tr.curve}
+	if d.tr != nil {
+		rep.Stream = &streamReport{Samples: f.stream.n, Deformation: f.stream.d, NValidation: d.tr.val.len(), Curve: d.tr.curve}
 	}
 	if s := elapsed.Seconds(); s > 0 {
 		rep.SamplesPerSecond = float64(model.Seen()-seen0) / s
 	}
-	var ev oddl.Evaluation
-	if !*withTest {
-		test = samples{}
+	return rep
+}
+
+// test evaluates the model on the test set, if there is one and -test
+// asks for it, into the report.
+func (r *trainSession) test(d *trainData, rep *trainReport) error {
+	if !r.f.withTest {
+		d.test = samples{}
 	}
-	if test.present() {
-		// Training's buffers are garbage now: collecting them before the
-		// evaluation allocates its own keeps the peak memory to the larger
-		// of the two phases instead of their sum.
-		runtime.GC()
-		if evaluateHook != nil {
-			evaluateHook(ctx)
-		}
-		ev, err = test.evaluate(ctx, model)
-		if err != nil {
-			if ctx.Err() != nil {
-				saved := "not saved (no -o)"
-				if *out != "" {
-					saved = "saved to " + *out
-				}
-				return interrupted(caught(), fmt.Errorf("interrupted during the test evaluation; the trained model is %s", saved))
+	if !d.test.present() {
+		return nil
+	}
+	// Training's buffers are garbage now: collecting them before the
+	// evaluation allocates its own keeps the peak memory to the larger of
+	// the two phases instead of their sum.
+	runtime.GC()
+	if evaluateHook != nil {
+		evaluateHook(r.ctx)
+	}
+	ev, err := d.test.evaluate(r.ctx, r.model)
+	if err != nil {
+		if r.ctx.Err() != nil {
+			saved := "not saved (no -o)"
+			if r.f.out != "" {
+				saved = "saved to " + r.f.out
 			}
-			return err
+			return interrupted(r.caught(), fmt.Errorf("interrupted during the test evaluation; the trained model is %s", saved))
 		}
-		rep.TestError, rep.TestErrors, rep.NTest = &ev.ErrorRate, ev.Errors, ev.Samples
+		return err
 	}
-	rep.PeakRSS = peakRSS()
-	rep.Validation = vrep
-	rep.ResidualWeight = model.Config().ResidualWeight
-	if *asJSON {
-		return writeJSON(stdout, rep)
-	}
-	t := model.Times()
-	fmt.Fprintf(stdout, "dataset      %s: %d training samples of dimension %d, %d classes\n", train.name(), train.len(), train.dim(), train.classes())
-	fmt.Fprintf(stdout, "model        K=%d L=%d λ0=%g batch=%d epochs=%d init=%d init-mode=%s coding=%s refit=%t refit-pass=%t task-step=%g residual-weight=%g\n", cfg.K, cfg.L, cfg.Lambda0, cfg.Batch, cfg.Epochs, cfg.InitSamples, cfg.Init, cfg.Coding, cfg.Refit, cfg.RefitPass, cfg.TaskStep, cfg.ResidualWeight)
-	if vrep != nil {
-		how := "the residual weight as given"
-		if vrep.Chosen != nil {
-			how = fmt.Sprintf("β = %g chosen on them from %v (errors %s)", *vrep.Chosen, vrep.Grid, percents(vrep.Errors))
-		}
-		fmt.Fprintf(stdout, "validation   %.2f%% (%d of %d held-out training samples, %.3g of the set); %s\n", 100*vrep.Error, int(math.Round(vrep.Error*float64(vrep.Samples))), vrep.Samples, vrep.Fraction, how)
-	}
-	if tr != nil && len(tr.curve) > 0 {
-		last := tr.curve[len(tr.curve)-1]
-		fmt.Fprintf(stdout, "stream       %d deformed images; validation error %.2f%% on %d held-out training images after %d samples\n", stream.n, 100*last.ValidationError, tr.val.len(), last.Samples)
-	}
-	if test.present() {
-		fmt.Fprintf(stdout, "test error   %.2f%% (%d of %d)\n", 100*ev.ErrorRate, ev.Errors, ev.Samples)
-	} else {
-		fmt.Fprintln(stdout, "test error   - (no test set, or -test=false)")
-	}
-	fmt.Fprintf(stdout, "time         %.2f s this run; all runs: init %.2f s, read %.2f s, coding %.2f s, statistics %.2f s, update %.2f s, refit %.2f s\n",
-		elapsed.Seconds(), t.Init.Seconds(), t.Read.Seconds(), t.Coding.Seconds(), t.Statistics.Seconds(), t.Update.Seconds(), t.Refit.Seconds())
-	fmt.Fprintf(stdout, "speed        %.0f samples/s\n", rep.SamplesPerSecond)
-	fmt.Fprintf(stdout, "backend      %s, %d threads\n", backendName, threads)
-	if *out != "" {
-		fmt.Fprintf(stdout, "saved        %s\n", *out)
-	}
+	rep.TestError, rep.TestErrors, rep.NTest = &ev.ErrorRate, ev.Errors, ev.Samples
 	return nil
+}
+
+// printTrainReport writes the summary of a run.
+func printTrainReport(w io.Writer, rep trainReport, model *oddl.Model, d *trainData, f *trainFlags) {
+	cfg := model.Config()
+	t := model.Times()
+	fmt.Fprintf(w, "dataset      %s: %d training samples of dimension %d, %d classes\n", d.train.name(), d.train.len(), d.train.dim(), d.train.classes())
+	fmt.Fprintf(w, "model        K=%d L=%d λ0=%g batch=%d epochs=%d init=%d init-mode=%s coding=%s refit=%t refit-pass=%t task-step=%g residual-weight=%g\n", cfg.K, cfg.L, cfg.Lambda0, cfg.Batch, cfg.Epochs, cfg.InitSamples, cfg.Init, cfg.Coding, cfg.Refit, cfg.RefitPass, cfg.TaskStep, cfg.ResidualWeight)
+	if names := model.ClassNames(); !dataset.IdentityNames(names) {
+		fmt.Fprintf(w, "classes      %s\n", nameList(names))
+	}
+	if v := rep.Validation; v != nil {
+		how := "the residual weight as given"
+		if v.Chosen != nil {
+			how = fmt.Sprintf("β = %g chosen on them from %v (errors %s)", *v.Chosen, v.Grid, percents(v.Errors))
+		}
+		fmt.Fprintf(w, "validation   %.2f%% (%d of %d held-out training samples, %.3g of the set); %s\n", 100*v.Error, int(math.Round(v.Error*float64(v.Samples))), v.Samples, v.Fraction, how)
+	}
+	if d.tr != nil && len(d.tr.curve) > 0 {
+		last := d.tr.curve[len(d.tr.curve)-1]
+		fmt.Fprintf(w, "stream       %d deformed images; validation error %.2f%% on %d held-out training images after %d samples\n", f.stream.n, 100*last.ValidationError, d.tr.val.len(), last.Samples)
+	}
+	if rep.TestError != nil {
+		fmt.Fprintf(w, "test error   %.2f%% (%d of %d)\n", 100**rep.TestError, rep.TestErrors, rep.NTest)
+	} else {
+		fmt.Fprintln(w, "test error   - (no test set, or -test=false)")
+	}
+	fmt.Fprintf(w, "time         %.2f s this run; all runs: init %.2f s, read %.2f s, coding %.2f s, statistics %.2f s, update %.2f s, refit %.2f s\n",
+		rep.TrainSeconds, t.Init.Seconds(), t.Read.Seconds(), t.Coding.Seconds(), t.Statistics.Seconds(), t.Update.Seconds(), t.Refit.Seconds())
+	fmt.Fprintf(w, "speed        %.0f samples/s\n", rep.SamplesPerSecond)
+	fmt.Fprintf(w, "backend      %s, %d threads\n", rep.Backend, rep.Threads)
+	if f.out != "" {
+		fmt.Fprintf(w, "saved        %s\n", f.out)
+	}
 }
 
 // catchSignals returns a context that SIGINT or SIGTERM cancels, its cancel
@@ -520,6 +745,9 @@ func dataArgs(d *dataFlags) string {
 	}
 	if d.limit > 0 {
 		fmt.Fprintf(&b, " -limit %d", d.limit)
+	}
+	if d.labelColumn != "" {
+		fmt.Fprintf(&b, " -label-column %q", d.labelColumn)
 	}
 	return b.String()
 }

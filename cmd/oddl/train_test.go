@@ -272,7 +272,7 @@ func TestTrainEvalPredict(t *testing.T) {
 
 	// Bad CSV: the error names the line.
 	for _, tc := range []struct{ body, want string }{
-		{"1,2,3\n", "line 1: 3 values, the model expects 64"},
+		{"1,2,3\n", "line 1: 3 values, want 64 (or 65 with a label column)"},
 		{strings.Repeat("1,", 63) + "1\n" + strings.Repeat("1,", 63) + "x\n", "line 2, value 64: \"x\" is not a number"},
 		{"# nothing\n\n", "no samples"},
 	} {

@@ -1,0 +1,405 @@
+package dataset
+
+import (
+	"bufio"
+	"compress/gzip"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"gonum.org/v1/gonum/mat"
+)
+
+// CSV files hold one sample a line: its values and, in one column, its
+// label. Values are separated by commas, semicolons, tabs or spaces (a run
+// of them counts as one separator, so a field cannot be empty); a field may
+// be in double quotes, which may hold separators ("" stands for a quote). Blank lines and lines starting with # are skipped,
+// as is a UTF-8 byte-order mark.
+//
+// The first line is a header when it has a word where the second line has
+// a number (a column's name above its values).
+//
+// The label column is the one WithLabelColumn names (a header name, a
+// 1-based index, or "last"); by default a header column named label,
+// class, y or target (any case), else the only column of the first row
+// that is not a number, else the first column. Labels may be integers or
+// words; they become classes as ClassNames says.
+
+// defaultLabelNames are the header names taken for the label column.
+var defaultLabelNames = []string{"label", "class", "y", "target"}
+
+// WithLabelColumn names the label column of a CSV file: a name in its
+// header, a 1-based index or "last". "" (the default) applies the rule of
+// the package documentation.
+func WithLabelColumn(col string) Option {
+	return func(o *options) { o.labelColumn = col }
+}
+
+// maxCSVLine is the longest CSV line read: a sample of a million values in
+// full precision.
+const maxCSVLine = 1 << 26
+
+// ReadCSV reads a labelled CSV file (see the package documentation; gzip
+// or plain) into a Set of one sample a row (Rows = 1, Cols = the number
+// of values). The labels become the classes 0..Classes−1 in the order of
+// ClassNames; Set.ClassNames keeps them unless they are those classes
+// already.
+func ReadCSV(path string, opts ...Option) (*Set, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("dataset: %w", err)
+	}
+	defer f.Close()
+	return ReadCSVFrom(f, path, opts...)
+}
+
+// ReadCSVFrom reads a labelled CSV file from r, once, as ReadCSV reads one
+// from a path; name stands for the input in messages and names the set.
+func ReadCSVFrom(r io.Reader, name string, opts ...Option) (*Set, error) {
+	t, err := readCSV(r, name, optionsOf(opts), 0)
+	if err != nil {
+		return nil, err
+	}
+	classes, q, names := csvClasses(t.labels)
+	return &Set{
+		Name: csvName(name), X: mat.NewDense(t.rows, t.dim, t.data),
+		Labels: classes, Classes: q, ClassNames: names, Rows: 1, Cols: t.dim,
+	}, nil
+}
+
+// ReadCSVSamples reads the samples of dim values each of a CSV file from r,
+// once: rows of dim values, or of dim+1 of which the label column (as for
+// ReadCSVFrom) is left out. name stands for the input in messages.
+func ReadCSVSamples(r io.Reader, name string, dim int, opts ...Option) (*mat.Dense, error) {
+	if dim < 1 {
+		return nil, fmt.Errorf("dataset: ReadCSVSamples of dimension %d", dim)
+	}
+	t, err := readCSV(r, name, optionsOf(opts), dim)
+	if err != nil {
+		return nil, err
+	}
+	return mat.NewDense(t.rows, t.dim, t.data), nil
+}
+
+// csvClasses turns a CSV file's labels into classes.
+func csvClasses(labels []string) (classes []int, q int, names []string) {
+	names = ClassNames(labels)
+	x := NewClassIndex(names)
+	classes = make([]int, len(labels))
+	for i, s := range labels {
+		classes[i], _ = x.Class(s)
+	}
+	if IdentityNames(names) {
+		return classes, len(names), nil
+	}
+	return classes, len(names), names
+}
+
+// csvName is the set name of a CSV file: its base name without the
+// extensions.
+func csvName(path string) string {
+	s := filepath.Base(path)
+	s = strings.TrimSuffix(s, ".gz")
+	return strings.TrimSuffix(s, filepath.Ext(s))
+}
+
+// csvTable is what readCSV gathers.
+type csvTable struct {
+	data   []float64
+	labels []string // nil when the rows have no label column
+	rows   int
+	dim    int
+}
+
+// csvScanner yields the data lines of a CSV file, split into fields.
+type csvScanner struct {
+	sc   *bufio.Scanner
+	name string
+	line int // number of the line last read
+}
+
+// next returns the fields of the next data line, nil at the end.
+func (s *csvScanner) next() ([]string, error) {
+	for s.sc.Scan() {
+		s.line++
+		text := s.sc.Text()
+		if s.line == 1 {
+			text = strings.TrimPrefix(text, "\ufeff")
+		}
+		text = strings.TrimSpace(text)
+		if text == "" || strings.HasPrefix(text, "#") {
+			continue
+		}
+		if strings.IndexByte(text, 0) >= 0 || !utf8.ValidString(text) {
+			return nil, fileErr(s.name, ErrFormat, nil, "line %d: binary data, not CSV text", s.line)
+		}
+		fields, ok := splitFields(text)
+		if !ok {
+			return nil, fileErr(s.name, ErrFormat, nil, "line %d: a quote that does not end", s.line)
+		}
+		return fields, nil
+	}
+	if err := s.sc.Err(); errors.Is(err, bufio.ErrTooLong) {
+		return nil, fileErr(s.name, ErrFormat, nil, "line %d is longer than %d MiB: not samples as text", s.line+1, maxCSVLine>>20)
+	} else if err != nil {
+		return nil, fileErr(s.name, ErrFormat, err, "line %d", s.line+1)
+	}
+	return nil, nil
+}
+
+// splitFields cuts a line into its fields: separators are commas,
+// semicolons, tabs and spaces, a run of them one separator; in double
+// quotes they are part of the field ("" stands for a quote). ok is false
+// for a quote that does not end.
+func splitFields(text string) (fields []string, ok bool) {
+	var b strings.Builder
+	quoted, inField := false, false
+	for i := 0; i < len(text); i++ {
+		c := text[i]
+		switch {
+		case quoted && c == '"' && i+1 < len(text) && text[i+1] == '"':
+			b.WriteByte('"')
+			i++
+		case c == '"':
+			quoted, inField = !quoted, true
+		case !quoted && (c == ',' || c == ';' || c == '\t' || c == ' '):
+			if inField {
+				fields = append(fields, b.String())
+				b.Reset()
+				inField = false
+			}
+		default:
+			b.WriteByte(c)
+			inField = true
+		}
+	}
+	if inField {
+		fields = append(fields, b.String())
+	}
+	return fields, !quoted
+}
+
+// isNumber reports whether a CSV field is a number.
+func isNumber(f string) bool {
+	_, err := strconv.ParseFloat(f, 64)
+	return err == nil || errors.Is(err, strconv.ErrRange)
+}
+
+// readCSV reads the file. dim 0 asks for labelled rows; dim > 0 for rows of
+// dim values, or of dim+1 with a label column to leave out.
+func readCSV(r io.Reader, name string, o options, dim int) (*csvTable, error) {
+	r, err := gunzip(r, name)
+	if err != nil {
+		return nil, err
+	}
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 1<<16), maxCSVLine)
+	s := &csvScanner{sc: sc, name: name}
+	first, err := s.next()
+	if err != nil {
+		return nil, err
+	}
+	if first == nil {
+		return nil, fileErr(name, ErrFormat, nil, "no samples")
+	}
+	firstLine := s.line
+	second, err := s.next()
+	if err != nil {
+		return nil, err
+	}
+	var header []string
+	if isHeader(first, second) {
+		header, first, firstLine = first, second, s.line
+		if second, err = s.next(); err != nil {
+			return nil, err
+		}
+	}
+	if first == nil {
+		return nil, fileErr(name, ErrFormat, nil, "no samples (only a header)")
+	}
+	cols := len(first)
+	label := -1
+	switch {
+	case dim == 0 || cols == dim+1:
+		if label, err = labelColumn(name, o.labelColumn, header, first); err != nil {
+			return nil, err
+		}
+		if cols < 2 {
+			return nil, fileErr(name, ErrFormat, nil, "line %d: 1 column: no values beside the label", firstLine)
+		}
+	case cols != dim:
+		return nil, fileErr(name, ErrFormat, nil, "line %d: %d values, want %d (or %d with a label column)", firstLine, cols, dim, dim+1)
+	}
+	t := &csvTable{dim: cols}
+	if label >= 0 {
+		t.dim = cols - 1
+	}
+	add := func(fields []string, line int) error {
+		if len(fields) != cols {
+			if dim > 0 {
+				return fileErr(name, ErrFormat, nil, "line %d: %d values, the lines before have %d", line, len(fields), cols)
+			}
+			return fileErr(name, ErrFormat, nil, "line %d: %d columns, the lines before have %d", line, len(fields), cols)
+		}
+		if int64(len(t.data)+t.dim) > o.maxElements {
+			return fileErr(name, ErrTooLarge, nil, "more than %d values, the limit", o.maxElements)
+		}
+		for i, f := range fields {
+			if i == label {
+				if err := checkLabel(f); err != nil {
+					return fileErr(name, ErrValue, nil, "line %d, value %d: the label %s", line, i+1, err)
+				}
+				t.labels = append(t.labels, f)
+				continue
+			}
+			v, err := strconv.ParseFloat(f, 64)
+			switch {
+			case errors.Is(err, strconv.ErrRange):
+				return fileErr(name, ErrValue, nil, "line %d, value %d: %q is beyond the range of float64", line, i+1, f)
+			case err != nil:
+				hint := ""
+				if label >= 0 && header == nil && o.labelColumn == "" {
+					hint = " (if it is the label, name its column with -label-column)"
+				}
+				return fileErr(name, ErrValue, nil, "line %d, value %d: %q is not a number%s", line, i+1, f, hint)
+			case math.IsNaN(v) || math.IsInf(v, 0):
+				return fileErr(name, ErrValue, nil, "line %d, value %d: %q is not a finite number", line, i+1, f)
+			}
+			t.data = append(t.data, v)
+		}
+		t.rows++
+		return nil
+	}
+	if err := add(first, firstLine); err != nil {
+		return nil, err
+	}
+	for fields := second; fields != nil; {
+		if err := add(fields, s.line); err != nil {
+			return nil, err
+		}
+		if fields, err = s.next(); err != nil {
+			return nil, err
+		}
+	}
+	return t, nil
+}
+
+// isHeader reports whether the first data line of a file is a header: it
+// has a word where the second has a number, or (a file of one line) more
+// than one word.
+func isHeader(first, second []string) bool {
+	if second == nil {
+		words := 0
+		for _, f := range first {
+			if !isNumber(f) {
+				words++
+			}
+		}
+		return words > 1
+	}
+	for j := range min(len(first), len(second)) {
+		if !isNumber(first[j]) && isNumber(second[j]) {
+			return true
+		}
+	}
+	return false
+}
+
+// labelColumn returns the index of the label column among the fields of
+// the first row (see WithLabelColumn for want).
+func labelColumn(name, want string, header, row []string) (int, error) {
+	cols := len(row)
+	if header != nil && len(header) != cols {
+		return 0, fileErr(name, ErrFormat, nil, "the header has %d columns, the first row %d", len(header), cols)
+	}
+	if want != "" {
+		for j, h := range header {
+			if strings.EqualFold(h, want) {
+				return j, nil
+			}
+		}
+		if strings.EqualFold(want, "last") {
+			return cols - 1, nil
+		}
+		if k, err := strconv.Atoi(want); err == nil {
+			if k < 1 || k > cols {
+				return 0, fileErr(name, ErrFormat, nil, "label column %d: the rows have %d columns", k, cols)
+			}
+			return k - 1, nil
+		}
+		if header == nil {
+			return 0, fileErr(name, ErrFormat, nil, "label column %q: the file has no header to name it (give an index, 1 to %d, or last)", want, cols)
+		}
+		return 0, fileErr(name, ErrFormat, nil, "label column %q is not in the header (%s)", want, headerList(header))
+	}
+	for j, h := range header {
+		for _, l := range defaultLabelNames {
+			if strings.EqualFold(h, l) {
+				return j, nil
+			}
+		}
+	}
+	words := -1
+	for j, f := range row {
+		if !isNumber(f) {
+			if words >= 0 {
+				return 0, nil
+			}
+			words = j
+		}
+	}
+	if words >= 0 {
+		return words, nil
+	}
+	return 0, nil
+}
+
+// maxLabelBytes is the longest label, in bytes: a class name a model keeps.
+const maxLabelBytes = 256
+
+// checkLabel says what keeps a field from being a label a model can keep
+// and print, one a line.
+func checkLabel(f string) error {
+	if f == "" {
+		return errors.New("is empty")
+	}
+	if len(f) > maxLabelBytes {
+		return fmt.Errorf("has %d bytes, at most %d", len(f), maxLabelBytes)
+	}
+	for _, r := range f {
+		if unicode.IsControl(r) {
+			return errors.New("holds a control character")
+		}
+	}
+	return nil
+}
+
+// headerList writes the first columns of a header, for messages.
+func headerList(h []string) string {
+	const most = 8
+	if len(h) <= most {
+		return strings.Join(h, ", ")
+	}
+	return strings.Join(h[:most], ", ") + fmt.Sprintf(", … %d columns", len(h))
+}
+
+// gunzip returns r's bytes, decompressed when they start like gzip.
+func gunzip(r io.Reader, name string) (io.Reader, error) {
+	br := bufio.NewReaderSize(r, ioBufSize)
+	head, _ := br.Peek(2)
+	if len(head) < 2 || head[0] != 0x1f || head[1] != 0x8b {
+		return br, nil
+	}
+	zr, err := gzip.NewReader(br)
+	if err != nil {
+		return nil, fileErr(name, ErrFormat, err, "corrupt gzip data")
+	}
+	return zr, nil
+}

@@ -1,0 +1,327 @@
+package dataset
+
+import (
+	"bytes"
+	"compress/gzip"
+	"errors"
+	"math"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+
+	"gonum.org/v1/gonum/mat"
+)
+
+func TestClassNames(t *testing.T) {
+	for _, c := range []struct {
+		in   [][]string
+		want []string
+	}{
+		{[][]string{{"3", "1", "2", "1"}}, []string{"1", "2", "3"}},
+		{[][]string{{"10", "9", "-1"}, {"2"}}, []string{"-1", "2", "9", "10"}},
+		{[][]string{{"3.0", "+3", "03", "1"}}, []string{"1", "3"}},
+		{[][]string{{"b", "a", "10", "9"}}, []string{"10", "9", "a", "b"}},
+		{[][]string{{"1.5", "1"}}, []string{"1", "1.5"}},
+		{[][]string{{"0x10", "16"}}, []string{"0x10", "16"}},
+		{[][]string{{"Inf", "1"}}, []string{"1", "Inf"}},
+		{nil, nil},
+	} {
+		got := ClassNames(c.in...)
+		if !slices.Equal(got, c.want) {
+			t.Errorf("ClassNames(%q) = %q, want %q", c.in, got, c.want)
+		}
+	}
+	x := NewClassIndex([]string{"1", "2", "15"})
+	for s, want := range map[string]int{"1": 0, "2.0": 1, "015": 2, "+15": 2} {
+		if got, ok := x.Class(s); !ok || got != want {
+			t.Errorf("Class(%q) = %d, %v, want %d", s, got, ok, want)
+		}
+	}
+	if _, ok := x.Class("3"); ok {
+		t.Errorf("Class(3) found")
+	}
+}
+
+func readCSVString(t *testing.T, body string, opts ...Option) (*Set, error) {
+	t.Helper()
+	return ReadCSVFrom(strings.NewReader(body), "x.csv", opts...)
+}
+
+func TestReadCSV(t *testing.T) {
+	cases := []struct {
+		name, body string
+		opts       []Option
+		labels     []int
+		names      []string
+		x0         []float64
+	}{
+		{"labels 1..3 first, no header", "1,0.5,2\n3,1,1\n2,4,4\n", nil, []int{0, 2, 1}, []string{"1", "2", "3"}, []float64{0.5, 2}},
+		{"header label last", "a,b,label\n0.5,2,1\n1,1,0\n", nil, []int{1, 0}, nil, []float64{0.5, 2}},
+		{"header Class in the middle", "a;Class;b\n0.5;x;2\n1;y;1\n", nil, []int{0, 1}, []string{"x", "y"}, []float64{0.5, 2}},
+		{"words last, no header", "1 2 cat\n3 4 dog\n", nil, []int{0, 1}, []string{"cat", "dog"}, []float64{1, 2}},
+		{"named column", "a,b,c\n1,2,3\n4,5,6\n", []Option{WithLabelColumn("b")}, []int{0, 1}, []string{"2", "5"}, []float64{1, 3}},
+		{"index column", "1,2,3\n4,5,6\n", []Option{WithLabelColumn("3")}, []int{0, 1}, []string{"3", "6"}, []float64{1, 2}},
+		{"last column", "1,2,3\n4,5,6\n", []Option{WithLabelColumn("last")}, []int{0, 1}, []string{"3", "6"}, []float64{1, 2}},
+		{"quotes, comments, BOM, CRLF", "\ufeff# data\r\n\"a\",1,2\r\n\r\n\"b\",3,4\r\n", nil, []int{0, 1}, []string{"a", "b"}, []float64{1, 2}},
+		{"labels 0..q-1 need no names", "0,1\n1,2\n2,3\n", nil, []int{0, 1, 2}, nil, []float64{1}},
+		{"quoted separators", "\"New York, NY\",1\n\"a \"\"b\"\"\",2\n", nil, []int{0, 1}, []string{"New York, NY", "a \"b\""}, []float64{1}},
+	}
+	for _, c := range cases {
+		s, err := readCSVString(t, c.body, c.opts...)
+		if err != nil {
+			t.Errorf("%s: %v", c.name, err)
+			continue
+		}
+		if !slices.Equal(s.Labels, c.labels) || !slices.Equal(s.ClassNames, c.names) || s.Classes != len(s.Names()) {
+			t.Errorf("%s: labels %v names %q classes %d, want %v %q", c.name, s.Labels, s.ClassNames, s.Classes, c.labels, c.names)
+		}
+		if !slices.Equal(s.X.RawRowView(0), c.x0) || s.Rows != 1 || s.Cols != len(c.x0) || s.Name != "x" {
+			t.Errorf("%s: first row %v (%d×%d, %q), want %v", c.name, s.X.RawRowView(0), s.Rows, s.Cols, s.Name, c.x0)
+		}
+	}
+}
+
+func TestReadCSVErrors(t *testing.T) {
+	for _, c := range []struct {
+		name, body string
+		opts       []Option
+		kind       error
+		want       string
+	}{
+		{"empty", "", nil, ErrFormat, "no samples"},
+		{"comments only", "# x\n\n", nil, ErrFormat, "no samples"},
+		{"header only", "label,a,b\n", nil, ErrFormat, "no samples"},
+		{"ragged", "1,2,3\n1,2\n", nil, ErrFormat, "line 2: 2 columns, the lines before have 3"},
+		{"word feature", "1,2,3\n1,x,3\n", nil, ErrValue, `line 2, value 2: "x" is not a number`},
+		{"word under a number", "a,1,3\nb,x,3\n", nil, ErrValue, `line 2, value 2: "x" is not a number`},
+		{"NaN", "1,2\n1,NaN\n", nil, ErrValue, "not a finite number"},
+		{"huge", "1,2\n1,1e999\n", nil, ErrValue, "beyond the range of float64"},
+		{"missing name", "a,b\n1,2\n", []Option{WithLabelColumn("c")}, ErrFormat, `label column "c" is not in the header (a, b)`},
+		{"name without header", "1,2\n1,2\n", []Option{WithLabelColumn("c")}, ErrFormat, "no header to name it"},
+		{"index out of range", "1,2\n1,2\n", []Option{WithLabelColumn("0")}, ErrFormat, "label column 0: the rows have 2 columns"},
+		{"header width", "a,b,c\n1,2\n", nil, ErrFormat, "the header has 3 columns, the first row 2"},
+		{"one column", "1\n2\n", nil, ErrFormat, "no values beside the label"},
+		{"binary", "ODDL\x00\x01\n", nil, ErrFormat, "binary data"},
+		{"empty label", "\"\",1\nb,2\n", nil, ErrValue, "line 1, value 1: the label is empty"},
+		{"open quote", "\"a,1\n", nil, ErrFormat, "line 1: a quote that does not end"},
+		{"control label", "a\x01,1\nb,2\n", nil, ErrValue, "line 1, value 1: the label holds a control character"},
+		{"long label", strings.Repeat("x", 257) + ",1\n", nil, ErrValue, "the label has 257 bytes, at most 256"},
+		{"limit", "1,2,3\n1,2,3\n1,2,3\n", []Option{WithMaxElements(5)}, ErrTooLarge, "more than 5 values"},
+	} {
+		_, err := readCSVString(t, c.body, c.opts...)
+		if !errors.Is(err, c.kind) || !strings.Contains(err.Error(), c.want) || strings.Contains(err.Error(), "\n") {
+			t.Errorf("%s: got %v, want %v with %q", c.name, err, c.kind, c.want)
+		}
+	}
+}
+
+func TestReadCSVSamples(t *testing.T) {
+	X, err := ReadCSVSamples(strings.NewReader("1,2,3\n4,5,6\n"), "x", 3)
+	if err != nil || X.At(1, 2) != 6 {
+		t.Fatalf("plain rows: %v", err)
+	}
+	// A label column beside the values is left out, found as for
+	// training.
+	X, err = ReadCSVSamples(strings.NewReader("label,a,b,c\n7,1,2,3\n8,4,5,6\n"), "x", 3)
+	if err != nil || X.At(1, 0) != 4 || X.At(0, 2) != 3 {
+		t.Fatalf("with a label column: %v", err)
+	}
+	X, err = ReadCSVSamples(strings.NewReader("1,2,3,cat\n4,5,6,dog\n"), "x", 3)
+	if err != nil || X.At(1, 2) != 6 {
+		t.Fatalf("with words last: %v", err)
+	}
+	if _, err := ReadCSVSamples(strings.NewReader("1,2\n"), "x", 3); err == nil || !strings.Contains(err.Error(), "2 values, want 3 (or 4 with a label column)") {
+		t.Errorf("short row: %v", err)
+	}
+	// gzip-compressed CSV.
+	var b bytes.Buffer
+	zw := gzip.NewWriter(&b)
+	zw.Write([]byte("1,2,3\n"))
+	zw.Close()
+	if X, err := ReadCSVSamples(&b, "x.gz", 3); err != nil || X.At(0, 1) != 2 {
+		t.Errorf("gzip: %v", err)
+	}
+}
+
+// FuzzReadCSV feeds arbitrary text to the CSV reader. Nothing may panic;
+// an error is one line that wraps one of the package's kinds; an accepted
+// file has finite values, a class for every label, names that sort as
+// ClassNames sorts them, and reads back the same from the CSV written from
+// it.
+func FuzzReadCSV(f *testing.F) {
+	for _, s := range []string{
+		"1,0.5,2\n3,1,1\n2,4,4\n",
+		"a,b,label\n0.5,2,1\n1,1,0\n",
+		"1 2 cat\n3 4 dog\n",
+		"\ufeff# c\r\n\"a\";1;2\r\n",
+		"label\n",
+		"1,2\n1\n",
+		"x,y\n1,NaN\n",
+		"3.0,1\n+3,2\n03,4\n",
+	} {
+		f.Add([]byte(s), "")
+	}
+	f.Add([]byte("a,b,c\n1,2,3\n"), "b")
+	f.Add([]byte("1,2,3\n"), "last")
+	f.Fuzz(func(t *testing.T, data []byte, col string) {
+		s, err := ReadCSVFrom(bytes.NewReader(data), "in", WithLabelColumn(col), WithMaxElements(1<<20))
+		if err != nil {
+			if strings.Contains(err.Error(), "\n") {
+				t.Fatalf("error of several lines: %q", err)
+			}
+			if !errors.Is(err, ErrFormat) && !errors.Is(err, ErrValue) && !errors.Is(err, ErrTooLarge) {
+				t.Fatalf("error of no known kind: %v", err)
+			}
+			return
+		}
+		r, c := s.X.Dims()
+		if r != s.Len() || r < 1 || c != s.Dim() || c < 1 {
+			t.Fatalf("%d×%d values for %d samples of %d", r, c, s.Len(), s.Dim())
+		}
+		for i := range r {
+			for _, v := range s.X.RawRowView(i) {
+				if math.IsNaN(v) || math.IsInf(v, 0) {
+					t.Fatalf("accepted a non-finite value")
+				}
+			}
+		}
+		names := s.Names()
+		if len(names) != s.Classes || !slices.Equal(ClassNames(names), names) {
+			t.Fatalf("names %q for %d classes, not in their own order", names, s.Classes)
+		}
+		seen := make([]bool, s.Classes)
+		for _, y := range s.Labels {
+			if y < 0 || y >= s.Classes {
+				t.Fatalf("label %d outside 0..%d", y, s.Classes-1)
+			}
+			seen[y] = true
+		}
+		if slices.Contains(seen, false) {
+			t.Fatalf("a class without samples: %v", seen)
+		}
+		// Round trip: header "label,…", the label first, in quotes.
+		var b strings.Builder
+		b.WriteString("label")
+		for j := range c {
+			b.WriteString(",v" + strconv.Itoa(j))
+		}
+		b.WriteByte('\n')
+		for i := range r {
+			b.WriteString(`"` + strings.ReplaceAll(names[s.Labels[i]], `"`, `""`) + `"`)
+			for _, v := range s.X.RawRowView(i) {
+				b.WriteString("," + strconv.FormatFloat(v, 'g', -1, 64))
+			}
+			b.WriteByte('\n')
+		}
+		back, err := ReadCSVFrom(strings.NewReader(b.String()), "back")
+		if err != nil {
+			t.Fatalf("the accepted set written back is refused: %v", err)
+		}
+		if !slices.Equal(back.Names(), names) || !slices.Equal(back.Labels, s.Labels) {
+			t.Fatalf("round trip changed the labels: %q %v to %q %v", names, s.Labels, back.Names(), back.Labels)
+		}
+		for i := range r {
+			for j := range c {
+				if math.Float64bits(back.X.At(i, j)) != math.Float64bits(s.X.At(i, j)) {
+					t.Fatalf("round trip changed sample %d value %d", i, j)
+				}
+			}
+		}
+	})
+}
+
+func TestLoadPath(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, body string) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	tr := write("my-train.csv", "2,1,1\n4,2,2\n")
+	te := write("my-test.csv", "4,1,1\n8,2,2\n")
+	train, test, err := LoadPath(tr + "," + te)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The classes of both files: 2, 4, 8.
+	if !slices.Equal(train.ClassNames, []string{"2", "4", "8"}) || !slices.Equal(test.Labels, []int{1, 2}) || train.Classes != 3 || test.Classes != 3 {
+		t.Errorf("pair of CSV files: %q %v %v", train.ClassNames, train.Labels, test.Labels)
+	}
+	train, test, err = LoadPath(dir)
+	if err != nil || train.Name != filepath.Base(dir)+"-train" || test == nil || test.Len() != 2 {
+		t.Errorf("folder of CSV files: %v %v %v", train, test, err)
+	}
+	single, none, err := LoadPath(tr)
+	if err != nil || none != nil || single.Name != "my-train" {
+		t.Errorf("one file: %v %v %v", single, none, err)
+	}
+	// An IDX images file alone wants its labels.
+	img := filepath.Join(dir, "x.idx")
+	os.WriteFile(img, idxBytes(typeFloat, []uint32{2, 2}, make([]byte, 16)), 0o644)
+	if _, _, err := LoadPath(img); err == nil || !strings.Contains(err.Error(), "needs its labels") {
+		t.Errorf("images alone: %v", err)
+	}
+	// A second training CSV makes the folder ambiguous.
+	write("other-train.csv", "1,1\n")
+	if _, _, err := LoadPath(dir); !errors.Is(err, ErrAmbiguous) || !strings.Contains(err.Error(), "2 training sets: my-train.csv; other-train.csv") {
+		t.Errorf("two training files: %v", err)
+	}
+}
+
+func TestStreamReaders(t *testing.T) {
+	img := idxBytes(typeShort, []uint32{3, 2}, []byte{0, 1, 0, 2, 0, 3, 0, 4, 0xff, 0xff, 0, 6})
+	lab := idxBytes(typeInt, []uint32{3}, []byte{0, 0, 0, 9, 0, 0, 0, 5, 0, 0, 0, 9})
+	s, err := ReadIDXFrom(bytes.NewReader(img), bytes.NewReader(lab), "pipe")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(s.Labels, []int{1, 0, 1}) || !slices.Equal(s.ClassNames, []string{"5", "9"}) || s.X.At(2, 0) != -1 || s.Name != "pipe" {
+		t.Errorf("ReadIDXFrom: %v %q %v", s.Labels, s.ClassNames, s.X.RawRowView(2))
+	}
+	if _, err := ReadIDXImagesFrom(bytes.NewReader(img), bytes.NewReader(lab), "pipe"); !errors.Is(err, ErrNotBytes) {
+		t.Errorf("ReadIDXImagesFrom of int16: %v", err)
+	}
+	r, err := NewReader(bytes.NewReader(img), bytes.NewReader(lab), "seek")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for epoch := range 2 {
+		x, y := make([]float64, 6), make([]int, 3)
+		n, err := r.Next(x, y)
+		if err != nil || n != 3 || !slices.Equal(y, s.Labels) || !slices.Equal(x, s.X.RawMatrix().Data) {
+			t.Fatalf("epoch %d: %d %v %v %v", epoch, n, err, y, x)
+		}
+		if err := r.Reset(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if r.Classes() != 2 || !slices.Equal(r.ClassNames(), s.ClassNames) {
+		t.Errorf("Reader classes %d %q", r.Classes(), r.ClassNames())
+	}
+}
+
+// TestMNISTNamesAmongOthers: a folder with MNIST's files and another
+// set's serves "mnist" by MNIST's names, and is ambiguous as a path.
+func TestMNISTNamesAmongOthers(t *testing.T) {
+	dir := t.TempDir()
+	X := mat.NewDense(2, 4, []float64{1, 2, 3, 4, 5, 6, 7, 8})
+	for _, stem := range []string{"train", "t10k", "usps-train", "usps-test"} {
+		if err := WriteIDX(filepath.Join(dir, stem+"-images-idx3-ubyte.gz"), filepath.Join(dir, stem+"-labels-idx1-ubyte.gz"), X, 2, 2, []int{0, 1}, true); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if train, test, err := Load("mnist", dir); err != nil || train.Name != "mnist-train" || test.Name != "mnist-test" {
+		t.Errorf("Load(mnist, dir): %v", err)
+	}
+	if train, _, err := LoadImages("mnist", dir); err != nil || train.Name != "mnist-train" {
+		t.Errorf("LoadImages(mnist, dir): %v", err)
+	}
+	if _, _, err := Load(dir, ""); !errors.Is(err, ErrAmbiguous) || !strings.Contains(err.Error(), "train-images-idx3-ubyte.gz with train-labels-idx1-ubyte.gz; usps-train-images") {
+		t.Errorf("Load(dir): %v", err)
+	}
+}

@@ -1,0 +1,37 @@
+package dataset
+
+// Option changes how a reader of this package reads its files.
+type Option func(*options)
+
+// options are the settings of one read.
+type options struct {
+	maxElements int64
+	labelColumn string
+}
+
+// DefaultMaxElements is the default cap on the number of elements (samples ×
+// pixels, or labels) one IDX file may declare before anything is allocated for
+// it: 2³¹ elements, 16 GiB of float64.
+const DefaultMaxElements = 1 << 31
+
+// WithMaxElements sets the largest number of elements a file may declare
+// (for a Reader, the largest number of values of one sample; for CSV, the
+// values of the whole file): a header above it is refused with ErrTooLarge
+// before anything is allocated, a CSV file as soon as it goes beyond it.
+// n ≤ 0 means DefaultMaxElements.
+func WithMaxElements(n int64) Option {
+	return func(o *options) {
+		if n <= 0 {
+			n = DefaultMaxElements
+		}
+		o.maxElements = n
+	}
+}
+
+func optionsOf(opts []Option) options {
+	o := options{maxElements: DefaultMaxElements}
+	for _, f := range opts {
+		f(&o)
+	}
+	return o
+}

@@ -1,0 +1,76 @@
+package ridge
+
+import (
+	"errors"
+	"math"
+	"math/rand/v2"
+	"testing"
+)
+
+// The solution satisfies (M + λI)·X = C to rounding, reading only M's
+// upper triangle.
+func TestSolveResidual(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 1))
+	for _, k := range []int{1, 7, 64} {
+		const q, lambda = 3, 0.5
+		a := make([]float64, k*(k+2))
+		for i := range a {
+			a[i] = rng.NormFloat64()
+		}
+		M := make([]float64, k*k)
+		for i := range k {
+			for j := range k {
+				var s float64
+				for p := range k + 2 {
+					s += a[i*(k+2)+p] * a[j*(k+2)+p]
+				}
+				if j >= i {
+					M[i*k+j] = s
+				} else {
+					M[i*k+j] = math.NaN() // the lower triangle is not read
+				}
+			}
+		}
+		C := make([]float64, k*q)
+		for i := range C {
+			C[i] = rng.NormFloat64()
+		}
+		X, err := Solve(k, q, M, C, lambda, 0, 0)
+		if err != nil {
+			t.Fatalf("k=%d: %v", k, err)
+		}
+		for i := range k {
+			for c := range q {
+				r := lambda*X[i*q+c] - C[i*q+c]
+				for j := range k {
+					m := M[min(i, j)*k+max(i, j)]
+					r += m * X[j*q+c]
+				}
+				if math.Abs(r) > 1e-9 {
+					t.Fatalf("k=%d: residual %g at (%d, %d)", k, r, i, c)
+				}
+			}
+		}
+	}
+}
+
+// A system that is not definite at λ is an error without growth, and is
+// solved at the first grown ridge that makes it definite with it.
+func TestSolveGrow(t *testing.T) {
+	M := []float64{1, 0, 0, -5e-4}
+	C := []float64{1, 1}
+	if _, err := Solve(2, 1, M, C, 1e-6, 0, 0); !errors.Is(err, ErrNotDefinite) {
+		t.Fatalf("without growth: %v", err)
+	}
+	if _, err := Solve(2, 1, M, C, 1e-6, 1e3, 1e2); !errors.Is(err, ErrNotDefinite) {
+		t.Fatalf("growth capped below the ridge needed: %v", err)
+	}
+	X, err := Solve(2, 1, M, C, 1e-6, 1e3, 1e12)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// λ·10³ = 10⁻³: the second diagonal entry is 5·10⁻⁴.
+	if want := 1 / (1 + 1e-3); math.Abs(X[0]-want) > 1e-12 || math.Abs(X[1]-2000) > 1e-6 {
+		t.Fatalf("X = %v, want [%v 2000]", X, want)
+	}
+}

@@ -1,0 +1,94 @@
+package oddl
+
+import (
+	"fmt"
+	"io"
+
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/oddl-go/oddl/dataset"
+)
+
+// batch is the mini-batch under way: samples read from a source, checked
+// and preprocessed, with their labels.
+type batch struct {
+	n, q    int  // sample dimension, classes
+	unit    bool // PreprocessUnit
+	threads int
+	buf     []float64  // room for the samples, one a row
+	lab     []int      // their labels
+	x       *mat.Dense // the samples read (a view of buf), nil at the end of a pass
+}
+
+func newBatch(size, n, q int, preprocess Preprocess, threads int) *batch {
+	b := &batch{n: n, q: q, unit: preprocess == PreprocessUnit, threads: threads}
+	b.grow(size)
+	return b
+}
+
+// grow makes room for size samples.
+func (b *batch) grow(size int) {
+	if len(b.lab) < size {
+		b.buf = make([]float64, size*b.n)
+		b.lab = make([]int, size)
+	}
+}
+
+// rows returns the number of samples read.
+func (b *batch) rows() int {
+	if b.x == nil {
+		return 0
+	}
+	r, _ := b.x.Dims()
+	return r
+}
+
+// read reads up to want samples of src's current pass (want at most the
+// room made) and preprocesses them; 0 means the pass is over. index numbers
+// the mini-batch in error messages (0: none).
+func (b *batch) read(src Source, want int, index int64) (int, error) {
+	n := b.n
+	cnt := 0
+	for cnt < want {
+		got, err := src.Read(b.buf[cnt*n:want*n], b.lab[cnt:want])
+		if got < 0 || got > want-cnt {
+			return 0, fmt.Errorf("oddl: source returned %d samples for %d asked", got, want-cnt)
+		}
+		cnt += got
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return 0, fmt.Errorf("oddl: reading samples: %w", err)
+		}
+		if got == 0 {
+			break
+		}
+	}
+	for _, l := range b.lab[:cnt] {
+		if l < 0 || l >= b.q {
+			return 0, fmt.Errorf("oddl: %w: label %d outside 0..%d", ErrInput, l, b.q-1)
+		}
+	}
+	if cnt == 0 {
+		b.x = nil
+		return 0, nil
+	}
+	b.x = mat.NewDense(cnt, n, b.buf[:cnt*n])
+	if err := dataset.Validate(b.x); err != nil {
+		if index < 1 {
+			return 0, fmt.Errorf("oddl: %w: %v", ErrInput, err)
+		}
+		// The row is the sample's place in the shuffled mini-batch.
+		return 0, fmt.Errorf("oddl: %w: mini-batch %d: %v", ErrInput, index, err)
+	}
+	if b.unit {
+		// Rows are independent: the workers take contiguous bands.
+		workers := max(1, min(b.threads, cnt/64))
+		parallel(workers, func(w int) {
+			lo, hi := w*cnt/workers, (w+1)*cnt/workers
+			dataset.Preprocess(b.x.Slice(lo, hi, 0, n).(*mat.Dense))
+		})
+	}
+	return cnt, nil
+}
