@@ -29,7 +29,12 @@ type selectRow struct {
 	Samples    int               `json:"validation_samples"`
 	Beta       float64           `json:"residual_weight"`
 	BetaChosen bool              `json:"residual_weight_chosen"`
-	Seconds    float64           `json:"train_seconds"`
+	// BetaGrid and BetaErrors are the validation errors of each residual
+	// weight tried when it was chosen (the same trained model, scored
+	// with each weight).
+	BetaGrid   []float64 `json:"residual_weight_grid,omitempty"`
+	BetaErrors []float64 `json:"residual_weight_errors,omitempty"`
+	Seconds    float64   `json:"train_seconds"`
 }
 
 // selectReport is the JSON object of "oddl select -json".
@@ -105,7 +110,8 @@ func runSelect(args []string, stdout, stderr io.Writer) error {
 		}
 		rep.Dataset = tr.Dataset
 		rep.Rows = append(rep.Rows, selectRow{Settings: settings, Args: targs, Error: tr.Validation.Error, Samples: tr.Validation.Samples,
-			Beta: tr.ResidualWeight, BetaChosen: tr.Validation.Chosen != nil, Seconds: tr.TrainSeconds})
+			Beta: tr.ResidualWeight, BetaChosen: tr.Validation.Chosen != nil, Seconds: tr.TrainSeconds,
+			BetaGrid: tr.Validation.Grid, BetaErrors: tr.Validation.Errors})
 		if !*asJSON {
 			fmt.Fprintf(stderr, "oddl select: %s: validation error %.2f%%\n", strings.Join(targs, " "), 100*tr.Validation.Error)
 		}
@@ -115,7 +121,7 @@ func runSelect(args []string, stdout, stderr io.Writer) error {
 		return writeJSON(stdout, rep)
 	}
 	fmt.Fprintf(stdout, "%s, %.3g of the training set held out (validation); train flags: %s\n\n", rep.Dataset, rep.Fraction, strings.Join(base, " "))
-	fmt.Fprintf(stdout, "| settings | validation error | β | training s |\n| --- | ---: | ---: | ---: |\n")
+	fmt.Fprintf(stdout, "| settings | validation error | β | errors of the β grid | training s |\n| --- | ---: | ---: | --- | ---: |\n")
 	for i, r := range rep.Rows {
 		mark := ""
 		switch {
@@ -130,7 +136,11 @@ func runSelect(args []string, stdout, stderr io.Writer) error {
 		if r.BetaChosen {
 			beta += " (chosen)"
 		}
-		fmt.Fprintf(stdout, "| %s%s | %.2f %% | %s | %.1f |\n", strings.Join(r.Args, " "), mark, 100*r.Error, beta, r.Seconds)
+		grid := "—"
+		if len(r.BetaGrid) > 0 {
+			grid = fmt.Sprintf("%v: %s", r.BetaGrid, percents(r.BetaErrors))
+		}
+		fmt.Fprintf(stdout, "| %s%s | %.2f %% | %s | %s | %.1f |\n", strings.Join(r.Args, " "), mark, 100*r.Error, beta, grid, r.Seconds)
 	}
 	return nil
 }
