@@ -43,9 +43,9 @@ func refitLabel(p Params) string {
 	case !p.Refit:
 		return "no refit"
 	case p.RefitPass:
-		return "refit pass (ridge + hinge)"
+		return "ridge + hinge on one more pass"
 	}
-	return "refit from running statistics (ridge)"
+	return "ridge on running statistics"
 }
 
 // ChosenStep names the extra row of the like-for-like table whose residual

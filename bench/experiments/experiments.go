@@ -127,15 +127,17 @@ type FaceResult struct {
 
 // Report is everything Run measured; it is written as results.json.
 type Report struct {
-	Command     string    `json:"command,omitempty"`
-	Quick       bool      `json:"quick"`
-	Tables      []int     `json:"tables"`
-	Started     time.Time `json:"started"`
-	Seconds     float64   `json:"seconds"`
-	Machine     Machine   `json:"machine"`
-	DigitParams Params    `json:"digit_params"`
-	FaceParams  Params    `json:"face_params"`
-	Digits      []Result  `json:"digits,omitempty"` // Tables 1, 2, 5
+	Command string    `json:"command,omitempty"`
+	Quick   bool      `json:"quick"`
+	Tables  []int     `json:"tables"`
+	Started time.Time `json:"started"`
+	Seconds float64   `json:"seconds"`
+	Machine Machine   `json:"machine"`
+	// Threads is the number of threads every method ran with.
+	Threads     int      `json:"threads"`
+	DigitParams Params   `json:"digit_params"`
+	FaceParams  Params   `json:"face_params"`
+	Digits      []Result `json:"digits,omitempty"` // Tables 1, 2, 5
 	// Ablation is the like-for-like table (with Table 1): the paper's
 	// algorithm, then our changes one at a time.
 	Ablation []Ablation   `json:"like_for_like,omitempty"`
@@ -219,7 +221,10 @@ func Run(ctx context.Context, o Options, w io.Writer) (*Report, error) {
 			CPU: cpuid.CPU.BrandName, GOMAXPROCS: runtime.GOMAXPROCS(0),
 			Kernel: kernel.Name(), Backend: backendName, GoVersion: runtime.Version(),
 		},
-		DigitParams: dp, FaceParams: fp,
+		DigitParams: dp, FaceParams: fp, Threads: o.Threads,
+	}
+	if res.Threads == 0 {
+		res.Threads = runtime.GOMAXPROCS(0)
 	}
 	want := func(ts ...int) bool {
 		for _, t := range ts {

@@ -79,7 +79,7 @@ func TestMeanStd(t *testing.T) {
 }
 
 func TestTables(t *testing.T) {
-	res := &Report{DigitParams: DigitParams(), Machine: Machine{GOMAXPROCS: 2, Backend: "native"}}
+	res := &Report{DigitParams: DigitParams(), Machine: Machine{GOMAXPROCS: 2, Backend: "native"}, Threads: 1}
 	for _, s := range DigitSets {
 		for i, m := range Methods {
 			r := Result{Dataset: s, Method: m, K: 960, Train: 100, Test: 50, ErrorPercent: float64(i + 1), TrainSeconds: float64(2 * (i + 1))}
@@ -104,6 +104,7 @@ func TestTables(t *testing.T) {
 		"| oddl | 4.00 | 0.40 | n/a |",
 		"| online-rec-linear | 1.250 | 1.250 |",
 		"| ksvd-linear | 1.000 | 1.000 |",
+		"1 threads, BLAS native",
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("output lacks %q:\n%s", want, out)

@@ -146,7 +146,7 @@ func writeTable2(w io.Writer, res *Report) {
 	sets := datasetsIn(runs)
 	fmt.Fprintf(w, "\n### Table 2: training time (s), K = %d\n\n", res.DigitParams.K)
 	fmt.Fprintf(w, "Total wall time of training; per class = total / classes (for oddl and oddl-paper, which learn one dictionary for all classes, as the paper gives it). %s, %d threads, BLAS %s.\n\n",
-		sampleNote(res, runs), res.Machine.GOMAXPROCS, res.Machine.Backend)
+		sampleNote(res, runs), res.Threads, res.Machine.Backend)
 	cells := []string{"method"}
 	for _, s := range sets {
 		cells = append(cells, title(s)+" total", title(s)+" per class", title(s)+" per class (paper)")
