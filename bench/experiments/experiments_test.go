@@ -104,7 +104,7 @@ func TestTables(t *testing.T) {
 		"| oddl | 4.00 | 0.40 | n/a |",
 		"| online-rec-linear | 1.250 | 1.250 |",
 		"| ksvd-linear | 1.000 | 1.000 |",
-		"1 threads, BLAS native",
+		"threads: 1; BLAS native",
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("output lacks %q:\n%s", want, out)

@@ -145,7 +145,7 @@ func writeTable2(w io.Writer, res *Report) {
 	runs := res.Digits
 	sets := datasetsIn(runs)
 	fmt.Fprintf(w, "\n### Table 2: training time (s), K = %d\n\n", res.DigitParams.K)
-	fmt.Fprintf(w, "Total wall time of training; per class = total / classes (for oddl and oddl-paper, which learn one dictionary for all classes, as the paper gives it). %s, %d threads, BLAS %s.\n\n",
+	fmt.Fprintf(w, "Total wall time of training; per class = total / classes (for oddl and oddl-paper, which learn one dictionary for all classes, as the paper gives it). %s; threads: %d; BLAS %s.\n\n",
 		sampleNote(res, runs), res.Threads, res.Machine.Backend)
 	cells := []string{"method"}
 	for _, s := range sets {
