@@ -7,6 +7,10 @@
 //
 // The methods (see Fit):
 //
+//   - oddl-paper: the paper's algorithm as written (PaperParams): one
+//     shared reconstructive initialisation, codes of x on D in the joint
+//     phase, λ0 = 1, no task-driven term, the jointly learned W scored by
+//     W·a; the paper's values are printed beside this method only;
 //   - oddl: package oddl with its defaults (K = 960, L = 5, one pass of
 //     mini-batches after a class-block reconstructive initialisation; see
 //     oddl.DefaultConfig), scored by W·a minus the weighted squared
@@ -31,6 +35,15 @@
 // and classifier (K = 228 = 6 atoms a person, L = 15), and a test face is
 // given the person with the largest sum of the 7 classifiers' scores. The
 // error is reported as mean ± sample standard deviation over the splits.
+//
+// With Table 1 comes a like-for-like table (AblationSteps): oddl-paper,
+// then the changes that lead to the defaults added one at a time, each
+// row trained twice — on the training set less a per-class sixth, for the
+// error on that sixth (validation), and on the whole training set, for the
+// test error — and a last row whose residual weight is chosen on the
+// validation samples. In the face protocol, oddl's residual weight is
+// chosen for each split on a per-person sixth of its training faces
+// (faceRule); the test faces are never used to choose anything.
 //
 // Tables print as Markdown, the paper's values (Paper) beside ours. Report
 // is written as results.json, with a plot of Table 3 and pictures of the

@@ -34,7 +34,7 @@ var Sizes = []int{160, 320, 640, 960, 1280, 2560}
 // SizeMethods are the methods of Table 3. D-KSVD is left out: one of its
 // iterations codes every training sample on the whole dictionary, which at
 // K = 2560 on MNIST costs more than all the other runs of the table together.
-var SizeMethods = []string{ODDL, ODDLLinear, KSVDLinear, OnlineRecLinear}
+var SizeMethods = []string{ODDLPaper, ODDL, ODDLLinear, KSVDLinear, OnlineRecLinear}
 
 // Options configures Run.
 type Options struct {
@@ -103,8 +103,10 @@ type Result struct {
 	Test         int     `json:"test_samples"`
 	ErrorPercent float64 `json:"error_percent"`
 	TrainSeconds float64 `json:"train_seconds"`
-	// PerClassSeconds is TrainSeconds divided by the number of classes for
-	// the methods that learn one dictionary per class, 0 for the others.
+	// PerClassSeconds is TrainSeconds divided by the number of classes
+	// (for the methods with one dictionary per class, the mean time of a
+	// class's dictionary; for the others, the paper's way of putting them
+	// beside those).
 	PerClassSeconds float64 `json:"per_class_seconds,omitempty"`
 }
 
@@ -125,18 +127,26 @@ type FaceResult struct {
 
 // Report is everything Run measured; it is written as results.json.
 type Report struct {
-	Command     string       `json:"command,omitempty"`
-	Quick       bool         `json:"quick"`
-	Tables      []int        `json:"tables"`
-	Started     time.Time    `json:"started"`
-	Seconds     float64      `json:"seconds"`
-	Machine     Machine      `json:"machine"`
-	DigitParams Params       `json:"digit_params"`
-	FaceParams  Params       `json:"face_params"`
-	Digits      []Result     `json:"digits,omitempty"`  // Tables 1, 2, 5
-	BySize      []Result     `json:"by_size,omitempty"` // Table 3
-	Faces       []FaceResult `json:"faces,omitempty"`   // Table 4
-	Files       []string     `json:"files,omitempty"`
+	Command string    `json:"command,omitempty"`
+	Quick   bool      `json:"quick"`
+	Tables  []int     `json:"tables"`
+	Started time.Time `json:"started"`
+	Seconds float64   `json:"seconds"`
+	Machine Machine   `json:"machine"`
+	// Threads is the number of threads every method ran with.
+	Threads     int      `json:"threads"`
+	DigitParams Params   `json:"digit_params"`
+	FaceParams  Params   `json:"face_params"`
+	Digits      []Result `json:"digits,omitempty"` // Tables 1, 2, 5
+	// Ablation is the like-for-like table (with Table 1): the paper's
+	// algorithm, then our changes one at a time.
+	Ablation []Ablation   `json:"like_for_like,omitempty"`
+	BySize   []Result     `json:"by_size,omitempty"` // Table 3
+	Faces    []FaceResult `json:"faces,omitempty"`   // Table 4
+	// FaceRules are the residual weights of the oddl face models, chosen
+	// for each split of Table 4 on held-out training faces.
+	FaceRules []FaceRule `json:"face_rules,omitempty"`
+	Files     []string   `json:"files,omitempty"`
 }
 
 func (o *Options) logf(format string, args ...any) {
@@ -211,7 +221,10 @@ func Run(ctx context.Context, o Options, w io.Writer) (*Report, error) {
 			CPU: cpuid.CPU.BrandName, GOMAXPROCS: runtime.GOMAXPROCS(0),
 			Kernel: kernel.Name(), Backend: backendName, GoVersion: runtime.Version(),
 		},
-		DigitParams: dp, FaceParams: fp,
+		DigitParams: dp, FaceParams: fp, Threads: o.Threads,
+	}
+	if res.Threads == 0 {
+		res.Threads = runtime.GOMAXPROCS(0)
 	}
 	want := func(ts ...int) bool {
 		for _, t := range ts {
@@ -262,6 +275,18 @@ func Run(ctx context.Context, o Options, w io.Writer) (*Report, error) {
 		}
 		if want(1) {
 			writeTable1(w, res)
+			for _, name := range DigitSets {
+				tr, te, err := loadDigit(name)
+				if err != nil {
+					return nil, err
+				}
+				rows, err := runAblation(ctx, &o, tr, te, dp)
+				if err != nil {
+					return nil, err
+				}
+				res.Ablation = append(res.Ablation, rows...)
+			}
+			writeAblation(w, res)
 		}
 		if want(2) {
 			writeTable2(w, res)
@@ -308,11 +333,11 @@ func Run(ctx context.Context, o Options, w io.Writer) (*Report, error) {
 		if err != nil {
 			return nil, err
 		}
-		runs, err := faceExperiment(ctx, &o, faces, fp, seeds, persons)
+		runs, rules, err := faceExperiment(ctx, &o, faces, fp, seeds, persons)
 		if err != nil {
 			return nil, err
 		}
-		res.Faces = runs
+		res.Faces, res.FaceRules = runs, rules
 		writeTable4(w, res)
 	}
 	res.Seconds = time.Since(res.Started).Seconds()
@@ -360,9 +385,7 @@ func measure(ctx context.Context, o *Options, method string, tr, te *Data, p Par
 			Table: table, Dataset: tr.Name, Method: sc.method, K: p.K, L: p.L,
 			Train: tr.Len(), Test: te.Len(), ErrorPercent: rate, TrainSeconds: fit.Seconds,
 		}
-		if perClass(method) {
-			run.PerClassSeconds = fit.Seconds / float64(tr.Classes)
-		}
+		run.PerClassSeconds = fit.Seconds / float64(tr.Classes)
 		o.logf("table %d  %-6s %-18s K=%-5d error %6.2f %%  train %8.2f s", table, tr.Name, sc.method, p.K, rate, fit.Seconds)
 		runs = append(runs, run)
 	}
@@ -374,7 +397,7 @@ func measure(ctx context.Context, o *Options, method string, tr, te *Data, p Par
 // into the 7 patch classes; one classifier per patch class and method; the
 // face's label is the argmax of the sum of the 7 classifiers' scores.
 // persons > 0 keeps only the first persons people.
-func faceExperiment(ctx context.Context, o *Options, faces *dataset.Set, p Params, seeds, persons int) ([]FaceResult, error) {
+func faceExperiment(ctx context.Context, o *Options, faces *dataset.Set, p Params, seeds, persons int) (runs []FaceResult, rules []FaceRule, err error) {
 	if persons > 0 && persons < faces.Classes {
 		var keep []int
 		for i, y := range faces.Labels {
@@ -388,7 +411,7 @@ func faceExperiment(ctx context.Context, o *Options, faces *dataset.Set, p Param
 		// Keep 6 atoms a person.
 		p.K = p.K / 38 * persons
 	}
-	runs := make([]FaceResult, len(Methods))
+	runs = make([]FaceResult, len(Methods))
 	for k, m := range Methods {
 		runs[k] = FaceResult{Method: m, K: p.K, L: p.L, Persons: faces.Classes}
 	}
@@ -398,6 +421,13 @@ func faceExperiment(ctx context.Context, o *Options, faces *dataset.Set, p Param
 		trP, teP := facePatches(faces, trIdx, teIdx)
 		ps := p
 		ps.Seed = seed
+		rule, err := faceRule(ctx, faces, trIdx, ps)
+		if err != nil {
+			return nil, nil, fmt.Errorf("table 4, seed %d: choosing the residual weight: %w", seed, err)
+		}
+		rules = append(rules, rule)
+		ps.ResidualWeight = rule.Chosen
+		o.logf("table 4  yaleb  residual weight %g chosen on %d held-out training faces (errors %v %% for %v)", rule.Chosen, rule.Samples, rule.ErrorPercent, rule.Grid)
 		// The ODDL models are scored both ways; ODDLLinear is not
 		// trained on its own.
 		lin := mat.NewDense(len(teIdx), faces.Classes, nil)
@@ -414,18 +444,18 @@ func faceExperiment(ctx context.Context, o *Options, faces *dataset.Set, p Param
 				}
 				fit, err := Fit(ctx, m, trP[i], ps)
 				if err != nil {
-					return nil, fmt.Errorf("table 4, seed %d: %w", seed, err)
+					return nil, nil, fmt.Errorf("table 4, seed %d: %w", seed, err)
 				}
 				secs += fit.Seconds
 				S, err := fit.Scorer.Scores(teP[i].X)
 				if err != nil {
-					return nil, fmt.Errorf("table 4, seed %d: %s on %s: %w", seed, m, teP[i].Name, err)
+					return nil, nil, fmt.Errorf("table 4, seed %d: %s on %s: %w", seed, m, teP[i].Name, err)
 				}
 				total.Add(total, S)
 				if fit.Linear != nil {
 					S, err := fit.Linear.Scores(teP[i].X)
 					if err != nil {
-						return nil, fmt.Errorf("table 4, seed %d: %s on %s: %w", seed, ODDLLinear, teP[i].Name, err)
+						return nil, nil, fmt.Errorf("table 4, seed %d: %s on %s: %w", seed, ODDLLinear, teP[i].Name, err)
 					}
 					lin.Add(lin, S)
 				}
@@ -449,7 +479,7 @@ func faceExperiment(ctx context.Context, o *Options, faces *dataset.Set, p Param
 	for k := range runs {
 		runs[k].Mean, runs[k].Std = meanStd(runs[k].ErrorPercent)
 	}
-	return runs, nil
+	return runs, rules, nil
 }
 
 // subsetRaw returns the samples idx of s, not preprocessed.

@@ -15,6 +15,10 @@ import (
 
 // Method names, as in the paper's tables.
 const (
+	// ODDLPaper is the paper's algorithm as written (PaperParams): one
+	// shared reconstructive initialisation, training codes on D, the
+	// jointly learned W used for prediction, scores W·a.
+	ODDLPaper = "oddl-paper"
 	// ODDL is online discriminative dictionary learning (package oddl),
 	// with its default prediction scores: W·a minus the weighted squared
 	// residuals of the classes' atoms (oddl.Config.ResidualWeight).
@@ -35,7 +39,13 @@ const (
 )
 
 // Methods lists every method in the order of the tables.
-var Methods = []string{ODDL, ODDLLinear, KSVDLinear, OnlineRecLinear, DKSVD}
+var Methods = []string{ODDLPaper, ODDL, ODDLLinear, KSVDLinear, OnlineRecLinear, DKSVD}
+
+// isODDL reports whether method is one of the ODDL rows (one dictionary
+// for all classes).
+func isODDL(method string) bool {
+	return method == ODDL || method == ODDLLinear || method == ODDLPaper
+}
 
 // Params holds the settings shared by the methods of one experiment.
 type Params struct {
@@ -49,6 +59,13 @@ type Params struct {
 	Batch       int     `json:"batch"`
 	Epochs      int     `json:"epochs"`
 	InitSamples int     `json:"init_samples"`
+	// Init, Coding, TaskStep, Refit and RefitPass are those of
+	// oddl.Config.
+	Init      oddl.Init   `json:"init_mode"`
+	Coding    oddl.Coding `json:"coding"`
+	TaskStep  float64     `json:"task_step"`
+	Refit     bool        `json:"refit"`
+	RefitPass bool        `json:"refit_pass"`
 	// ResidualWeight of ODDL's scores (ODDLLinear: 0).
 	ResidualWeight float64 `json:"residual_weight"`
 
@@ -72,6 +89,7 @@ func DigitParams() Params {
 		K: c.K, L: c.L,
 		Lambda0: c.Lambda0, Lambda1: c.Lambda1,
 		Batch: c.Batch, Epochs: c.Epochs, InitSamples: c.InitSamples,
+		Init: c.Init, Coding: c.Coding, TaskStep: c.TaskStep, Refit: c.Refit, RefitPass: c.RefitPass,
 		ResidualWeight: c.ResidualWeight,
 		KSVDIterations: 10, Ridge: ksvd.DefaultLambda,
 		Gamma: ksvd.DefaultGamma, DKSVDIterations: 10,
@@ -82,14 +100,31 @@ func DigitParams() Params {
 // FaceParams returns the settings of the face experiment: K = 228 atoms per
 // patch class (6 per person), L = 15. The training set of one patch class is
 // small (about 1200 samples), so ODDL uses mini-batches of 64 and several
-// passes instead of one pass of 512-sample batches, and it scores by W·a
-// alone (residual weight 0): six atoms a person do not make a dictionary of
-// the person, and the class residuals with the digits' weight 30 raise the
-// error from 1.4 % to 8.7 % (5 splits, docs/RESULTS.md).
+// passes instead of one pass of 512-sample batches. Its residual weight is
+// not fixed: the face experiment chooses it for each split on training
+// faces held out from that split (faceRule), since six atoms a person may
+// not make a dictionary of the person.
 func FaceParams() Params {
 	p := DigitParams()
 	p.K, p.L = 228, 15
 	p.Batch, p.Epochs, p.InitSamples = 64, 10, 6000
+	return p
+}
+
+// PaperLambda0 is the paper's λ0 for digits and faces.
+const PaperLambda0 = 1
+
+// PaperParams returns p changed to the paper's algorithm as written: a
+// reconstructive initialisation of one dictionary shared by all classes
+// (the same online algorithm with λ0 = 0, W by ridge), then the joint
+// phase with codes of x on D, λ0 = 1, no task-driven term; prediction
+// with the W learned jointly (no refit) and the scores W·a. The sizes,
+// mini-batches and initialisation length, which the paper does not fix,
+// stay those of p.
+func PaperParams(p Params) Params {
+	p.Init, p.Coding = oddl.InitShared, oddl.CodingDictionary
+	p.Lambda0, p.TaskStep = PaperLambda0, 0
+	p.Refit, p.RefitPass = false, false
 	p.ResidualWeight = 0
 	return p
 }
@@ -132,7 +167,7 @@ func backendImpl(name string) (gblas.Float64, error) {
 
 // Fit trains method on d with p.
 func Fit(ctx context.Context, method string, d *Data, p Params) (*Fitted, error) {
-	if d.Classes < 1 || p.K%d.Classes != 0 && method != ODDL {
+	if d.Classes < 1 || p.K%d.Classes != 0 && !isODDL(method) {
 		return nil, fmt.Errorf("%s: K = %d is not a multiple of the %d classes", method, p.K, d.Classes)
 	}
 	start := time.Now()
@@ -148,6 +183,12 @@ func Fit(ctx context.Context, method string, d *Data, p Params) (*Fitted, error)
 		if err == nil {
 			s, D = m, m.Dictionary()
 			lin, err = linearCopy(m)
+		}
+	case ODDLPaper:
+		var m *oddl.Model
+		m, err = fitODDL(ctx, d, PaperParams(p))
+		if err == nil {
+			s, D = m, m.Dictionary()
 		}
 	case ODDLLinear:
 		q := p
@@ -199,6 +240,7 @@ func oddlConfig(p Params) oddl.Config {
 	c.K, c.L = p.K, p.L
 	c.Lambda0, c.Lambda1 = p.Lambda0, p.Lambda1
 	c.Batch, c.Epochs, c.InitSamples = p.Batch, p.Epochs, p.InitSamples
+	c.Init, c.Coding, c.TaskStep, c.Refit, c.RefitPass = p.Init, p.Coding, p.TaskStep, p.Refit, p.RefitPass
 	c.ResidualWeight = p.ResidualWeight
 	c.Preprocess = oddl.PreprocessNone // Data is preprocessed already
 	c.Seed = p.Seed

@@ -13,15 +13,20 @@ import (
 	"github.com/oddl-go/oddl/dataset"
 )
 
+// likeForLike is the key of markdownTables for the like-for-like table.
+const likeForLike = 100
+
 // markdownTables splits Markdown output into its tables, keyed by the
-// "### Table N" heading above each; a table is its rows of cells (the
-// separator row dropped).
+// "### Table N" heading above each (likeForLike for "### Like for like");
+// a table is its rows of cells (the separator row dropped).
 func markdownTables(out string) map[int][][]string {
 	tables := map[int][][]string{}
 	cur := 0
 	for _, line := range strings.Split(out, "\n") {
 		line = strings.TrimSpace(line)
 		switch {
+		case strings.HasPrefix(line, "### Like for like"):
+			cur = likeForLike
 		case strings.HasPrefix(line, "### Table "):
 			f := strings.Fields(strings.TrimPrefix(line, "### Table "))
 			n, _ := strconv.Atoi(strings.TrimSuffix(f[0], ":"))
@@ -75,14 +80,14 @@ func TestReproduceSmall(t *testing.T) {
 		t.Fatalf("oddl %s: status %d\n%s", strings.Join(args, " "), st, stderr.String())
 	}
 	tables := markdownTables(stdout.String())
-	want := []int{1, 2, 3, 4, 5}
+	want := []int{1, 2, 3, 4, 5, likeForLike}
 	if testing.Short() {
 		want = []int{4}
 	}
 	if len(tables) != len(want) {
 		t.Fatalf("got tables %v, want %v\n%s", tableNumbers(tables), want, stdout.String())
 	}
-	methods := []string{"oddl", "oddl-linear", "ksvd-linear", "online-rec-linear", "dksvd"}
+	methods := []string{"oddl-paper", "oddl", "oddl-linear", "ksvd-linear", "online-rec-linear", "dksvd"}
 	percent := func(table int, cell string) {
 		t.Helper()
 		v, err := strconv.ParseFloat(strings.Fields(cell)[0], 64)
@@ -113,8 +118,15 @@ func TestReproduceSmall(t *testing.T) {
 			ErrorPercent float64 `json:"error_percent"`
 			TrainSeconds float64 `json:"train_seconds"`
 		} `json:"digits"`
-		BySize []struct{} `json:"by_size"`
-		Faces  []struct {
+		BySize   []struct{} `json:"by_size"`
+		Ablation []struct {
+			Validation float64 `json:"validation_error_percent"`
+			Test       float64 `json:"test_error_percent"`
+		} `json:"like_for_like"`
+		FaceRules []struct {
+			Chosen float64 `json:"chosen"`
+		} `json:"face_rules"`
+		Faces []struct {
 			Method string    `json:"method"`
 			Errors []float64 `json:"error_percent"`
 		} `json:"faces"`
@@ -127,8 +139,8 @@ func TestReproduceSmall(t *testing.T) {
 	if err := json.Unmarshal(b, &res); err != nil {
 		t.Fatalf("results.json: %v", err)
 	}
-	if !res.Quick || len(res.Faces) != len(methods) {
-		t.Errorf("results.json: quick %v, %d face runs", res.Quick, len(res.Faces))
+	if !res.Quick || len(res.Faces) != len(methods) || len(res.FaceRules) != splits {
+		t.Errorf("results.json: quick %v, %d face runs, %d choices of the face rule", res.Quick, len(res.Faces), len(res.FaceRules))
 	}
 	for _, f := range res.Files {
 		if strings.HasSuffix(f, ".png") {
@@ -168,12 +180,30 @@ func TestReproduceSmall(t *testing.T) {
 			t.Errorf("%s %s: table shows %s, results.json %v", d.Dataset, d.Method, row[col], d.ErrorPercent)
 		}
 	}
+	// The like-for-like table: the paper's algorithm first, with the
+	// paper's value, then the changes, each with a validation and a test
+	// error; the paper's value on no other row.
+	lf := tables[likeForLike]
+	if len(lf) < 4 || lf[1][0] != "paper" || lf[1][3] != "3.58" || lf[1][6] != "5.35" || !strings.HasPrefix(lf[len(lf)-1][0], "β chosen") {
+		t.Fatalf("like-for-like table: %q", lf)
+	}
+	for _, r := range lf[2:] {
+		if !strings.HasPrefix(r[0], "+ ") && !strings.HasPrefix(r[0], "β chosen") || r[3] != "" || r[6] != "" {
+			t.Errorf("like-for-like row %q", r)
+		}
+		for _, c := range []int{1, 2, 4, 5} {
+			percent(likeForLike, r[c])
+		}
+	}
+	if len(res.Ablation) != 2*(len(lf)-1) {
+		t.Errorf("results.json: %d like-for-like rows, the table %d", len(res.Ablation), len(lf)-1)
+	}
 	{
 		if t3 := tables[3]; len(t3) != 3 || t3[1][0] != "20" || t3[2][0] != "40" {
 			t.Errorf("table 3: %q", t3)
 		}
-		if len(res.BySize) != 2*2*4 {
-			t.Errorf("results.json: %d table 3 runs, want 16", len(res.BySize))
+		if len(res.BySize) != 2*2*5 {
+			t.Errorf("results.json: %d table 3 runs, want 20", len(res.BySize))
 		}
 		for _, f := range []string{"table3.png", "table3.svg", "atoms-oddl-mnist.png", "atoms-online-rec-linear-mnist.png"} {
 			if _, err := os.Stat(filepath.Join(out, f)); err != nil {
@@ -181,7 +211,7 @@ func TestReproduceSmall(t *testing.T) {
 			}
 		}
 		for _, r := range tables[5][1:] {
-			if r[0] == "ksvd-linear" && (r[1] != "1.000" || r[3] != "1.000") {
+			if r[0] == "ksvd-linear" && (r[1] != "1.000" || r[2] != "1.000") {
 				t.Errorf("table 5: ksvd-linear relative to itself is %q", r)
 			}
 		}

@@ -29,7 +29,12 @@ type selectRow struct {
 	Samples    int               `json:"validation_samples"`
 	Beta       float64           `json:"residual_weight"`
 	BetaChosen bool              `json:"residual_weight_chosen"`
-	Seconds    float64           `json:"train_seconds"`
+	// BetaGrid and BetaErrors are the validation errors of each residual
+	// weight tried when it was chosen (the same trained model, scored
+	// with each weight).
+	BetaGrid   []float64 `json:"residual_weight_grid,omitempty"`
+	BetaErrors []float64 `json:"residual_weight_errors,omitempty"`
+	Seconds    float64   `json:"train_seconds"`
 }
 
 // selectReport is the JSON object of "oddl select -json".
@@ -42,6 +47,12 @@ type selectReport struct {
 	// row (in grid order) within one standard error of it.
 	Best   int `json:"best"`
 	Chosen int `json:"chosen"`
+	// Means, when the grid has several seeds, is each setting's mean over
+	// the seeds (each seed is another split and another training), with
+	// its best and chosen row by the same rule.
+	Means       []selectRow `json:"means_over_seeds,omitempty"`
+	MeansBest   int         `json:"means_best,omitempty"`
+	MeansChosen int         `json:"means_chosen,omitempty"`
 }
 
 func runSelect(args []string, stdout, stderr io.Writer) error {
@@ -105,17 +116,21 @@ func runSelect(args []string, stdout, stderr io.Writer) error {
 		}
 		rep.Dataset = tr.Dataset
 		rep.Rows = append(rep.Rows, selectRow{Settings: settings, Args: targs, Error: tr.Validation.Error, Samples: tr.Validation.Samples,
-			Beta: tr.ResidualWeight, BetaChosen: tr.Validation.Chosen != nil, Seconds: tr.TrainSeconds})
+			Beta: tr.ResidualWeight, BetaChosen: tr.Validation.Chosen != nil, Seconds: tr.TrainSeconds,
+			BetaGrid: tr.Validation.Grid, BetaErrors: tr.Validation.Errors})
 		if !*asJSON {
 			fmt.Fprintf(stderr, "oddl select: %s: validation error %.2f%%\n", strings.Join(targs, " "), 100*tr.Validation.Error)
 		}
 	}
 	rep.Best, rep.Chosen = pickRows(rep.Rows)
+	if rep.Means = meansOverSeeds(rep.Rows); rep.Means != nil {
+		rep.MeansBest, rep.MeansChosen = pickRows(rep.Means)
+	}
 	if *asJSON {
 		return writeJSON(stdout, rep)
 	}
 	fmt.Fprintf(stdout, "%s, %.3g of the training set held out (validation); train flags: %s\n\n", rep.Dataset, rep.Fraction, strings.Join(base, " "))
-	fmt.Fprintf(stdout, "| settings | validation error | β | training s |\n| --- | ---: | ---: | ---: |\n")
+	fmt.Fprintf(stdout, "| settings | validation error | β | errors of the β grid | training s |\n| --- | ---: | ---: | --- | ---: |\n")
 	for i, r := range rep.Rows {
 		mark := ""
 		switch {
@@ -130,9 +145,78 @@ func runSelect(args []string, stdout, stderr io.Writer) error {
 		if r.BetaChosen {
 			beta += " (chosen)"
 		}
-		fmt.Fprintf(stdout, "| %s%s | %.2f %% | %s | %.1f |\n", strings.Join(r.Args, " "), mark, 100*r.Error, beta, r.Seconds)
+		grid := "—"
+		if len(r.BetaGrid) > 0 {
+			grid = fmt.Sprintf("%v: %s", r.BetaGrid, percents(r.BetaErrors))
+		}
+		fmt.Fprintf(stdout, "| %s%s | %.2f %% | %s | %s | %.1f |\n", strings.Join(r.Args, " "), mark, 100*r.Error, beta, grid, r.Seconds)
+	}
+	if rep.Means != nil {
+		fmt.Fprintf(stdout, "\nMean over the seeds (each seed another split and another training):\n\n")
+		fmt.Fprintf(stdout, "| settings | mean validation error | one standard error | training s |\n| --- | ---: | ---: | ---: |\n")
+		for i, r := range rep.Means {
+			mark := ""
+			switch {
+			case i == rep.MeansChosen && i == rep.MeansBest:
+				mark = " (best, chosen)"
+			case i == rep.MeansChosen:
+				mark = " (chosen: within one standard error of the best)"
+			case i == rep.MeansBest:
+				mark = " (best)"
+			}
+			p := r.Error
+			fmt.Fprintf(stdout, "| %s%s | %.2f %% | %.2f | %.1f |\n", strings.Join(r.Args, " "), mark, 100*p, 100*math.Sqrt(p*(1-p)/float64(max(1, r.Samples))), r.Seconds)
+		}
 	}
 	return nil
+}
+
+// meansOverSeeds averages the rows that differ only in -seed, in the order
+// of the settings' first rows; nil unless some setting has several seeds.
+// A mean's Samples is the sum over its seeds, so that pickRows takes the
+// standard error of the mean.
+func meansOverSeeds(rows []selectRow) []selectRow {
+	var means []selectRow
+	var counts []int
+	index := map[string]int{}
+	several := false
+	for _, r := range rows {
+		var args []string
+		for _, a := range r.Args {
+			if !strings.HasPrefix(a, "-seed=") {
+				args = append(args, a)
+			}
+		}
+		key := strings.Join(args, " ")
+		i, ok := index[key]
+		if !ok {
+			i = len(means)
+			index[key] = i
+			settings := map[string]string{}
+			for k, v := range r.Settings {
+				if k != "seed" {
+					settings[k] = v
+				}
+			}
+			means = append(means, selectRow{Settings: settings, Args: args})
+			counts = append(counts, 0)
+		}
+		m := &means[i]
+		m.Error += r.Error
+		m.Samples += r.Samples
+		m.Seconds += r.Seconds
+		counts[i]++
+		several = several || counts[i] > 1
+	}
+	if !several {
+		return nil
+	}
+	for i := range means {
+		n := float64(counts[i])
+		means[i].Error /= n
+		means[i].Seconds /= n
+	}
+	return means
 }
 
 // gridDim is one flag of the grid with its values.
