@@ -193,6 +193,8 @@ func plotStream(path string, runs []streamRun) error {
 	if err := plotutil.AddLinePoints(p, args...); err != nil {
 		return err
 	}
+	// Room above the lines for the legend.
+	p.Y.Max += 0.1 * float64(len(order)) * (p.Y.Max - p.Y.Min)
 	w, err := p.WriterTo(7*vg.Inch, 4.5*vg.Inch, "png")
 	if err != nil {
 		return err
