@@ -31,7 +31,7 @@ type streamRun struct {
 type streamTableOptions struct {
 	sizes   []int  // stream lengths
 	k       int    // atoms of both methods
-	largeK  int    // atoms of the ODDL runs on the two longest streams (0: none)
+	largeK  int    // atoms of the ODDL and per-class runs on the two longest streams (0: none)
 	deform  string // -deform of every run
 	dataDir string
 	threads int
@@ -40,28 +40,66 @@ type streamTableOptions struct {
 	log     io.Writer
 }
 
-// runStreamTable trains ODDL (λ0 = 1) and the reconstructive variant
+// Methods of the stream table.
+const (
+	methodODDL     = "oddl"
+	methodRec      = "online-rec (λ0 = 0)"
+	methodRecClass = "online-rec per class (λ0 = 0)"
+)
+
+// streamJob is one run of the stream table: a method on a stream of n
+// samples with k atoms.
+type streamJob struct {
+	method string
+	n, k   int
+}
+
+// args returns the train arguments of the job's method. The two
+// reconstructive methods learn the same way (λ0 = 0, the classifier fitted
+// afterwards) and differ in how samples are coded: online-rec codes every
+// sample on the whole dictionary after the class-block initialisation of
+// 20 000 samples, online-rec per class stays in that initialisation for the
+// whole stream (-init n -epochs 0), each sample coded on its class's block
+// of atoms only, so every atom keeps its class.
+func (j streamJob) args() []string {
+	a := []string{"-stream", strconv.Itoa(j.n), "-k", strconv.Itoa(j.k)}
+	switch j.method {
+	case methodRec:
+		a = append(a, "-lambda0", "0")
+	case methodRecClass:
+		a = append(a, "-lambda0", "0", "-init", strconv.Itoa(j.n), "-epochs", "0")
+	default:
+		a = append(a, "-lambda0", "1")
+	}
+	return a
+}
+
+// streamJobs lists the runs of the table: the three methods at every
+// length, and ODDL and the per-class variant with largeK atoms on the two
+// longest streams.
+func streamJobs(sizes []int, k, largeK int) []streamJob {
+	var jobs []streamJob
+	for _, n := range sizes {
+		for _, m := range []string{methodODDL, methodRec, methodRecClass} {
+			jobs = append(jobs, streamJob{m, n, k})
+		}
+	}
+	if largeK > 0 {
+		for _, n := range sizes[max(0, len(sizes)-2):] {
+			jobs = append(jobs, streamJob{methodODDL, n, largeK}, streamJob{methodRecClass, n, largeK})
+		}
+	}
+	return jobs
+}
+
+// runStreamTable trains ODDL (λ0 = 1) and the two reconstructive variants
 // (λ0 = 0) on streams of deformed MNIST images of each length, each run in
 // a process of its own (so that its peak memory is its own), and prints
 // their errors, training times and peak memory as a Markdown table.
 func runStreamTable(ctx context.Context, o streamTableOptions, stdout io.Writer) error {
-	type job struct {
-		method  string
-		lambda0 string
-		n, k    int
-	}
-	var jobs []job
-	for _, n := range o.sizes {
-		jobs = append(jobs, job{"oddl", "1", n, o.k}, job{"online-rec (λ0 = 0)", "0", n, o.k})
-	}
-	if o.largeK > 0 {
-		for _, n := range o.sizes[max(0, len(o.sizes)-2):] {
-			jobs = append(jobs, job{"oddl", "1", n, o.largeK})
-		}
-	}
 	var runs []streamRun
-	for _, j := range jobs {
-		args := []string{"train", "-q", "-json", "-stream", strconv.Itoa(j.n), "-k", strconv.Itoa(j.k), "-lambda0", j.lambda0, "-deform", o.deform}
+	for _, j := range streamJobs(o.sizes, o.k, o.largeK) {
+		args := append([]string{"train", "-q", "-json", "-deform", o.deform}, j.args()...)
 		if o.threads > 0 {
 			args = append(args, "-threads", strconv.Itoa(o.threads))
 		}
@@ -156,6 +194,8 @@ func plotStream(path string, runs []streamRun) error {
 	if err := plotutil.AddLinePoints(p, args...); err != nil {
 		return err
 	}
+	// Room above the lines for the legend.
+	p.Y.Max += 0.1 * float64(len(order)) * (p.Y.Max - p.Y.Min)
 	w, err := p.WriterTo(7*vg.Inch, 4.5*vg.Inch, "png")
 	if err != nil {
 		return err

@@ -12,7 +12,7 @@ import (
 
 func TestReproduceStream(t *testing.T) {
 	if testing.Short() {
-		t.Skip("trains four small models on MNIST; skipped with -short")
+		t.Skip("trains six small models on MNIST; skipped with -short")
 	}
 	if _, _, err := dataset.MNIST(); err != nil {
 		t.Skip("MNIST not in the module cache:", err)
@@ -22,15 +22,17 @@ func TestReproduceStream(t *testing.T) {
 	if status != 0 {
 		t.Fatalf("status %d: %s", status, stderr)
 	}
-	if n := strings.Count(stdout, "\n| oddl | 60 |") + strings.Count(stdout, "\n| online-rec (λ0 = 0) | 60 |"); n != 4 {
-		t.Errorf("want 4 rows of K = 60:\n%s", stdout)
+	for _, m := range []string{methodODDL, methodRec, methodRecClass} {
+		if n := strings.Count(stdout, "\n| "+m+" | 60 |"); n != 2 {
+			t.Errorf("%d rows of %s at K = 60, want 2:\n%s", n, m, stdout)
+		}
 	}
 	b, err := os.ReadFile(filepath.Join(out, "stream.json"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	var runs []streamRun
-	if err := json.Unmarshal(b, &runs); err != nil || len(runs) != 4 {
+	if err := json.Unmarshal(b, &runs); err != nil || len(runs) != 6 {
 		t.Fatalf("stream.json: %v, %d runs", err, len(runs))
 	}
 	for _, r := range runs {
@@ -43,5 +45,32 @@ func TestReproduceStream(t *testing.T) {
 	}
 	if status, _, _ := runCmd("reproduce", "-table", "stream", "-stream-sizes", "0"); status != 2 {
 		t.Errorf("-stream-sizes 0: status %d, want 2", status)
+	}
+}
+
+func TestStreamJobs(t *testing.T) {
+	jobs := streamJobs([]int{1000, 2000, 4000}, 60, 120)
+	if len(jobs) != 13 {
+		t.Fatalf("%d jobs, want 3 methods × 3 sizes + 2 × 2 of the large K", len(jobs))
+	}
+	for i, j := range jobs[9:] {
+		if m := []string{methodODDL, methodRecClass}[i%2]; j.method != m || j.k != 120 || j.n == 1000 {
+			t.Errorf("large-K job %+v, want %s at K = 120 on the two longest streams", j, m)
+		}
+	}
+	if n := len(streamJobs([]int{1000}, 60, 0)); n != 3 {
+		t.Errorf("no large K: %d jobs, want 3", n)
+	}
+	// The per-class variant stays in the class-block phase for the whole
+	// stream; the shared one has the default initialisation.
+	want := map[string]string{
+		methodODDL:     "-stream 2000 -k 60 -lambda0 1",
+		methodRec:      "-stream 2000 -k 60 -lambda0 0",
+		methodRecClass: "-stream 2000 -k 60 -lambda0 0 -init 2000 -epochs 0",
+	}
+	for m, w := range want {
+		if got := strings.Join(streamJob{m, 2000, 60}.args(), " "); got != w {
+			t.Errorf("%s: args %q, want %q", m, got, w)
+		}
 	}
 }
