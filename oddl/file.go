@@ -688,6 +688,12 @@ func decode(data []byte) (*Model, error) {
 	if err := checkAtoms(st); err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrCorrupt, err)
 	}
+	// A block the flags mark unused is written as zeros; anything else
+	// there would be dropped here and not written back, so a file would
+	// have two forms.
+	if !refitted && !allZero(pw) || !running && (!allZero(st.ra) || !allZero(st.ry)) || !pValid && !allZero(st.p) {
+		return nil, fmt.Errorf("%w: values in a block the header marks unused", ErrCorrupt)
+	}
 	if !refitted {
 		pw = nil
 	}
@@ -702,6 +708,17 @@ func decode(data []byte) (*Model, error) {
 		return nil, fmt.Errorf("%w: training set of %d samples", ErrCorrupt, rec.n)
 	}
 	return &Model{cfg: c, st: st, cur: cu, times: t, avg: avg, pw: pw, data: rec, rchoice: ch, names: names}, nil
+}
+
+// allZero reports whether every value of s is +0 (the bits a writer
+// leaves in an unused block).
+func allZero(s []float64) bool {
+	for _, v := range s {
+		if math.Float64bits(v) != 0 {
+			return false
+		}
+	}
+	return true
 }
 
 // checkAtoms checks that every atom is of unit norm; the coder relies on
