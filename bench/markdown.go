@@ -122,13 +122,9 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 		p("| backend | λ0 | samples | seconds | samples/s | coding | statistics | update | read | refit | start | runs (s) |")
 		p("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|")
 		for _, t := range r.Train {
-			runs := make([]string, len(t.PassSeconds))
-			for i, v := range t.PassSeconds {
-				runs[i] = fmt.Sprintf("%.2f", v)
-			}
 			p("| %s | %g | %d | %.2f | %.0f | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f | %s |",
 				t.Settings.Backend, t.Settings.Lambda0, t.Samples, t.Seconds, t.SamplesPerS,
-				t.Coding, t.Statistics, t.Update, t.Read, t.Refit, t.Start, strings.Join(runs, " "))
+				t.Coding, t.Statistics, t.Update, t.Read, t.Refit, t.Start, runsText(t.PassSeconds))
 		}
 		p("")
 		p("One mini-batch step, milliseconds (medians over the steps after the first):")

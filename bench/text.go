@@ -100,13 +100,9 @@ func (r *Report) WriteText(w io.Writer) error {
 		p("  whole pass, the fastest of its runs (seconds by part, from the model's timers):")
 		p("  backend\tλ0\tsamples\tseconds\tsamples/s\tcoding\tstatistics\tupdate\tread\trefit\tstart\truns (s)")
 		for _, t := range r.Train {
-			runs := make([]string, len(t.PassSeconds))
-			for i, v := range t.PassSeconds {
-				runs[i] = fmt.Sprintf("%.2f", v)
-			}
 			p("  %s\t%g\t%d\t%.2f\t%.0f\t%.2f\t%.2f\t%.2f\t%.2f\t%.2f\t%.2f\t%s",
 				t.Settings.Backend, t.Settings.Lambda0, t.Samples, t.Seconds, t.SamplesPerS,
-				t.Coding, t.Statistics, t.Update, t.Read, t.Refit, t.Start, strings.Join(runs, " "))
+				t.Coding, t.Statistics, t.Update, t.Read, t.Refit, t.Start, runsText(t.PassSeconds))
 		}
 		p("  one mini-batch step (medians over the steps after the first, milliseconds):")
 		p("  backend\tλ0\tsteps\tms/step\tsamples/s\tcoding\tstatistics\tupdate")
@@ -230,4 +226,14 @@ func (r *Report) ompRows() []OMPResult {
 			cmp.Compare(rank(r.Tiers, a.Kernel), rank(r.Tiers, b.Kernel)))
 	})
 	return rows
+}
+
+// runsText lists the seconds of each run of a training pass, as both
+// reports print them.
+func runsText(seconds []float64) string {
+	runs := make([]string, len(seconds))
+	for i, v := range seconds {
+		runs[i] = fmt.Sprintf("%.2f", v)
+	}
+	return strings.Join(runs, " ")
 }
