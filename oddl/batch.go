@@ -12,16 +12,17 @@ import (
 // batch is the mini-batch under way: samples read from a source, checked
 // and preprocessed, with their labels.
 type batch struct {
-	n, q    int  // sample dimension, classes
-	unit    bool // PreprocessUnit
+	n, q    int // sample dimension, classes
+	prep    Preprocess
+	image   Shape // of the samples, for PreprocessDeskew
 	threads int
 	buf     []float64  // room for the samples, one a row
 	lab     []int      // their labels
 	x       *mat.Dense // the samples read (a view of buf), nil at the end of a pass
 }
 
-func newBatch(size, n, q int, preprocess Preprocess, threads int) *batch {
-	b := &batch{n: n, q: q, unit: preprocess == PreprocessUnit, threads: threads}
+func newBatch(size, n, q int, preprocess Preprocess, image Shape, threads int) *batch {
+	b := &batch{n: n, q: q, prep: preprocess, image: image, threads: threads}
 	b.grow(size)
 	return b
 }
@@ -82,13 +83,6 @@ func (b *batch) read(src Source, want int, index int64) (int, error) {
 		// The row is the sample's place in the shuffled mini-batch.
 		return 0, fmt.Errorf("oddl: %w: mini-batch %d: %v", ErrInput, index, err)
 	}
-	if b.unit {
-		// Rows are independent: the workers take contiguous bands.
-		workers := max(1, min(b.threads, cnt/64))
-		parallel(workers, func(w int) {
-			lo, hi := w*cnt/workers, (w+1)*cnt/workers
-			dataset.Preprocess(b.x.Slice(lo, hi, 0, n).(*mat.Dense))
-		})
-	}
+	preprocessRows(b.x, b.prep, b.image, b.threads)
 	return cnt, nil
 }

@@ -108,9 +108,10 @@ func TestClassNamesCorrupt(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// The names are at the end of the header: count, then "a", "bb", "c".
+	// The names end the header but for the image shape (8 bytes): count,
+	// then "a", "bb", "c".
 	hlen := int(binary.LittleEndian.Uint32(good[12:]))
-	end := prologue + hlen
+	end := prologue + hlen - 8
 	names := end - (4 + 3 + 4 + 3)
 	for _, c := range []struct {
 		name string

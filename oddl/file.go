@@ -15,10 +15,10 @@ import (
 	"github.com/oddl-go/oddl/internal/safefile"
 )
 
-// The model file (version 7), all numbers little-endian:
+// The model file (version 8), all numbers little-endian:
 //
 //	magic     8 bytes  "ODDLMODL"
-//	version   uint32   7 (1 to 6 are read too)
+//	version   uint32   8 (1 to 7 are read too)
 //	hlen      uint32   length of the header that follows
 //	header    hlen bytes:
 //	            K, n, q                            uint32
@@ -49,6 +49,7 @@ import (
 //	              G × (β, error rate)              float64
 //	            class names: count (0, or q)       uint32
 //	              count × name: uint16 length + UTF-8 bytes
+//	            Image: Rows, Cols                  uint32 (0, 0: not images)
 //	D~        K×(n+q) float64, atom-major (row j = [d_j, w_j])
 //	M         K×K     float64
 //	N         K×(n+q) float64, atom-major
@@ -78,9 +79,11 @@ import (
 
 const (
 	fileMagic   = "ODDLMODL"
-	fileVersion = 7
+	fileVersion = 8
 	// namesVersion is the first version with class names (classnames.go).
 	namesVersion = 7
+	// imageVersion is the first version with the image shape.
+	imageVersion = 8
 	maxHeader    = 1<<12 + maxNamesBytes
 	prologue     = 16 // magic, version, hlen
 )
@@ -143,6 +146,7 @@ func (m *Model) header() []byte {
 	for _, s := range m.names {
 		str(s)
 	}
+	w([2]uint32{uint32(c.Image.Rows), uint32(c.Image.Cols)})
 	return b.Bytes()
 }
 
@@ -645,10 +649,16 @@ func decode(data []byte) (*Model, error) {
 			}
 		}
 	}
+	if ver >= imageVersion {
+		c.Image.Rows, c.Image.Cols = int(r.u32()), int(r.u32())
+	}
 	if r.err != nil {
 		return nil, r.err
 	}
 	if err := c.Validate(); err != nil {
+		return nil, fmt.Errorf("%w: %v", ErrCorrupt, err)
+	}
+	if err := c.validateImage(n); err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrCorrupt, err)
 	}
 	if c.L > n {

@@ -39,7 +39,7 @@ func trainedModel(t testing.TB) (*Model, []byte) {
 // model with m's contents as that file holds them.
 func asVersion4(t testing.TB, m *Model, b []byte) ([]byte, *Model) {
 	t.Helper()
-	if v := binary.LittleEndian.Uint32(b[8:]); v == 7 {
+	if v := binary.LittleEndian.Uint32(b[8:]); v == fileVersion {
 		b = asLegacy(t, m, b, 0, "")
 	}
 	if v := binary.LittleEndian.Uint32(b[8:]); v != 5 {
@@ -86,7 +86,7 @@ func TestDecodeVersion4(t *testing.T) {
 // model with m's contents as that file holds them.
 func asVersion3(t testing.TB, m *Model, b []byte) ([]byte, *Model) {
 	t.Helper()
-	if v := binary.LittleEndian.Uint32(b[8:]); v == 7 || v == 5 {
+	if v := binary.LittleEndian.Uint32(b[8:]); v == fileVersion || v == 5 {
 		b, m = asVersion4(t, m, b)
 	}
 	if v := binary.LittleEndian.Uint32(b[8:]); v != 4 {
@@ -152,11 +152,12 @@ func TestDecodeVersion3(t *testing.T) {
 	}
 	// A negative or NaN weight in a file is corrupt (it is followed by
 	// the 16 bytes of the training set's record, the 26 of an empty
-	// residual weight choice and the 4 of no class names).
+	// residual weight choice, the 4 of no class names and the 8 of the
+	// image shape).
 	hlen := int(binary.LittleEndian.Uint32(b[12:]))
 	for _, w := range []float64{-1, math.NaN(), math.Inf(1)} {
 		bad := append([]byte{}, b...)
-		binary.LittleEndian.PutUint64(bad[prologue+hlen-54:], math.Float64bits(w))
+		binary.LittleEndian.PutUint64(bad[prologue+hlen-62:], math.Float64bits(w))
 		binary.LittleEndian.PutUint32(bad[len(bad)-4:], crc32.Checksum(bad[:len(bad)-4], castagnoli))
 		if _, err := decode(bad); !errors.Is(err, ErrCorrupt) || !strings.Contains(err.Error(), "residual weight") {
 			t.Errorf("residual weight %v: %v", w, err)

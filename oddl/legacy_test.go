@@ -26,13 +26,13 @@ func legacyVersion(m *Model) uint32 {
 	return 1
 }
 
-// asLegacy returns b, a version 7 file of m, as the oddl of file versions
+// asLegacy returns b, a version 8 file of m, as the oddl of file versions
 // 2 to 6 wrote m (in version legacyVersion(m)), with the given thread
 // count and backend name in the fields those versions had for them.
 func asLegacy(t testing.TB, m *Model, b []byte, threads int64, backend string) []byte {
 	t.Helper()
-	if v := binary.LittleEndian.Uint32(b[8:]); v != 7 {
-		t.Fatalf("version %d, want 7", v)
+	if v := binary.LittleEndian.Uint32(b[8:]); v != 8 {
+		t.Fatalf("version %d, want 8", v)
 	}
 	ver := legacyVersion(m)
 	if ver < 2 {
@@ -55,8 +55,9 @@ func asLegacy(t testing.TB, m *Model, b []byte, threads int64, backend string) [
 	h = binary.LittleEndian.AppendUint16(h, uint16(len(backend)))
 	h = append(h, backend...)
 	h = append(h, rest[p:]...)
-	// Version 7 added the class names at the end of the header.
-	names := 4
+	// Version 7 added the class names at the end of the header, version
+	// 8 the image shape after them.
+	names := 4 + 8
 	for _, s := range m.names {
 		names += 2 + len(s)
 	}

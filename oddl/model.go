@@ -376,9 +376,7 @@ func (m *Model) prepare(X *mat.Dense) (*mat.Dense, error) {
 	}
 	Xc := mat.NewDense(r, c, nil)
 	Xc.Copy(X)
-	if m.cfg.Preprocess == PreprocessUnit {
-		dataset.Preprocess(Xc)
-	}
+	preprocessRows(Xc, m.cfg.Preprocess, m.cfg.Image, m.threads())
 	return Xc, nil
 }
 

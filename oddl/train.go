@@ -81,7 +81,7 @@ func newTrainer(m *Model, src Source, o options) (*trainer, error) {
 	c := compute{impl: impl, threads: m.threads()}
 	t := &trainer{
 		m: m, src: src, o: o, c: c, ctx: context.Background(),
-		b:       newBatch(cfg.Batch, st.n, st.q, cfg.Preprocess, c.threads),
+		b:       newBatch(cfg.Batch, st.n, st.q, cfg.Preprocess, cfg.Image, c.threads),
 		dict:    dictCoder{c: c, l: cfg.L},
 		stacked: newStackedCoder(c, cfg.L),
 		acc:     accumulator{threads: c.threads},

@@ -39,6 +39,21 @@ func (s samples) dim() int {
 	return s.set.Dim()
 }
 
+// shape returns the image size of the samples, the zero Shape when they
+// are not images (CSV rows, or IDX samples of one dimension).
+func (s samples) shape() oddl.Shape {
+	r, c := 0, 0
+	if s.img != nil {
+		r, c = s.img.Rows, s.img.Cols
+	} else {
+		r, c = s.set.Rows, s.set.Cols
+	}
+	if r < 2 || c < 2 || r*c != s.dim() {
+		return oddl.Shape{}
+	}
+	return oddl.Shape{Rows: r, Cols: c}
+}
+
 func (s samples) classes() int {
 	if s.img != nil {
 		return s.img.Classes
