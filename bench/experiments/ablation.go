@@ -52,6 +52,10 @@ func refitLabel(p Params) string {
 // weight is chosen on the validation samples.
 const ChosenStep = "β chosen on the validation samples instead"
 
+// DeskewStep names the last row of the like-for-like table: the defaults
+// on deskewed images, as oddl train preprocesses digits by default.
+const DeskewStep = "+ deskewed images (oddl train's default for digits)"
+
 // AblationStep is the settings of one row of the like-for-like table.
 type AblationStep struct {
 	// Name is "paper" for the paper's algorithm, else "+ " and what the
@@ -122,45 +126,75 @@ func (d *Data) take(idx []int, name string) *Data {
 
 // runAblation trains every row of AblationSteps(def) twice on tr: on the
 // training set less its validation share, for the validation error, and
-// on all of it, for the test error on te. A last row keeps the defaults'
-// models and takes the residual weight chosen on the validation samples.
+// on all of it, for the test error on te. A further row keeps the
+// defaults' models and takes the residual weight chosen on the validation
+// samples; the last trains the defaults on deskewed images (when tr and te
+// are images).
 func runAblation(ctx context.Context, o *Options, tr, te *Data, def Params) ([]Ablation, error) {
-	rest, held := validationSplit(tr, ValidationFraction, def.Seed)
+	out, err := ablationRows(ctx, o, tr, te, def)
+	if err != nil || tr.Deskewed == nil || te.Deskewed == nil {
+		return out, err
+	}
+	p := def
+	p.Deskew = true
+	row, _, _, err := ablationRow(ctx, tr.Deskewed, te.Deskewed, DeskewStep, p)
+	if err != nil {
+		return nil, err
+	}
+	row.Dataset = tr.Name
+	o.logf("like-for-like  %-6s %-60s validation %6.2f %%  test %6.2f %%  train %8.2f s", tr.Name, row.Step, row.ValidationPercent, row.TestPercent, row.TrainSeconds)
+	return append(out, row), nil
+}
+
+// ablationRow trains a model with p on tr less its validation share and on
+// all of tr, and returns the row of the like-for-like table with their
+// errors (the held-out share's and te's), with the two models.
+func ablationRow(ctx context.Context, tr, te *Data, step string, p Params) (row Ablation, val, fit *oddl.Model, err error) {
+	rest, held := validationSplit(tr, ValidationFraction, p.Seed)
+	if val, err = fitODDL(ctx, rest, p); err != nil {
+		return row, nil, nil, fmt.Errorf("like-for-like %q on %s: %w", step, tr.Name, err)
+	}
+	vrate, err := ErrorRate(val, held)
+	if err != nil {
+		return row, nil, nil, err
+	}
+	f, err := Fit(ctx, ODDL, tr, p)
+	if err != nil {
+		return row, nil, nil, fmt.Errorf("like-for-like %q: %w", step, err)
+	}
+	trate, err := ErrorRate(f.Scorer, te)
+	if err != nil {
+		return row, nil, nil, err
+	}
+	row = Ablation{Dataset: tr.Name, Step: step, Params: p, ValidationPercent: vrate, ValidationSamples: held.Len(), TestPercent: trate, TrainSeconds: f.Seconds}
+	return row, val, f.Scorer.(*oddl.Model), nil
+}
+
+// ablationRows returns the rows of AblationSteps(def) and the row of the
+// residual weight chosen on the validation samples.
+func ablationRows(ctx context.Context, o *Options, tr, te *Data, def Params) ([]Ablation, error) {
 	var out []Ablation
 	steps := AblationSteps(def)
 	for i, st := range steps {
-		val, err := fitODDL(ctx, rest, st.Params)
-		if err != nil {
-			return nil, fmt.Errorf("like-for-like %q on %s: %w", st.Name, tr.Name, err)
-		}
-		vrate, err := ErrorRate(val, held)
+		row, val, m, err := ablationRow(ctx, tr, te, st.Name, st.Params)
 		if err != nil {
 			return nil, err
 		}
-		fit, err := Fit(ctx, ODDL, tr, st.Params)
-		if err != nil {
-			return nil, fmt.Errorf("like-for-like %q: %w", st.Name, err)
-		}
-		trate, err := ErrorRate(fit.Scorer, te)
-		if err != nil {
-			return nil, err
-		}
-		row := Ablation{Dataset: tr.Name, Step: st.Name, Params: st.Params, Paper: st.Paper,
-			ValidationPercent: vrate, ValidationSamples: held.Len(), TestPercent: trate, TrainSeconds: fit.Seconds}
-		o.logf("like-for-like  %-6s %-60s validation %6.2f %%  test %6.2f %%  train %8.2f s", tr.Name, st.Name, vrate, trate, fit.Seconds)
+		row.Paper = st.Paper
+		o.logf("like-for-like  %-6s %-60s validation %6.2f %%  test %6.2f %%  train %8.2f s", tr.Name, st.Name, row.ValidationPercent, row.TestPercent, row.TrainSeconds)
 		out = append(out, row)
 		if i < len(steps)-1 {
 			continue
 		}
+		_, held := validationSplit(tr, ValidationFraction, st.Params.Seed)
 		ch, err := val.ChooseResidualWeight(ctx, held.X, held.Labels, nil, ValidationFraction)
 		if err != nil {
 			return nil, err
 		}
-		m := fit.Scorer.(*oddl.Model)
 		if err := m.SetResidualWeight(ch.Chosen); err != nil {
 			return nil, err
 		}
-		trate, err = ErrorRate(m, te)
+		trate, err := ErrorRate(m, te)
 		if err != nil {
 			return nil, err
 		}
@@ -169,7 +203,7 @@ func runAblation(ctx context.Context, o *Options, tr, te *Data, def Params) ([]A
 		beta := ch.Chosen
 		row = Ablation{Dataset: tr.Name, Step: ChosenStep, Params: p,
 			ValidationPercent: 100 * ch.Errors[indexOf(ch.Grid, ch.Chosen)], ValidationSamples: held.Len(), TestPercent: trate,
-			TrainSeconds: fit.Seconds, ChosenWeight: &beta}
+			TrainSeconds: row.TrainSeconds, ChosenWeight: &beta}
 		o.logf("like-for-like  %-6s %-60s validation %6.2f %%  test %6.2f %%  (β = %g)", tr.Name, row.Step, row.ValidationPercent, trate, beta)
 		out = append(out, row)
 	}

@@ -12,8 +12,19 @@ import (
 )
 
 // subset returns a preprocessed copy of the samples idx of s (all of them
-// when idx is nil).
+// when idx is nil), and in its Deskewed field the same samples deskewed
+// first when they are images.
 func subset(s *dataset.Set, idx []int, name string) *Data {
+	d := preprocessed(s, idx, name, false)
+	if s.Rows > 1 && s.Cols > 1 {
+		d.Deskewed = preprocessed(s, idx, name, true)
+	}
+	return d
+}
+
+// preprocessed returns the samples idx of s made zero-mean with unit norm,
+// deskewed first if deskew is set.
+func preprocessed(s *dataset.Set, idx []int, name string, deskew bool) *Data {
 	if idx == nil {
 		idx = make([]int, s.Len())
 		for i := range idx {
@@ -24,7 +35,11 @@ func subset(s *dataset.Set, idx []int, name string) *Data {
 	X := mat.NewDense(len(idx), n, nil)
 	labels := make([]int, len(idx))
 	for k, i := range idx {
-		copy(X.RawRowView(k), s.X.RawRowView(i))
+		if deskew {
+			dataset.Deskew(X.RawRowView(k), s.X.RawRowView(i), s.Rows, s.Cols)
+		} else {
+			copy(X.RawRowView(k), s.X.RawRowView(i))
+		}
 		labels[k] = s.Labels[i]
 	}
 	dataset.Preprocess(X)

@@ -182,9 +182,10 @@ func TestReproduceSmall(t *testing.T) {
 	}
 	// The like-for-like table: the paper's algorithm first, with the
 	// paper's value, then the changes, each with a validation and a test
-	// error; the paper's value on no other row.
+	// error; the paper's value on no other row; then the defaults with
+	// the residual weight chosen on validation, and on deskewed images.
 	lf := tables[likeForLike]
-	if len(lf) < 4 || lf[1][0] != "paper" || lf[1][3] != "3.58" || lf[1][6] != "5.35" || !strings.HasPrefix(lf[len(lf)-1][0], "β chosen") {
+	if len(lf) < 5 || lf[1][0] != "paper" || lf[1][3] != "3.58" || lf[1][6] != "5.35" || !strings.HasPrefix(lf[len(lf)-2][0], "β chosen") || !strings.HasPrefix(lf[len(lf)-1][0], "+ deskewed images") {
 		t.Fatalf("like-for-like table: %q", lf)
 	}
 	for _, r := range lf[2:] {

@@ -408,10 +408,10 @@ func (f *trainFlags) loadData(model *oddl.Model, tooLarge func(error) error, std
 		}
 	}
 	if model == nil {
-		f.sizeDefaults(d.train, stderr)
 		if err := f.imageDefaults(d.train); err != nil {
 			return nil, err
 		}
+		f.sizeDefaults(d.train, stderr)
 	}
 	if err := f.mem.checkTraining(f.cfg, f.rt.threads, train.dim(), train.classes(), loaded, model != nil); err != nil {
 		return nil, err
@@ -448,7 +448,7 @@ func (f *trainFlags) imageDefaults(train samples) error {
 		f.cfg.Preprocess = oddl.PreprocessDeskew
 	}
 	if f.cfg.Preprocess == oddl.PreprocessDeskew && f.cfg.Image == (oddl.Shape{}) {
-		return usageError{fmt.Errorf("-preprocess deskew needs images: the samples of %s have no image shape", train.name())}
+		return usageError{fmt.Errorf("-preprocess deskew needs images (IDX files, whose header gives their size): the samples of %s have no image size", train.name())}
 	}
 	return nil
 }
