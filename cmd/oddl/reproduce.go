@@ -42,7 +42,7 @@ func runReproduce(args []string, stdout, stderr io.Writer) error {
 	backend := fs.String("blas", "", "BLAS backend: "+strings.Join(blas.Available(), ", ")+" (default: $"+blas.EnvVar+", else the best available)")
 	quiet := fs.Bool("q", false, "do not log each run to stderr")
 	streamSizes := fs.String("stream-sizes", "", "with -table stream, the stream lengths (default: 60000,250000,1000000,4000000; with -quick 20000,60000)")
-	streamLargeK := fs.Int("stream-large-k", -1, "with -table stream, the atoms of the extra ODDL and per-class runs on the two longest streams (default: 2560, with -quick none; 0: none)")
+	streamLargeK := fs.Int("stream-large-k", -1, "with -table stream, the atoms of the extra ODDL and per-class runs at every stream length (default: 2560, with -quick none; 0: none)")
 	deform := fs.String("deform", "default", "with -table stream, the deformation of the stream (as for oddl train -deform)")
 	setUsage(fs, stderr, "oddl reproduce [-table 1|2|3|4|5|all] [-quick] [-out DIR] [-data-dir DIR] [flags]",
 		"Runs the paper's experiments and prints each table in Markdown, the paper's\n"+

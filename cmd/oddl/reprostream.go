@@ -31,7 +31,7 @@ type streamRun struct {
 type streamTableOptions struct {
 	sizes   []int  // stream lengths
 	k       int    // atoms of both methods
-	largeK  int    // atoms of the ODDL and per-class runs on the two longest streams (0: none)
+	largeK  int    // atoms of the extra ODDL and per-class runs at every length (0: none)
 	deform  string // -deform of every run
 	dataDir string
 	threads int
@@ -75,8 +75,8 @@ func (j streamJob) args() []string {
 }
 
 // streamJobs lists the runs of the table: the three methods at every
-// length, and ODDL and the per-class variant with largeK atoms on the two
-// longest streams.
+// length, then ODDL and the per-class variant with largeK atoms at every
+// length (so that each K has its own curve from the shortest stream).
 func streamJobs(sizes []int, k, largeK int) []streamJob {
 	var jobs []streamJob
 	for _, n := range sizes {
@@ -85,7 +85,7 @@ func streamJobs(sizes []int, k, largeK int) []streamJob {
 		}
 	}
 	if largeK > 0 {
-		for _, n := range sizes[max(0, len(sizes)-2):] {
+		for _, n := range sizes {
 			jobs = append(jobs, streamJob{methodODDL, n, largeK}, streamJob{methodRecClass, n, largeK})
 		}
 	}

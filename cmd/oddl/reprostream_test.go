@@ -50,12 +50,12 @@ func TestReproduceStream(t *testing.T) {
 
 func TestStreamJobs(t *testing.T) {
 	jobs := streamJobs([]int{1000, 2000, 4000}, 60, 120)
-	if len(jobs) != 13 {
-		t.Fatalf("%d jobs, want 3 methods × 3 sizes + 2 × 2 of the large K", len(jobs))
+	if len(jobs) != 15 {
+		t.Fatalf("%d jobs, want 3 methods × 3 sizes + 2 × 3 of the large K", len(jobs))
 	}
 	for i, j := range jobs[9:] {
-		if m := []string{methodODDL, methodRecClass}[i%2]; j.method != m || j.k != 120 || j.n == 1000 {
-			t.Errorf("large-K job %+v, want %s at K = 120 on the two longest streams", j, m)
+		if m, n := []string{methodODDL, methodRecClass}[i%2], []int{1000, 2000, 4000}[i/2]; j.method != m || j.k != 120 || j.n != n {
+			t.Errorf("large-K job %+v, want %s at K = 120 on the stream of %d", j, m, n)
 		}
 	}
 	if n := len(streamJobs([]int{1000}, 60, 0)); n != 3 {
