@@ -221,8 +221,9 @@ func parseTrainFlags(args []string, stderr io.Writer) (*trainFlags, error) {
 	setUsage(fs, stderr, "oddl train [flags]", fmt.Sprintf(
 		"Learns a dictionary D and linear classifier W jointly and online (ODDL) on the\n"+
 			"training set, then reports the error on the test set. Defaults: MNIST, K=960,\n"+
-			"L=5, λ0=%g, one epoch. Ctrl-C saves a checkpoint when -o is given; resume it\n"+
-			"with -resume.\n"+
+			"L=5, λ0=%g, one epoch; the digit sets mnist and usps are deskewed (see\n"+
+			"-preprocess). Ctrl-C saves a checkpoint when -o is given; resume it with\n"+
+			"-resume.\n"+
 			"\n"+
 			"Your own data: -data names a CSV file (one sample a line, its label in a\n"+
 			"column: see -label-column), two files, or a folder (docs/DATA.md). Labels may\n"+
