@@ -128,29 +128,28 @@ func (d *Data) take(idx []int, name string) *Data {
 // training set less its validation share, for the validation error, and
 // on all of it, for the test error on te. A further row keeps the
 // defaults' models and takes the residual weight chosen on the validation
-// samples; the last trains the defaults on deskewed images (when tr and te
-// are images).
-func runAblation(ctx context.Context, o *Options, tr, te *Data, def Params) ([]Ablation, error) {
+// samples; the last trains the defaults on dtr and dte, the same digits
+// deskewed (no such row when they are nil).
+func runAblation(ctx context.Context, o *Options, tr, te, dtr, dte *Data, def Params) ([]Ablation, error) {
 	out, err := ablationRows(ctx, o, tr, te, def)
-	if err != nil || tr.Deskewed == nil || te.Deskewed == nil {
+	if err != nil || dtr == nil || dte == nil {
 		return out, err
 	}
 	p := def
 	p.Deskew = true
-	row, _, _, err := ablationRow(ctx, tr.Deskewed, te.Deskewed, DeskewStep, p)
+	rest, held := validationSplit(dtr, ValidationFraction, p.Seed)
+	row, _, _, err := ablationRow(ctx, rest, held, dtr, dte, DeskewStep, p)
 	if err != nil {
 		return nil, err
 	}
-	row.Dataset = tr.Name
 	o.logf("like-for-like  %-6s %-60s validation %6.2f %%  test %6.2f %%  train %8.2f s", tr.Name, row.Step, row.ValidationPercent, row.TestPercent, row.TrainSeconds)
 	return append(out, row), nil
 }
 
-// ablationRow trains a model with p on tr less its validation share and on
-// all of tr, and returns the row of the like-for-like table with their
-// errors (the held-out share's and te's), with the two models.
-func ablationRow(ctx context.Context, tr, te *Data, step string, p Params) (row Ablation, val, fit *oddl.Model, err error) {
-	rest, held := validationSplit(tr, ValidationFraction, p.Seed)
+// ablationRow trains a model with p on rest (tr less its validation share
+// held) and on all of tr, and returns the row of the like-for-like table
+// with their errors on held and te, and the two models.
+func ablationRow(ctx context.Context, rest, held, tr, te *Data, step string, p Params) (row Ablation, val, fit *oddl.Model, err error) {
 	if val, err = fitODDL(ctx, rest, p); err != nil {
 		return row, nil, nil, fmt.Errorf("like-for-like %q on %s: %w", step, tr.Name, err)
 	}
@@ -173,10 +172,11 @@ func ablationRow(ctx context.Context, tr, te *Data, step string, p Params) (row 
 // ablationRows returns the rows of AblationSteps(def) and the row of the
 // residual weight chosen on the validation samples.
 func ablationRows(ctx context.Context, o *Options, tr, te *Data, def Params) ([]Ablation, error) {
+	rest, held := validationSplit(tr, ValidationFraction, def.Seed)
 	var out []Ablation
 	steps := AblationSteps(def)
 	for i, st := range steps {
-		row, val, m, err := ablationRow(ctx, tr, te, st.Name, st.Params)
+		row, val, m, err := ablationRow(ctx, rest, held, tr, te, st.Name, st.Params)
 		if err != nil {
 			return nil, err
 		}
@@ -186,7 +186,6 @@ func ablationRows(ctx context.Context, o *Options, tr, te *Data, def Params) ([]
 		if i < len(steps)-1 {
 			continue
 		}
-		_, held := validationSplit(tr, ValidationFraction, st.Params.Seed)
 		ch, err := val.ChooseResidualWeight(ctx, held.X, held.Labels, nil, ValidationFraction)
 		if err != nil {
 			return nil, err

@@ -11,20 +11,10 @@ import (
 	"github.com/oddl-go/oddl/dataset"
 )
 
-// subset returns a preprocessed copy of the samples idx of s (all of them
-// when idx is nil), and in its Deskewed field the same samples deskewed
-// first when they are images.
-func subset(s *dataset.Set, idx []int, name string) *Data {
-	d := preprocessed(s, idx, name, false)
-	if s.Rows > 1 && s.Cols > 1 {
-		d.Deskewed = preprocessed(s, idx, name, true)
-	}
-	return d
-}
-
-// preprocessed returns the samples idx of s made zero-mean with unit norm,
-// deskewed first if deskew is set.
-func preprocessed(s *dataset.Set, idx []int, name string, deskew bool) *Data {
+// subset returns a copy of the samples idx of s (all of them when idx is
+// nil) made zero-mean with unit norm, each deskewed first (dataset.Deskew,
+// an image of s.Rows×s.Cols) when deskew is set.
+func subset(s *dataset.Set, idx []int, name string, deskew bool) *Data {
 	if idx == nil {
 		idx = make([]int, s.Len())
 		for i := range idx {
@@ -58,8 +48,9 @@ func sample(s *dataset.Set, limit int, seed uint64) []int {
 }
 
 // loadDigits loads the digit set name ("mnist" or "usps") from dir,
-// subsampled to maxTrain and maxTest samples (0: all), preprocessed.
-func loadDigits(name, dir string, maxTrain, maxTest int) (train, test *Data, err error) {
+// subsampled to maxTrain and maxTest samples (0: all), preprocessed (and
+// deskewed first with deskew).
+func loadDigits(name, dir string, maxTrain, maxTest int, deskew bool) (train, test *Data, err error) {
 	var tr, te *dataset.Set
 	if name == "mnist" && !hasPlainMNIST(dir) {
 		// MNIST from the module cache; dataset.Load would take any prefixed
@@ -74,7 +65,7 @@ func loadDigits(name, dir string, maxTrain, maxTest int) (train, test *Data, err
 	if te == nil {
 		return nil, nil, fmt.Errorf("%s: no test set found", name)
 	}
-	return subset(tr, sample(tr, maxTrain, 1), name), subset(te, sample(te, maxTest, 2), name), nil
+	return subset(tr, sample(tr, maxTrain, 1), name, deskew), subset(te, sample(te, maxTest, 2), name, deskew), nil
 }
 
 // hasPlainMNIST reports whether dir holds MNIST under its own file names.
@@ -97,8 +88,8 @@ func facePatches(s *dataset.Set, trainIdx, testIdx []int) (train, test []*Data) 
 	for _, p := range dataset.FacePatches(s.Rows, s.Cols) {
 		P := p.Extract(s.X, s.Rows, s.Cols)
 		ps := &dataset.Set{Name: s.Name + "/" + p.Name, X: P, Labels: s.Labels, Classes: s.Classes, Rows: p.Rows, Cols: p.Cols}
-		train = append(train, subset(ps, trainIdx, ps.Name))
-		test = append(test, subset(ps, testIdx, ps.Name))
+		train = append(train, subset(ps, trainIdx, ps.Name, false))
+		test = append(test, subset(ps, testIdx, ps.Name, false))
 	}
 	return train, test
 }

@@ -240,7 +240,7 @@ func Run(ctx context.Context, o Options, w io.Writer) (*Report, error) {
 		if d, ok := digits[name]; ok {
 			return d[0], d[1], nil
 		}
-		tr, te, err := loadDigits(name, o.DataDir, maxTrain, maxTest)
+		tr, te, err := loadDigits(name, o.DataDir, maxTrain, maxTest, false)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -280,7 +280,12 @@ func Run(ctx context.Context, o Options, w io.Writer) (*Report, error) {
 				if err != nil {
 					return nil, err
 				}
-				rows, err := runAblation(ctx, &o, tr, te, dp)
+				// The last row's deskewed digits, loaded for it alone.
+				dtr, dte, err := loadDigits(name, o.DataDir, maxTrain, maxTest, true)
+				if err != nil {
+					return nil, err
+				}
+				rows, err := runAblation(ctx, &o, tr, te, dtr, dte, dp)
 				if err != nil {
 					return nil, err
 				}

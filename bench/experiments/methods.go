@@ -68,8 +68,8 @@ type Params struct {
 	RefitPass bool        `json:"refit_pass"`
 	// ResidualWeight of ODDL's scores (ODDLLinear: 0).
 	ResidualWeight float64 `json:"residual_weight"`
-	// Deskew marks a run on deskewed images (Data.Deskewed), the
-	// preprocessing oddl train uses for digits by default.
+	// Deskew marks a run on deskewed images (dataset.Deskew before the
+	// unit norm), the preprocessing oddl train uses for digits by default.
 	Deskew bool `json:"deskew,omitempty"`
 
 	// K-SVD and the ridge classifier of the baselines.
@@ -145,10 +145,6 @@ type Data struct {
 	Classes int
 	Rows    int // image size, for pictures of atoms
 	Cols    int
-	// Deskewed holds the same samples deskewed (dataset.Deskew) before
-	// being made zero-mean with unit norm; nil for samples that are not
-	// images.
-	Deskewed *Data
 }
 
 // Len returns the number of samples.
