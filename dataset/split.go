@@ -52,3 +52,15 @@ func SplitPerClass(labels []int, frac float64, rng *rand.Rand) (train, test []in
 	}
 	return train, test
 }
+
+// validationSalt is the second seed word of HoldOut's generator.
+const validationSalt = 0x76616c6964 // "valid"
+
+// HoldOut holds out a random share frac of each class's samples for
+// validation: keep trains, out is held out (both in increasing order). The
+// generator is seeded by seed alone, so that oddl train -validate, oddl
+// select and the experiments' validation errors, which all split with it,
+// hold out the same samples for the same labels, frac and seed.
+func HoldOut(labels []int, frac float64, seed uint64) (keep, out []int) {
+	return SplitPerClass(labels, 1-frac, rand.New(rand.NewPCG(seed, validationSalt)))
+}

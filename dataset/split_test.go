@@ -70,3 +70,28 @@ func TestSplitPerClass(t *testing.T) {
 		}()
 	}
 }
+
+func TestHoldOut(t *testing.T) {
+	labels := make([]int, 600)
+	for i := range labels {
+		labels[i] = i % 3
+	}
+	keep, out := HoldOut(labels, 1.0/6, 7)
+	// Each class of 200 keeps round(200·5/6) = 167.
+	if len(keep) != 501 || len(out) != 99 {
+		t.Fatalf("kept %d, held out %d; want 501 and 99", len(keep), len(out))
+	}
+	per := make([]int, 3)
+	for _, i := range out {
+		per[labels[i]]++
+	}
+	if !slices.Equal(per, []int{33, 33, 33}) {
+		t.Errorf("held out per class %v, want 33 each", per)
+	}
+	if k2, o2 := HoldOut(labels, 1.0/6, 7); !slices.Equal(k2, keep) || !slices.Equal(o2, out) {
+		t.Error("the same seed gave another split")
+	}
+	if _, o3 := HoldOut(labels, 1.0/6, 8); slices.Equal(o3, out) {
+		t.Error("another seed gave the same split")
+	}
+}

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"math"
-	"math/rand/v2"
 
 	"gonum.org/v1/gonum/mat"
 
@@ -107,9 +106,9 @@ type Ablation struct {
 }
 
 // validationSplit holds out a per-class share frac of d, as oddl train
-// -validate does (the same seeded generator).
+// -validate does (dataset.HoldOut).
 func validationSplit(d *Data, frac float64, seed uint64) (rest, held *Data) {
-	keep, out := dataset.SplitPerClass(d.Labels, 1-frac, rand.New(rand.NewPCG(seed, 0x76616c6964)))
+	keep, out := dataset.HoldOut(d.Labels, frac, seed)
 	return d.take(keep, d.Name), d.take(out, d.Name+" (validation)")
 }
 
@@ -265,7 +264,7 @@ func faceRule(ctx context.Context, faces *dataset.Set, trIdx []int, p Params) (F
 	for k, i := range trIdx {
 		labels[k] = faces.Labels[i]
 	}
-	keep, out := dataset.SplitPerClass(labels, 1-ValidationFraction, rand.New(rand.NewPCG(p.Seed, 0x76616c6964)))
+	keep, out := dataset.HoldOut(labels, ValidationFraction, p.Seed)
 	pick := func(sel []int) []int {
 		idx := make([]int, len(sel))
 		for k, j := range sel {

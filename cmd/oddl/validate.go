@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"math"
-	"math/rand/v2"
 
 	"gonum.org/v1/gonum/mat"
 
@@ -44,7 +43,7 @@ func holdOut(train samples, frac float64, seed uint64) (rest, held samples, err 
 	} else {
 		labels = train.set.Labels
 	}
-	keep, out := dataset.SplitPerClass(labels, 1-frac, rand.New(rand.NewPCG(seed, 0x76616c6964)))
+	keep, out := dataset.HoldOut(labels, frac, seed)
 	if len(keep) == 0 || len(out) == 0 {
 		return samples{}, samples{}, fmt.Errorf("-validate %v: the %d training samples leave nothing to hold out or to train on", frac, len(labels))
 	}
