@@ -74,13 +74,20 @@ func findRun(runs []Result, dataset, method string, k int) (Result, bool) {
 }
 
 func datasetsIn(runs []Result) []string {
+	names := make([]string, len(runs))
+	for i, r := range runs {
+		names[i] = r.Dataset
+	}
+	return digitSetsAmong(names)
+}
+
+// digitSetsAmong returns the digit sets that names holds, in DigitSets'
+// order.
+func digitSetsAmong(names []string) []string {
 	var out []string
 	for _, name := range DigitSets {
-		for _, r := range runs {
-			if r.Dataset == name {
-				out = append(out, name)
-				break
-			}
+		if slices.Contains(names, name) {
+			out = append(out, name)
 		}
 	}
 	return out
@@ -301,15 +308,11 @@ func writeAblation(w io.Writer, res *Report) {
 	if len(runs) == 0 {
 		return
 	}
-	var sets []string
-	for _, name := range DigitSets {
-		for _, r := range runs {
-			if r.Dataset == name {
-				sets = append(sets, name)
-				break
-			}
-		}
+	names := make([]string, len(runs))
+	for i, r := range runs {
+		names[i] = r.Dataset
 	}
+	sets := digitSetsAmong(names)
 	fmt.Fprintf(w, "\n### Like for like: from the paper's algorithm to the defaults, K = %d, L = %d\n\n", res.DigitParams.K, res.DigitParams.L)
 	var notes []string
 	for _, s := range sets {

@@ -132,15 +132,7 @@ func runSelect(args []string, stdout, stderr io.Writer) error {
 	fmt.Fprintf(stdout, "%s, %.3g of the training set held out (validation); train flags: %s\n\n", rep.Dataset, rep.Fraction, strings.Join(base, " "))
 	fmt.Fprintf(stdout, "| settings | validation error | β | errors of the β grid | training s |\n| --- | ---: | ---: | --- | ---: |\n")
 	for i, r := range rep.Rows {
-		mark := ""
-		switch {
-		case i == rep.Chosen && i == rep.Best:
-			mark = " (best, chosen)"
-		case i == rep.Chosen:
-			mark = " (chosen: within one standard error of the best)"
-		case i == rep.Best:
-			mark = " (best)"
-		}
+		mark := rowMark(i, rep.Best, rep.Chosen)
 		beta := strconv.FormatFloat(r.Beta, 'g', -1, 64)
 		if r.BetaChosen {
 			beta += " (chosen)"
@@ -155,15 +147,7 @@ func runSelect(args []string, stdout, stderr io.Writer) error {
 		fmt.Fprintf(stdout, "\nMean over the seeds (each seed another split and another training):\n\n")
 		fmt.Fprintf(stdout, "| settings | mean validation error | one standard error | training s |\n| --- | ---: | ---: | ---: |\n")
 		for i, r := range rep.Means {
-			mark := ""
-			switch {
-			case i == rep.MeansChosen && i == rep.MeansBest:
-				mark = " (best, chosen)"
-			case i == rep.MeansChosen:
-				mark = " (chosen: within one standard error of the best)"
-			case i == rep.MeansBest:
-				mark = " (best)"
-			}
+			mark := rowMark(i, rep.MeansBest, rep.MeansChosen)
 			p := r.Error
 			fmt.Fprintf(stdout, "| %s%s | %.2f %% | %.2f | %.1f |\n", strings.Join(r.Args, " "), mark, 100*p, 100*math.Sqrt(p*(1-p)/float64(max(1, r.Samples))), r.Seconds)
 		}
@@ -276,6 +260,19 @@ func combinations(dims []gridDim) [][]string {
 		out = next
 	}
 	return out
+}
+
+// rowMark says whether row i of a table is the best or the chosen one.
+func rowMark(i, best, chosen int) string {
+	switch {
+	case i == chosen && i == best:
+		return " (best, chosen)"
+	case i == chosen:
+		return " (chosen: within one standard error of the best)"
+	case i == best:
+		return " (best)"
+	}
+	return ""
 }
 
 // pickRows returns the row with the lowest error and the first row (in grid
