@@ -1,8 +1,11 @@
 package oddl
 
 import (
+	"bytes"
 	"context"
+	"encoding/binary"
 	"errors"
+	"hash/crc32"
 	"math/rand/v2"
 	"strings"
 	"testing"
@@ -105,6 +108,19 @@ func TestDeskewModel(t *testing.T) {
 	}
 	if c := got.Config(); c.Image != cfg.Image || c.Preprocess != PreprocessDeskew {
 		t.Fatalf("loaded config: image %v, preprocess %q", c.Image, c.Preprocess)
+	}
+	// A shape that does not match the dimension, or none for a deskewing
+	// model, is a corrupt file (the shape ends the header).
+	hlen := int(binary.LittleEndian.Uint32(buf[12:]))
+	for _, shape := range [][2]uint32{{7, 8}, {0, 0}, {64, 1 << 31}} {
+		bad := bytes.Clone(buf)
+		binary.LittleEndian.PutUint32(bad[prologue+hlen-8:], shape[0])
+		binary.LittleEndian.PutUint32(bad[prologue+hlen-4:], shape[1])
+		binary.LittleEndian.PutUint32(bad[len(bad)-4:], crc32.Checksum(bad[:len(bad)-4], castagnoli))
+		var m2 Model
+		if err := m2.UnmarshalBinary(bad); !errors.Is(err, ErrCorrupt) {
+			t.Errorf("image shape %v in the file: %v, want ErrCorrupt", shape, err)
+		}
 	}
 	s2, err := got.Scores(b)
 	if err != nil {
