@@ -20,17 +20,29 @@ import (
 // CSV files hold one sample a line: its values and, in one column, its
 // label. Values are separated by commas, semicolons, tabs or spaces (a run
 // of them counts as one separator, so a field cannot be empty); a field may
-// be in double quotes, which may hold separators ("" stands for a quote). Blank lines and lines starting with # are skipped,
-// as is a UTF-8 byte-order mark.
+// be in double quotes, which may hold separators ("" stands for a quote).
+// Blank lines and lines starting with # are skipped, as is a UTF-8
+// byte-order mark; but a # line that reads as a sample whose label starts
+// with # (the label column first, the other fields numbers) is an error,
+// never a comment dropped in silence.
 //
 // The first line is a header when it has a word where the second line has
-// a number (a column's name above its values).
+// a number (a column's name above its values). Two columns of one name
+// are an error.
 //
 // The label column is the one WithLabelColumn names (a header name, a
 // 1-based index, or "last"); by default a header column named label,
 // class, y or target (any case), else the only column of the first row
-// that is not a number, else the first column. Labels may be integers or
-// words; they become classes as ClassNames says.
+// that is not a number. Nothing else is guessed: a file of numbers alone
+// without such a header, or with several columns of words, is refused
+// with an error that asks for the label column (ErrNoLabelColumn). Labels
+// may be integers or words; they become classes as ClassNames says, and
+// must be printable on one line (no control, bidirectional-override or
+// line-separator characters).
+
+// ErrNoLabelColumn reports a CSV file whose label column is not certain:
+// name it with WithLabelColumn.
+var ErrNoLabelColumn = errors.New("label column not certain")
 
 // defaultLabelNames are the header names taken for the label column.
 var defaultLabelNames = []string{"label", "class", "y", "target"}
@@ -45,6 +57,16 @@ func WithLabelColumn(col string) Option {
 // maxCSVLine is the longest CSV line read: a sample of a million values in
 // full precision.
 const maxCSVLine = 1 << 26
+
+// maxCSVFields is the most values a CSV line may hold: a sample of four
+// million values (a 2048×2048 image). A line of more, which fits in
+// maxCSVLine with one-digit values, would need gigabytes once split into
+// fields; it is refused after one pass over its bytes.
+const maxCSVFields = 1 << 22
+
+// maxCommentsHeld is how many # lines before the first sample are kept to
+// be checked once the columns are known (see csvScanner.comments).
+const maxCommentsHeld = 64
 
 // ReadCSV reads a labelled CSV file (see the package documentation; gzip
 // or plain) into a Set of one sample a row (Rows = 1, Cols = the number
@@ -67,7 +89,10 @@ func ReadCSVFrom(r io.Reader, name string, opts ...Option) (*Set, error) {
 	if err != nil {
 		return nil, err
 	}
-	classes, q, names := csvClasses(t.labels)
+	classes, q, names, err := csvClasses(name, t.labels)
+	if err != nil {
+		return nil, err
+	}
 	return &Set{
 		Name: csvName(name), X: mat.NewDense(t.rows, t.dim, t.data),
 		Labels: classes, Classes: q, ClassNames: names, Rows: 1, Cols: t.dim,
@@ -88,18 +113,44 @@ func ReadCSVSamples(r io.Reader, name string, dim int, opts ...Option) (*mat.Den
 	return mat.NewDense(t.rows, t.dim, t.data), nil
 }
 
-// csvClasses turns a CSV file's labels into classes.
-func csvClasses(labels []string) (classes []int, q int, names []string) {
+// csvClasses turns a CSV file's labels into classes. Labels that are one
+// number written in two ways ("1" and "1.0") are one class when every
+// label is an integer (see ClassNames); among words, or spelling a number
+// that is not an integer, they are refused rather than made two classes.
+func csvClasses(name string, labels []string) (classes []int, q int, names []string, err error) {
 	names = ClassNames(labels)
+	if !allIntegers(names) {
+		spelled := map[float64]string{}
+		for _, l := range names {
+			if !isNumber(l) || isHexOrSpecial(l) {
+				continue
+			}
+			v, _ := strconv.ParseFloat(l, 64)
+			if other, ok := spelled[v]; ok {
+				return nil, 0, nil, fileErr(name, ErrValue, nil, "labels %q and %q are one number written two ways: write each class alike", other, l)
+			}
+			spelled[v] = l
+		}
+	}
 	x := NewClassIndex(names)
 	classes = make([]int, len(labels))
 	for i, s := range labels {
 		classes[i], _ = x.Class(s)
 	}
 	if IdentityNames(names) {
-		return classes, len(names), nil
+		return classes, len(names), nil, nil
 	}
-	return classes, len(names), names
+	return classes, len(names), names, nil
+}
+
+// allIntegers reports whether every class name is an integer label.
+func allIntegers(names []string) bool {
+	for _, s := range names {
+		if _, ok := integerLabel(s); !ok {
+			return false
+		}
+	}
+	return true
 }
 
 // csvName is the set name of a CSV file: its base name without the
@@ -123,6 +174,38 @@ type csvScanner struct {
 	sc   *bufio.Scanner
 	name string
 	line int // number of the line last read
+	// comments are the # lines met before the columns are known
+	// (maxCommentsHeld at most); check, once set, tells a # line that
+	// reads as a sample (see checkComment).
+	comments []comment
+	check    func(fields []string) bool
+}
+
+// comment is a # line and its number.
+type comment struct {
+	line int
+	text string
+}
+
+// checkComment refuses a # line that reads as a sample.
+func (s *csvScanner) checkComment(c comment) error {
+	fields, ok := splitFields(c.text)
+	if ok && s.check(fields) {
+		return fileErr(s.name, ErrValue, nil, "line %d starts with # but reads as a sample of label %q: a label may not start with # (quote it, or remove the line)", c.line, fields[0])
+	}
+	return nil
+}
+
+// setCheck sets the test of # lines and applies it to those held.
+func (s *csvScanner) setCheck(check func(fields []string) bool) error {
+	s.check = check
+	for _, c := range s.comments {
+		if err := s.checkComment(c); err != nil {
+			return err
+		}
+	}
+	s.comments = nil
+	return nil
 }
 
 // next returns the fields of the next data line, nil at the end.
@@ -134,11 +217,25 @@ func (s *csvScanner) next() ([]string, error) {
 			text = strings.TrimPrefix(text, "\ufeff")
 		}
 		text = strings.TrimSpace(text)
-		if text == "" || strings.HasPrefix(text, "#") {
+		if text == "" {
 			continue
 		}
 		if strings.IndexByte(text, 0) >= 0 || !utf8.ValidString(text) {
-			return nil, fileErr(s.name, ErrFormat, nil, "line %d: binary data, not CSV text", s.line)
+			return nil, fileErr(s.name, ErrFormat, nil, "line %d: %s", s.line, notText(text))
+		}
+		if strings.HasPrefix(text, "#") {
+			c := comment{s.line, text}
+			if s.check != nil {
+				if err := s.checkComment(c); err != nil {
+					return nil, err
+				}
+			} else if len(s.comments) < maxCommentsHeld {
+				s.comments = append(s.comments, c)
+			}
+			continue
+		}
+		if n := countFields(text); n > maxCSVFields {
+			return nil, fileErr(s.name, ErrTooLarge, nil, "line %d holds more than %d values: not a sample", s.line, maxCSVFields)
 		}
 		fields, ok := splitFields(text)
 		if !ok {
@@ -152,6 +249,43 @@ func (s *csvScanner) next() ([]string, error) {
 		return nil, fileErr(s.name, ErrFormat, err, "line %d", s.line+1)
 	}
 	return nil, nil
+}
+
+// notText says what a line that is not UTF-8 text (or holds NUL bytes)
+// seems to be.
+func notText(text string) string {
+	zeros := strings.Count(text, "\x00")
+	switch {
+	case zeros > 0 && zeros*3 >= len(text):
+		return "UTF-16 text, or binary data: save the file as UTF-8"
+	case zeros == 0:
+		return "not UTF-8 text (Latin-1 or another 8-bit encoding?): save the file as UTF-8"
+	}
+	return "binary data, not CSV text"
+}
+
+// countFields counts the fields of a line as splitFields cuts them,
+// without making them.
+func countFields(text string) int {
+	n := 0
+	quoted, inField := false, false
+	for i := 0; i < len(text); i++ {
+		switch c := text[i]; {
+		case c == '"':
+			quoted, inField = !quoted, true
+		case !quoted && (c == ',' || c == ';' || c == '\t' || c == ' '):
+			if inField {
+				n++
+				inField = false
+			}
+		default:
+			inField = true
+		}
+	}
+	if inField {
+		n++
+	}
+	return n
 }
 
 // splitFields cuts a line into its fields: separators are commas,
@@ -224,18 +358,44 @@ func readCSV(r io.Reader, name string, o options, dim int) (*csvTable, error) {
 	if first == nil {
 		return nil, fileErr(name, ErrFormat, nil, "no samples (only a header)")
 	}
+	if err := checkHeader(name, header); err != nil {
+		return nil, err
+	}
 	cols := len(first)
 	label := -1
 	switch {
 	case dim == 0 || cols == dim+1:
-		if label, err = labelColumn(name, o.labelColumn, header, first); err != nil {
-			return nil, err
-		}
 		if cols < 2 {
 			return nil, fileErr(name, ErrFormat, nil, "line %d: 1 column: no values beside the label", firstLine)
 		}
+		if label, err = labelColumn(name, o.labelColumn, header, first); err != nil {
+			return nil, err
+		}
 	case cols != dim:
 		return nil, fileErr(name, ErrFormat, nil, "line %d: %d values, want %d (or %d with a label column)", firstLine, cols, dim, dim+1)
+	default:
+		// Rows of dim values: they must not hold a label column, or
+		// one value is missing and the label would be read as one.
+		if j := namedLabel(header); j >= 0 {
+			return nil, fileErr(name, ErrFormat, nil, "line %d: %d columns of which %q is the label: %d values, want %d", firstLine, cols, header[j], cols-1, dim)
+		}
+		if o.labelColumn != "" {
+			return nil, fileErr(name, ErrFormat, nil, "line %d: %d columns: with the label column %s, %d values, want %d", firstLine, cols, o.labelColumn, cols-1, dim)
+		}
+	}
+	err = s.setCheck(func(fields []string) bool {
+		if label != 0 || len(fields) != cols || fields[0] == "#" {
+			return false
+		}
+		for _, f := range fields[1:] {
+			if !isNumber(f) {
+				return false
+			}
+		}
+		return true
+	})
+	if err != nil {
+		return nil, err
 	}
 	t := &csvTable{dim: cols}
 	if label >= 0 {
@@ -339,26 +499,53 @@ func labelColumn(name, want string, header, row []string) (int, error) {
 		}
 		return 0, fileErr(name, ErrFormat, nil, "label column %q is not in the header (%s)", want, headerList(header))
 	}
+	if j := namedLabel(header); j >= 0 {
+		return j, nil
+	}
+	var words []string
+	col := -1
+	for j, f := range row {
+		if !isNumber(f) {
+			words = append(words, strconv.Itoa(j+1))
+			col = j
+		}
+	}
+	switch {
+	case len(words) == 1:
+		return col, nil
+	case len(words) > 1:
+		return 0, fileErr(name, ErrNoLabelColumn, nil, "%d columns of words (%s): name the label column with -label-column", len(words), strings.Join(words, ", "))
+	case header != nil:
+		return 0, fileErr(name, ErrNoLabelColumn, nil, "no header column is named label, class, y or target, and every column is a number: name the label column with -label-column (a header name, 1 to %d, or last)", cols)
+	}
+	return 0, fileErr(name, ErrNoLabelColumn, nil, "no header and every column is a number: the label column is not certain; name it with -label-column (1 to %d, or last)", cols)
+}
+
+// namedLabel returns the column of a header named as a label (label,
+// class, y or target), -1 if none is.
+func namedLabel(header []string) int {
 	for j, h := range header {
 		for _, l := range defaultLabelNames {
 			if strings.EqualFold(h, l) {
-				return j, nil
+				return j
 			}
 		}
 	}
-	words := -1
-	for j, f := range row {
-		if !isNumber(f) {
-			if words >= 0 {
-				return 0, nil
-			}
-			words = j
+	return -1
+}
+
+// checkHeader refuses a header with two columns of one name (any case):
+// a label column named by it would be one of them, by chance.
+func checkHeader(name string, header []string) error {
+	seen := make(map[string]int, len(header))
+	for j, h := range header {
+		k := strings.ToLower(h)
+		if i, ok := seen[k]; ok {
+			return fileErr(name, ErrFormat, nil, "the header names columns %d and %d alike (%q): give each column its own name", i+1, j+1, h)
 		}
+		seen[k] = j
 	}
-	if words >= 0 {
-		return words, nil
-	}
-	return 0, nil
+	return nil
 }
 
 // maxLabelBytes is the longest label, in bytes: a class name a model keeps.
@@ -374,8 +561,13 @@ func checkLabel(f string) error {
 		return fmt.Errorf("has %d bytes, at most %d", len(f), maxLabelBytes)
 	}
 	for _, r := range f {
-		if unicode.IsControl(r) {
-			return errors.New("holds a control character")
+		switch {
+		case unicode.IsControl(r):
+			return fmt.Errorf("holds a control character (%U)", r)
+		case unicode.Is(unicode.Bidi_Control, r):
+			return fmt.Errorf("holds a bidirectional control character (%U), which would reorder what is printed", r)
+		case unicode.In(r, unicode.Zl, unicode.Zp):
+			return fmt.Errorf("holds a line or paragraph separator (%U)", r)
 		}
 	}
 	return nil

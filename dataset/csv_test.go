@@ -58,7 +58,7 @@ func TestReadCSV(t *testing.T) {
 		names      []string
 		x0         []float64
 	}{
-		{"labels 1..3 first, no header", "1,0.5,2\n3,1,1\n2,4,4\n", nil, []int{0, 2, 1}, []string{"1", "2", "3"}, []float64{0.5, 2}},
+		{"labels 1..3 first, no header, named by index", "1,0.5,2\n3,1,1\n2,4,4\n", []Option{WithLabelColumn("1")}, []int{0, 2, 1}, []string{"1", "2", "3"}, []float64{0.5, 2}},
 		{"header label last", "a,b,label\n0.5,2,1\n1,1,0\n", nil, []int{1, 0}, nil, []float64{0.5, 2}},
 		{"header Class in the middle", "a;Class;b\n0.5;x;2\n1;y;1\n", nil, []int{0, 1}, []string{"x", "y"}, []float64{0.5, 2}},
 		{"words last, no header", "1 2 cat\n3 4 dog\n", nil, []int{0, 1}, []string{"cat", "dog"}, []float64{1, 2}},
@@ -66,7 +66,10 @@ func TestReadCSV(t *testing.T) {
 		{"index column", "1,2,3\n4,5,6\n", []Option{WithLabelColumn("3")}, []int{0, 1}, []string{"3", "6"}, []float64{1, 2}},
 		{"last column", "1,2,3\n4,5,6\n", []Option{WithLabelColumn("last")}, []int{0, 1}, []string{"3", "6"}, []float64{1, 2}},
 		{"quotes, comments, BOM, CRLF", "\ufeff# data\r\n\"a\",1,2\r\n\r\n\"b\",3,4\r\n", nil, []int{0, 1}, []string{"a", "b"}, []float64{1, 2}},
-		{"labels 0..q-1 need no names", "0,1\n1,2\n2,3\n", nil, []int{0, 1, 2}, nil, []float64{1}},
+		{"labels 0..q-1 need no names", "0,1\n1,2\n2,3\n", []Option{WithLabelColumn("1")}, []int{0, 1, 2}, nil, []float64{1}},
+		{"one number written three ways, all integers", "label,a\n1,1\n1.0,2\n01,3\n2,4\n", nil, []int{0, 0, 0, 1}, []string{"1", "2"}, []float64{1}},
+		{"a lone # is a comment", "# 1 2\ncat,1,2\ndog,3,4\n", nil, []int{0, 1}, []string{"cat", "dog"}, []float64{1, 2}},
+		{"a # label not first is a label", "1,2,#a\n3,4,b\n", nil, []int{0, 1}, []string{"#a", "b"}, []float64{1, 2}},
 		{"quoted separators", "\"New York, NY\",1\n\"a \"\"b\"\"\",2\n", nil, []int{0, 1}, []string{"New York, NY", "a \"b\""}, []float64{1}},
 	}
 	for _, c := range cases {
@@ -94,11 +97,11 @@ func TestReadCSVErrors(t *testing.T) {
 		{"empty", "", nil, ErrFormat, "no samples"},
 		{"comments only", "# x\n\n", nil, ErrFormat, "no samples"},
 		{"header only", "label,a,b\n", nil, ErrFormat, "no samples"},
-		{"ragged", "1,2,3\n1,2\n", nil, ErrFormat, "line 2: 2 columns, the lines before have 3"},
-		{"word feature", "1,2,3\n1,x,3\n", nil, ErrValue, `line 2, value 2: "x" is not a number`},
+		{"ragged", "1,2,3\n1,2\n", []Option{WithLabelColumn("1")}, ErrFormat, "line 2: 2 columns, the lines before have 3"},
+		{"word feature", "1,2,3\n1,x,3\n", []Option{WithLabelColumn("1")}, ErrValue, `line 2, value 2: "x" is not a number`},
 		{"word under a number", "a,1,3\nb,x,3\n", nil, ErrValue, `line 2, value 2: "x" is not a number`},
-		{"NaN", "1,2\n1,NaN\n", nil, ErrValue, "not a finite number"},
-		{"huge", "1,2\n1,1e999\n", nil, ErrValue, "beyond the range of float64"},
+		{"NaN", "1,2\n1,NaN\n", []Option{WithLabelColumn("1")}, ErrValue, "not a finite number"},
+		{"huge", "1,2\n1,1e999\n", []Option{WithLabelColumn("1")}, ErrValue, "beyond the range of float64"},
 		{"missing name", "a,b\n1,2\n", []Option{WithLabelColumn("c")}, ErrFormat, `label column "c" is not in the header (a, b)`},
 		{"name without header", "1,2\n1,2\n", []Option{WithLabelColumn("c")}, ErrFormat, "no header to name it"},
 		{"index out of range", "1,2\n1,2\n", []Option{WithLabelColumn("0")}, ErrFormat, "label column 0: the rows have 2 columns"},
@@ -107,9 +110,24 @@ func TestReadCSVErrors(t *testing.T) {
 		{"binary", "ODDL\x00\x01\n", nil, ErrFormat, "binary data"},
 		{"empty label", "\"\",1\nb,2\n", nil, ErrValue, "line 1, value 1: the label is empty"},
 		{"open quote", "\"a,1\n", nil, ErrFormat, "line 1: a quote that does not end"},
-		{"control label", "a\x01,1\nb,2\n", nil, ErrValue, "line 1, value 1: the label holds a control character"},
+		{"control label", "a\x01,1\nb,2\n", nil, ErrValue, "line 1, value 1: the label holds a control character (U+0001)"},
 		{"long label", strings.Repeat("x", 257) + ",1\n", nil, ErrValue, "the label has 257 bytes, at most 256"},
-		{"limit", "1,2,3\n1,2,3\n1,2,3\n", []Option{WithMaxElements(5)}, ErrTooLarge, "more than 5 values"},
+		{"no header, numbers only", "1,2,3\n4,5,6\n", nil, ErrNoLabelColumn, "no header and every column is a number: the label column is not certain; name it with -label-column (1 to 3, or last)"},
+		{"header without a label name", "a,b,c\n1,2,3\n", nil, ErrNoLabelColumn, "no header column is named label, class, y or target"},
+		{"two word columns", "cat,1,x\ndog,2,y\n", nil, ErrNoLabelColumn, "2 columns of words (1, 3)"},
+		{"a first row like a header", "x,1,2\n3,4,5\n", nil, ErrNoLabelColumn, "name the label column with -label-column"},
+		{"duplicate names", "label,a,A\n1,2,3\n", nil, ErrFormat, `the header names columns 2 and 3 alike ("A")`},
+		{"a # label read as a sample", "#a,1,2\nb,3,4\n", nil, ErrValue, `line 1 starts with # but reads as a sample of label "#a"`},
+		{"a # label after the data", "a,1,2\n#b,3,4\n", nil, ErrValue, `line 2 starts with # but reads as a sample of label "#b"`},
+		{"a # label with a header", "label,x,y\n#b,3,4\n1,2,3\n", nil, ErrValue, `line 2 starts with # but reads as a sample`},
+		{"bidi override label", "a\u202e,1\nb,2\n", nil, ErrValue, "bidirectional control character (U+202E)"},
+		{"line separator label", "a\u2028b,1\nc,2\n", nil, ErrValue, "line or paragraph separator (U+2028)"},
+		{"same number, words too", "label,x\n1,1\n1.0,2\ncat,3\n", nil, ErrValue, `labels "1" and "1.0" are one number written two ways`},
+		{"same fraction two ways", "label,x\n1.5,1\n1.50,2\n", nil, ErrValue, `labels "1.5" and "1.50" are one number`},
+		{"Latin-1", "caf\xe9,1\nb,2\n", nil, ErrFormat, "not UTF-8 text (Latin-1"},
+		{"UTF-16", "\xff\xfea\x00,\x001\x00\n\x00", nil, ErrFormat, "UTF-16 text"},
+		{"too many fields", strings.Repeat("1,", maxCSVFields+1) + "\n", nil, ErrTooLarge, "holds more than 4194304 values"},
+		{"limit", "1,2,3\n1,2,3\n1,2,3\n", []Option{WithMaxElements(5), WithLabelColumn("1")}, ErrTooLarge, "more than 5 values"},
 	} {
 		_, err := readCSVString(t, c.body, c.opts...)
 		if !errors.Is(err, c.kind) || !strings.Contains(err.Error(), c.want) || strings.Contains(err.Error(), "\n") {
@@ -172,7 +190,7 @@ func FuzzReadCSV(f *testing.F) {
 			if strings.Contains(err.Error(), "\n") {
 				t.Fatalf("error of several lines: %q", err)
 			}
-			if !errors.Is(err, ErrFormat) && !errors.Is(err, ErrValue) && !errors.Is(err, ErrTooLarge) {
+			if !errors.Is(err, ErrFormat) && !errors.Is(err, ErrValue) && !errors.Is(err, ErrTooLarge) && !errors.Is(err, ErrNoLabelColumn) {
 				t.Fatalf("error of no known kind: %v", err)
 			}
 			return
@@ -242,8 +260,8 @@ func TestLoadPath(t *testing.T) {
 		}
 		return p
 	}
-	tr := write("my-train.csv", "2,1,1\n4,2,2\n")
-	te := write("my-test.csv", "4,1,1\n8,2,2\n")
+	tr := write("my-train.csv", "label,a,b\n2,1,1\n4,2,2\n")
+	te := write("my-test.csv", "label,a,b\n4,1,1\n8,2,2\n")
 	train, test, err := LoadPath(tr + "," + te)
 	if err != nil {
 		t.Fatal(err)
@@ -267,7 +285,7 @@ func TestLoadPath(t *testing.T) {
 		t.Errorf("images alone: %v", err)
 	}
 	// A second training CSV makes the folder ambiguous.
-	write("other-train.csv", "1,1\n")
+	write("other-train.csv", "label,a\n1,1\n")
 	if _, _, err := LoadPath(dir); !errors.Is(err, ErrAmbiguous) || !strings.Contains(err.Error(), "2 training sets: my-train.csv; other-train.csv") {
 		t.Errorf("two training files: %v", err)
 	}
@@ -323,5 +341,57 @@ func TestMNISTNamesAmongOthers(t *testing.T) {
 	}
 	if _, _, err := Load(dir, ""); !errors.Is(err, ErrAmbiguous) || !strings.Contains(err.Error(), "train-images-idx3-ubyte.gz with train-labels-idx1-ubyte.gz; usps-train-images") {
 		t.Errorf("Load(dir): %v", err)
+	}
+}
+
+// TestReadCSVSamplesNoGuess: rows of the model's dimension must not hold a
+// label column, and one more value is left out only where the label
+// column is certain.
+func TestReadCSVSamplesNoGuess(t *testing.T) {
+	for _, c := range []struct {
+		name, body string
+		opts       []Option
+		want       string
+	}{
+		{"a label header, one value short", "label,a\n7,1\n", nil, `2 columns of which "label" is the label: 1 values, want 2`},
+		{"-label-column, one value short", "7,1\n8,2\n", []Option{WithLabelColumn("1")}, "with the label column 1, 1 values, want 2"},
+		{"one more number, no header", "7,1,2\n8,3,4\n", nil, "name it with -label-column"},
+	} {
+		_, err := ReadCSVSamples(strings.NewReader(c.body), "x", 2, c.opts...)
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: got %v, want %q", c.name, err, c.want)
+		}
+	}
+	X, err := ReadCSVSamples(strings.NewReader("7,1,2\n8,3,4\n"), "x", 2, WithLabelColumn("1"))
+	if err != nil || X.At(1, 1) != 4 {
+		t.Errorf("a label column named by index: %v", err)
+	}
+}
+
+// TestLoadFrom: inputs opened by the caller are told apart by their first
+// bytes and read once, every byte of them.
+func TestLoadFrom(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("label,a,b\n")
+	for i := range 5000 { // far more than any sniffing buffer
+		b.WriteString(strconv.Itoa(i%3) + "," + strconv.Itoa(i) + ",1\n")
+	}
+	s, test, err := LoadFrom([]Input{{R: strings.NewReader(b.String()), Name: "stdin"}})
+	if err != nil || test != nil || s.Len() != 5000 || s.X.At(4999, 0) != 4999 || s.Classes != 3 {
+		t.Fatalf("one CSV input: %v %v", s, err)
+	}
+	img := idxBytes(typeUbyte, []uint32{3, 1, 2}, []byte{1, 2, 3, 4, 5, 6})
+	lab := idxBytes(typeUbyte, []uint32{3}, []byte{0, 1, 0})
+	// Labels first, images gzip-compressed: told apart by their bytes.
+	s, _, err = LoadFrom([]Input{{R: bytes.NewReader(lab), Name: "l"}, {R: bytes.NewReader(gzipBytes(img)), Name: "i"}})
+	if err != nil || s.Len() != 3 || s.X.At(2, 1) != 6 || !slices.Equal(s.Labels, []int{0, 1, 0}) {
+		t.Fatalf("an IDX pair: %v %v", s, err)
+	}
+	if _, _, err := LoadFrom([]Input{{R: bytes.NewReader(img), Name: "i"}}); err == nil || !strings.Contains(err.Error(), "needs its labels") {
+		t.Errorf("images alone: %v", err)
+	}
+	tr, te, err := LoadFrom([]Input{{R: strings.NewReader("label,a\n1,1\n2,2\n"), Name: "a.csv"}, {R: strings.NewReader("label,a\n3,1\n"), Name: "b.csv"}})
+	if err != nil || te == nil || tr.Classes != 3 || te.Labels[0] != 2 {
+		t.Errorf("two CSV inputs: %v", err)
 	}
 }

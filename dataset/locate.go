@@ -2,9 +2,7 @@ package dataset
 
 import (
 	"bufio"
-	"compress/gzip"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -47,19 +45,8 @@ func sniff(path string) fileKind {
 		return kindOther
 	}
 	defer f.Close()
-	br := bufio.NewReader(f)
-	var r io.Reader = br
-	if head, _ := br.Peek(2); len(head) == 2 && head[0] == 0x1f && head[1] == 0x8b {
-		if zr, err := gzip.NewReader(br); err == nil {
-			r = zr
-		}
-	}
-	var m [4]byte
-	if _, err := io.ReadFull(r, m[:]); err == nil && m[0] == 0 && m[1] == 0 && elemSize(m[2]) > 0 && m[3] >= 1 {
-		if m[3] == 1 {
-			return kindLabels
-		}
-		return kindImages
+	if k := sniffStream(bufio.NewReaderSize(f, sniffPeek)); k != kindOther {
+		return k
 	}
 	name := strings.TrimSuffix(strings.ToLower(filepath.Base(path)), ".gz")
 	switch filepath.Ext(name) {
@@ -173,9 +160,13 @@ func locateDir(dir string) (train, test part, name string, err error) {
 	}
 	type files struct{ csvs, images, labels []string }
 	byRole := map[string]*files{"train": {}, "test": {}, "": {}}
+	var streams []string // FIFOs, devices, sockets: not read from a folder
 	for _, e := range ents {
 		p := filepath.Join(dir, e.Name())
 		if !isFile(p) {
+			if st, err := os.Stat(p); err == nil && !st.IsDir() {
+				streams = append(streams, e.Name())
+			}
 			continue
 		}
 		f := byRole[roleOf(e.Name())]
@@ -198,6 +189,10 @@ func locateDir(dir string) (train, test part, name string, err error) {
 			return c[0], part{}, name + "-train", nil
 		} else if len(c) > 1 {
 			return part{}, part{}, "", ambiguous(dir, "data sets", c)
+		}
+		if len(streams) > 0 {
+			slices.Sort(streams)
+			return part{}, part{}, "", fmt.Errorf("dataset: %s: no training data in regular files; %s is not a regular file (a FIFO or a device is read only when -data names it itself): %w", dir, strings.Join(streams, ", "), fs.ErrNotExist)
 		}
 		return part{}, part{}, "", fmt.Errorf("dataset: %s: no training data (a CSV file, or an IDX images and labels pair, named *train*): %w", dir, fs.ErrNotExist)
 	}

@@ -137,12 +137,48 @@ func isDataFile(name string) bool {
 // test part (yaleb) is split per class, half for training, by seed; a
 // folder without test files gives a nil test set.
 func (d *dataFlags) load(seed uint64) (train, test *dataset.Set, err error) {
-	train, test, err = dataset.Load(d.name, d.dir, d.opts...)
+	if d.streamed() {
+		train, test, err = d.loadStreams()
+	} else {
+		train, test, err = dataset.Load(d.name, d.dir, d.opts...)
+	}
 	if err != nil {
 		return nil, nil, err
 	}
 	train, test = splitAndLimit(d, seed, train, test, train.Labels)
 	return train, test, nil
+}
+
+// streamed reports whether -data names files of which one at least is
+// not a regular file (a pipe, /dev/stdin, <(…), a FIFO, a device): those
+// are opened once and read from their first byte (see loadStreams).
+func (d *dataFlags) streamed() bool {
+	if !d.files() {
+		return false
+	}
+	for _, p := range d.paths() {
+		if fi, err := os.Stat(p); err == nil && !fi.Mode().IsRegular() {
+			return true
+		}
+	}
+	return false
+}
+
+// loadStreams opens each file of -data once (a FIFO waited on as
+// openInput does) and reads the data set from the open files: what a
+// file holds is told from the bytes the reader then goes on from, so a
+// pipe gives every byte it carries.
+func (d *dataFlags) loadStreams() (train, test *dataset.Set, err error) {
+	var inputs []dataset.Input
+	for _, p := range d.paths() {
+		f, err := openInput("-data", p)
+		if err != nil {
+			return nil, nil, err
+		}
+		defer f.Close()
+		inputs = append(inputs, dataset.Input{R: f, Name: p})
+	}
+	return dataset.LoadFrom(inputs, d.opts...)
 }
 
 // splitAndLimit splits a set without its own test part (yaleb) per class,

@@ -195,7 +195,11 @@ func (s samples) evaluate(ctx context.Context, m *oddl.Model) (oddl.Evaluation, 
 // loadSamples reads the data set, as byte images where its files hold
 // bytes, and applies the limits and the yaleb split as load does.
 func (d *dataFlags) loadSamples(seed uint64) (train, test samples, err error) {
-	tr, te, err := dataset.LoadImages(d.name, d.dir, d.opts...)
+	var tr, te *dataset.Images
+	err = dataset.ErrNotBytes // streams are read once, as they come
+	if !d.streamed() {
+		tr, te, err = dataset.LoadImages(d.name, d.dir, d.opts...)
+	}
 	if errors.Is(err, dataset.ErrNotBytes) {
 		trs, tes, err := d.load(seed)
 		if err != nil {
