@@ -254,14 +254,35 @@ func (s *csvScanner) next() ([]string, error) {
 // notText says what a line that is not UTF-8 text (or holds NUL bytes)
 // seems to be.
 func notText(text string) string {
-	zeros := strings.Count(text, "\x00")
 	switch {
-	case zeros > 0 && zeros*3 >= len(text):
-		return "UTF-16 text, or binary data: save the file as UTF-8"
-	case zeros == 0:
+	case strings.HasPrefix(text, "\xff\xfe") || strings.HasPrefix(text, "\xfe\xff") || utf16Like(text):
+		return "UTF-16 text: save the file as UTF-8"
+	case strings.IndexByte(text, 0) < 0:
 		return "not UTF-8 text (Latin-1 or another 8-bit encoding?): save the file as UTF-8"
 	}
 	return "binary data, not CSV text"
+}
+
+// utf16Like reports whether every other byte of the start of text is
+// zero, as in UTF-16 text of Latin letters and digits.
+func utf16Like(text string) bool {
+	n := min(len(text), 256)
+	if n < 4 {
+		return false
+	}
+	for start := range 2 {
+		all := true
+		for i := start; i < n; i += 2 {
+			if text[i] != 0 {
+				all = false
+				break
+			}
+		}
+		if all {
+			return true
+		}
+	}
+	return false
 }
 
 // countFields counts the fields of a line as splitFields cuts them,

@@ -116,7 +116,8 @@ func TestOwnCSVLabels1To15(t *testing.T) {
 		t.Errorf("train summary: %q", out)
 	}
 
-	st, out, errs = runCmd("eval", "-model", model, "-data", testCSV)
+	// held.csv has no header: its label column is named.
+	st, out, errs = runCmd("eval", "-model", model, "-data", testCSV, "-label-column", "1")
 	if st != 0 {
 		t.Fatalf("eval: status %d: %s", st, errs)
 	}
@@ -128,7 +129,10 @@ func TestOwnCSVLabels1To15(t *testing.T) {
 		t.Errorf("confusion not under the labels 1..15: %q", out)
 	}
 
-	st, out, errs = runCmd("predict", "-model", model, "-data", testCSV)
+	// Without its label column named, a headerless file of one value
+	// more than the model's is refused, not read as one guesses.
+	checkOneLineError(t, "predict, label column not named", []string{"predict", "-model", model, "-data", testCSV}, "name it with -label-column")
+	st, out, errs = runCmd("predict", "-model", model, "-data", testCSV, "-label-column", "1")
 	if st != 0 {
 		t.Fatalf("predict: status %d: %s", st, errs)
 	}
@@ -311,7 +315,7 @@ func TestSmallDataDefaults(t *testing.T) {
 	dir := t.TempDir()
 	data := filepath.Join(dir, "d.csv")
 	rows, labels := blobs(rng, c, 25, []string{"0", "1", "2", "3"})
-	writeCSV(t, data, nil, rows, labels, 0)
+	writeCSV(t, data, []string{"label", "a", "b", "c"}, rows, labels, 0)
 	st, out, errs := runCmd("train", "-data", data, "-q", "-json")
 	if st != 0 {
 		t.Fatalf("status %d: %s", st, errs)
@@ -340,7 +344,7 @@ func TestSmallDataDefaults(t *testing.T) {
 		rows[i] = []float64{5, 5, 5}
 	}
 	flat := filepath.Join(dir, "flat.csv")
-	writeCSV(t, flat, nil, rows, labels, 0)
+	writeCSV(t, flat, []string{"label", "a", "b", "c"}, rows, labels, 0)
 	if st, _, errs := runCmd("train", "-data", flat, "-q"); st != 0 || !strings.Contains(errs, "K = 88 atoms for 100 training samples in 4 classes") {
 		t.Errorf("10 constant samples: status %d, stderr %q", st, errs)
 	}
@@ -367,14 +371,17 @@ func TestCSVErrors(t *testing.T) {
 		extra      []string
 		want       string
 	}{
-		{"ragged.csv", "1,0.5,0.25\n2,1,2\n1,3\n", nil, "line 3: 2 columns, the lines before have 3"},
-		{"word.csv", "1,0.5,0.25\n2,one,2\n", nil, `line 2, value 2: "one" is not a number`},
+		{"ragged.csv", "1,0.5,0.25\n2,1,2\n1,3\n", []string{"-label-column", "1"}, "line 3: 2 columns, the lines before have 3"},
+		{"word.csv", "1,0.5,0.25\n2,one,2\n", []string{"-label-column", "1"}, `line 2, value 2: "one" is not a number`},
 		{"nolabel.csv", "a,b,c\n1,2,3\n", []string{"-label-column", "kind"}, `label column "kind" is not in the header (a, b, c)`},
 		{"index.csv", "1,2,3\n1,2,3\n", []string{"-label-column", "7"}, "label column 7: the rows have 3 columns"},
 		{"empty.csv", "", nil, "no samples"},
 		{"header.csv", "label,x,y\n", nil, "no samples"},
-		{"nan.csv", "1,2,3\n1,NaN,3\n", nil, `line 2, value 2: "NaN" is not a finite number`},
+		{"nan.csv", "1,2,3\n1,NaN,3\n", []string{"-label-column", "1"}, `line 2, value 2: "NaN" is not a finite number`},
 		{"one.csv", "1\n2\n", nil, "no values beside the label"},
+		{"numbers.csv", "1,2,3\n4,5,6\n", nil, "no header and every column is a number: the label column is not certain; name it with -label-column (1 to 3, or last)"},
+		{"nameless.csv", "a,b,c\n1,2,3\n", nil, "no header column is named label, class, y or target, and every column is a number: name the label column with -label-column"},
+		{"twice.csv", "label,a,a\n1,2,3\n", nil, `the header names columns 2 and 3 alike ("a")`},
 	}
 	for _, c := range cases {
 		p := write(c.name, c.body)
@@ -390,10 +397,10 @@ func TestCheckpointKeepsLabels(t *testing.T) {
 	dir := t.TempDir()
 	data, model := filepath.Join(dir, "d.csv"), filepath.Join(dir, "m")
 	rows, labels := blobs(rng, centres(rng, 3, 5), 30, names)
-	writeCSV(t, data, nil, rows, labels, 0)
+	writeCSV(t, data, nil, rows, labels, -1)
 	interruptHook = func(batches int64) bool { return batches == 3 }
 	defer func() { interruptHook = nil }()
-	st, _, errs := runCmd("train", "-data", data, "-o", model, "-q", "-init", "20", "-batch", "5")
+	st, _, errs := runCmd("train", "-data", data, "-label-column", "last", "-o", model, "-q", "-init", "20", "-batch", "5")
 	if st != 130 || !strings.Contains(errs, "checkpoint saved") {
 		t.Fatalf("interrupted run: status %d: %s", st, errs)
 	}
@@ -406,7 +413,7 @@ func TestCheckpointKeepsLabels(t *testing.T) {
 	}
 	// Resumed on the same file, it finishes with the same names.
 	interruptHook = nil
-	if st, _, errs := runCmd("train", "-resume", model, "-data", data, "-q"); st != 0 {
+	if st, _, errs := runCmd("train", "-resume", model, "-data", data, "-label-column", "last", "-q"); st != 0 {
 		t.Fatalf("resume: status %d: %s", st, errs)
 	}
 	if m, err = loadModel("-model", model); err != nil || !slices.Equal(m.ClassNames(), names) {
