@@ -94,7 +94,12 @@ func run(args []string, stdout, stderr io.Writer) (status int) {
 			status = 3
 		}
 	}()
-	err := c.run(args[1:], stdout, stderr)
+	out := &checkedWriter{w: stdout}
+	err := c.run(args[1:], out, stderr)
+	if (err == nil || errors.Is(err, flag.ErrHelp)) && out.err != nil {
+		// A report lost on a full device or a closed stdout is a failure.
+		err = fmt.Errorf("writing standard output: %w", out.err)
+	}
 	switch {
 	case err == nil:
 		return 0
@@ -157,4 +162,19 @@ func parseFlags(fs *flag.FlagSet, args []string) error {
 		return usageError{fmt.Errorf("unexpected argument %q", fs.Arg(0))}
 	}
 	return nil
+}
+
+// checkedWriter writes to w and keeps the first write error, so that a
+// command whose report could not be written does not exit 0.
+type checkedWriter struct {
+	w   io.Writer
+	err error
+}
+
+func (c *checkedWriter) Write(p []byte) (int, error) {
+	n, err := c.w.Write(p)
+	if err != nil && c.err == nil {
+		c.err = err
+	}
+	return n, err
 }

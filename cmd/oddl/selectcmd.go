@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"os"
 	"strconv"
 	"strings"
 )
@@ -84,10 +85,23 @@ func runSelect(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return usageError{fmt.Errorf("-grid: %w", err)}
 	}
-	for _, a := range base {
-		switch name := strings.TrimLeft(strings.SplitN(a, "=", 2)[0], "-"); name {
-		case "validate", "json", "o", "resume", "stream", "test":
-			return usageError{fmt.Errorf("train flag -%s cannot be given to select", name)}
+	for i, a := range base {
+		if !strings.HasPrefix(a, "-") {
+			continue
+		}
+		name, val, hasVal := strings.Cut(strings.TrimLeft(a, "-"), "=")
+		if !hasVal && i+1 < len(base) {
+			val = base[i+1]
+		}
+		if err := selectRefuses(name, val); err != nil {
+			return usageError{fmt.Errorf("after --: %w", err)}
+		}
+	}
+	for _, d := range dims {
+		for _, v := range d.values {
+			if err := selectRefuses(d.name, v); err != nil {
+				return usageError{fmt.Errorf("-grid: %w", err)}
+			}
 		}
 	}
 	rep := selectReport{Fraction: *frac, Base: base}
@@ -201,6 +215,27 @@ func meansOverSeeds(rows []selectRow) []selectRow {
 		means[i].Seconds /= n
 	}
 	return means
+}
+
+// selectRefuses says why select cannot pass the train flag name (with the
+// value val) to its runs, nil if it can: select sets some flags itself
+// (what it compares on, how it reads the report), and its runs may write
+// nothing and must all read the same data, so no flag may name an output
+// or data that a first run would use up (a pipe, a FIFO, stdin).
+func selectRefuses(name, val string) error {
+	switch name {
+	case "validate":
+		return errors.New("train flag -validate cannot be given to select: its own -validate sets the held-out share")
+	case "json", "o", "resume", "stream", "test", "cpuprofile", "memprofile", "plot", "checkpoint", "resume-new-data":
+		return fmt.Errorf("train flag -%s cannot be given to select", name)
+	case "data":
+		for _, p := range strings.Split(val, ",") {
+			if fi, err := os.Stat(p); err == nil && !fi.IsDir() && !fi.Mode().IsRegular() {
+				return fmt.Errorf("-data %s is not a regular file: select reads the data once for each run; save it to a file first", val)
+			}
+		}
+	}
+	return nil
 }
 
 // gridDim is one flag of the grid with its values.

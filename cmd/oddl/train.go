@@ -341,7 +341,7 @@ func (f *trainFlags) checkResources(resumed bool) (tooLarge func(error) error, e
 	}
 	limit, tooLarge := f.mem.limitData()
 	f.data.opts = append(f.data.opts, limit)
-	outs := []output{{flag: "-o", path: f.out, replaces: "-resume"}, {flag: "-cpuprofile", path: f.cpuProfile}, {flag: "-memprofile", path: f.memProfile}}
+	outs := []output{{flag: "-o", path: f.out, replaces: "-resume"}, {flag: "-cpuprofile", path: f.cpuProfile}, {flag: "-memprofile", path: f.memProfile}, {flag: "-plot", path: f.stream.plot}}
 	if err := checkOutputs(outs, append(f.data.inputs(), output{flag: "-resume", path: f.resume})...); err != nil {
 		return nil, err
 	}
@@ -387,6 +387,11 @@ func (f *trainFlags) loadData(model *oddl.Model, tooLarge func(error) error, std
 	train, test, err := f.data.loadSamples(f.cfg.Seed)
 	if err != nil {
 		return nil, tooLarge(err)
+	}
+	if model == nil && train.classes() < 2 {
+		// A classifier of one class answers without looking: most often
+		// the label column is not the one meant.
+		return nil, fmt.Errorf("data set %s: one class (%s) in %d training samples: a classifier needs two at least (is the label column the right one? see -label-column)", train.name(), strings.Join(train.names(), ""), train.len())
 	}
 	loaded := train.bytes()
 	if test.present() {

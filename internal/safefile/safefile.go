@@ -201,6 +201,26 @@ type File struct {
 	*os.File
 	path, target string
 	done         bool
+	werr         error // the first write error, which Commit returns
+}
+
+// Write writes to the file and keeps the first error: a writer that drops
+// errors (a profiler writing in the background) must not have a partial
+// file committed over a good one.
+func (f *File) Write(p []byte) (int, error) {
+	n, err := f.File.Write(p)
+	if err != nil && f.werr == nil {
+		f.werr = err
+	}
+	return n, err
+}
+
+// WriteString writes s as Write does.
+func (f *File) WriteString(s string) (int, error) { return f.Write([]byte(s)) }
+
+// ReadFrom copies r to the file through Write.
+func (f *File) ReadFrom(r io.Reader) (int64, error) {
+	return io.Copy(struct{ io.Writer }{f}, r)
 }
 
 // Create starts writing path: the file its links lead to, which must be a
@@ -254,7 +274,10 @@ func (f *File) Commit() error {
 	}
 	f.done = true
 	tmp := f.File.Name()
-	err := f.File.Sync()
+	err := f.werr
+	if err == nil {
+		err = f.File.Sync()
+	}
 	if cerr := f.File.Close(); err == nil {
 		err = cerr
 	}

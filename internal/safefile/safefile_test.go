@@ -217,3 +217,34 @@ func TestSame(t *testing.T) {
 		}
 	}
 }
+
+// TestWriteErrorNotCommitted: a write that failed, even one whose error
+// its writer dropped (a profiler writing in the background), keeps
+// Commit from replacing the target with what was written.
+func TestWriteErrorNotCommitted(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "keep")
+	os.WriteFile(p, []byte("old"), 0o644)
+	f, err := Create(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The same temporary file opened read-only: every write fails, and
+	// syncing and closing it still succeed.
+	ro, err := os.Open(f.File.Name())
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.File.Close()
+	f.File = ro
+	_, _ = io.WriteString(f, "lost") // the error dropped, as pprof does
+	if err := f.Commit(); err == nil {
+		t.Fatal("Commit after a failed write succeeded")
+	}
+	if b, _ := os.ReadFile(p); string(b) != "old" {
+		t.Errorf("target holds %q", b)
+	}
+	if ents, _ := os.ReadDir(dir); len(ents) != 1 {
+		t.Errorf("temporary file left: %v", ents)
+	}
+}
