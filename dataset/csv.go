@@ -354,6 +354,32 @@ func readCSV(r io.Reader, name string, o options, dim int) (*csvTable, error) {
 	if err != nil {
 		return nil, err
 	}
+	src := &stickyReader{r: r}
+	t, err := readCSVLines(src, name, o, dim)
+	if src.err != nil && err != nil {
+		// A line cut short by a damaged or truncated input shows up as a
+		// short row: say what really happened.
+		return nil, fileErr(name, ErrFormat, src.err, "the input ends abruptly (a truncated or damaged file)")
+	}
+	return t, err
+}
+
+// stickyReader reads r and keeps its first error other than io.EOF.
+type stickyReader struct {
+	r   io.Reader
+	err error
+}
+
+func (s *stickyReader) Read(p []byte) (int, error) {
+	n, err := s.r.Read(p)
+	if err != nil && err != io.EOF && s.err == nil {
+		s.err = err
+	}
+	return n, err
+}
+
+// readCSVLines is readCSV after the input is decompressed.
+func readCSVLines(r io.Reader, name string, o options, dim int) (*csvTable, error) {
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 1<<16), maxCSVLine)
 	s := &csvScanner{sc: sc, name: name}

@@ -395,3 +395,21 @@ func TestLoadFrom(t *testing.T) {
 		t.Errorf("two CSV inputs: %v", err)
 	}
 }
+
+// TestReadCSVTruncatedGzip: a gzip file cut short is said to be cut short,
+// not reported as the short row its last line becomes.
+func TestReadCSVTruncatedGzip(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("label,a,b,c\n")
+	for i := range 4000 {
+		b.WriteString(strconv.Itoa(i%2) + "," + strconv.Itoa(i) + ",0.125," + strconv.Itoa(i*7) + "\n")
+	}
+	gz := gzipBytes([]byte(b.String()))
+	_, err := ReadCSVFrom(bytes.NewReader(gz[:len(gz)/2]), "cut.csv.gz")
+	if err == nil || !strings.Contains(err.Error(), "ends abruptly (a truncated or damaged file)") || strings.Contains(err.Error(), "columns") {
+		t.Errorf("half a gzip file: %v", err)
+	}
+	if s, err := ReadCSVFrom(bytes.NewReader(gz), "whole.csv.gz"); err != nil || s.Len() != 4000 {
+		t.Errorf("the whole file: %v", err)
+	}
+}

@@ -88,6 +88,11 @@ func parseSize(s string) (int64, error) {
 // check is made).
 func (m *memoryFlag) budget() (bytes int64, from string, ok bool) {
 	if m.bytes > 0 {
+		// A budget the process cannot have is no budget: the address
+		// space left under RLIMIT_AS bounds the flag's value.
+		if left, ok := addressSpaceLeft(); ok && left < m.bytes {
+			return max(left, 0), "address space", true
+		}
 		return m.bytes, "-max-memory", true
 	}
 	if !m.measured {
@@ -219,8 +224,11 @@ func (m *memoryFlag) checkTraining(cfg oddl.Config, threads, n, q int, dataBytes
 
 // budgetText says what the budget is, for messages.
 func budgetText(b int64, from string) string {
-	if from == "-max-memory" {
+	switch from {
+	case "-max-memory":
 		return "-max-memory " + sizeText(b)
+	case "address space":
+		return "the " + sizeText(b) + " of address space left under the process's limit (ulimit -v), below -max-memory"
 	}
 	return "the " + sizeText(b) + " of memory available; see -max-memory"
 }
