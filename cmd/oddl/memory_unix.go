@@ -11,7 +11,7 @@ import (
 // ulimit -v): the limit less the process's virtual size now.
 func addressSpaceLeft() (int64, bool) {
 	var rl syscall.Rlimit
-	if err := syscall.Getrlimit(syscall.RLIMIT_AS, &rl); err != nil || rl.Cur == math.MaxUint64 || rl.Cur >= 1<<62 {
+	if err := syscall.Getrlimit(syscall.RLIMIT_AS, &rl); err != nil || uint64(rl.Cur) == math.MaxUint64 || uint64(rl.Cur) >= 1<<62 {
 		return 0, false
 	}
 	vsz, ok := selfVirtual()

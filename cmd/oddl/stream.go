@@ -76,8 +76,8 @@ func (s *streamFlags) check(set map[string]bool) error {
 		return nil
 	}
 	switch {
-	case s.n > maxStream:
-		return usageError{fmt.Errorf("-stream %d: at most %d", s.n, maxStream)}
+	case int64(s.n) > maxStream:
+		return usageError{fmt.Errorf("-stream %d: at most %d", s.n, int64(maxStream))}
 	case s.val < 1:
 		return usageError{fmt.Errorf("-val %d: need at least one validation image", s.val)}
 	case s.every < 0:

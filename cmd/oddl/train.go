@@ -114,6 +114,14 @@ func runTrain(args []string, stdout, stderr io.Writer) (err error) {
 	if err != nil {
 		return err
 	}
+	if f.out != "" {
+		// One writer per model, locked before -resume reads it.
+		release, err := lockModel("-o", f.out)
+		if err != nil {
+			return err
+		}
+		defer release()
+	}
 	model, addEpochs, err := f.resumeModel()
 	if err != nil {
 		return err
