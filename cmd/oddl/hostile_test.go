@@ -106,6 +106,9 @@ type hostileCase struct {
 	umask int
 	// env is added to the command's environment ("NAME=value").
 	env []string
+	// stdoutPath, when set, is opened for writing as the command's
+	// standard output (/dev/full: a device that is always full).
+	stdoutPath string
 	// memCap, when not 0, replaces hostileMemCap() for this row.
 	memCap int64
 	// skip, when not "", skips the row and says why.
@@ -173,6 +176,14 @@ func runHostile(t *testing.T, prlimit string, e *hostileEnv, tc hostileCase) {
 	cmd.Env = append(os.Environ(), tc.env...)
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if tc.stdoutPath != "" {
+		f, err := os.OpenFile(tc.stdoutPath, os.O_WRONLY, 0)
+		if err != nil {
+			t.Skipf("cannot open %s: %v", tc.stdoutPath, err)
+		}
+		defer f.Close()
+		cmd.Stdout = f
+	}
 	if tc.stdin != nil {
 		cmd.Stdin = bytes.NewReader(tc.stdin)
 	}
