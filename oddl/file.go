@@ -18,7 +18,7 @@ import (
 // The model file (version 8), all numbers little-endian:
 //
 //	magic     8 bytes  "ODDLMODL"
-//	version   uint32   8 (1 to 7 are read too)
+//	version   uint32   8 (1 to 7 are read too; 9 is the prediction form below)
 //	hlen      uint32   length of the header that follows
 //	header    hlen bytes:
 //	            K, n, q                            uint32
@@ -76,10 +76,25 @@ import (
 //
 // A reader accepts any hlen at least as long as the fields it knows (later
 // versions may append fields), up to maxHeader.
+//
+// The prediction form (version 9) keeps what prediction needs and nothing
+// of the training state: its header is version 8's with a uint32 form
+// (1: prediction) after K, n, q, and its arrays are D~ and the prediction
+// classifier P (K×q, zeros when not refitted) alone, then the checksum.
+// The running statistics and the flags of RA, RY and the kept P are
+// zero. A model read from it predicts, evaluates and is written again in
+// the same form; it cannot be trained further (ErrPredictionOnly). Full
+// models are still written in version 8, the lowest that holds them.
 
 const (
 	fileMagic   = "ODDLMODL"
 	fileVersion = 8
+	// predVersion is the version of the prediction form, and the highest
+	// version read.
+	predVersion = 9
+	maxVersion  = predVersion
+	// formPredict is the form field of a version 9 file.
+	formPredict = 1
 	// namesVersion is the first version with class names (classnames.go).
 	namesVersion = 7
 	// imageVersion is the first version with the image shape.
@@ -99,12 +114,15 @@ var (
 	// ErrCorrupt reports a model file whose checksum does not match or
 	// whose contents are inconsistent.
 	ErrCorrupt = errors.New("corrupt model file")
+	// ErrPredictionOnly reports training asked of a model read from the
+	// prediction form, which keeps no training state.
+	ErrPredictionOnly = errors.New("a prediction-only model cannot be trained further: resume from the full model file")
 )
 
 var castagnoli = crc32.MakeTable(crc32.Castagnoli)
 
-// header encodes the header section.
-func (m *Model) header() []byte {
+// header encodes the header section, of the prediction form when pred.
+func (m *Model) header(pred bool) []byte {
 	var b bytes.Buffer
 	w := func(v any) { _ = binary.Write(&b, binary.LittleEndian, v) }
 	str := func(s string) {
@@ -113,6 +131,9 @@ func (m *Model) header() []byte {
 	}
 	c, r := m.cfg, m.cfg.Research
 	w([3]uint32{uint32(m.st.k), uint32(m.st.n), uint32(m.st.q)})
+	if pred {
+		w(uint32(formPredict))
+	}
 	w([5]int64{int64(c.L), int64(c.Batch), int64(c.Epochs), int64(c.InitSamples), int64(r.Sweeps)})
 	w([3]float64{c.Lambda0, c.Lambda1, r.Forget})
 	w(c.Seed)
@@ -129,7 +150,7 @@ func (m *Model) header() []byte {
 	w(int64(t.Refit))
 	w(c.TaskStep)
 	str(string(c.Init))
-	w([3]uint8{b2u(c.RefitPass), b2u(m.st.ra != nil), b2u(m.st.pValid)})
+	w([3]uint8{b2u(c.RefitPass), b2u(m.st.ra != nil && !pred), b2u(m.st.pValid && !pred)})
 	w(c.ResidualWeight)
 	w(m.data.n)
 	w(m.data.sum)
@@ -167,24 +188,77 @@ func (m *Model) WriteTo(w io.Writer) (int64, error) {
 	if err := m.checkSavable(); err != nil {
 		return 0, err
 	}
-	return m.writeTo(w)
+	return m.writeTo(w, m.PredictionOnly())
+}
+
+// PredictionOnly reports whether the model was read from the prediction
+// form: it predicts and evaluates, and cannot be trained further.
+func (m *Model) PredictionOnly() bool {
+	return m != nil && m.st != nil && m.st.m == nil
+}
+
+// WritePredictionTo writes the prediction form of the model to w: D, W,
+// the prediction classifier, the settings (sparsity, preprocessing,
+// residual weight, image shape) and the class names, without the training
+// state (M, N and the running statistics) that resuming needs; for K
+// atoms, that is K·K + K·(n+q) values fewer.
+func (m *Model) WritePredictionTo(w io.Writer) (int64, error) {
+	m.mu.RLock()
+	defer m.mu.RUnlock()
+	if err := m.idle(false); err != nil {
+		return 0, err
+	}
+	if err := m.checkSavable(); err != nil {
+		return 0, err
+	}
+	return m.writeTo(w, true)
+}
+
+// SavePrediction writes the prediction form of the model (see
+// WritePredictionTo) to path as Save writes the model: atomically, only
+// to a regular file.
+func (m *Model) SavePrediction(path string) error {
+	m.mu.RLock()
+	defer m.mu.RUnlock()
+	if err := m.idle(false); err != nil {
+		return err
+	}
+	if err := m.checkSavable(); err != nil {
+		return err
+	}
+	err := safefile.Write(path, func(w io.Writer) error {
+		_, err := m.writeTo(w, true)
+		return err
+	})
+	if err != nil {
+		return fmt.Errorf("oddl: saving model: %w", err)
+	}
+	return nil
 }
 
 // writeTo is WriteTo without the checks (tests use it to make files that
-// the decoder must refuse); the caller holds mu.
-func (m *Model) writeTo(w io.Writer) (int64, error) {
+// the decoder must refuse), in the prediction form when pred (always for
+// a model read from it); the caller holds mu.
+func (m *Model) writeTo(w io.Writer, pred bool) (int64, error) {
+	pred = pred || m.PredictionOnly()
 	crc := crc32.New(castagnoli)
 	cw := &countWriter{w: io.MultiWriter(w, crc)}
 	bw := bufio.NewWriterSize(cw, 1<<16)
-	hdr := m.header()
+	hdr := m.header(pred)
 	var pro [prologue]byte
 	copy(pro[:], fileMagic)
-	binary.LittleEndian.PutUint32(pro[8:], fileVersion)
+	ver := uint32(fileVersion)
+	blocks := m.blocks()
+	if pred {
+		ver, blocks = predVersion, blocks[:1]
+		blocks = append(blocks, m.predBlock())
+	}
+	binary.LittleEndian.PutUint32(pro[8:], ver)
 	binary.LittleEndian.PutUint32(pro[12:], uint32(len(hdr)))
 	bw.Write(pro[:])
 	bw.Write(hdr)
 	var buf [8]byte
-	for _, s := range m.blocks() {
+	for _, s := range blocks {
 		for _, v := range s {
 			binary.LittleEndian.PutUint64(buf[:], math.Float64bits(v))
 			bw.Write(buf[:])
@@ -196,6 +270,15 @@ func (m *Model) writeTo(w io.Writer) (int64, error) {
 	binary.LittleEndian.PutUint32(buf[:4], crc.Sum32())
 	k, err := w.Write(buf[:4])
 	return cw.n + int64(k), err
+}
+
+// predBlock returns the prediction classifier, zeros when the model is
+// not refitted.
+func (m *Model) predBlock() []float64 {
+	if m.pw == nil {
+		return make([]float64, m.st.k*m.st.q)
+	}
+	return m.pw
 }
 
 // blocks returns the arrays of the file after the header, in order, with
@@ -237,7 +320,7 @@ func (m *Model) MarshalBinary() ([]byte, error) {
 		return nil, err
 	}
 	var b bytes.Buffer
-	if _, err := m.writeTo(&b); err != nil {
+	if _, err := m.writeTo(&b, false); err != nil {
 		return nil, err
 	}
 	return b.Bytes(), nil
@@ -262,7 +345,7 @@ func (m *Model) Save(path string) error {
 		return err
 	}
 	err := safefile.Write(path, func(w io.Writer) error {
-		_, err := m.writeTo(w)
+		_, err := m.writeTo(w, false)
 		return err
 	})
 	if err != nil {
@@ -379,7 +462,7 @@ func loadFile(f *os.File, size int64) (*Model, error) {
 // readModel reads a model from a stream: the prologue and the sizes, then
 // the rest, into a buffer that grows as the bytes arrive.
 func readModel(r io.Reader) (*Model, error) {
-	head := make([]byte, prologue+12)
+	head := make([]byte, prologue+16)
 	got, err := io.ReadFull(r, head)
 	switch {
 	case err == io.EOF:
@@ -463,8 +546,8 @@ func declaredSize(head []byte) (int64, error) {
 	switch {
 	case ver == 0:
 		return 0, fmt.Errorf("%w: version 0", ErrCorrupt)
-	case ver > fileVersion:
-		return 0, fmt.Errorf("%w: the file has version %d, this oddl reads up to version %d (a newer oddl wrote it)", ErrVersion, ver, fileVersion)
+	case ver > maxVersion:
+		return 0, fmt.Errorf("%w: the file has version %d, this oddl reads up to version %d (a newer oddl wrote it)", ErrVersion, ver, maxVersion)
 	}
 	hlen := int64(binary.LittleEndian.Uint32(head[12:]))
 	if hlen < 12 || hlen > maxHeader || ver < namesVersion && hlen > maxHeader-maxNamesBytes {
@@ -484,12 +567,23 @@ func declaredSize(head []byte) (int64, error) {
 	case q < 1 || q > MaxClasses:
 		return 0, fmt.Errorf("%w: %d classes", ErrCorrupt, q)
 	}
+	if ver >= predVersion {
+		if len(head) < prologue+16 {
+			return 0, fmt.Errorf("%w: %d bytes", ErrTruncated, len(head))
+		}
+		if form := binary.LittleEndian.Uint32(head[prologue+12:]); form != formPredict {
+			return 0, fmt.Errorf("%w: form %d", ErrCorrupt, form)
+		}
+	}
 	return fileSize(ver, hlen, k, n, q), nil
 }
 
 // fileSize is the length of a file of the given version, header length
 // and shape.
 func fileSize(ver uint32, hlen, k, n, q int64) int64 {
+	if ver >= predVersion {
+		return prologue + hlen + 8*(k*(n+q)+k*q) + 4
+	}
 	// At most 2·2¹⁶·(2²⁴+2¹⁶) + 2³² values: far from overflowing int64.
 	vals := 2*k*(n+q) + k*k
 	if ver >= 2 {
@@ -563,6 +657,10 @@ func decode(data []byte) (*Model, error) {
 	var c Config
 	c.K = k
 	ver := binary.LittleEndian.Uint32(data[8:])
+	pred := ver >= predVersion
+	if pred {
+		r.u32() // the form, checked by declaredSize
+	}
 	rs := &c.Research
 	c.L, c.Batch, c.Epochs, c.InitSamples, rs.Sweeps = r.int(), r.int(), r.int(), r.int(), r.int()
 	if ver < 7 {
@@ -672,15 +770,26 @@ func decode(data []byte) (*Model, error) {
 	case t.Init < 0 || t.Read < 0 || t.Coding < 0 || t.Statistics < 0 || t.Update < 0 || t.Refit < 0:
 		return nil, fmt.Errorf("%w: negative times", ErrCorrupt)
 	}
-	st := newState(k, n, q)
-	p := data[prologue+hlen:]
-	blocks := [][]float64{st.dt, st.m, st.nt}
+	if pred && (running || pValid) {
+		return nil, fmt.Errorf("%w: training statistics marked in use in a prediction-only model", ErrCorrupt)
+	}
+	var st *state
+	var blocks [][]float64
 	var pw []float64
-	if ver >= 2 {
+	if pred {
+		st = &state{k: k, n: n, q: q, dt: make([]float64, k*(n+q))}
+		pw = make([]float64, k*q)
+		blocks = [][]float64{st.dt, pw}
+	} else {
+		st = newState(k, n, q)
+		blocks = [][]float64{st.dt, st.m, st.nt}
+	}
+	p := data[prologue+hlen:]
+	if ver >= 2 && !pred {
 		pw = make([]float64, k*q)
 		blocks = append(blocks, pw)
 	}
-	if ver >= 3 {
+	if ver >= 3 && !pred {
 		st.ra, st.ry = make([]float64, k*k), make([]float64, k*q)
 		st.p = make([]float64, k*(n+q))
 		blocks = append(blocks, st.ra, st.ry, st.p)

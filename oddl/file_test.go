@@ -321,7 +321,7 @@ func TestModelCorrupt(t *testing.T) {
 	check("magic", bad, ErrNotModel)
 	check("text", []byte("hello, world, this is not a model file at all"), ErrNotModel)
 	newer := append([]byte(nil), good...)
-	binary.LittleEndian.PutUint32(newer[8:], fileVersion+1)
+	binary.LittleEndian.PutUint32(newer[8:], maxVersion+1)
 	check("newer version", newer, ErrVersion)
 	// A header declaring huge sizes is refused before any allocation.
 	huge := append([]byte(nil), good...)

@@ -84,7 +84,7 @@ func TestBadInputAPI(t *testing.T) {
 		return p
 	}
 	newer := append([]byte(nil), goodBytes...)
-	binary.LittleEndian.PutUint32(newer[8:], fileVersion+1)
+	binary.LittleEndian.PutUint32(newer[8:], maxVersion+1)
 	newerPath := file("newer.oddl", newer)
 	truncPath := file("trunc.oddl", goodBytes[:len(goodBytes)*2/3])
 	emptyPath := file("empty.oddl", nil)
@@ -172,7 +172,7 @@ func TestBadInputAPI(t *testing.T) {
 		{"load a directory", func() error { _, err := Load(dir); return err }, ErrNotModel, "a folder"},
 		{"load a missing file", func() error { _, err := Load(filepath.Join(dir, "nope.oddl")); return err }, fs.ErrNotExist, "nope.oddl"},
 		{"load below a file", func() error { _, err := Load(filepath.Join(good, "x.oddl")); return err }, nil, "not a directory"},
-		{"load a newer version", func() error { _, err := Load(newerPath); return err }, ErrVersion, fmt.Sprintf("up to version %d", fileVersion)},
+		{"load a newer version", func() error { _, err := Load(newerPath); return err }, ErrVersion, fmt.Sprintf("up to version %d", maxVersion)},
 		{"load a truncated model", func() error { _, err := Load(truncPath); return err }, ErrTruncated, "the header declares"},
 		{"load an empty file", func() error { _, err := Load(emptyPath); return err }, ErrTruncated, "0 bytes"},
 		{"load a data file", func() error { _, err := Load(img); return err }, ErrNotModel, "not an oddl model"},

@@ -17,7 +17,7 @@ import (
 // decoder must refuse.
 func uncheckedBytes(m *Model) []byte {
 	var b bytes.Buffer
-	if _, err := m.writeTo(&b); err != nil {
+	if _, err := m.writeTo(&b, false); err != nil {
 		panic(err)
 	}
 	return b.Bytes()

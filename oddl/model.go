@@ -140,6 +140,9 @@ func (m *Model) exclusive(f func() error) error {
 	if err := m.usable(); err != nil {
 		return err
 	}
+	if m.PredictionOnly() {
+		return fmt.Errorf("oddl: %w", ErrPredictionOnly)
+	}
 	m.mu.Lock()
 	if m.busy {
 		m.mu.Unlock()

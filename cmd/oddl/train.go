@@ -321,6 +321,9 @@ func (f *trainFlags) resumeModel() (model *oddl.Model, addEpochs int, err error)
 	if err != nil {
 		return nil, 0, err
 	}
+	if model.PredictionOnly() {
+		return nil, 0, fmt.Errorf("-resume %s: %w", f.resume, oddl.ErrPredictionOnly)
+	}
 	if err := model.SetRuntime(f.rt.blas, f.rt.threads); err != nil {
 		return nil, 0, usageError{err}
 	}

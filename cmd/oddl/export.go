@@ -1,0 +1,53 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+)
+
+func init() {
+	register(&command{
+		name:  "export",
+		short: "write the small, prediction-only form of a saved model",
+		run:   runExport,
+	})
+}
+
+func runExport(args []string, stdout, stderr io.Writer) error {
+	fs := newFlagSet("export", stderr)
+	modelPath := fs.String("model", "", "the model `file` written by oddl train (required; - reads stdin)")
+	out := fs.String("o", "", "the prediction-only model `file` to write (required)")
+	setUsage(fs, stderr, "oddl export -model FILE -o FILE",
+		"Writes the prediction form of a model: the dictionary D, the classifier W,\n"+
+			"the prediction rule (sparsity, residual weight, refitted classifier), the\n"+
+			"preprocessing and the class names, without the training state that\n"+
+			"resuming needs (for K atoms, K·K + K·(n+q) values fewer). predict and eval\n"+
+			"read either form; train -resume needs the full one.\n")
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	switch {
+	case *modelPath == "":
+		return usageError{errors.New("-model is required")}
+	case *out == "":
+		return usageError{errors.New("-o is required")}
+	}
+	if err := checkOutputs([]output{{flag: "-o", path: *out}}, output{flag: "-model", path: *modelPath}); err != nil {
+		return err
+	}
+	m, err := loadModel("-model", *modelPath)
+	if err != nil {
+		return err
+	}
+	if err := m.SavePrediction(*out); err != nil {
+		return err
+	}
+	fi, err := os.Stat(*out)
+	if err != nil {
+		return err
+	}
+	_, err = fmt.Fprintf(stdout, "saved        %s: %d bytes, prediction only (K=%d, n=%d, %d classes)\n", *out, fi.Size(), m.Atoms(), m.Dim(), m.Classes())
+	return err
+}
