@@ -164,8 +164,22 @@ func dataDir(dir, what string) (string, error) {
 	if dir != "" {
 		return dir, nil
 	}
-	if dir = DefaultDataDir(); dir == "" {
+	env := os.Getenv("ODDL_DATA")
+	why := "holds neither usps-train-images-idx3-ubyte.gz nor yaleb-images-idx3-ubyte.gz"
+	if st, err := os.Stat(env); err != nil {
+		why = "does not exist"
+	} else if !st.IsDir() {
+		why = "is not a folder"
+	}
+	dir = DefaultDataDir()
+	switch {
+	case dir == "" && env != "":
+		return "", fmt.Errorf("dataset: no data folder for %s: ODDL_DATA=%q %s (nor do ./data or ../shared/data): %w", what, env, why, fs.ErrNotExist)
+	case dir == "":
 		return "", fmt.Errorf("dataset: no data folder for %s: set ODDL_DATA or pass -data DIR (a folder holding the usps-*/yaleb-* IDX files): %w", what, fs.ErrNotExist)
+	case env != "" && filepath.Clean(dir) != filepath.Clean(env):
+		// Another folder would serve: the one the variable names does not.
+		return "", fmt.Errorf("dataset: ODDL_DATA=%q %s (unset it to use %s): %w", env, why, dir, fs.ErrNotExist)
 	}
 	return dir, nil
 }

@@ -294,3 +294,19 @@ func TestDefaultDataDir(t *testing.T) {
 		t.Errorf("DefaultDataDir = %q, want ODDL_DATA %q", got, dir)
 	}
 }
+
+// TestDataDirNamesODDLData: ODDL_DATA that names no data folder is an
+// error that gives its value, never passed over for another folder.
+func TestDataDirNamesODDLData(t *testing.T) {
+	missing := filepath.Join(t.TempDir(), "nowhere")
+	t.Setenv("ODDL_DATA", missing)
+	_, _, err := USPS("")
+	if err == nil || !strings.Contains(err.Error(), `ODDL_DATA="`+missing+`" does not exist`) {
+		t.Errorf("ODDL_DATA naming nothing: %v", err)
+	}
+	empty := t.TempDir()
+	t.Setenv("ODDL_DATA", empty)
+	if _, err := YaleB(""); err == nil || !strings.Contains(err.Error(), `ODDL_DATA="`+empty+`" holds neither`) {
+		t.Errorf("ODDL_DATA naming an empty folder: %v", err)
+	}
+}

@@ -100,6 +100,9 @@ func runEval(args []string, stdout, stderr io.Writer) error {
 	if set.Dim() != model.Dim() {
 		return fmt.Errorf("data set %s has samples of dimension %d, the model expects %d", set.Name, set.Dim(), model.Dim())
 	}
+	if err := checkShape("data set "+set.Name, set.Rows, set.Cols, model.Config().Image); err != nil {
+		return err
+	}
 	names := model.ClassNames()
 	labels, err := toModelClasses(set.Name, set.Labels, set.Names(), names)
 	if err != nil {

@@ -87,7 +87,7 @@ func FuzzPredictInput(f *testing.F) {
 		if err := os.WriteFile(path, data, 0o644); err != nil {
 			t.Fatal(err)
 		}
-		X, err := readSamples(path, model.Dim())
+		X, err := readSamples(path, model.Dim(), oddl.Shape{})
 		if err != nil {
 			if strings.Contains(err.Error(), "\n") {
 				t.Fatalf("error of several lines: %q", err)

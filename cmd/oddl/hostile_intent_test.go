@@ -7,8 +7,13 @@ import (
 	"compress/gzip"
 	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
+
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/oddl-go/oddl/dataset"
 )
 
 func init() {
@@ -153,7 +158,27 @@ func intentCases(t *testing.T, e *hostileEnv) []hostileCase {
 func writeCases(t *testing.T, e *hostileEnv) []hostileCase {
 	same := e.write(t, "same.png", []byte("old"))
 	sel := func(args ...string) []string { return append([]string{"select"}, args...) }
+	// 64 pixels as the toy model's 8×8, in images of 16×4.
+	tall := e.path("tall")
+	os.Mkdir(tall, 0o755)
+	X := mat.NewDense(20, 64, nil)
+	lab := make([]int, 20)
+	for i := range 20 {
+		lab[i] = i % 4
+		for j := range 64 {
+			X.Set(i, j, float64((i*j)%256))
+		}
+	}
+	tallImages := filepath.Join(tall, "t10k-images-idx3-ubyte.gz")
+	for _, stem := range []string{"train", "t10k"} {
+		if err := dataset.WriteIDX(filepath.Join(tall, stem+"-images-idx3-ubyte.gz"), filepath.Join(tall, stem+"-labels-idx1-ubyte.gz"), X, 16, 4, lab, true); err != nil {
+			t.Fatal(err)
+		}
+	}
 	return []hostileCase{
+		{name: "predict on images of another shape, as many pixels", args: []string{"predict", "-threads", "1", "-model", e.model, "-in", tallImages}, status: 1, want: "images of 16×4, the model's are 8×8"},
+		{name: "eval on images of another shape, as many pixels", args: []string{"eval", "-threads", "1", "-model", e.model, "-data", tall}, status: 1, want: "images of 16×4, the model's are 8×8"},
+		{name: "-deform with a key twice", args: e.train("-stream", "1000", "-deform", "rotate=1,rotate=170"), status: 2, want: "rotate given twice"},
 		{name: "-o and -plot the same file", args: e.train("-stream", "1000", "-o", same, "-plot", same), status: 2, want: "name the same file", after: unchanged(same)},
 		{name: "select -grid o=", args: sel("-grid", "o="+same+";k=24"), status: 2, want: "-grid: train flag -o cannot be given to select", after: unchanged(same)},
 		{name: "select -grid resume=", args: sel("-grid", "resume="+e.model), status: 2, want: "-grid: train flag -resume cannot be given", after: unchanged(e.model)},

@@ -13,6 +13,7 @@ import (
 
 	"github.com/oddl-go/oddl/dataset"
 	"github.com/oddl-go/oddl/internal/safefile"
+	"github.com/oddl-go/oddl/oddl"
 )
 
 func init() {
@@ -76,7 +77,7 @@ func runPredict(args []string, stdout, stderr io.Writer) error {
 	if err := sc.apply(model); err != nil {
 		return err
 	}
-	X, err := readSamples(*in, model.Dim(), limit, dataset.WithLabelColumn(*labelColumn))
+	X, err := readSamples(*in, model.Dim(), model.Config().Image, limit, dataset.WithLabelColumn(*labelColumn))
 	if err != nil {
 		return tooLarge(err)
 	}
@@ -97,7 +98,7 @@ func runPredict(args []string, stdout, stderr io.Writer) error {
 // dataset.ReadCSVSamples: rows of n values, or of n+1 with a label column
 // left out). The format is told from the first bytes of the open stream,
 // which is read once: a pipe, /dev/stdin or a FIFO works as a file does.
-func readSamples(path string, n int, opts ...dataset.Option) (*mat.Dense, error) {
+func readSamples(path string, n int, shape oddl.Shape, opts ...dataset.Option) (*mat.Dense, error) {
 	var r io.Reader = os.Stdin
 	name := "stdin"
 	if path != "-" {
@@ -114,12 +115,15 @@ func readSamples(path string, n int, opts ...dataset.Option) (*mat.Dense, error)
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
 	if isIDX(br, head) {
-		X, _, _, err := dataset.ReadImagesFrom(br, name, opts...)
+		X, rows, cols, err := dataset.ReadImagesFrom(br, name, opts...)
 		if err != nil {
 			return nil, err
 		}
 		if _, c := X.Dims(); c != n {
 			return nil, fmt.Errorf("%s: images of %d pixels, the model expects %d", name, c, n)
+		}
+		if err := checkShape(name, rows, cols, shape); err != nil {
+			return nil, err
 		}
 		return X, nil
 	}
@@ -128,6 +132,17 @@ func readSamples(path string, n int, opts ...dataset.Option) (*mat.Dense, error)
 		return nil, err
 	}
 	return X, nil
+}
+
+// checkShape refuses images of another shape than a model's, though of
+// as many pixels: a model that deskews, or was trained on images, would
+// read them as images of its own shape. An idx2 file (rows 1) has no
+// shape to compare.
+func checkShape(name string, rows, cols int, model oddl.Shape) error {
+	if model == (oddl.Shape{}) || rows <= 1 || rows == model.Rows && cols == model.Cols {
+		return nil
+	}
+	return fmt.Errorf("%s: images of %d×%d, the model's are %d×%d", name, rows, cols, model.Rows, model.Cols)
 }
 
 // isIDX tells an IDX stream (plain, or gzip whose content starts like IDX)

@@ -114,12 +114,17 @@ func parseDeformation(spec string) (dataset.Deformation, error) {
 		"alpha": &d.ElasticAlpha, "sigma": &d.ElasticSigma,
 	}
 	d.ElasticSigma = defaultElasticSigma
+	seen := map[string]bool{}
 	for _, kv := range strings.Split(spec, ",") {
 		name, val, ok := strings.Cut(strings.TrimSpace(kv), "=")
 		p := fields[name]
 		if !ok || p == nil {
 			return d, fmt.Errorf("%q: want default, none, or name=value pairs of rotate, scale, shear, shift, alpha, sigma", kv)
 		}
+		if seen[name] {
+			return d, fmt.Errorf("%s given twice: give each once", name)
+		}
+		seen[name] = true
 		v, err := strconv.ParseFloat(val, 64)
 		if err != nil {
 			return d, fmt.Errorf("%s=%s: not a number", name, val)
