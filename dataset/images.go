@@ -129,6 +129,9 @@ func ReadIDXImagesFrom(images, labels io.Reader, name string, opts ...Option) (*
 }
 
 func readImagesSet(img, lab *idxFile, name string, o options) (*Images, error) {
+	if o.maxBytes > 0 {
+		o.maxElements = o.maxBytes // a byte a pixel
+	}
 	var s *Images
 	err := readPair(img, lab, o, func(labels []int, names []string, n, r, c, total int64) error {
 		if img.typ != typeUbyte {

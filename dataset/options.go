@@ -6,6 +6,7 @@ type Option func(*options)
 // options are the settings of one read.
 type options struct {
 	maxElements int64
+	maxBytes    int64 // 0: maxElements
 	labelColumn string
 }
 
@@ -34,4 +35,22 @@ func optionsOf(opts []Option) options {
 		f(&o)
 	}
 	return o
+}
+
+// WithMaxBytes sets the largest number of pixels a set of unsigned-byte
+// images kept as bytes (ReadIDXImages, LoadImages) may declare: such a set
+// takes a byte a pixel, not the eight of float64, and a budget in bytes
+// allows it eight times the values. n ≤ 0 means the limit of
+// WithMaxElements.
+func WithMaxBytes(n int64) Option {
+	return func(o *options) { o.maxBytes = max(n, 0) }
+}
+
+// Options combines options into one, applied in order.
+func Options(opts ...Option) Option {
+	return func(o *options) {
+		for _, f := range opts {
+			f(o)
+		}
+	}
 }

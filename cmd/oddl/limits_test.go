@@ -215,8 +215,10 @@ func TestLimitsCLI(t *testing.T) {
 		{"batch 1e9", train("-batch", "1000000000"), 2, []string{"batch size = 1000000000, at most 1048576"}},
 		{"k 65536", train("-k", "65536", "-l", "3"), 1, []string{"-k 65536 needs about", "iB of memory available; see -max-memory"}},
 		{"batch 2²⁰ on the data", train("-batch", "1048576"), 1, []string{"-batch 1048576 needs about", "-max-memory"}},
-		{"-max-memory below the data and the settings", train("-max-memory", "100K"), 1, []string{"oddl train: dataset:", "above the limit of 6400 (the limit for -max-memory 100.0 KiB)"}},
-		{"-max-memory below the data file", train("-max-memory", "300K"), 1, []string{"38400 elements, above the limit of 19200 (the limit for -max-memory 300.0 KiB)"}},
+		{"-max-memory below the data and the settings", train("-max-memory", "100K"), 1, []string{"oddl train: dataset:", "above the limit of 25600 (the limit for -max-memory 100.0 KiB)"}},
+		// Byte images are budgeted as bytes (a quarter of the budget), not
+		// as float64: 300K holds the 38400 pixels, 120K does not.
+		{"-max-memory below the data file", train("-max-memory", "120K"), 1, []string{"38400 elements, above the limit of 30720 (the limit for -max-memory 120.0 KiB)"}},
 		{"-max-memory below the settings", train("-max-memory", "20K"), 1, []string{"needs about", "more than -max-memory 20.0 KiB"}},
 		{"-max-memory not a size", train("-max-memory", "lots"), 2, []string{"max-memory"}},
 		{"-max-memory negative", train("-max-memory", "-5G"), 2, []string{"max-memory"}},
@@ -240,6 +242,9 @@ func TestLimitsCLI(t *testing.T) {
 			t.Errorf("%s: stdout %q, want nothing", tc.name, stdout)
 		}
 		t.Logf("%-38s %5.2f s  status %d: %s", tc.name, took.Seconds(), st, strings.TrimSpace(errs))
+	}
+	if st, _, errs, _ := runLimited(t, train("-max-memory", "300K")...); st != 0 {
+		t.Errorf("-max-memory 300K, above the 38400 bytes of the images: status %d: %s", st, errs)
 	}
 	if _, err := os.Stat(out); err == nil {
 		t.Errorf("a refused run wrote %s", out)

@@ -174,7 +174,8 @@ func readIntFile(path string) (int64, error) {
 // limitData returns the element limit of the data readers for what the
 // budget holds: reading holds up to twice the data while its buffer grows,
 // and prediction copies it once more, so a file may declare at most
-// budget/16 float64 values. It also returns a function that turns a
+// budget/16 float64 values, or budget/4 pixels of byte images kept as
+// bytes (a block at a time is made float64). It also returns a function that turns a
 // reader's ErrTooLarge into a message that names -max-memory.
 func (m *memoryFlag) limitData() (dataset.Option, func(error) error) {
 	b, from, ok := m.budget()
@@ -182,7 +183,10 @@ func (m *memoryFlag) limitData() (dataset.Option, func(error) error) {
 		return dataset.WithMaxElements(0), func(err error) error { return err }
 	}
 	limit := min(dataset.DefaultMaxElements, max(b/16, 1))
-	return dataset.WithMaxElements(limit), func(err error) error {
+	// Byte images are kept as bytes: a pixel costs one byte, two while
+	// the buffer grows; half the budget stays for what works on them.
+	bytesLimit := min(8*dataset.DefaultMaxElements, max(b/4, 1))
+	return dataset.Options(dataset.WithMaxElements(limit), dataset.WithMaxBytes(bytesLimit)), func(err error) error {
 		if err == nil || !errors.Is(err, dataset.ErrTooLarge) {
 			return err
 		}
