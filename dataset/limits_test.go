@@ -36,7 +36,7 @@ func claimSize(gz []byte, claim uint32) []byte {
 func TestGzipClaimNotTrusted(t *testing.T) {
 	dims := []uint32{1 << 15, 1 << 8, 1 << 8} // 2³¹ elements, the default limit
 	hdr := idxBytes(typeUbyte, dims, nil)
-	gz := claimSize(gzipBytes(hdr), uint32(len(hdr)+1<<31))
+	gz := claimSize(gzipBytes(hdr), uint32(len(hdr))+1<<31)
 	if len(gz) > 40 {
 		t.Fatalf("test file of %d bytes, want a tiny one", len(gz))
 	}

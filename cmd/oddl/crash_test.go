@@ -158,7 +158,7 @@ func TestCrashResume(t *testing.T) {
 		for _, e := range ents {
 			name := e.Name()
 			switch {
-			case name == "ck.oddl":
+			case name == "ck.oddl", name == ".ck.oddl.lock": // the model and its writer's lock
 			case strings.HasPrefix(name, ".ck.oddl.tmp") || strings.HasPrefix(name, ".oddl-write-check"):
 				temps++
 				os.Remove(filepath.Join(dir, name))
