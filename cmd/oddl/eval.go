@@ -76,6 +76,9 @@ func runEval(args []string, stdout, stderr io.Writer) error {
 	}
 	limit, tooLarge := mem.limitData()
 	data.opts = append(data.opts, limit)
+	if err := sameInput("-model", *modelPath, "-data", data.paths()); err != nil {
+		return err
+	}
 	model, err := loadModel("-model", *modelPath)
 	if err != nil {
 		return err

@@ -105,3 +105,25 @@ func checkOutputs(outs []output, inputs ...output) error {
 	}
 	return nil
 }
+
+// sameInput refuses two inputs that are one stream ("-" is stdin): the
+// first to read it would leave nothing for the other. Regular files may be
+// read twice.
+func sameInput(aFlag, a, bFlag string, bs []string) error {
+	stat := func(p string) (os.FileInfo, error) {
+		if p == "-" {
+			return os.Stdin.Stat()
+		}
+		return os.Stat(p)
+	}
+	fa, err := stat(a)
+	if a == "" || err != nil || fa.Mode().IsRegular() {
+		return nil
+	}
+	for _, b := range bs {
+		if fb, err := stat(b); err == nil && os.SameFile(fa, fb) {
+			return usageError{fmt.Errorf("%s and %s name the same input %s: a stream is read once", aFlag, bFlag, b)}
+		}
+	}
+	return nil
+}

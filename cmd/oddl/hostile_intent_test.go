@@ -102,6 +102,8 @@ func streamCases(t *testing.T, e *hostileEnv) []hostileCase {
 		{name: "train -data a FIFO nothing writes to", args: quick(silent), status: 1, want: "nothing wrote to"},
 		{name: "train -data /dev/stdin, IDX images alone", args: quick("/dev/stdin"), stdin: gz, status: 1, want: "needs its labels"},
 		{name: "a FIFO named train.csv in a folder", args: quick(folder), status: 1, want: "train.csv is not a regular file"},
+		{name: "-resume and -data both stdin", args: []string{"train", "-q", "-resume", "-", "-data", "/dev/stdin", "-o", e.path("both.oddl")}, stdin: e.good, status: 2, want: "-resume and -data name the same input /dev/stdin"},
+		{name: "eval -model and -data both stdin", args: []string{"eval", "-model", "/dev/stdin", "-data", "/dev/stdin"}, stdin: e.good, status: 2, want: "-model and -data name the same input"},
 		{name: "a truncated .csv.gz", args: quick(cut), status: 1, want: "ends abruptly (a truncated or damaged file)"},
 		{name: "a CSV line of 25 million fields", args: quick(wide), status: 1, want: "line 1 holds more than 4194304 values"},
 	}

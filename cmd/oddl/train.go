@@ -114,6 +114,9 @@ func runTrain(args []string, stdout, stderr io.Writer) (err error) {
 	if err != nil {
 		return err
 	}
+	if err := sameInput("-resume", f.resume, "-data", f.data.paths()); err != nil {
+		return err
+	}
 	if f.out != "" {
 		// One writer per model, locked before -resume reads it.
 		release, err := lockModel("-o", f.out)
