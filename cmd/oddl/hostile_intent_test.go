@@ -160,6 +160,7 @@ func intentCases(t *testing.T, e *hostileEnv) []hostileCase {
 func writeCases(t *testing.T, e *hostileEnv) []hostileCase {
 	same := e.write(t, "same.png", []byte("old"))
 	sel := func(args ...string) []string { return append([]string{"select"}, args...) }
+	prof := e.write(t, "old.prof", []byte("old profile"))
 	// 64 pixels as the toy model's 8×8, in images of 16×4.
 	tall := e.path("tall")
 	os.Mkdir(tall, 0o755)
@@ -187,8 +188,19 @@ func writeCases(t *testing.T, e *hostileEnv) []hostileCase {
 		{name: "select -grid validate=", args: sel("-grid", "validate=0.5"), status: 2, want: "its own -validate sets the held-out share"},
 		{name: "select -- -cpuprofile", args: sel("-grid", "k=24", "--", "-cpuprofile", same), status: 2, want: "after --: train flag -cpuprofile cannot be given", after: unchanged(same)},
 		{name: "select -- -data /dev/stdin", args: sel("-grid", "k=24", "--", "-data", "/dev/stdin"), stdin: hostileCSV(100, true), status: 2, want: "is not a regular file: select reads the data once for each run"},
+		{name: "-cpuprofile that cannot be written whole", args: e.train("-cpuprofile", prof), fsize: 100, status: 1, want: "-cpuprofile: " + prof + ": file too large", after: keeps(prof, "old profile")},
+		{name: "-memprofile that cannot be written whole", args: e.train("-memprofile", prof), fsize: 100, status: 1, want: "file too large", after: keeps(prof, "old profile")},
 		{name: "eval with stdout on a full device", args: []string{"eval", "-threads", "1", "-model", e.model, "-data", e.data}, stdoutPath: "/dev/full", status: 1, want: "writing standard output"},
 		{name: "predict with stdout on a full device", args: []string{"predict", "-threads", "1", "-model", e.model, "-in", e.images}, stdoutPath: "/dev/full", status: 1, want: "no space left on device"},
 		{name: "-max-memory above the address-space limit", args: e.train("-max-memory", "1T", "-k", "60000", "-l", "3"), status: 1, want: "of address space left under the process's limit (ulimit -v), below -max-memory"},
+	}
+}
+
+// keeps checks that path still holds body.
+func keeps(path, body string) func(t *testing.T, _ string) {
+	return func(t *testing.T, _ string) {
+		if b, err := os.ReadFile(path); err != nil || string(b) != body {
+			t.Errorf("%s now holds %.40q (%v), want %q", path, b, err, body)
+		}
 	}
 }

@@ -109,6 +109,9 @@ type hostileCase struct {
 	// stdoutPath, when set, is opened for writing as the command's
 	// standard output (/dev/full: a device that is always full).
 	stdoutPath string
+	// fsize, when not 0, caps the size of the files the command writes
+	// (prlimit --fsize): a write beyond it fails, as on a full disk.
+	fsize int64
 	// memCap, when not 0, replaces hostileMemCap() for this row.
 	memCap int64
 	// skip, when not "", skips the row and says why.
@@ -163,7 +166,11 @@ func runHostile(t *testing.T, prlimit string, e *hostileEnv, tc hostileCase) {
 	if tc.memCap != 0 {
 		limit = tc.memCap
 	}
-	argv := append([]string{"--as=" + strconv.FormatInt(limit, 10), "--", e.bin}, tc.args...)
+	argv := []string{"--as=" + strconv.FormatInt(limit, 10)}
+	if tc.fsize != 0 {
+		argv = append(argv, "--fsize="+strconv.FormatInt(tc.fsize, 10))
+	}
+	argv = append(append(argv, "--", e.bin), tc.args...)
 	name := prlimit
 	if tc.umask != 0 {
 		argv = append([]string{"-c", `umask "$0" && exec "$@"`, strconv.FormatInt(int64(tc.umask), 8), prlimit}, argv...)
