@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 )
 
@@ -39,5 +40,23 @@ func TestOneWriterPerModel(t *testing.T) {
 	release()
 	if st, _, errs := runCmd("train", "-q", "-threads", "1", "-resume", m, "-data", data, "-limit", "300", "-o", m); st != 0 {
 		t.Errorf("after the release: status %d, stderr %q", st, errs)
+	}
+}
+
+// TestLockNotBesideDevices: an -o that is no model file (a FIFO here, a
+// device alike) gets no companion lock file; the output check refuses it.
+func TestLockNotBesideDevices(t *testing.T) {
+	dir := t.TempDir()
+	fifo := filepath.Join(dir, "out.fifo")
+	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
+		t.Skipf("no FIFO: %v", err)
+	}
+	release, err := lockModel("-o", fifo)
+	if err != nil {
+		t.Fatal(err)
+	}
+	release()
+	if _, err := os.Stat(filepath.Join(dir, ".out.fifo.lock")); err == nil {
+		t.Errorf("a lock file was made beside a FIFO")
 	}
 }

@@ -21,9 +21,11 @@ import (
 // output check says what is wrong with the path. The companion file is
 // left in place: removing it would let two runs lock two files.
 func lockModel(flag, path string) (release func(), err error) {
-	target, _, terr := safefile.Target(path)
-	if terr != nil {
-		target = path
+	target, fi, terr := safefile.Target(path)
+	if terr != nil || fi != nil && !fi.Mode().IsRegular() {
+		// Not a model file (a device, a folder…): the output check
+		// refuses it; no companion file is made beside it.
+		return func() {}, nil
 	}
 	lockPath := filepath.Join(filepath.Dir(target), "."+filepath.Base(target)+".lock")
 	f, err := os.OpenFile(lockPath, os.O_RDWR|os.O_CREATE, 0o666)
