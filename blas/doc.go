@@ -72,6 +72,13 @@
 // setting: SetOpenBLASThreads sets it, once, from a main program (the oddl
 // command does so from -threads); Threads reports what each backend uses.
 //
+// Native and gonum reduce every element of a product over k in one order
+// however the work is split, so their results do not depend on the thread
+// count. OpenBLAS's Haswell and Zen DGEMM kernels round an element
+// differently depending on the rows of the call it belongs to and on the
+// library's own thread count: with OpenBLAS, a result is repeatable at one
+// thread count, not across counts.
+//
 // # OpenBLAS's core
 //
 // OpenBLAS picks its kernels from the CPU when it loads, and a release
