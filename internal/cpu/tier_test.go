@@ -112,7 +112,7 @@ func TestSlowerTableEntries(t *testing.T) {
 
 func TestCanRun(t *testing.T) {
 	for _, tc := range []struct {
-		cpu                CPU
+		cpu                    CPU
 		inGo, inAVX2, inAVX512 bool
 	}{
 		{zen5, true, true, true},
