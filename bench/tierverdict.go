@@ -119,15 +119,19 @@ func compareTiers(rates []tierRate, defaultTier, basis string) (TierVerdict, boo
 // text is the verdict as one line of the reports.
 func (v *TierVerdict) text() string {
 	what := map[string]string{SectionGemm: "native DGEMM", SectionOMP: "native Batch-OMP"}[v.Basis]
-	s := fmt.Sprintf("kernel tiers: default %s (the CPU's features), fastest measured %s (%s, geometric mean over %d shapes × threads)",
+	s := fmt.Sprintf("kernel tiers: default %s (the CPU's features), fastest measured %s (%s, geometric mean over %d shapes and thread counts)",
 		v.Default, v.Fastest, what, v.Rows)
+	share := fmt.Sprintf("%.2f×", v.MinShare)
+	if fmt.Sprintf("%.2f", v.MinShare) != fmt.Sprintf("%.2f", v.MaxShare) {
+		share = fmt.Sprintf("%.2f–%.2f×", v.MinShare, v.MaxShare)
+	}
 	switch {
 	case v.MaxShare == 0:
 		s += "; the default tier was not measured"
 	case v.Default == v.Fastest:
-		s += fmt.Sprintf("; the default reaches %.2f–%.2f× the best tier's rate at each", v.MinShare, v.MaxShare)
+		s += fmt.Sprintf("; the default runs at %s the best tier's rate of each", share)
 	default:
-		s += fmt.Sprintf("; the default reaches only %.2f–%.2f× the best tier's rate at each: set ODDL_KERNEL=%s, and report this CPU", v.MinShare, v.MaxShare, v.Fastest)
+		s += fmt.Sprintf("; the default runs at only %s the best tier's rate of each: set ODDL_KERNEL=%s to run the fastest", share, v.Fastest)
 	}
 	return s
 }

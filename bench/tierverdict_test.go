@@ -71,7 +71,11 @@ func TestTierVerdictReport(t *testing.T) {
 		{Backend: blas.NativeName, Kernel: "avx2", Shape: o, Threads: 2, SignalsPerS: 38},
 		{Backend: blas.NativeName, Kernel: "avx512", Shape: o, Threads: 2, SignalsPerS: 68},
 	}}
-	if v, ok := tierVerdict(r, "avx512"); !ok || v.Fastest != "avx512" || v.Basis != SectionOMP || v.MinShare != 1 {
+	v, ok = tierVerdict(r, "avx512")
+	if !ok || v.Fastest != "avx512" || v.Basis != SectionOMP || v.MinShare != 1 {
 		t.Errorf("Batch-OMP verdict %+v, %v", v, ok)
+	}
+	if s := v.text(); !strings.Contains(s, "native Batch-OMP") || !strings.Contains(s, "runs at 1.00× the best") {
+		t.Errorf("Batch-OMP verdict text %q", s)
 	}
 }
