@@ -15,6 +15,8 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/oddl-go/oddl/blas"
+	"github.com/oddl-go/oddl/internal/cpu"
+	"github.com/oddl-go/oddl/kernel"
 )
 
 func TestMeasureMachine(t *testing.T) {
@@ -25,8 +27,8 @@ func TestMeasureMachine(t *testing.T) {
 	if m.Cores < 1 || m.Cores > m.GOMAXPROCS || m.Cores > m.LogicalCPUs {
 		t.Errorf("Cores = %d with GOMAXPROCS %d and %d logical CPUs", m.Cores, m.GOMAXPROCS, m.LogicalCPUs)
 	}
-	if m.ClockMeasured != probesCompiled {
-		t.Errorf("ClockMeasured = %v, probes compiled in: %v", m.ClockMeasured, probesCompiled)
+	if m.ClockMeasured != cpu.ProbesCompiled() {
+		t.Errorf("ClockMeasured = %v, probes compiled in: %v", m.ClockMeasured, cpu.ProbesCompiled())
 	}
 	if m.ClockMeasured {
 		// Anything outside this range is a broken probe, not a CPU.
@@ -39,7 +41,7 @@ func TestMeasureMachine(t *testing.T) {
 	if f := m.FlopsPerCycle; f < 2 || f > 64 || bits.OnesCount(uint(f)) != 1 {
 		t.Errorf("FlopsPerCycle = %d, want a power of two in [2, 64]", f)
 	}
-	if fmaProbeOK && (m.FMAGFLOPS <= 0 || m.FMAWidth != 256 && m.FMAWidth != 512) {
+	if cpu.CanProbeFMA(256) && (m.FMAGFLOPS <= 0 || m.FMAWidth != 256 && m.FMAWidth != 512) {
 		t.Errorf("FMA probe: %.1f GFLOP/s at %d bits", m.FMAGFLOPS, m.FMAWidth)
 	}
 	if got, want := m.Peak(1), float64(m.FlopsPerCycle)*m.ClockGHz; got != want {
@@ -48,13 +50,16 @@ func TestMeasureMachine(t *testing.T) {
 	if got := m.Peak(1000); got != m.PeakAllGFLOPS {
 		t.Errorf("Peak(1000) = %g, want PeakAllGFLOPS = %g (capped at Cores)", got, m.PeakAllGFLOPS)
 	}
+	if m.DefaultTier != kernel.PreferredTier() {
+		t.Errorf("DefaultTier = %q, want %q", m.DefaultTier, kernel.PreferredTier())
+	}
 	if m.Kernel == "" || len(m.Backends) == 0 || m.DefaultBackend == "" {
 		t.Errorf("software not described: kernel %q, backends %v, default %q", m.Kernel, m.Backends, m.DefaultBackend)
 	}
 }
 
 func TestMeasureClockWithoutProbe(t *testing.T) {
-	if probesCompiled {
+	if cpu.ProbesCompiled() {
 		t.Skip("the probes are compiled in")
 	}
 	if g := MeasureClock(1, time.Millisecond); g != 0 {
@@ -62,25 +67,6 @@ func TestMeasureClockWithoutProbe(t *testing.T) {
 	}
 	if g := MeasureFMA(1, 256, time.Millisecond); g != 0 {
 		t.Errorf("MeasureFMA without probe = %g, want 0", g)
-	}
-}
-
-func TestAddChain(t *testing.T) {
-	if !probesCompiled {
-		t.Skip("no assembly probes in this build")
-	}
-	for _, c := range []struct{ n, step uint64 }{{0, 5}, {1, 1}, {3, 7}, {1000, 3}} {
-		if got, want := addChain(c.n, c.step), 16*c.n*c.step; got != want {
-			t.Errorf("addChain(%d, %d) = %d, want %d", c.n, c.step, got, want)
-		}
-	}
-	if fmaProbeOK {
-		fmaChain(0)
-		fmaChain(10) // must return, and leave the Go code's state alone
-	}
-	if fma512ProbeOK {
-		fmaChain512(0)
-		fmaChain512(10)
 	}
 }
 

@@ -54,7 +54,10 @@
 // go), chosen once at start-up. To put them side by side, Run asks
 // Options.TierRun to measure native's DGEMM and Batch-OMP on every other
 // tier the CPU supports; "oddl bench" runs itself again for each, with
-// ODDL_KERNEL set, and every result names the tier it ran on (Kernel). With
+// ODDL_KERNEL set, and every result names the tier it ran on (Kernel).
+// Report.TierVerdict then puts the default tier (the one the CPU's features
+// call for) beside the fastest tier measured: the tier is never chosen by a
+// timing, so this is where a CPU on which the rule is wrong shows. With
 // Quick the pure-Go reference is left out. With OpenBLAS compiled in the
 // report also gives the core OpenBLAS runs and, when that core is older
 // than the CPU supports, the warning and its remedy (see package blas).

@@ -8,12 +8,10 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 
-	"github.com/klauspost/cpuid/v2"
-
 	"github.com/oddl-go/oddl/blas"
+	"github.com/oddl-go/oddl/internal/cpu"
 	"github.com/oddl-go/oddl/kernel"
 )
 
@@ -64,7 +62,10 @@ type Machine struct {
 	PeakGFLOPS    float64 `json:"peak_gflops"`
 	PeakAllGFLOPS float64 `json:"peak_all_gflops"`
 
-	Kernel         string   `json:"kernel"`          // kernel.Name()
+	Kernel string `json:"kernel"` // kernel.Name(), the tier this process runs
+	// DefaultTier is the tier the CPU's features call for when ODDL_KERNEL
+	// is not set (kernel.PreferredTier).
+	DefaultTier    string   `json:"default_tier"`
 	Backends       []string `json:"backends"`        // blas.Available()
 	DefaultBackend string   `json:"default_backend"` // blas.Select(""), "" if ODDL_BLAS is bad
 	// The OpenBLAS library linked in (openblas builds only): the core
@@ -95,9 +96,9 @@ func (m *Machine) Peak(threads int) float64 {
 // one core and all cores); 200 ms is plenty, 50 ms is enough for a rough
 // figure.
 func MeasureMachine(probe time.Duration) Machine {
-	c := &cpuid.CPU
+	c := cpu.Host()
 	m := Machine{
-		CPU:            strings.TrimSpace(c.BrandName),
+		CPU:            c.Brand,
 		Vendor:         c.VendorString,
 		Family:         c.Family,
 		Model:          c.Model,
@@ -105,6 +106,7 @@ func MeasureMachine(probe time.Duration) Machine {
 		GOMAXPROCS:     runtime.GOMAXPROCS(0),
 		NominalGHz:     nominalGHz(),
 		Kernel:         kernel.Name(),
+		DefaultTier:    kernel.PreferredTier(),
 		Backends:       blas.Available(),
 		DefaultBackend: defaultBackend(),
 		GoVersion:      runtime.Version(),
@@ -112,15 +114,9 @@ func MeasureMachine(probe time.Duration) Machine {
 		Arch:           runtime.GOARCH,
 		Date:           time.Now().Format(time.RFC3339),
 	}
-	for _, f := range []struct {
-		id   cpuid.FeatureID
-		name string
-	}{
-		{cpuid.SSE2, "SSE2"}, {cpuid.AVX, "AVX"}, {cpuid.AVX2, "AVX2"},
-		{cpuid.FMA3, "FMA3"}, {cpuid.AVX512F, "AVX512F"},
-	} {
-		if c.Supports(f.id) {
-			m.Features = append(m.Features, f.name)
+	for _, f := range cpu.FeatureList() {
+		if c.Has(f) {
+			m.Features = append(m.Features, f.String())
 		}
 	}
 	m.Cores = Cores()
@@ -129,7 +125,7 @@ func MeasureMachine(probe time.Duration) Machine {
 	}
 
 	m.ClockGHz, m.ClockAllGHz = m.NominalGHz, m.NominalGHz
-	if probesCompiled {
+	if cpu.ProbesCompiled() {
 		m.ClockMeasured = true
 		m.ClockGHz = MeasureClock(1, probe)
 		m.ClockAllGHz = m.ClockGHz
@@ -137,10 +133,10 @@ func MeasureMachine(probe time.Duration) Machine {
 			m.ClockAllGHz = MeasureClock(m.Cores, probe)
 		}
 	}
-	if fmaProbeOK {
+	if cpu.CanProbeFMA(256) {
 		m.FMAWidth = 256
 		m.FMAGFLOPS = MeasureFMA(1, 256, probe)
-		if fma512ProbeOK {
+		if cpu.CanProbeFMA(512) {
 			if g := MeasureFMA(1, 512, probe); g > 1.1*m.FMAGFLOPS {
 				m.FMAWidth, m.FMAGFLOPS = 512, g
 			}
@@ -155,9 +151,9 @@ func MeasureMachine(probe time.Duration) Machine {
 		// The probe runs at the peak up to noise; rounding to a power of two
 		// removes the noise.
 		m.FlopsPerCycle = 1 << int(math.Round(math.Log2(m.FMAGFLOPS/m.ClockGHz)))
-	case c.Supports(cpuid.AVX2, cpuid.FMA3):
+	case c.Has(cpu.AVX2FMA):
 		m.FlopsPerCycle = 16
-	case c.Supports(cpuid.SSE2):
+	case c.Has(cpu.SSE2):
 		m.FlopsPerCycle = 4
 	default:
 		m.FlopsPerCycle = 2
@@ -172,7 +168,7 @@ func MeasureMachine(probe time.Duration) Machine {
 // GOMAXPROCS. It is the Cores of MeasureMachine and the thread count of the
 // parallel measurements.
 func Cores() int {
-	n := cpuid.CPU.PhysicalCores
+	n := cpu.Host().PhysicalCores
 	if l := runtime.NumCPU(); n <= 0 || n > l {
 		n = l
 	}
@@ -182,17 +178,9 @@ func Cores() int {
 // MeasureClock returns the core clock in GHz while workers cores run the
 // probe at once, measured for about d, or 0 if this binary has no probe
 // (see Machine.ClockMeasured). Each worker times short chunks of a chain of
-// dependent additions on its own locked OS thread and keeps its fastest
-// chunk, so that moments when the operating system runs something else on
-// its core do not count; the result is the mean over the workers.
-func MeasureClock(workers int, d time.Duration) float64 {
-	if !probesCompiled {
-		return 0
-	}
-	const iters = 1 << 18 // 4 Mi cycles a chunk, about 1.3 ms at 3 GHz
-	best := parallelBest(workers, d, func() { addChain(iters, 1) })
-	return meanRate(best, 16*iters)
-}
+// dependent integer additions on its own locked OS thread and keeps its
+// fastest chunk; the result is the mean over the workers.
+func MeasureClock(workers int, d time.Duration) float64 { return cpu.MeasureClock(workers, d) }
 
 // MeasureFMA returns the double-precision GFLOP/s of workers cores each
 // running independent fused multiply-adds on registers of width bits (256
@@ -200,66 +188,7 @@ func MeasureClock(workers int, d time.Duration) float64 {
 // Like MeasureClock it keeps each worker's fastest chunk and returns the
 // sum over the workers.
 func MeasureFMA(workers, width int, d time.Duration) float64 {
-	const iters = 1 << 16
-	switch {
-	case width == 256 && fmaProbeOK:
-		best := parallelBest(workers, d, func() { fmaChain(iters) })
-		return float64(workers) * meanRate(best, 12*4*2*iters)
-	case width == 512 && fma512ProbeOK:
-		best := parallelBest(workers, d, func() { fmaChain512(iters) })
-		return float64(workers) * meanRate(best, 12*8*2*iters)
-	}
-	return 0
-}
-
-// minChunks is the least number of timed calls of each probe worker.
-const minChunks = 25
-
-// parallelBest runs f over and over on workers goroutines, each locked to
-// its own OS thread, for about d and at least minChunks times, and returns
-// each worker's fastest call.
-func parallelBest(workers int, d time.Duration, f func()) []time.Duration {
-	workers = max(1, workers)
-	best := make([]time.Duration, workers)
-	var start, done sync.WaitGroup
-	start.Add(1)
-	for w := range workers {
-		done.Add(1)
-		go func() {
-			defer done.Done()
-			runtime.LockOSThread()
-			defer runtime.UnlockOSThread()
-			start.Wait()
-			f() // warm up: wake the core and let it raise its clock
-			b := time.Duration(math.MaxInt64)
-			deadline := time.Now().Add(d)
-			for n := 1; ; n++ {
-				t0 := time.Now()
-				f()
-				t1 := time.Now()
-				b = min(b, t1.Sub(t0))
-				// At least minChunks, so that a core taken away for the
-				// whole of d still leaves clean chunks to keep.
-				if n >= minChunks && t1.After(deadline) {
-					break
-				}
-			}
-			best[w] = b
-		}()
-	}
-	start.Done()
-	done.Wait()
-	return best
-}
-
-// meanRate returns the mean over the workers of work/best in units of 1e9 a
-// second.
-func meanRate(best []time.Duration, work float64) float64 {
-	s := 0.0
-	for _, b := range best {
-		s += work / b.Seconds() / 1e9
-	}
-	return s / float64(len(best))
+	return cpu.MeasureFMA(workers, width, d)
 }
 
 // nominalGHz returns the largest "cpu MHz" in /proc/cpuinfo in GHz, or 0

@@ -41,7 +41,7 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 	p("| family / model | %s family %d model %d |", cell(m.Vendor), m.Family, m.Model)
 	p("| cores | %d physical counted, %d logical, GOMAXPROCS %d |", m.Cores, m.LogicalCPUs, m.GOMAXPROCS)
 	p("| features | %s |", strings.Join(m.Features, " "))
-	p("| kernel tier | %s (tiers measured: %s) |", m.Kernel, strings.Join(r.Tiers, ", "))
+	p("| kernel tier | %s (default here: %s; tiers measured: %s) |", m.Kernel, m.DefaultTier, strings.Join(r.Tiers, ", "))
 	if m.ClockMeasured {
 		p("| clock probe | %.2f GHz one core busy, %.2f GHz all %d busy; the OS reports %.2f GHz |",
 			m.ClockGHz, m.ClockAllGHz, m.Cores, m.NominalGHz)
@@ -91,6 +91,11 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 			}
 			p("%s", line)
 		}
+	}
+
+	if r.TierVerdict != nil {
+		p("")
+		p("%s.", cell(r.TierVerdict.text()))
 	}
 
 	p("")

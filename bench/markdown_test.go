@@ -23,7 +23,7 @@ func fullReport() *Report {
 			Features: []string{"AVX2", "FMA3", "AVX512F"}, Cores: 2, LogicalCPUs: 2, GOMAXPROCS: 2,
 			NominalGHz: 2.6, ClockMeasured: true, ClockGHz: 3.5, ClockAllGHz: 3.4,
 			FMAGFLOPS: 112, FMAAllGFLOPS: 218, FMAWidth: 512, FlopsPerCycle: 32,
-			PeakGFLOPS: 112, PeakAllGFLOPS: 217.6, Kernel: tiers[0],
+			PeakGFLOPS: 112, PeakAllGFLOPS: 217.6, Kernel: tiers[0], DefaultTier: tiers[0],
 			OpenBLASCore: "SkylakeX", OpenBLASConfig: "OpenBLAS 0.3.21", GoVersion: "go1.26", OS: "linux", Arch: "amd64",
 			Date: "2026-01-02T15:04:05Z",
 		},
@@ -109,7 +109,7 @@ func TestWriteMarkdown(t *testing.T) {
 	for _, stamp := range []string{
 		`| CPU | Test CPU \| Model 9 |`,
 		"| family / model | GenuineIntel family 6 model 167 |",
-		"| kernel tier | avx512 (tiers measured: avx512, avx2, go) |",
+		"| kernel tier | avx512 (default here: avx512; tiers measured: avx512, avx2, go) |",
 		"| clock probe | 3.50 GHz one core busy, 3.40 GHz all 2 busy",
 		"| FP64 peak | 32 flop/cycle/core",
 		"| OpenBLAS | core SkylakeX",

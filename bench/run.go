@@ -83,6 +83,9 @@ type Report struct {
 	// one first, then those of Options.TierRun).
 	Kernel string   `json:"kernel"`
 	Tiers  []string `json:"kernel_tiers"`
+	// TierVerdict puts the default tier beside the fastest one measured,
+	// when native ran on two tiers or more.
+	TierVerdict *TierVerdict `json:"tier_verdict,omitempty"`
 
 	Gemm    []GemmResult    `json:"gemm,omitempty"`
 	OMP     []OMPResult     `json:"omp,omitempty"`
@@ -244,6 +247,9 @@ func Run(ctx context.Context, o Options) (*Report, error) {
 	}
 	if err := r.otherTiers(ctx, o, want, logf); err != nil {
 		return nil, err
+	}
+	if v, ok := tierVerdict(r, r.Machine.DefaultTier); ok {
+		r.TierVerdict = &v
 	}
 	if ctx.Err() != nil || !want[SectionTrain] && !want[SectionPredict] {
 		return done()

@@ -39,8 +39,8 @@ func (r *Report) WriteText(w io.Writer) error {
 		p("  FMA probe\t%.1f GFLOP/s one core, %.1f GFLOP/s all cores (%d-bit FMAs on registers)",
 			m.FMAGFLOPS, m.FMAAllGFLOPS, m.FMAWidth)
 	}
-	p("  software\tkernel tier %s (tiers measured: %s); BLAS %s (best: %s); %s %s/%s", m.Kernel, strings.Join(r.Tiers, ", "),
-		strings.Join(r.Backends, ", "), r.Best, m.GoVersion, m.OS, m.Arch)
+	p("  software\tkernel tier %s (default here: %s; tiers measured: %s); BLAS %s (best: %s); %s %s/%s", m.Kernel, m.DefaultTier,
+		strings.Join(r.Tiers, ", "), strings.Join(r.Backends, ", "), r.Best, m.GoVersion, m.OS, m.Arch)
 	if m.OpenBLASCore != "" {
 		p("  OpenBLAS\tcore %s; %s", m.OpenBLASCore, m.OpenBLASConfig)
 		if m.OpenBLASWarning != "" {
@@ -81,6 +81,11 @@ func (r *Report) WriteText(w io.Writer) error {
 			p("  %v\t%s\t%s\t%d\t%d\t%.0f\t%.0f\t%.2f×\t%.1f",
 				o.Shape, o.Backend, o.Kernel, o.Threads, o.Signals, o.SignalsPerS, o.GemmBoundPerS, o.OverBound, o.A0GFLOPS)
 		}
+	}
+
+	if r.TierVerdict != nil {
+		p("")
+		p("%s", r.TierVerdict.text())
 	}
 
 	if len(r.Train) > 0 {

@@ -69,6 +69,17 @@ func TestRunOtherTiers(t *testing.T) {
 			t.Errorf("text lacks the column native %s:\n%s", tier, buf.String())
 		}
 	}
+	// The default tier beside the fastest measured, when there are two.
+	if (r.TierVerdict != nil) != (len(r.Tiers) > 1) {
+		t.Errorf("tier verdict %+v with tiers %v", r.TierVerdict, r.Tiers)
+	}
+	if v := r.TierVerdict; v != nil && (v.Default != kernel.PreferredTier() || v.Rows != 1 ||
+		!strings.Contains(buf.String(), "kernel tiers: default "+kernel.PreferredTier())) {
+		t.Errorf("tier verdict %+v, text:\n%s", v, buf.String())
+	}
+	if !strings.Contains(buf.String(), "default here: "+kernel.PreferredTier()) {
+		t.Errorf("text does not name the default tier %s:\n%s", kernel.PreferredTier(), buf.String())
+	}
 	if len(want) == 0 {
 		return
 	}

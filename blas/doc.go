@@ -19,14 +19,15 @@
 // # Kernel tiers
 //
 // Native runs on one of package kernel's tiers, chosen once at start-up
-// from cpuid: avx512 (512-bit registers, mask registers for the tails),
-// avx2 (AVX2/FMA) or go (the pure-Go reference, also under -tags purego).
-// The rule is the fastest tier on the CPU, not merely the widest it
-// supports: AVX-512 on Intel CPUs that have it, which run 512-bit FMAs at
-// full rate; AVX2 on AMD's Zen 4, which splits each 512-bit operation in
-// two. ODDL_KERNEL=avx512|avx2|go forces a tier, and one the CPU cannot run
-// is an error (kernel.TierError), never a silent fallback. Results are the
-// same bit for bit on any thread count within a tier, not across tiers.
+// from the CPU's features: avx512 (512-bit registers, mask registers for
+// the tails), avx2 (AVX2/FMA) or go (the pure-Go reference, also under
+// -tags purego). A CPU with AVX-512 (F, DQ, VL, BW) runs avx512 on every
+// vendor, unless it is listed among the cores where the avx512 tier was
+// measured slower (none so far); one with AVX2 and FMA3 runs avx2. No
+// timing takes part. ODDL_KERNEL=avx512|avx2|go forces a tier, and one the
+// CPU cannot run is an error (kernel.TierError), never a silent fallback.
+// Results are the same bit for bit on any thread count within a tier, not
+// across tiers.
 //
 // # Selection
 //
@@ -72,6 +73,13 @@
 // setting: SetOpenBLASThreads sets it, once, from a main program (the oddl
 // command does so from -threads); Threads reports what each backend uses.
 //
+// Native and gonum reduce every element of a product over k in one order
+// however the work is split, so their results do not depend on the thread
+// count. OpenBLAS's Haswell and Zen DGEMM kernels round an element
+// differently depending on the rows of the call it belongs to and on the
+// library's own thread count: with OpenBLAS, a result is repeatable at one
+// thread count, not across counts.
+//
 // # OpenBLAS's core
 //
 // OpenBLAS picks its kernels from the CPU when it loads, and a release
@@ -79,9 +87,10 @@
 // OpenBLAS 0.3.21 takes Intel's Emerald Rapids Xeons for "Prescott" (SSE3
 // kernels). OpenBLASCore reports the core it runs and its build
 // configuration, and CoreAdvice, given the CPU's features, says when that
-// core is older than the CPU supports and what to do: for a build with
-// DYNAMIC_ARCH, set OPENBLAS_CORETYPE=SkylakeX (Intel with AVX-512),
-// Haswell (AVX2) or Zen (AMD). "oddl env" and "oddl bench" print both, and
+// core is older than the CPU supports — also when OPENBLAS_CORETYPE forces
+// it — and what to do: for a build with DYNAMIC_ARCH, set
+// OPENBLAS_CORETYPE=SkylakeX (AVX-512, any vendor), Zen (AMD with AVX2) or
+// Haswell (other AVX2 CPUs). "oddl env" and "oddl bench" print both, and
 // the commands that compute warn once on stderr.
 //
 // # Build tags

@@ -6,7 +6,7 @@ import (
 	"runtime"
 	"strings"
 
-	"github.com/klauspost/cpuid/v2"
+	"github.com/oddl-go/oddl/internal/cpu"
 )
 
 // SetOpenBLASThreads sets the number of threads of OpenBLAS's parallel
@@ -32,61 +32,42 @@ func SetOpenBLASThreads(n int) error {
 	return nil
 }
 
+// CoreTypeEnv is the environment variable with which a DYNAMIC_ARCH
+// build of OpenBLAS is told which core's kernels to run.
+const CoreTypeEnv = "OPENBLAS_CORETYPE"
+
 // CoreInfo describes the OpenBLAS library linked into this binary.
 type CoreInfo struct {
 	Core    string // openblas_get_corename(): the CPU whose kernels it runs
 	Config  string // openblas_get_config(): version and build options
 	Threads int    // openblas_get_num_threads()
 	// Warning is empty, or says in one line that Core is older than this
-	// CPU supports and what to do about it (see CoreAdvice), and what
-	// OPENBLAS_CORETYPE holds when it is set.
+	// CPU supports and what to do about it (see CoreAdvice).
 	Warning string
 }
 
 // OpenBLASCore returns what the OpenBLAS library linked in reports about
-// itself, and false when OpenBLAS is not compiled in.
+// itself, with CoreAdvice's warning for this CPU and OPENBLAS_CORETYPE,
+// and false when OpenBLAS is not compiled in.
 func OpenBLASCore() (CoreInfo, bool) {
 	if !openblasCompiled {
 		return CoreInfo{}, false
 	}
 	core, config := openblasCoreName(), openblasConfig()
-	warn := CoreAdvice(core, config, ThisCPU())
-	if v := os.Getenv("OPENBLAS_CORETYPE"); warn != "" && v != "" {
-		warn += fmt.Sprintf(" (it is %s now)", v)
-	}
 	return CoreInfo{
 		Core:    core,
 		Config:  config,
 		Threads: openblasThreads(),
-		Warning: warn,
+		Warning: CoreAdvice(core, config, ThisCPU(), os.Getenv(CoreTypeEnv)),
 	}, true
 }
 
-// CPU is what CoreAdvice needs to know of a processor.
-type CPU struct {
-	Vendor string // "Intel", "AMD" or another vendor's name
-	AVX    bool
-	AVX2   bool // with FMA3
-	AVX512 bool // F, DQ, VL and BW, as on every server part since Skylake-SP
-}
+// CPU is what CoreAdvice needs to know of a processor: the module's one
+// description of it (vendor, family, model, features).
+type CPU = cpu.CPU
 
 // ThisCPU describes the processor this program runs on.
-func ThisCPU() CPU {
-	c := &cpuid.CPU
-	v := c.VendorString
-	switch c.VendorID {
-	case cpuid.Intel:
-		v = "Intel"
-	case cpuid.AMD, cpuid.Hygon:
-		v = "AMD"
-	}
-	return CPU{
-		Vendor: v,
-		AVX:    c.Supports(cpuid.AVX),
-		AVX2:   c.Supports(cpuid.AVX2, cpuid.FMA3),
-		AVX512: c.Supports(cpuid.AVX512F, cpuid.AVX512DQ, cpuid.AVX512VL, cpuid.AVX512BW),
-	}
-}
+func ThisCPU() CPU { return cpu.Host() }
 
 // coreLevel returns the widest vector instructions the DGEMM kernels of
 // OpenBLAS's core name (as openblas_get_corename returns it, lower case)
@@ -114,47 +95,67 @@ func levelName(level int) string {
 	return [...]string{"SSE", "AVX", "AVX2/FMA", "AVX-512"}[level]
 }
 
-// bestCore returns the OpenBLAS core type that fits cpu best and its
-// level (as in coreLevel), or -1 when nothing beyond SSE fits. Intel's
-// AVX-512 parts run SkylakeX's kernels at full rate. AMD's Zen kernels use
-// AVX2; OpenBLAS releases that know no Zen 4 have nothing faster for it
-// (its 512-bit operations run at half rate), so Zen it is on any AMD CPU
-// with AVX2. Other CPUs with AVX2 and FMA take Haswell's, with AVX alone
-// Sandybridge's.
-func bestCore(cpu CPU) (string, int) {
+// bestCore returns the OpenBLAS core type that fits c best and its level
+// (as in coreLevel), or -1 when nothing beyond SSE fits. The facts are the
+// kernel tier's (package cpu): a CPU with AVX-512 (F, DQ, VL, BW) takes
+// SkylakeX's kernels on every vendor — OpenBLAS itself takes them on AMD's
+// Zen 4 and later — unless the CPU package's table lists it as measured
+// slower with them. Otherwise a CPU with AVX2 and FMA takes Zen's kernels
+// if it is AMD's or Hygon's (OpenBLAS's name for the AVX2 core there) and
+// Haswell's if not, one with AVX alone Sandybridge's.
+func bestCore(c CPU) (string, int) {
 	switch {
-	case cpu.AVX512 && cpu.Vendor == "Intel":
+	case cpu.Use512(c, cpu.OpenBLASCode):
 		return "SkylakeX", 3
-	case cpu.AVX2 && cpu.Vendor == "AMD":
+	case c.Has(cpu.AVX2FMA) && (c.Vendor == cpu.AMD || c.Vendor == cpu.Hygon):
 		return "Zen", 2
-	case cpu.AVX2:
+	case c.Has(cpu.AVX2FMA):
 		return "Haswell", 2
-	case cpu.AVX:
+	case c.Has(cpu.AVX):
 		return "Sandybridge", 1
 	}
 	return "", -1
 }
 
 // CoreAdvice returns "" when OpenBLAS's core (its openblas_get_corename)
-// makes full use of cpu, and otherwise one line saying that the core is
-// older than the CPU supports and how to get the right kernels. A release
+// makes full use of c, and otherwise one line saying that the core is
+// older than the CPU supports and how to get the right kernels; coretype
+// is the value of OPENBLAS_CORETYPE ("" when it is not set). A release
 // that does not know a new CPU falls back to an old core — Debian's
 // OpenBLAS 0.3.21 takes Intel's Emerald Rapids Xeons for Prescott, SSE3
-// kernels at a fraction of the speed — and says nothing. A library
+// kernels at a fraction of the speed — and says nothing; an environment
+// may force an old core with OPENBLAS_CORETYPE (some machines preset
+// Haswell, which leaves an AVX-512 CPU on 256-bit kernels). A library
 // built with DYNAMIC_ARCH (config, its openblas_get_config) carries the
 // kernels of every core and takes OPENBLAS_CORETYPE to choose; one built
 // for a single target has to be replaced.
-func CoreAdvice(core, config string, cpu CPU) string {
+func CoreAdvice(core, config string, c CPU, coretype string) string {
 	have, known := coreLevel(strings.ToLower(strings.TrimSpace(core)))
-	want, level := bestCore(cpu)
+	want, level := bestCore(c)
 	if !known || level < 0 || have >= level {
 		return ""
 	}
-	msg := fmt.Sprintf("OpenBLAS runs its %q kernels (%s), older than this %s CPU supports (%s)",
-		core, levelName(have), cpu.Vendor, levelName(level))
-	if strings.Contains(config, "DYNAMIC_ARCH") {
-		return msg + fmt.Sprintf(": set OPENBLAS_CORETYPE=%s for its fast ones", want)
+	vendor := c.Vendor
+	if vendor == "" {
+		vendor = "unknown vendor's"
 	}
-	return msg + fmt.Sprintf(": this build has one target (no DYNAMIC_ARCH), so install one built with DYNAMIC_ARCH and set OPENBLAS_CORETYPE=%s, or one built with TARGET=%s",
-		want, strings.ToUpper(want))
+	coretype = strings.TrimSpace(coretype)
+	dynamic := strings.Contains(config, "DYNAMIC_ARCH")
+	msg := fmt.Sprintf("OpenBLAS runs its %q kernels (%s), older than this %s CPU supports (%s)",
+		core, levelName(have), vendor, levelName(level))
+	if dynamic && coretype != "" && strings.EqualFold(coretype, core) {
+		// The environment chose the old core: say so first.
+		msg = fmt.Sprintf("%s=%s makes OpenBLAS run its %q kernels (%s), older than this %s CPU supports (%s)",
+			CoreTypeEnv, coretype, core, levelName(have), vendor, levelName(level))
+	}
+	if dynamic {
+		msg += fmt.Sprintf(": set %s=%s for its fast ones", CoreTypeEnv, want)
+	} else {
+		msg += fmt.Sprintf(": this build has one target (no DYNAMIC_ARCH), so install one built with DYNAMIC_ARCH and set %s=%s, or one built with TARGET=%s",
+			CoreTypeEnv, want, strings.ToUpper(want))
+	}
+	if coretype != "" && !strings.EqualFold(coretype, core) {
+		msg += fmt.Sprintf(" (%s is %s now)", CoreTypeEnv, coretype)
+	}
+	return msg
 }

@@ -322,11 +322,11 @@ func TestHugeHeaderNoAllocation(t *testing.T) {
 		// 2⁴⁰ samples: above any limit.
 		{"2^40 samples", idxBytes(typeUbyte, []uint32{1 << 20, 1 << 10, 1 << 10}, seq(100, 1, 0)), ErrTooLarge},
 		{"2^40 samples gzip", gzipBytes(idxBytes(typeUbyte, []uint32{1 << 20, 1 << 10, 1 << 10}, seq(100, 1, 0))), ErrTooLarge},
-		// 2³⁰ elements (8 GiB of float64) is within the default limit, but the
-		// file does not hold them.
-		{"2^30 elements", idxBytes(typeUbyte, []uint32{1 << 30, 1, 1}, seq(100, 1, 0)), ErrTruncated},
-		{"2^30 elements gzip", gzipBytes(idxBytes(typeUbyte, []uint32{1 << 30, 1, 1}, seq(100, 1, 0))), ErrTruncated},
-		{"2^30 labels gzip", gzipBytes(idxBytes(typeUbyte, []uint32{1 << 30}, seq(100, 1, 0))), ErrTruncated},
+		// Half the default limit (2³⁰ elements, 8 GiB of float64, on 64-bit
+		// platforms) is within it, but the file does not hold them.
+		{"half the limit", idxBytes(typeUbyte, []uint32{DefaultMaxElements / 2, 1, 1}, seq(100, 1, 0)), ErrTruncated},
+		{"half the limit gzip", gzipBytes(idxBytes(typeUbyte, []uint32{DefaultMaxElements / 2, 1, 1}, seq(100, 1, 0))), ErrTruncated},
+		{"half the limit labels gzip", gzipBytes(idxBytes(typeUbyte, []uint32{DefaultMaxElements / 2}, seq(100, 1, 0))), ErrTruncated},
 	}
 	for _, c := range cases {
 		p := writeTemp(t, "huge", c.b)

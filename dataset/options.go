@@ -1,5 +1,7 @@
 package dataset
 
+import "strconv"
+
 // Option changes how a reader of this package reads its files.
 type Option func(*options)
 
@@ -12,8 +14,11 @@ type options struct {
 
 // DefaultMaxElements is the default cap on the number of elements (samples ×
 // pixels, or labels) one IDX file may declare before anything is allocated for
-// it: 2³¹ elements, 16 GiB of float64.
-const DefaultMaxElements = 1 << 31
+// it: 2³¹ elements, 16 GiB of float64, on 64-bit platforms. A 32-bit process
+// cannot address that much, so there the cap is 2²⁸ elements (2 GiB of
+// float64, half the address space): a larger file is refused with
+// ErrTooLarge instead of overflowing an int.
+const DefaultMaxElements = min(1<<31, 1<<(strconv.IntSize-4))
 
 // WithMaxElements sets the largest number of elements a file may declare
 // (for a Reader, the largest number of values of one sample; for CSV, the

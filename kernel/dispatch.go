@@ -5,7 +5,7 @@ import (
 	"os"
 	"strings"
 
-	"github.com/klauspost/cpuid/v2"
+	"github.com/oddl-go/oddl/internal/cpu"
 )
 
 // The kernel tiers, fastest first where the CPU runs them well. A tier is a
@@ -16,9 +16,9 @@ import (
 // next tier down, so TierAVX512 also runs the AVX2 code of the routines it
 // does not rewrite.
 const (
-	TierGo     = "go"
-	TierAVX2   = "avx2"
-	TierAVX512 = "avx512"
+	TierGo     = cpu.TierGo
+	TierAVX2   = cpu.TierAVX2
+	TierAVX512 = cpu.TierAVX512
 )
 
 // EnvVar is the environment variable that forces a tier at start-up.
@@ -27,13 +27,13 @@ const EnvVar = "ODDL_KERNEL"
 // canAsm reports whether the AVX2/FMA assembly is compiled in and this CPU
 // can run it, whatever ODDL_KERNEL says; the tests use it to run every tier
 // the CPU has in one binary.
-var canAsm = hasAsm && cpuid.CPU.Supports(cpuid.AVX2, cpuid.FMA3)
+var canAsm = hasAsm && cpu.CanRun(cpu.Host(), TierAVX2)
 
 // can512 reports the same for the AVX-512 tier: the foundation (F), the
 // 64-bit integer and double-word forms (DQ), the 128/256-bit encodings of
 // the same instructions (VL) and byte/word masks (BW), which every AVX-512
 // CPU since Skylake-SP has.
-var can512 = canAsm && hasAsm && cpuid.CPU.Supports(cpuid.AVX512F, cpuid.AVX512DQ, cpuid.AVX512VL, cpuid.AVX512BW)
+var can512 = hasAsm && cpu.CanRun(cpu.Host(), TierAVX512)
 
 // useAsm reports whether the assembly runs (tier AVX2 or AVX-512); use512
 // whether the AVX-512 routines run where the tier has them. Both are
@@ -58,22 +58,22 @@ func setTier(t string) {
 	use512 = t == TierAVX512
 }
 
-// preferredTier is the tier chosen when ODDL_KERNEL is empty: the fastest
-// one on this CPU, which is not always the widest. Intel CPUs with AVX-512
-// run 512-bit FMAs at full rate (server parts on two ports), so twice the
-// arithmetic per instruction pays there. AMD's Zen 4 splits each 512-bit
-// operation into two 256-bit halves: the AVX-512 code gains nothing but
-// larger tiles there, so AMD CPUs keep AVX2 (ODDL_KERNEL=avx512 still runs
-// the AVX-512 tier on them, for measurement: `oddl bench` times every tier
-// the CPU supports side by side).
-func preferredTier() string {
-	switch {
-	case can512 && cpuid.CPU.VendorID == cpuid.Intel:
-		return TierAVX512
-	case canAsm:
-		return TierAVX2
+// preferredTier is the tier chosen when ODDL_KERNEL is empty: package
+// cpu's rule for this CPU (see the package documentation), within what
+// this binary has.
+func preferredTier() string { return defaultTier(hasAsm, cpu.Host()) }
+
+// defaultTier is the rule for a binary with or without the assembly
+// (asm) on the CPU c: cpu.KernelTier — AVX-512 (F, DQ, VL, BW) runs the
+// avx512 tier on every vendor unless c is listed as measured slower with
+// it, AVX2 with FMA3 the avx2 tier — and the pure-Go tier without the
+// assembly. It is a function of the features alone, never of a timing, so
+// a model is the same bits on every run of one machine.
+func defaultTier(asm bool, c cpu.CPU) string {
+	if !asm {
+		return TierGo
 	}
-	return TierGo
+	return cpu.KernelTier(c)
 }
 
 // tierChoice resolves the value of ODDL_KERNEL: empty means

@@ -4,7 +4,53 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/oddl-go/oddl/internal/cpu"
 )
+
+// The default tier follows the CPU package's rule by features, on every
+// vendor, and is the pure-Go one in a binary without the assembly.
+func TestDefaultTier(t *testing.T) {
+	full512 := cpu.SSE2 | cpu.SSE42 | cpu.AVX2FMA | cpu.AVX512All
+	avx2 := cpu.SSE2 | cpu.SSE42 | cpu.AVX2FMA
+	for _, tc := range []struct {
+		name string
+		c    cpu.CPU
+		want string // with the assembly; without it, always go
+	}{
+		{"Intel Skylake-SP", cpu.CPU{Vendor: cpu.Intel, Family: 6, Model: 85, Features: full512}, TierAVX512},
+		{"Intel Ice Lake-SP", cpu.CPU{Vendor: cpu.Intel, Family: 6, Model: 106, Features: full512}, TierAVX512},
+		{"Intel Sapphire Rapids", cpu.CPU{Vendor: cpu.Intel, Family: 6, Model: 143, Features: full512}, TierAVX512},
+		{"Intel Emerald Rapids", cpu.CPU{Vendor: cpu.Intel, Family: 6, Model: 207, Features: full512}, TierAVX512},
+		{"AMD Zen 2", cpu.CPU{Vendor: cpu.AMD, Family: 23, Model: 49, Features: avx2}, TierAVX2},
+		{"AMD Zen 3", cpu.CPU{Vendor: cpu.AMD, Family: 25, Model: 1, Features: avx2}, TierAVX2},
+		{"AMD Zen 4", cpu.CPU{Vendor: cpu.AMD, Family: 25, Model: 17, Features: full512}, TierAVX512},
+		{"AMD Zen 5", cpu.CPU{Vendor: cpu.AMD, Family: 26, Model: 2, Features: full512}, TierAVX512},
+		{"AVX2-only Intel", cpu.CPU{Vendor: cpu.Intel, Family: 6, Model: 151, Features: avx2}, TierAVX2},
+		{"no AVX", cpu.CPU{Vendor: cpu.Intel, Family: 6, Model: 26, Features: cpu.SSE2 | cpu.SSE42}, TierGo},
+	} {
+		if got := defaultTier(true, tc.c); got != tc.want {
+			t.Errorf("%s: default tier %s, want %s", tc.name, got, tc.want)
+		}
+		if got := defaultTier(false, tc.c); got != TierGo {
+			t.Errorf("%s without the assembly: default tier %s, want go", tc.name, got)
+		}
+	}
+
+	// This CPU: the tier its features call for, worked out here from the
+	// features and the table.
+	h := cpu.Host()
+	want := TierGo
+	if hasAsm && h.Has(cpu.AVX2FMA) {
+		want = TierAVX2
+		if _, slow := cpu.Slower(h, cpu.KernelCode); h.Has(cpu.AVX512All) && !slow {
+			want = TierAVX512
+		}
+	}
+	if got := PreferredTier(); got != want {
+		t.Errorf("PreferredTier() = %s on %s with %v (assembly %v), want %s", got, h.Name(), h.Features, hasAsm, want)
+	}
+}
 
 func TestTierChoice(t *testing.T) {
 	t.Logf("tier at start-up %s; tiers here %v; preferred %s", Name(), Tiers(), PreferredTier())

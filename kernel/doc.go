@@ -155,11 +155,14 @@
 // it: "avx512", "avx2" or "go". The assembly runs only when it is compiled
 // in (GOARCH=amd64 and no purego build tag; go build -tags purego leaves
 // only the Go code) and the CPU has the instructions (AVX2 and FMA3 for
-// the AVX2 tier; AVX-512 F, DQ, VL and BW besides for the AVX-512 tier,
-// found with github.com/klauspost/cpuid). Among the tiers the CPU runs,
-// the fastest is chosen, which is not always the widest: Intel CPUs with
-// AVX-512 run the AVX-512 tier; AMD CPUs keep AVX2 even where they have
-// AVX-512, since Zen 4 splits each 512-bit operation in two. The
+// the AVX2 tier; AVX-512 F, DQ, VL and BW besides for the AVX-512 tier, as
+// the module's CPU package reads them). The rule is the CPU package's, by
+// features alone and on every vendor: a CPU with AVX-512 runs the AVX-512
+// tier, unless it is listed in that package's table of cores where the
+// AVX-512 tier was measured slower than the AVX2 one; a CPU with AVX2 and
+// FMA3 runs the AVX2 tier. Wherever both were measured the AVX-512 tier was
+// the faster, Intel and AMD alike. No timing takes part: the same machine
+// gets the same tier, hence the same model bits, on every run. The
 // environment variable ODDL_KERNEL=avx512|avx2|go forces a tier; naming
 // one this binary or CPU cannot run is an error (TierError), never a
 // silent fallback. A routine with no code of its own in the AVX-512 tier

@@ -14,11 +14,11 @@ import (
 	"strings"
 	"time"
 
-	"github.com/klauspost/cpuid/v2"
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/oddl-go/oddl/blas"
 	"github.com/oddl-go/oddl/dataset"
+	"github.com/oddl-go/oddl/internal/cpu"
 	"github.com/oddl-go/oddl/kernel"
 )
 
@@ -218,7 +218,7 @@ func Run(ctx context.Context, o Options, w io.Writer) (*Report, error) {
 	res := &Report{
 		Command: o.Command, Quick: o.Quick, Tables: tables, Started: time.Now(),
 		Machine: Machine{
-			CPU: cpuid.CPU.BrandName, GOMAXPROCS: runtime.GOMAXPROCS(0),
+			CPU: cpu.Host().Brand, GOMAXPROCS: runtime.GOMAXPROCS(0),
 			Kernel: kernel.Name(), Backend: backendName, GoVersion: runtime.Version(),
 		},
 		DigitParams: dp, FaceParams: fp, Threads: o.Threads,

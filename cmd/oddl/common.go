@@ -16,6 +16,7 @@ import (
 
 	"github.com/oddl-go/oddl/blas"
 	"github.com/oddl-go/oddl/dataset"
+	"github.com/oddl-go/oddl/internal/cpu"
 	"github.com/oddl-go/oddl/oddl"
 )
 
@@ -245,9 +246,23 @@ func (r *runtimeFlags) check() (string, error) {
 	return name, nil
 }
 
-// openblasCore is blas.OpenBLASCore; the tests put an old core in its
-// place.
-var openblasCore = blas.OpenBLASCore
+// openblasLib is blas.OpenBLASCore and hostCPU is cpu.Host; the tests put
+// an old core and another CPU in their place.
+var (
+	openblasLib = blas.OpenBLASCore
+	hostCPU     = cpu.Host
+)
+
+// openblasCore returns what the OpenBLAS library linked in reports about
+// itself, with blas.CoreAdvice's warning for hostCPU and
+// OPENBLAS_CORETYPE, and false when OpenBLAS is not compiled in.
+func openblasCore() (blas.CoreInfo, bool) {
+	ob, ok := openblasLib()
+	if ok {
+		ob.Warning = blas.CoreAdvice(ob.Core, ob.Config, hostCPU(), os.Getenv(blas.CoreTypeEnv))
+	}
+	return ob, ok
+}
 
 // warnOpenBLAS writes blas.CoreAdvice's warning, if any, as one line to w.
 func warnOpenBLAS(w io.Writer) {

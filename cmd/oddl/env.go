@@ -8,10 +8,10 @@ import (
 	"runtime"
 	"slices"
 	"strings"
-
-	"github.com/klauspost/cpuid/v2"
+	"time"
 
 	"github.com/oddl-go/oddl/blas"
+	"github.com/oddl-go/oddl/internal/cpu"
 	"github.com/oddl-go/oddl/kernel"
 )
 
@@ -23,21 +23,12 @@ func init() {
 	})
 }
 
-// envFeatures are the CPU features that decide which code paths can run, in
-// the order they are shown, with the names used in the report.
-var envFeatures = []struct {
-	name string
-	id   cpuid.FeatureID
-}{
-	{"SSE2", cpuid.SSE2},
-	{"SSE4.2", cpuid.SSE42},
-	{"AVX", cpuid.AVX},
-	{"AVX2", cpuid.AVX2},
-	{"FMA3", cpuid.FMA3},
-	{"AVX512F", cpuid.AVX512F},
-	{"AVX512DQ", cpuid.AVX512DQ},
-	{"AVX512VL", cpuid.AVX512VL},
-}
+// probeFMA is cpu.ProbeFMA; the tests put a made-up measurement in its
+// place (they never time).
+var probeFMA = cpu.ProbeFMA
+
+// envProbeTime is how long env spends on each FMA probe.
+const envProbeTime = 30 * time.Millisecond
 
 // envReport is what "oddl env" prints; with -json it is the JSON object.
 type envReport struct {
@@ -47,13 +38,19 @@ type envReport struct {
 	PhysicalCores int             `json:"physical_cores"`
 	Cache         envCache        `json:"cache"`
 	GOMAXPROCS    int             `json:"gomaxprocs"`
-	Kernel        string          `json:"kernel"` // the tier that runs
+	Kernel        string          `json:"kernel"`         // the tier that runs
+	KernelDefault string          `json:"kernel_default"` // the tier the CPU's features call for
 	KernelTiers   []string        `json:"kernel_tiers"`
 	KernelEnv     string          `json:"kernel_env,omitempty"`
-	Backends      []string        `json:"backends"`
-	Backend       string          `json:"backend"`
-	BackendFrom   string          `json:"backend_from"` // "flag", "ODDL_BLAS" or "auto"
-	Threads       map[string]int  `json:"threads"`
+	// FMAProbe is one core's rate of 512- and 256-bit FMAs, measured on
+	// CPUs with AVX-512 only, and ProbeWarning says when it disagrees with
+	// the default tier.
+	FMAProbe     *cpu.FMAProbe  `json:"fma_probe,omitempty"`
+	ProbeWarning string         `json:"probe_warning,omitempty"`
+	Backends     []string       `json:"backends"`
+	Backend      string         `json:"backend"`
+	BackendFrom  string         `json:"backend_from"` // "flag", "ODDL_BLAS" or "auto"
+	Threads      map[string]int `json:"threads"`
 	// The OpenBLAS library linked in (openblas builds only), and the
 	// warning when its core is older than this CPU supports.
 	OpenBLASCore    string   `json:"openblas_core,omitempty"`
@@ -77,11 +74,14 @@ func runEnv(args []string, stdout, stderr io.Writer) error {
 	asJSON := fs.Bool("json", false, "print one JSON object instead of text")
 	backend := fs.String("blas", "", "BLAS backend to report as chosen: "+strings.Join(blas.Available(), ", ")+
 		" (default: $"+blas.EnvVar+", else the best available)")
-	setUsage(fs, stderr, "oddl env [-json] [-blas name]",
-		"Shows the CPU and its SIMD features, the kernel tier that runs, the BLAS\n"+
-			"backends compiled in, the one oddl would use and why, the threads of each,\n"+
-			"and in an openblas build the core OpenBLAS runs, with a warning when it is\n"+
-			"older than the CPU supports.\n")
+	probe := fs.Bool("probe", true, "on a CPU with AVX-512, time 512- and 256-bit FMAs on one core (60 ms) and warn when the rates disagree with the default tier")
+	setUsage(fs, stderr, "oddl env [-json] [-blas name] [-probe=false]",
+		"Shows the CPU and its SIMD features, the kernel tier that runs and the one\n"+
+			"the CPU's features call for, the BLAS backends compiled in, the one oddl\n"+
+			"would use and why, the threads of each, and in an openblas build the core\n"+
+			"OpenBLAS runs, with a warning when it is older than the CPU supports. On a\n"+
+			"CPU with AVX-512 it measures 512- against 256-bit FMAs and warns when that\n"+
+			"disagrees with the tier; the measurement never changes the tier.\n")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -101,14 +101,16 @@ func runEnv(args []string, stdout, stderr io.Writer) error {
 		from = blas.EnvVar
 	}
 
+	c := hostCPU()
 	r := envReport{
-		CPU:           strings.TrimSpace(cpuid.CPU.BrandName),
+		CPU:           c.Brand,
 		Features:      map[string]bool{},
-		LogicalCores:  cpuid.CPU.LogicalCores,
-		PhysicalCores: cpuid.CPU.PhysicalCores,
-		Cache:         envCache{cpuid.CPU.Cache.L1D, cpuid.CPU.Cache.L2, cpuid.CPU.Cache.L3},
+		LogicalCores:  c.LogicalCores,
+		PhysicalCores: c.PhysicalCores,
+		Cache:         envCache{c.L1D, c.L2, c.L3},
 		GOMAXPROCS:    runtime.GOMAXPROCS(0),
 		Kernel:        kernel.Name(),
+		KernelDefault: kernel.PreferredTier(),
 		KernelTiers:   kernel.Tiers(),
 		KernelEnv:     os.Getenv("ODDL_KERNEL"),
 		Backends:      blas.Available(),
@@ -126,8 +128,14 @@ func runEnv(args []string, stdout, stderr io.Writer) error {
 	if r.LogicalCores == 0 {
 		r.LogicalCores = runtime.NumCPU()
 	}
-	for _, f := range envFeatures {
-		r.Features[f.name] = cpuid.CPU.Supports(f.id)
+	for _, f := range cpu.FeatureList() {
+		r.Features[f.String()] = c.Has(f)
+	}
+	if *probe {
+		if p, ok := probeFMA(envProbeTime); ok {
+			r.FMAProbe = &p
+			r.ProbeWarning = cpu.ProbeWarning(r.KernelDefault, p)
+		}
 	}
 	for _, name := range r.Backends {
 		impl, err := blas.Lookup(name)
@@ -153,11 +161,11 @@ func runEnv(args []string, stdout, stderr io.Writer) error {
 
 func (r *envReport) print(w io.Writer) error {
 	var have, lack []string
-	for _, f := range envFeatures {
-		if r.Features[f.name] {
-			have = append(have, f.name)
+	for _, f := range cpu.FeatureList() {
+		if r.Features[f.String()] {
+			have = append(have, f.String())
 		} else {
-			lack = append(lack, f.name)
+			lack = append(lack, f.String())
 		}
 	}
 	features := strings.Join(have, " ")
@@ -178,9 +186,9 @@ func (r *envReport) print(w io.Writer) error {
 		kernelPath += " (pure Go)"
 	}
 	if r.KernelEnv != "" {
-		kernelPath += "; from " + kernel.EnvVar + "=" + r.KernelEnv
+		kernelPath += "; from " + kernel.EnvVar + "=" + r.KernelEnv + ", the default here is " + r.KernelDefault
 	} else {
-		kernelPath += "; best for this CPU, of " + strings.Join(kernel.Tiers(), ", ")
+		kernelPath += "; the default for this CPU's features, of " + strings.Join(r.KernelTiers, ", ")
 	}
 	backends := strings.Join(r.Backends, ", ")
 	if !slices.Contains(r.Backends, blas.OpenBLASName) {
@@ -208,6 +216,12 @@ func (r *envReport) print(w io.Writer) error {
 	row("caches", fmt.Sprintf("L1d %s, L2 %s, L3 %s", envSize(r.Cache.L1D), envSize(r.Cache.L2), envSize(r.Cache.L3)))
 	row("gomaxprocs", fmt.Sprint(r.GOMAXPROCS))
 	row("kernel", kernelPath)
+	if p := r.FMAProbe; p != nil {
+		row("fma probe", fmt.Sprintf("512-bit %.1f, 256-bit %.1f GFLOP/s on one core (%.2f×)", p.GFLOPS512, p.GFLOPS256, p.Ratio()))
+		if r.ProbeWarning != "" {
+			row("warning", r.ProbeWarning)
+		}
+	}
 	row("backends", backends)
 	row("backend", r.Backend+" ("+from+")")
 	row("threads", strings.Join(threads, " "))

@@ -7,8 +7,10 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/oddl-go/oddl/blas"
+	"github.com/oddl-go/oddl/internal/cpu"
 	"github.com/oddl-go/oddl/kernel"
 )
 
@@ -39,6 +41,9 @@ func TestEnvJSON(t *testing.T) {
 	if got := m["kernel"]; got != kernel.Name() {
 		t.Errorf("kernel = %v, want %q", got, kernel.Name())
 	}
+	if got := m["kernel_default"]; got != kernel.PreferredTier() {
+		t.Errorf("kernel_default = %v, want %q", got, kernel.PreferredTier())
+	}
 	// An openblas build names the core OpenBLAS runs; others have no key.
 	ob, compiled := blas.OpenBLASCore()
 	if got, ok := m["openblas_core"]; ok != compiled || (ok && got != ob.Core) {
@@ -67,7 +72,7 @@ func TestEnvJSON(t *testing.T) {
 		}
 	}
 	features, _ := m["features"].(map[string]any)
-	for _, f := range []string{"AVX", "AVX2", "FMA3", "AVX512F", "SSE4.2"} {
+	for _, f := range []string{"AVX", "AVX2", "FMA3", "AVX512F", "AVX512BW", "SSE4.2"} {
 		if _, ok := features[f].(bool); !ok {
 			t.Errorf("features[%s] = %v, want a bool", f, features[f])
 		}
@@ -153,4 +158,106 @@ func defaultName(t *testing.T) string {
 		t.Fatal(err)
 	}
 	return blas.Name(impl)
+}
+
+// OPENBLAS_CORETYPE=Haswell on an AVX-512 CPU of any vendor (an openblas
+// build): env prints one warning, naming OPENBLAS_CORETYPE=SkylakeX. The
+// CPU and the library are descriptions put in place of this machine's, so
+// the test runs in every build and on every CPU.
+func TestEnvOpenBLASCoreType(t *testing.T) {
+	full512 := cpu.SSE2 | cpu.SSE42 | cpu.AVX2FMA | cpu.AVX512All
+	zen5 := cpu.CPU{Brand: "AMD EPYC 9B45", Vendor: cpu.AMD, VendorString: "AuthenticAMD", Family: 26, Model: 2,
+		Features: full512, LogicalCores: 2, PhysicalCores: 1}
+	zen3 := cpu.CPU{Brand: "AMD EPYC 7B13", Vendor: cpu.AMD, VendorString: "AuthenticAMD", Family: 25, Model: 1,
+		Features: cpu.SSE2 | cpu.SSE42 | cpu.AVX2FMA, LogicalCores: 2, PhysicalCores: 2}
+	sapphire := cpu.CPU{Brand: "Intel Xeon", Vendor: cpu.Intel, Family: 6, Model: 143, Features: full512}
+	lib := blas.CoreInfo{Core: "Haswell", Config: "OpenBLAS 0.3.21 NO_LAPACKE DYNAMIC_ARCH NO_AFFINITY Haswell MAX_THREADS=64", Threads: 2}
+	defer func(l func() (blas.CoreInfo, bool), h func() cpu.CPU, p func(time.Duration) (cpu.FMAProbe, bool)) {
+		openblasLib, hostCPU, probeFMA = l, h, p
+	}(openblasLib, hostCPU, probeFMA)
+	openblasLib = func() (blas.CoreInfo, bool) { return lib, true }
+	probeFMA = func(time.Duration) (cpu.FMAProbe, bool) { return cpu.FMAProbe{}, false }
+	t.Setenv(blas.EnvVar, "")
+	t.Setenv(blas.CoreTypeEnv, "Haswell")
+
+	for _, tc := range []struct {
+		name string
+		cpu  cpu.CPU
+		warn bool
+	}{{"Zen 5", zen5, true}, {"Sapphire Rapids", sapphire, true}, {"Zen 3", zen3, false}} {
+		hostCPU = func() cpu.CPU { return tc.cpu }
+		var out, errb bytes.Buffer
+		if st := run([]string{"env"}, &out, &errb); st != 0 {
+			t.Fatalf("%s: oddl env: status %d, stderr %q", tc.name, st, errb.String())
+		}
+		s := out.String()
+		var warnings []string
+		for _, line := range strings.Split(s, "\n") {
+			if strings.HasPrefix(line, "warning:") {
+				warnings = append(warnings, line)
+			}
+		}
+		if !tc.warn {
+			if len(warnings) != 0 {
+				t.Errorf("%s: OPENBLAS_CORETYPE=Haswell on an AVX2 CPU warned: %q", tc.name, warnings)
+			}
+			continue
+		}
+		if len(warnings) != 1 || !strings.Contains(warnings[0], "OPENBLAS_CORETYPE=SkylakeX") ||
+			!strings.Contains(warnings[0], "OPENBLAS_CORETYPE=Haswell") {
+			t.Errorf("%s: warnings %q, want one naming OPENBLAS_CORETYPE=SkylakeX\n%s", tc.name, warnings, s)
+		}
+		if !strings.Contains(s, "AVX512BW") || strings.Contains(s, "(no AVX") || !strings.Contains(s, tc.cpu.Brand) {
+			t.Errorf("%s: env does not describe the CPU given:\n%s", tc.name, s)
+		}
+		m := runEnvJSON(t)
+		if w, _ := m["openblas_warning"].(string); !strings.Contains(w, "OPENBLAS_CORETYPE=SkylakeX") {
+			t.Errorf("%s: env -json openblas_warning %q", tc.name, w)
+		}
+	}
+}
+
+// On a CPU with AVX-512, env shows the FMA probe's rates and warns in one
+// line when they disagree with the default tier; -probe=false leaves the
+// probe out. The rates are made up: nothing is timed.
+func TestEnvProbe(t *testing.T) {
+	defer func(p func(time.Duration) (cpu.FMAProbe, bool)) { probeFMA = p }(probeFMA)
+	t.Setenv(blas.EnvVar, "")
+	full := cpu.FMAProbe{GFLOPS256: 62, GFLOPS512: 124}
+	split := cpu.FMAProbe{GFLOPS256: 62, GFLOPS512: 63}
+	// The measurement that disagrees with this binary's default tier.
+	bad, good := split, full
+	if kernel.PreferredTier() != kernel.TierAVX512 {
+		bad, good = full, split
+	}
+	for _, tc := range []struct {
+		p    cpu.FMAProbe
+		args []string
+		want string // the warning; "" none
+	}{
+		{bad, nil, cpu.ProbeWarning(kernel.PreferredTier(), bad)},
+		{good, nil, ""},
+		{bad, []string{"-probe=false"}, ""},
+	} {
+		called := false
+		probeFMA = func(time.Duration) (cpu.FMAProbe, bool) { called = true; return tc.p, true }
+		var out, errb bytes.Buffer
+		if st := run(append([]string{"env"}, tc.args...), &out, &errb); st != 0 {
+			t.Fatalf("env %v: status %d, stderr %q", tc.args, st, errb.String())
+		}
+		s := out.String()
+		probed := len(tc.args) == 0
+		if called != probed || strings.Contains(s, "fma probe:") != probed {
+			t.Errorf("env %v: probe called %v, shown %v:\n%s", tc.args, called, strings.Contains(s, "fma probe:"), s)
+		}
+		if got := strings.Count(s, "warning:"); (tc.want != "") != (got == 1) || got > 1 {
+			t.Errorf("env %v with %+v: %d warnings, want one: %v\n%s", tc.args, tc.p, got, tc.want != "", s)
+		}
+		if tc.want != "" && !strings.Contains(s, tc.want) {
+			t.Errorf("env %v: the probe's warning %q missing:\n%s", tc.args, tc.want, s)
+		}
+	}
+	if cpu.ProbeWarning(kernel.PreferredTier(), bad) == "" && kernel.PreferredTier() != kernel.TierGo {
+		t.Errorf("no warning for %+v on tier %s", bad, kernel.PreferredTier())
+	}
 }

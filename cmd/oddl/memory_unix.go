@@ -11,7 +11,12 @@ import (
 // ulimit -v): the limit less the process's virtual size now.
 func addressSpaceLeft() (int64, bool) {
 	var rl syscall.Rlimit
-	if err := syscall.Getrlimit(syscall.RLIMIT_AS, &rl); err != nil || uint64(rl.Cur) == math.MaxUint64 || uint64(rl.Cur) >= 1<<62 {
+	if err := syscall.Getrlimit(syscall.RLIMIT_AS, &rl); err != nil {
+		return 0, false
+	}
+	// Rlimit's fields are uint64 on Linux and int64 on the BSDs, where
+	// "unlimited" is the largest int64: either way a huge value.
+	if cur := uint64(rl.Cur); cur == math.MaxUint64 || cur >= 1<<62 {
 		return 0, false
 	}
 	vsz, ok := selfVirtual()

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/oddl-go/oddl/blas"
+	"github.com/oddl-go/oddl/internal/cpu"
 )
 
 // With the openblas backend, train, eval and bench warn once on stderr when
@@ -20,14 +21,16 @@ func TestOpenBLASWarning(t *testing.T) {
 	}
 	real, _ := blas.OpenBLASCore()
 	old := real
-	old.Core = "Prescott"
-	old.Warning = blas.CoreAdvice(old.Core, "OpenBLAS 0.3.21 DYNAMIC_ARCH Prescott",
-		blas.CPU{Vendor: "Intel", AVX: true, AVX2: true, AVX512: true})
+	old.Core, old.Config = "Prescott", "OpenBLAS 0.3.21 DYNAMIC_ARCH Prescott"
+	sapphire := cpu.CPU{Vendor: cpu.Intel, Family: 6, Model: 143, Features: cpu.SSE2 | cpu.AVX2FMA | cpu.AVX512All}
+	t.Setenv(blas.CoreTypeEnv, "")
+	old.Warning = blas.CoreAdvice(old.Core, old.Config, sapphire, "")
 	if old.Warning == "" {
 		t.Fatal("CoreAdvice gave no warning for Prescott on an AVX-512 CPU")
 	}
-	defer func(f func() (blas.CoreInfo, bool)) { openblasCore = f }(openblasCore)
-	openblasCore = func() (blas.CoreInfo, bool) { return old, true }
+	defer func(f func() (blas.CoreInfo, bool), h func() cpu.CPU) { openblasLib, hostCPU = f, h }(openblasLib, hostCPU)
+	openblasLib = func() (blas.CoreInfo, bool) { return old, true }
+	hostCPU = func() cpu.CPU { return sapphire }
 
 	dir := toyData(t)
 	model := filepath.Join(t.TempDir(), "m.oddl")

@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"math"
 	"math/rand/v2"
 	"path/filepath"
 	"strconv"
@@ -34,8 +35,9 @@ type streamFlags struct {
 }
 
 // maxStream bounds -stream: a pass of 2⁴⁰ samples is years of computing,
-// and the count stays far from overflowing the model's counters.
-const maxStream = 1 << 40
+// and the count stays far from overflowing the model's counters; a 32-bit
+// build is bounded by its int (2³¹ − 1 samples).
+const maxStream = min(1<<40, math.MaxInt)
 
 func addStreamFlags(fs *flag.FlagSet) *streamFlags {
 	s := &streamFlags{}

@@ -1,20 +1,10 @@
 //go:build amd64 && !purego
 
-package bench
-
-import "github.com/klauspost/cpuid/v2"
+package cpu
 
 // probesCompiled is true when the assembly probes of the clock and of the
 // FMA throughput are part of this binary.
 const probesCompiled = true
-
-// fmaProbeOK reports whether the CPU can run fmaChain: 256-bit FMA needs
-// both AVX and FMA3.
-var fmaProbeOK = cpuid.CPU.Supports(cpuid.AVX, cpuid.FMA3)
-
-// fma512ProbeOK reports whether the CPU (and the operating system) can run
-// fmaChain512.
-var fma512ProbeOK = cpuid.CPU.Supports(cpuid.AVX512F)
 
 // addChain runs n iterations of a chain of 16 integer additions, each
 // depending on the one before, and returns the sum (n·16·step) so the work
