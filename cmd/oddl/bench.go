@@ -11,7 +11,6 @@ import (
 	"os/exec"
 	"os/signal"
 	"runtime/debug"
-	"runtime/pprof"
 	"slices"
 	"strconv"
 	"strings"
@@ -32,7 +31,7 @@ func init() {
 	})
 }
 
-func runBench(args []string, stdout, stderr io.Writer) error {
+func runBench(args []string, stdout, stderr io.Writer) (err error) {
 	fs := newFlagSet("bench", stderr)
 	quick := fs.Bool("quick", false, "trimmed run for a quick look: shorter probes, fewer repetitions, part of an epoch")
 	asJSON := fs.Bool("json", false, "print one JSON object instead of tables")
@@ -112,20 +111,13 @@ func runBench(args []string, stdout, stderr io.Writer) error {
 		warnOpenBLAS(stderr)
 	}
 
-	if *cpuProfile != "" {
-		f, err := os.Create(*cpuProfile)
-		if err != nil {
-			return err
-		}
-		if err := pprof.StartCPUProfile(f); err != nil {
-			f.Close()
-			return err
-		}
-		defer func() {
-			pprof.StopCPUProfile()
-			f.Close()
-		}()
+	// The profile is written as train's is: whole or not at all, a
+	// failed write an error.
+	stopProfile, err := startCPUProfile(*cpuProfile)
+	if err != nil {
+		return err
 	}
+	defer stopProfile(&err)
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
