@@ -179,6 +179,9 @@ type csvScanner struct {
 	// reads as a sample (see checkComment).
 	comments []comment
 	check    func(fields []string) bool
+	// maxFields is the most fields a line may have: maxCSVFields, or
+	// the element limit (with the label) when it is lower.
+	maxFields int64
 }
 
 // comment is a # line and its number.
@@ -234,8 +237,11 @@ func (s *csvScanner) next() ([]string, error) {
 			}
 			continue
 		}
-		if n := countFields(text); n > maxCSVFields {
+		switch n := int64(countFields(text)); {
+		case n > maxCSVFields:
 			return nil, fileErr(s.name, ErrTooLarge, nil, "line %d holds more than %d values: not a sample", s.line, maxCSVFields)
+		case n > s.maxFields:
+			return nil, fileErr(s.name, ErrTooLarge, nil, "line %d: %d values, more than %d, the limit", s.line, n, s.maxFields-1)
 		}
 		fields, ok := splitFields(text)
 		if !ok {
@@ -382,7 +388,7 @@ func (s *stickyReader) Read(p []byte) (int, error) {
 func readCSVLines(r io.Reader, name string, o options, dim int) (*csvTable, error) {
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 1<<16), maxCSVLine)
-	s := &csvScanner{sc: sc, name: name}
+	s := &csvScanner{sc: sc, name: name, maxFields: min(maxCSVFields, o.maxElements+1)}
 	first, err := s.next()
 	if err != nil {
 		return nil, err

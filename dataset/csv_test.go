@@ -127,6 +127,7 @@ func TestReadCSVErrors(t *testing.T) {
 		{"Latin-1", "caf\xe9,1\nb,2\n", nil, ErrFormat, "not UTF-8 text (Latin-1"},
 		{"UTF-16", "\xff\xfea\x00,\x001\x00\n\x00", nil, ErrFormat, "UTF-16 text"},
 		{"too many fields", strings.Repeat("1,", maxCSVFields+1) + "\n", nil, ErrTooLarge, "holds more than 4194304 values"},
+		{"a line above the limit", "label,a,b,c,d,e,f\n", []Option{WithMaxElements(4)}, ErrTooLarge, "line 1: 7 values, more than 4, the limit"},
 		{"limit", "1,2,3\n1,2,3\n1,2,3\n", []Option{WithMaxElements(5), WithLabelColumn("1")}, ErrTooLarge, "more than 5 values"},
 	} {
 		_, err := readCSVString(t, c.body, c.opts...)
