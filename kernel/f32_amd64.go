@@ -1,0 +1,76 @@
+//go:build amd64 && !purego
+
+package kernel
+
+//go:generate go run f32_gen.go
+
+// The float32 routines on amd64: the AVX2/FMA assembly (f32_avx2_amd64.s,
+// written by f32_gen.go) in the avx2 and avx512 tiers, the Go forms in the
+// go tier and below each routine's threshold.
+
+func sgemmMicro(kern, kb int, ap, bp, c []float32, ldc int, alpha, beta float32) {
+	if kern == sgemmKernelAVX2ID {
+		sgemmKernel6x16AVX2(kb, ap, bp, c, ldc, alpha, beta)
+		return
+	}
+	sgemmKernelGo(kb, ap, bp, c, ldc, alpha, beta)
+}
+
+func sdot(x, y []float32) float32 {
+	if !useAsm || len(x) < sdotAsmMin {
+		return sdotGo(x, y)
+	}
+	raceRead32(x)
+	raceRead32(y)
+	return sdotAVX2(x, y)
+}
+
+func saxpy(alpha float32, x, y []float32) {
+	if !useAsm || len(x) < saxpyAsmMin {
+		saxpyGo(alpha, x, y)
+		return
+	}
+	raceRead32(x)
+	raceWrite32(y)
+	saxpyAVX2(alpha, x, y)
+}
+
+func sscal(alpha float32, x []float32) {
+	if !useAsm || len(x) < sscalAsmMin {
+		sscalGo(alpha, x)
+		return
+	}
+	raceWrite32(x)
+	sscalAVX2(alpha, x)
+}
+
+// sgemmKernel6x16AVX2 is the AVX2/FMA float32 micro-kernel. With T =
+// Σ_p a[6p:6p+6] ⊗ b[16p:16p+16], the 6×16 outer-product sum over the
+// packed panels a and b of depth k, accumulated in float32 with fused
+// multiply-adds in order p = 0, 1, ..., k-1, it computes
+//
+//	c[i*ldc+j] = alpha*T[i][j] + beta*c[i*ldc+j]   (i < 6, j < 16)
+//
+// as beta*c rounded, then one fused multiply-add; it does not read C when
+// beta == 0. The caller guarantees len(a) >= 6k, len(b) >= 16k and
+// len(c) >= 5*ldc+16.
+//
+//go:noescape
+func sgemmKernel6x16AVX2(k int, a, b, c []float32, ldc int, alpha, beta float32)
+
+// sdotAVX2 returns Σ x[i]*y[i] over len(x) elements (len(y) >= len(x)),
+// in four vector partial sums and one scalar one for the tail.
+//
+//go:noescape
+func sdotAVX2(x, y []float32) float32
+
+// saxpyAVX2 sets y[i] = fma(alpha, x[i], y[i]) for i < len(x) (len(y) >=
+// len(x)).
+//
+//go:noescape
+func saxpyAVX2(alpha float32, x, y []float32)
+
+// sscalAVX2 sets x[i] *= alpha.
+//
+//go:noescape
+func sscalAVX2(alpha float32, x []float32)

@@ -1,0 +1,15 @@
+//go:build !amd64 || purego
+
+package kernel
+
+// Without the assembly the float32 routines are their Go forms.
+
+func sgemmMicro(kern, kb int, ap, bp, c []float32, ldc int, alpha, beta float32) {
+	sgemmKernelGo(kb, ap, bp, c, ldc, alpha, beta)
+}
+
+func sdot(x, y []float32) float32 { return sdotGo(x, y) }
+
+func saxpy(alpha float32, x, y []float32) { saxpyGo(alpha, x, y) }
+
+func sscal(alpha float32, x []float32) { sscalGo(alpha, x) }

@@ -1,0 +1,142 @@
+package kernel
+
+// The single-precision level-1 routines: the float32 forms of DotUnitary,
+// DotInc, AxpyUnitary, AxpyInc, ScalUnitary and ScalInc, with the same
+// contracts. The unit-stride forms run the AVX2/FMA assembly in the avx2
+// and avx512 tiers (the avx512 tier has no float32 code of its own yet)
+// and their Go forms in the go tier; the strided forms are Go loops.
+
+// Below these lengths the unit-stride routines run the Go loop (see
+// dotAsmMin). The values are not measured crossovers yet; they are
+// variables so that the tests can lower them to 1.
+var (
+	sdotAsmMin  = 8
+	saxpyAsmMin = 8
+	sscalAsmMin = 8
+)
+
+// SdotUnitary returns the dot product of x and y, accumulated in float32:
+//
+//	for i, v := range x {
+//		sum += v * y[i]
+//	}
+//	return sum
+//
+// len(y) must be at least len(x). The assembly keeps several partial sums
+// and fuses each multiply-add, so it rounds differently from the loop.
+func SdotUnitary(x, y []float32) float32 {
+	return sdot(x, y[:len(x)])
+}
+
+// SdotInc returns the dot product of n strided elements of x and y:
+//
+//	for i := 0; i < n; i++ {
+//		sum += x[ix] * y[iy]
+//		ix += incX
+//		iy += incY
+//	}
+//	return sum
+//
+// incX and incY must be positive.
+func SdotInc(x, y []float32, n, incX, incY, ix, iy int) float32 {
+	if incX == 1 && incY == 1 {
+		return SdotUnitary(x[ix:ix+n], y[iy:iy+n])
+	}
+	return sdotIncGo(x, y, n, incX, incY, ix, iy)
+}
+
+// SaxpyUnitary adds alpha*x to y:
+//
+//	for i, v := range x {
+//		y[i] += alpha * v
+//	}
+//
+// len(y) must be at least len(x).
+func SaxpyUnitary(alpha float32, x, y []float32) {
+	saxpy(alpha, x, y[:len(x)])
+}
+
+// SaxpyInc adds alpha times n strided elements of x to y:
+//
+//	for i := 0; i < n; i++ {
+//		y[iy] += alpha * x[ix]
+//		ix += incX
+//		iy += incY
+//	}
+//
+// incX and incY must be positive.
+func SaxpyInc(alpha float32, x, y []float32, n, incX, incY, ix, iy int) {
+	if incX == 1 && incY == 1 {
+		SaxpyUnitary(alpha, x[ix:ix+n], y[iy:iy+n])
+		return
+	}
+	saxpyIncGo(alpha, x, y, n, incX, incY, ix, iy)
+}
+
+// SscalUnitary multiplies x by alpha:
+//
+//	for i := range x {
+//		x[i] *= alpha
+//	}
+func SscalUnitary(alpha float32, x []float32) {
+	sscal(alpha, x)
+}
+
+// SscalInc multiplies n strided elements of x by alpha:
+//
+//	for i := 0; i < n; i++ {
+//		x[i*incX] *= alpha
+//	}
+//
+// incX must be positive.
+func SscalInc(alpha float32, x []float32, n, incX int) {
+	if incX == 1 {
+		SscalUnitary(alpha, x[:n])
+		return
+	}
+	for i := 0; i < n; i++ {
+		x[i*incX] *= alpha
+	}
+}
+
+// The Go forms: the references of the tests and the go tier's code.
+
+func sdotGo(x, y []float32) float32 {
+	var sum float32
+	y = y[:len(x)]
+	for i, v := range x {
+		sum += v * y[i]
+	}
+	return sum
+}
+
+func sdotIncGo(x, y []float32, n, incX, incY, ix, iy int) float32 {
+	var sum float32
+	for i := 0; i < n; i++ {
+		sum += x[ix] * y[iy]
+		ix += incX
+		iy += incY
+	}
+	return sum
+}
+
+func saxpyGo(alpha float32, x, y []float32) {
+	y = y[:len(x)]
+	for i, v := range x {
+		y[i] += alpha * v
+	}
+}
+
+func saxpyIncGo(alpha float32, x, y []float32, n, incX, incY, ix, iy int) {
+	for i := 0; i < n; i++ {
+		y[iy] += alpha * x[ix]
+		ix += incX
+		iy += incY
+	}
+}
+
+func sscalGo(alpha float32, x []float32) {
+	for i := range x {
+		x[i] *= alpha
+	}
+}
