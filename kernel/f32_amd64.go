@@ -16,6 +16,29 @@ func sgemmMicro(kern, kb int, ap, bp, c []float32, ldc int, alpha, beta float32)
 	sgemmKernelGo(kb, ap, bp, c, ldc, alpha, beta)
 }
 
+// sgemmPackPanelB packs one full column panel of B (16 columns of op(B),
+// depth k) from src (row stride ld): rows of the stored matrix interleaved
+// when trans is set, runs of 16 columns copied otherwise; by the assembly
+// when asm is set, else by the Go forms.
+func sgemmPackPanelB(asm, trans bool, k int, src []float32, ld int, dst []float32) {
+	switch {
+	case !asm && trans:
+		packRowsF32(src, ld, 0, 16, 0, k, 16, dst)
+	case !asm:
+		packColsF32(src, ld, 0, k, 0, 16, 16, dst)
+	case trans:
+		k8 := k &^ 7
+		sgemmPackRows16AVX2(k8, src, ld, dst)
+		for j := range 16 {
+			for p := k8; p < k; p++ {
+				dst[p*16+j] = src[j*ld+p]
+			}
+		}
+	default:
+		sgemmPackCols16AVX2(k, src, ld, dst)
+	}
+}
+
 func sdot(x, y []float32) float32 {
 	if !useAsm || len(x) < sdotAsmMin {
 		return sdotGo(x, y)
@@ -57,6 +80,32 @@ func sscal(alpha float32, x []float32) {
 //
 //go:noescape
 func sgemmKernel6x16AVX2(k int, a, b, c []float32, ldc int, alpha, beta float32)
+
+// sgemmPackRows16AVX2 interleaves 16 rows of a row-major matrix (row
+// stride ldb) for the micro-kernel, k a multiple of 8:
+//
+//	for p := range k {
+//		for j := range 16 {
+//			dst[p*16+j] = b[j*ldb+p]
+//		}
+//	}
+//
+// The caller guarantees len(b) >= 15*ldb+k and len(dst) >= 16k.
+//
+//go:noescape
+func sgemmPackRows16AVX2(k int, b []float32, ldb int, dst []float32)
+
+// sgemmPackCols16AVX2 copies 16 consecutive columns of k rows of a
+// row-major matrix (row stride ldb):
+//
+//	for p := range k {
+//		copy(dst[p*16:p*16+16], b[p*ldb:p*ldb+16])
+//	}
+//
+// The caller guarantees len(b) >= (k-1)*ldb+16 and len(dst) >= 16k.
+//
+//go:noescape
+func sgemmPackCols16AVX2(k int, b []float32, ldb int, dst []float32)
 
 // sdotAVX2 returns Σ x[i]*y[i] over len(x) elements (len(y) >= len(x)),
 // in four vector partial sums and one scalar one for the tail.

@@ -257,6 +257,137 @@ store_zero:
 	VZEROUPPER
 	RET
 
+// func sgemmPackRows16AVX2(k int, b []float32, ldb int, dst []float32)
+//   k a multiple of 8; BX column p of row 0, SI of row 0 of the current
+//   group of 8 rows, R10 of its row 4, R8 ldb in bytes, R9 3·ldb, DI dst,
+//   Y0..Y7 rows, then columns; Y8..Y15 between
+TEXT ·sgemmPackRows16AVX2(SB), NOSPLIT, $0-64
+	MOVQ k+0(FP), CX
+	SHRQ $3, CX                    // CX = k / 8
+	JZ   done
+	MOVQ b_base+8(FP), BX
+	MOVQ ldb+32(FP), R8
+	SHLQ $2, R8                    // R8 = ldb in bytes
+	LEAQ (R8)(R8*2), R9            // R9 = 3·ldb
+	MOVQ dst_base+40(FP), DI
+loop:
+	// Rows 0..7, columns p..p+7.
+	MOVQ BX, SI
+	LEAQ (SI)(R8*4), R10           // row 4
+	VMOVUPS (SI), Y0
+	VMOVUPS (SI)(R8*1), Y1
+	VMOVUPS (SI)(R8*2), Y2
+	VMOVUPS (SI)(R9*1), Y3
+	VMOVUPS (R10), Y4
+	VMOVUPS (R10)(R8*1), Y5
+	VMOVUPS (R10)(R8*2), Y6
+	VMOVUPS (R10)(R9*1), Y7
+	VUNPCKLPS Y1, Y0, Y8
+	VUNPCKHPS Y1, Y0, Y9
+	VUNPCKLPS Y3, Y2, Y10
+	VUNPCKHPS Y3, Y2, Y11
+	VUNPCKLPS Y5, Y4, Y12
+	VUNPCKHPS Y5, Y4, Y13
+	VUNPCKLPS Y7, Y6, Y14
+	VUNPCKHPS Y7, Y6, Y15
+	VSHUFPS $0x44, Y10, Y8, Y0
+	VSHUFPS $0xee, Y10, Y8, Y1
+	VSHUFPS $0x44, Y11, Y9, Y2
+	VSHUFPS $0xee, Y11, Y9, Y3
+	VSHUFPS $0x44, Y14, Y12, Y4
+	VSHUFPS $0xee, Y14, Y12, Y5
+	VSHUFPS $0x44, Y15, Y13, Y6
+	VSHUFPS $0xee, Y15, Y13, Y7
+	VPERM2F128 $0x20, Y4, Y0, Y8 // column p+0
+	VPERM2F128 $0x31, Y4, Y0, Y12 // column p+4
+	VPERM2F128 $0x20, Y5, Y1, Y9 // column p+1
+	VPERM2F128 $0x31, Y5, Y1, Y13 // column p+5
+	VPERM2F128 $0x20, Y6, Y2, Y10 // column p+2
+	VPERM2F128 $0x31, Y6, Y2, Y14 // column p+6
+	VPERM2F128 $0x20, Y7, Y3, Y11 // column p+3
+	VPERM2F128 $0x31, Y7, Y3, Y15 // column p+7
+	VMOVUPS Y8, 0(DI)
+	VMOVUPS Y9, 64(DI)
+	VMOVUPS Y10, 128(DI)
+	VMOVUPS Y11, 192(DI)
+	VMOVUPS Y12, 256(DI)
+	VMOVUPS Y13, 320(DI)
+	VMOVUPS Y14, 384(DI)
+	VMOVUPS Y15, 448(DI)
+	// Rows 8..15, columns p..p+7.
+	MOVQ BX, SI
+	LEAQ (SI)(R8*8), SI            // row 8
+	LEAQ (SI)(R8*4), R10           // row 12
+	VMOVUPS (SI), Y0
+	VMOVUPS (SI)(R8*1), Y1
+	VMOVUPS (SI)(R8*2), Y2
+	VMOVUPS (SI)(R9*1), Y3
+	VMOVUPS (R10), Y4
+	VMOVUPS (R10)(R8*1), Y5
+	VMOVUPS (R10)(R8*2), Y6
+	VMOVUPS (R10)(R9*1), Y7
+	VUNPCKLPS Y1, Y0, Y8
+	VUNPCKHPS Y1, Y0, Y9
+	VUNPCKLPS Y3, Y2, Y10
+	VUNPCKHPS Y3, Y2, Y11
+	VUNPCKLPS Y5, Y4, Y12
+	VUNPCKHPS Y5, Y4, Y13
+	VUNPCKLPS Y7, Y6, Y14
+	VUNPCKHPS Y7, Y6, Y15
+	VSHUFPS $0x44, Y10, Y8, Y0
+	VSHUFPS $0xee, Y10, Y8, Y1
+	VSHUFPS $0x44, Y11, Y9, Y2
+	VSHUFPS $0xee, Y11, Y9, Y3
+	VSHUFPS $0x44, Y14, Y12, Y4
+	VSHUFPS $0xee, Y14, Y12, Y5
+	VSHUFPS $0x44, Y15, Y13, Y6
+	VSHUFPS $0xee, Y15, Y13, Y7
+	VPERM2F128 $0x20, Y4, Y0, Y8 // column p+0
+	VPERM2F128 $0x31, Y4, Y0, Y12 // column p+4
+	VPERM2F128 $0x20, Y5, Y1, Y9 // column p+1
+	VPERM2F128 $0x31, Y5, Y1, Y13 // column p+5
+	VPERM2F128 $0x20, Y6, Y2, Y10 // column p+2
+	VPERM2F128 $0x31, Y6, Y2, Y14 // column p+6
+	VPERM2F128 $0x20, Y7, Y3, Y11 // column p+3
+	VPERM2F128 $0x31, Y7, Y3, Y15 // column p+7
+	VMOVUPS Y8, 32(DI)
+	VMOVUPS Y9, 96(DI)
+	VMOVUPS Y10, 160(DI)
+	VMOVUPS Y11, 224(DI)
+	VMOVUPS Y12, 288(DI)
+	VMOVUPS Y13, 352(DI)
+	VMOVUPS Y14, 416(DI)
+	VMOVUPS Y15, 480(DI)
+	ADDQ $32, BX
+	ADDQ $512, DI
+	DECQ CX
+	JNZ  loop
+	VZEROUPPER
+done:
+	RET
+
+// func sgemmPackCols16AVX2(k int, b []float32, ldb int, dst []float32)
+TEXT ·sgemmPackCols16AVX2(SB), NOSPLIT, $0-64
+	MOVQ k+0(FP), CX
+	TESTQ CX, CX
+	JZ   done
+	MOVQ b_base+8(FP), SI
+	MOVQ ldb+32(FP), R8
+	SHLQ $2, R8                    // R8 = ldb in bytes
+	MOVQ dst_base+40(FP), DI
+loop:
+	VMOVUPS 0(SI), Y0
+	VMOVUPS 32(SI), Y1
+	VMOVUPS Y0, 0(DI)
+	VMOVUPS Y1, 32(DI)
+	ADDQ R8, SI
+	ADDQ $64, DI
+	DECQ CX
+	JNZ  loop
+	VZEROUPPER
+done:
+	RET
+
 // func sdotAVX2(x, y []float32) float32
 //   Y0..Y3 partial sums, Y4..Y7 elements of x, X8 the tail's sum
 TEXT ·sdotAVX2(SB), NOSPLIT, $0-52

@@ -60,6 +60,8 @@ func main() {
 		p("")
 		p("#include \"textflag.h\"")
 		gemmKernel(p, s)
+		packRows(p, s)
+		packCols(p, s)
 		dot(p, s)
 		axpy(p, s)
 		scal(p, s)
@@ -192,6 +194,104 @@ func gemmKernel(p func(string, ...any), s isa) {
 	}
 	p("\tVZEROUPPER")
 	p("\tRET")
+}
+
+// packRows writes sgemmPackRows<nr><suffix>(k int, b []float32, ldb int,
+// dst []float32): nr rows of a row-major matrix interleaved into nr-wide
+// steps, dst[p*nr+j] = b[j*ldb+p], for k a multiple of lanes (the caller
+// packs the last columns). Each group of lanes rows is transposed lanes
+// columns at a time in registers: unpack pairs of rows, shuffle pairs of
+// pairs, then swap 128-bit halves.
+func packRows(p func(string, ...any), s isa) {
+	lanes := s.lanes
+	nr := s.nv * lanes
+	name := fmt.Sprintf("sgemmPackRows%d%s", nr, s.suffix)
+	p("")
+	p("// func %s(k int, b []float32, ldb int, dst []float32)", name)
+	p("//   k a multiple of %d; BX column p of row 0, SI of row 0 of the current", lanes)
+	p("//   group of %d rows, R10 of its row 4, R8 ldb in bytes, R9 3·ldb, DI dst,", lanes)
+	p("//   %s..%s rows, then columns; %s..%s between", s.v(0), s.v(7), s.v(8), s.v(15))
+	p("TEXT ·%s(SB), NOSPLIT, $0-64", name)
+	p("	MOVQ k+0(FP), CX")
+	p("	SHRQ $%d, CX                    // CX = k / %d", log2(lanes), lanes)
+	p("	JZ   done")
+	p("	MOVQ b_base+8(FP), BX")
+	p("	MOVQ ldb+32(FP), R8")
+	p("	SHLQ $2, R8                    // R8 = ldb in bytes")
+	p("	LEAQ (R8)(R8*2), R9            // R9 = 3·ldb")
+	p("	MOVQ dst_base+40(FP), DI")
+	p("loop:")
+	for g := range s.nv {
+		p("	// Rows %d..%d, columns p..p+%d.", g*lanes, g*lanes+lanes-1, lanes-1)
+		p("	MOVQ BX, SI")
+		if g > 0 {
+			p("	LEAQ (SI)(R8*8), SI            // row %d", g*lanes)
+		}
+		p("	LEAQ (SI)(R8*4), R10           // row %d", g*lanes+4)
+		rows := []string{"(SI)", "(SI)(R8*1)", "(SI)(R8*2)", "(SI)(R9*1)", "(R10)", "(R10)(R8*1)", "(R10)(R8*2)", "(R10)(R9*1)"}
+		for r, a := range rows {
+			p("	VMOVUPS %s, %s", a, s.v(r))
+		}
+		for i := 0; i < 8; i += 2 {
+			p("	VUNPCKLPS %s, %s, %s", s.v(i+1), s.v(i), s.v(8+i))
+			p("	VUNPCKHPS %s, %s, %s", s.v(i+1), s.v(i), s.v(9+i))
+		}
+		// u0..u3 from t0..t3, u4..u7 from t4..t7.
+		for h := 0; h < 2; h++ {
+			t := 8 + 4*h
+			u := 4 * h
+			p("	VSHUFPS $0x44, %s, %s, %s", s.v(t+2), s.v(t), s.v(u))
+			p("	VSHUFPS $0xee, %s, %s, %s", s.v(t+2), s.v(t), s.v(u+1))
+			p("	VSHUFPS $0x44, %s, %s, %s", s.v(t+3), s.v(t+1), s.v(u+2))
+			p("	VSHUFPS $0xee, %s, %s, %s", s.v(t+3), s.v(t+1), s.v(u+3))
+		}
+		for j := range 4 {
+			p("	VPERM2F128 $0x20, %s, %s, %s // column p+%d", s.v(4+j), s.v(j), s.v(8+j), j)
+			p("	VPERM2F128 $0x31, %s, %s, %s // column p+%d", s.v(4+j), s.v(j), s.v(12+j), j+4)
+		}
+		for j := range 8 {
+			p("	VMOVUPS %s, %d(DI)", s.v(8+j), 4*(j*nr+g*lanes))
+		}
+	}
+	p("	ADDQ $%d, BX", 4*lanes)
+	p("	ADDQ $%d, DI", 4*lanes*nr)
+	p("	DECQ CX")
+	p("	JNZ  loop")
+	p("	VZEROUPPER")
+	p("done:")
+	p("	RET")
+}
+
+// packCols writes sgemmPackCols<nr><suffix>(k int, b []float32, ldb int,
+// dst []float32): runs of nr consecutive elements of k rows copied,
+// dst[p*nr:p*nr+nr] = b[p*ldb:p*ldb+nr].
+func packCols(p func(string, ...any), s isa) {
+	nr := s.nv * s.lanes
+	name := fmt.Sprintf("sgemmPackCols%d%s", nr, s.suffix)
+	p("")
+	p("// func %s(k int, b []float32, ldb int, dst []float32)", name)
+	p("TEXT ·%s(SB), NOSPLIT, $0-64", name)
+	p("	MOVQ k+0(FP), CX")
+	p("	TESTQ CX, CX")
+	p("	JZ   done")
+	p("	MOVQ b_base+8(FP), SI")
+	p("	MOVQ ldb+32(FP), R8")
+	p("	SHLQ $2, R8                    // R8 = ldb in bytes")
+	p("	MOVQ dst_base+40(FP), DI")
+	p("loop:")
+	for v := range s.nv {
+		p("	VMOVUPS %d(SI), %s", 4*s.lanes*v, s.v(v))
+	}
+	for v := range s.nv {
+		p("	VMOVUPS %s, %d(DI)", s.v(v), 4*s.lanes*v)
+	}
+	p("	ADDQ R8, SI")
+	p("	ADDQ $%d, DI", 4*nr)
+	p("	DECQ CX")
+	p("	JNZ  loop")
+	p("	VZEROUPPER")
+	p("done:")
+	p("	RET")
 }
 
 // The level-1 loops take four vectors a turn, then one vector a turn,

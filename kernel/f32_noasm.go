@@ -13,3 +13,11 @@ func sdot(x, y []float32) float32 { return sdotGo(x, y) }
 func saxpy(alpha float32, x, y []float32) { saxpyGo(alpha, x, y) }
 
 func sscal(alpha float32, x []float32) { sscalGo(alpha, x) }
+
+func sgemmPackPanelB(asm, trans bool, k int, src []float32, ld int, dst []float32) {
+	if trans {
+		packRowsF32(src, ld, 0, 16, 0, k, 16, dst)
+	} else {
+		packColsF32(src, ld, 0, k, 0, 16, 16, dst)
+	}
+}

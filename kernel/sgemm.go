@@ -349,15 +349,25 @@ func sgemmPackA(t *sgemmTier, trans bool, a []float32, lda, i0, mb, p0, kb int, 
 // sgemmPackB packs the column panels q0..q1-1 of op(B)[p0:p0+kb,
 // j0:j0+nb] into dst; panel q starts at dst[q*nr*kb] and holds, step by
 // step, the nr values of op(B) columns q·nr.., zeros past the last column.
+// Full panels go through sgemmPackPanelB (the assembly in the AVX2 kernel's
+// tiers, except under the race detector, which does not see its memory).
 func sgemmPackB(t *sgemmTier, trans bool, b []float32, ldb, p0, kb, j0, nb, q0, q1 int, dst []float32) {
 	nr := t.nr
+	asm := t.kernel != sgemmKernelGoID && !raceEnabled
 	for q := q0; q < q1; q++ {
 		c := q * nr
 		cols := min(nr, nb-c)
 		panel := dst[q*nr*kb : (q+1)*nr*kb]
-		if trans {
+		switch {
+		case cols == 16 && nr == 16 && trans:
+			o := (j0+c)*ldb + p0
+			sgemmPackPanelB(asm, true, kb, b[o:o+15*ldb+kb], ldb, panel)
+		case cols == 16 && nr == 16:
+			o := p0*ldb + j0 + c
+			sgemmPackPanelB(asm, false, kb, b[o:o+(kb-1)*ldb+16], ldb, panel)
+		case trans:
 			packRowsF32(b, ldb, j0+c, cols, p0, kb, nr, panel)
-		} else {
+		default:
 			packColsF32(b, ldb, p0, kb, j0+c, cols, nr, panel)
 		}
 	}

@@ -471,3 +471,49 @@ func FuzzSgemm(f *testing.F) {
 		}
 	})
 }
+
+// TestSgemmPackPanelB checks the packing of full column panels of B by the
+// assembly against the Go forms, bit for bit, at every depth up to 40 (the
+// transposing form takes eight columns a step, the rest in Go), with padded
+// strides and canaries after the panel.
+func TestSgemmPackPanelB(t *testing.T) {
+	rng := rand.New(rand.NewPCG(9, 9))
+	for _, trans := range []bool{false, true} {
+		for k := 0; k <= 40; k++ {
+			for _, pad := range []int{0, 3, 16} {
+				rows, cols := k, 16
+				if trans {
+					rows, cols = 16, k
+				}
+				ld := max(cols, 1) + pad
+				src := sgemmMatrix(rng, rows, cols, ld)
+				src0 := slices.Clone(src)
+				want := sgemmMatrix(rng, 1, 16*k, 16*k)
+				got := slices.Clone(want)
+				n := max((rows-1)*ld+cols, 0)
+				sgemmPackPanelB(false, trans, k, src[:n], ld, want)
+				sgemmPackPanelB(canAsm && !raceEnabled, trans, k, src[:n], ld, got)
+				if !slices.Equal(math32bits(got), math32bits(want)) {
+					t.Errorf("trans=%v k=%d pad=%d: the assembly packs differently from the Go form", trans, k, pad)
+				}
+				sgemmCheckCanaries(t, fmt.Sprintf("pack trans=%v k=%d", trans, k), got, 1, 16*k, 16*k)
+				if !slices.Equal(math32bits(src), math32bits(src0)) {
+					t.Errorf("trans=%v k=%d: source modified", trans, k)
+				}
+				// The Go form is the definition.
+				for p := range k {
+					for j := range 16 {
+						i := p*ld + j
+						if trans {
+							i = j*ld + p
+						}
+						v := src[i]
+						if math.Float32bits(want[p*16+j]) != math.Float32bits(v) {
+							t.Fatalf("trans=%v k=%d: Go form: dst[%d] = %v, want %v", trans, k, p*16+j, want[p*16+j], v)
+						}
+					}
+				}
+			}
+		}
+	}
+}
