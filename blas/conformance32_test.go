@@ -200,6 +200,19 @@ func TestConformance32Level1(t *testing.T) {
 					}
 				}
 
+				// Snrm2: a negative increment gives 0, as in gonum.
+				var ss float64
+				for i := range n {
+					ss += float64(x[ax(i)]) * float64(x[ax(i)])
+				}
+				wantNrm := math.Sqrt(ss)
+				if inc[0] < 0 {
+					wantNrm = 0
+				}
+				if got := impl.Snrm2(n, x, inc[0]); math.Abs(float64(got)-wantNrm) > 4*0x1p-24*wantNrm+0x1p-140 {
+					t.Fatalf("Snrm2 %s: got %v, want %v", name, got, wantNrm)
+				}
+
 				// Sscal: a negative increment does nothing, as in gonum.
 				for _, alpha := range []float32{0, 1, -0.7} {
 					xx := slices.Clone(x0)
@@ -237,6 +250,8 @@ func TestConformance32Panics(t *testing.T) {
 		{"Sdot short y strided", func(impl gblas.Float32) { impl.Sdot(4, x, 1, y, -4) }},
 		{"Saxpy incY=0", func(impl gblas.Float32) { impl.Saxpy(3, 1, x, 1, y, 0) }},
 		{"Saxpy short x", func(impl gblas.Float32) { impl.Saxpy(6, 1, x, 2, y, 1) }},
+		{"Snrm2 incX=0", func(impl gblas.Float32) { impl.Snrm2(3, x, 0) }},
+		{"Snrm2 short x", func(impl gblas.Float32) { impl.Snrm2(4, x, 4) }},
 		{"Sscal incX=0", func(impl gblas.Float32) { impl.Sscal(3, 1, x, 0) }},
 		{"Sscal short x", func(impl gblas.Float32) { impl.Sscal(4, 1, x, 4) }},
 		{"Sgemm bad trans", func(impl gblas.Float32) { impl.Sgemm('x', gblas.NoTrans, 2, 2, 2, 1, a, 2, a, 2, 0, a, 2) }},

@@ -1,13 +1,15 @@
 package blas
 
 import (
+	"math"
+
 	gblas "gonum.org/v1/gonum/blas"
 
 	"github.com/oddl-go/oddl/kernel"
 )
 
 // Native's single-precision routines. Native implements gonum's
-// blas.Float32 too: Sdot, Saxpy, Sscal and Sgemm run on package kernel's
+// blas.Float32 too: Sdot, Saxpy, Sscal, Snrm2 and Sgemm run on package kernel's
 // float32 code (the AVX2/FMA assembly in the avx2 and avx512 tiers, pure
 // Go in the go tier), every other float32 routine is gonum's, through the
 // embedded Implementation. Arguments are checked exactly as gonum checks
@@ -121,6 +123,31 @@ func (Native) Sscal(n int, alpha float32, x []float32, incX int) {
 		return
 	}
 	kernel.SscalInc(alpha, x, n, incX)
+}
+
+// Snrm2 returns the Euclidean norm of the n elements of x, the sum of
+// squares taken in float64 (so without overflow or underflow, and within
+// about one unit in the last place). A negative incX gives 0, as in gonum.
+func (Native) Snrm2(n int, x []float32, incX int) float32 {
+	if incX < 1 {
+		if incX == 0 {
+			panic(zeroIncX)
+		}
+		return 0
+	}
+	if len(x) <= (n-1)*incX {
+		panic(shortX)
+	}
+	if n < 2 {
+		if n == 1 {
+			return float32(math.Abs(float64(x[0])))
+		}
+		if n == 0 {
+			return 0
+		}
+		panic(nLT0)
+	}
+	return kernel.Snrm2Inc(x, n, incX)
 }
 
 // Sgemm computes C = alpha·op(A)·op(B) + beta·C in single precision for

@@ -87,22 +87,25 @@
 //	SdotUnitary, SdotInc    Σ x[i]·y[i], accumulated in float32
 //	SaxpyUnitary, SaxpyInc  y[i] += α·x[i]
 //	SscalUnitary, SscalInc  x[i] *= α
+//	Snrm2Unitary, Snrm2Inc  √Σ x[i]², the sum taken in float64
 //	Sgemm, SgemmOn          C = α·op(A)·op(B) + β·C
 //
-// with the contracts of their float64 twins. Sgemm's driver has Dgemm's
-// design (a kc×nc block of op(B) packed once and shared by the goroutines,
-// mc×kc blocks of op(A) packed per goroutine, a micro-kernel per tier, the
-// same split of the work, so the result does not depend on the number of
-// goroutines) in code of its own (sgemm.go), which leaves the float64 path
-// as it was. Its micro-kernels are 6×16: twelve YMM accumulators of eight
-// float32 in the AVX2 tier, plain Go in the Go tier. The assembly of the
-// float32 routines (f32_avx2_amd64.s) is written by f32_gen.go from one
-// description parameterised by the vector registers, so that an AVX-512
-// form can be generated from it; none is written yet, and the AVX-512 tier
-// runs the AVX2 float32 code. ODDL_KERNEL and -tags purego select the
-// float32 code as they select the float64 one. Not there yet: float32
-// forms of the level-2 and fused kernels, a packed-B SGEMM, assembly
-// packing for SGEMM.
+// with the contracts of their float64 twins. Snrm2 needs no scaling: a
+// float32's square neither overflows nor underflows in float64. Sgemm's
+// driver has Dgemm's design (a kc×nc block of op(B) packed once and shared
+// by the goroutines, mc×kc blocks of op(A) packed per goroutine, a
+// micro-kernel per tier, the same split of the work, so the result does not
+// depend on the number of goroutines) in code of its own (sgemm.go), which
+// leaves the float64 path as it was. Its micro-kernels are 6×16: twelve
+// YMM accumulators of eight float32 in the AVX2 tier, plain Go in the Go
+// tier; full panels of B are packed by assembly in the AVX2 tier, A in Go.
+// The assembly of the float32 routines (f32_avx2_amd64.s) is written by
+// f32_gen.go from one description parameterised by the vector registers,
+// so that an AVX-512 form can be generated from it; none is written yet,
+// and the AVX-512 tier runs the AVX2 float32 code. ODDL_KERNEL and -tags
+// purego select the float32 code as they select the float64 one. Not there
+// yet: float32 forms of Iamax, the level-2 and the fused kernels, and a
+// packed-B SGEMM.
 //
 // # Fused kernels
 //

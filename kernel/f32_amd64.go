@@ -48,6 +48,14 @@ func sdot(x, y []float32) float32 {
 	return sdotAVX2(x, y)
 }
 
+func ssumSq(x []float32) float64 {
+	if !useAsm || len(x) < ssumSqAsmMin {
+		return ssumSqGo(x)
+	}
+	raceRead32(x)
+	return ssumSqAVX2(x)
+}
+
 func saxpy(alpha float32, x, y []float32) {
 	if !useAsm || len(x) < saxpyAsmMin {
 		saxpyGo(alpha, x, y)
@@ -112,6 +120,13 @@ func sgemmPackCols16AVX2(k int, b []float32, ldb int, dst []float32)
 //
 //go:noescape
 func sdotAVX2(x, y []float32) float32
+
+// ssumSqAVX2 returns Σ x[i]² in float64: each element widened, squared
+// and added with one fused multiply-add, in four vector partial sums and
+// one scalar one for the tail.
+//
+//go:noescape
+func ssumSqAVX2(x []float32) float64
 
 // saxpyAVX2 sets y[i] = fma(alpha, x[i], y[i]) for i < len(x) (len(y) >=
 // len(x)).

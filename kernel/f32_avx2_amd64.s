@@ -452,6 +452,65 @@ reduce:
 	MOVSS X0, ret+48(FP)
 	RET
 
+// func ssumSqAVX2(x []float32) float64
+//   Y0..Y3 partial sums, Y4..Y7 widened elements, X8 the tail's sum
+TEXT ·ssumSqAVX2(SB), NOSPLIT, $0-32
+	MOVQ x_base+0(FP), SI
+	MOVQ x_len+8(FP), CX
+	VXORPD Y0, Y0, Y0
+	VXORPD Y1, Y1, Y1
+	VXORPD Y2, Y2, Y2
+	VXORPD Y3, Y3, Y3
+	VXORPD X8, X8, X8
+	MOVQ CX, BX
+	SHRQ $4, BX                    // BX = n / 16
+	JZ   vec
+big:
+	VCVTPS2PD 0(SI), Y4
+	VCVTPS2PD 16(SI), Y5
+	VCVTPS2PD 32(SI), Y6
+	VCVTPS2PD 48(SI), Y7
+	VFMADD231PD Y4, Y4, Y0
+	VFMADD231PD Y5, Y5, Y1
+	VFMADD231PD Y6, Y6, Y2
+	VFMADD231PD Y7, Y7, Y3
+	ADDQ $64, SI
+	DECQ BX
+	JNZ  big
+vec:
+	MOVQ CX, BX
+	ANDQ $15, BX
+	SHRQ $2, BX                    // BX = n % 16 / 4
+	JZ   one
+vecloop:
+	VCVTPS2PD (SI), Y4
+	VFMADD231PD Y4, Y4, Y0
+	ADDQ $16, SI
+	DECQ BX
+	JNZ  vecloop
+one:
+	ANDQ $3, CX                    // CX = n % 4
+	JZ   reduce
+oneloop:
+	VMOVSS (SI), X4
+	VCVTSS2SD X4, X4, X4
+	VFMADD231SD X4, X4, X8
+	ADDQ $4, SI
+	DECQ CX
+	JNZ  oneloop
+reduce:
+	VADDPD Y1, Y0, Y0
+	VADDPD Y3, Y2, Y2
+	VADDPD Y2, Y0, Y0
+	VEXTRACTF128 $1, Y0, X1
+	VADDPD X1, X0, X0
+	VPERMILPD $1, X0, X1             // X1 = X0[1, 0]
+	VADDSD X1, X0, X0
+	VADDSD X8, X0, X0
+	VZEROUPPER
+	MOVSD X0, ret+24(FP)
+	RET
+
 // func saxpyAVX2(alpha float32, x, y []float32)
 //   Y0 alpha, Y4..Y7 elements of y
 TEXT ·saxpyAVX2(SB), NOSPLIT, $0-56

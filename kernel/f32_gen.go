@@ -63,6 +63,7 @@ func main() {
 		packRows(p, s)
 		packCols(p, s)
 		dot(p, s)
+		sumSq(p, s)
 		axpy(p, s)
 		scal(p, s)
 		if err := os.WriteFile(s.file, w.Bytes(), 0o644); err != nil {
@@ -363,6 +364,72 @@ func dot(p func(string, ...any), s isa) {
 	p("\tVADDSS X8, X0, X0")
 	p("\tVZEROUPPER")
 	p("\tMOVSS X0, ret+48(FP)")
+	p("\tRET")
+}
+
+// sumSq writes ssumSq<suffix>(x []float32) float64: Σ x[i]², each
+// element widened to float64 and squared and added with one fused
+// multiply-add there, in four vector partial sums and a scalar one for the
+// tail. A float32's square neither overflows nor underflows in float64.
+func sumSq(p func(string, ...any), s isa) {
+	name := "ssumSq" + s.suffix
+	half := s.lanes / 2 // float64 lanes, float32 elements a conversion
+	big := l1Vectors * half
+	p("")
+	p("// func %s(x []float32) float64", name)
+	p("//   %s..%s partial sums, %s..%s widened elements, X8 the tail's sum", s.v(0), s.v(l1Vectors-1), s.v(4), s.v(4+l1Vectors-1))
+	p("TEXT ·%s(SB), NOSPLIT, $0-32", name)
+	p("\tMOVQ x_base+0(FP), SI")
+	p("\tMOVQ x_len+8(FP), CX")
+	for r := range l1Vectors {
+		p("\tVXORPD %s, %s, %s", s.v(r), s.v(r), s.v(r))
+	}
+	p("\tVXORPD X8, X8, X8")
+	p("\tMOVQ CX, BX")
+	p("\tSHRQ $%d, BX                    // BX = n / %d", log2(big), big)
+	p("\tJZ   vec")
+	p("big:")
+	for r := range l1Vectors {
+		p("\tVCVTPS2PD %d(SI), %s", 4*half*r, s.v(4+r))
+	}
+	for r := range l1Vectors {
+		p("\tVFMADD231PD %s, %s, %s", s.v(4+r), s.v(4+r), s.v(r))
+	}
+	p("\tADDQ $%d, SI", 4*big)
+	p("\tDECQ BX")
+	p("\tJNZ  big")
+	p("vec:")
+	p("\tMOVQ CX, BX")
+	p("\tANDQ $%d, BX", big-1)
+	p("\tSHRQ $%d, BX                    // BX = n %% %d / %d", log2(half), big, half)
+	p("\tJZ   one")
+	p("vecloop:")
+	p("\tVCVTPS2PD (SI), %s", s.v(4))
+	p("\tVFMADD231PD %s, %s, %s", s.v(4), s.v(4), s.v(0))
+	p("\tADDQ $%d, SI", 4*half)
+	p("\tDECQ BX")
+	p("\tJNZ  vecloop")
+	p("one:")
+	p("\tANDQ $%d, CX                    // CX = n %% %d", half-1, half)
+	p("\tJZ   reduce")
+	p("oneloop:")
+	p("\tVMOVSS (SI), X4")
+	p("\tVCVTSS2SD X4, X4, X4")
+	p("\tVFMADD231SD X4, X4, X8")
+	p("\tADDQ $4, SI")
+	p("\tDECQ CX")
+	p("\tJNZ  oneloop")
+	p("reduce:")
+	p("\tVADDPD %s, %s, %s", s.v(1), s.v(0), s.v(0))
+	p("\tVADDPD %s, %s, %s", s.v(3), s.v(2), s.v(2))
+	p("\tVADDPD %s, %s, %s", s.v(2), s.v(0), s.v(0))
+	p("\tVEXTRACTF128 $1, %s, X1", s.v(0))
+	p("\tVADDPD X1, X0, X0")
+	p("\tVPERMILPD $1, X0, X1             // X1 = X0[1, 0]")
+	p("\tVADDSD X1, X0, X0")
+	p("\tVADDSD X8, X0, X0")
+	p("\tVZEROUPPER")
+	p("\tMOVSD X0, ret+24(FP)")
 	p("\tRET")
 }
 

@@ -10,6 +10,8 @@ func sgemmMicro(kern, kb int, ap, bp, c []float32, ldc int, alpha, beta float32)
 
 func sdot(x, y []float32) float32 { return sdotGo(x, y) }
 
+func ssumSq(x []float32) float64 { return ssumSqGo(x) }
+
 func saxpy(alpha float32, x, y []float32) { saxpyGo(alpha, x, y) }
 
 func sscal(alpha float32, x []float32) { sscalGo(alpha, x) }

@@ -1,8 +1,10 @@
 package kernel
 
+import "math"
+
 // The single-precision level-1 routines: the float32 forms of DotUnitary,
-// DotInc, AxpyUnitary, AxpyInc, ScalUnitary and ScalInc, with the same
-// contracts. The unit-stride forms run the AVX2/FMA assembly in the avx2
+// DotInc, AxpyUnitary, AxpyInc, ScalUnitary, ScalInc, Nrm2Unitary and
+// Nrm2Inc, with the same contracts. The unit-stride forms run the AVX2/FMA assembly in the avx2
 // and avx512 tiers (the avx512 tier has no float32 code of its own yet)
 // and their Go forms in the go tier; the strided forms are Go loops.
 
@@ -10,9 +12,10 @@ package kernel
 // dotAsmMin). The values are not measured crossovers yet; they are
 // variables so that the tests can lower them to 1.
 var (
-	sdotAsmMin  = 8
-	saxpyAsmMin = 8
-	sscalAsmMin = 8
+	sdotAsmMin   = 8
+	saxpyAsmMin  = 8
+	sscalAsmMin  = 8
+	ssumSqAsmMin = 8
 )
 
 // SdotUnitary returns the dot product of x and y, accumulated in float32:
@@ -43,6 +46,29 @@ func SdotInc(x, y []float32, n, incX, incY, ix, iy int) float32 {
 		return SdotUnitary(x[ix:ix+n], y[iy:iy+n])
 	}
 	return sdotIncGo(x, y, n, incX, incY, ix, iy)
+}
+
+// Snrm2Unitary returns the Euclidean norm of x, sqrt(Σ x[i]²), with the
+// sum of squares taken in float64: a float32's square neither overflows
+// nor underflows there, so no scaling is needed, and the norm is within
+// about one unit in the last place of float32. A NaN in x gives NaN, and
+// otherwise an infinity gives +Inf.
+func Snrm2Unitary(x []float32) float32 {
+	return float32(math.Sqrt(ssumSq(x)))
+}
+
+// Snrm2Inc returns the Euclidean norm of x[i*incX], i < n, as
+// Snrm2Unitary does. incX must be positive.
+func Snrm2Inc(x []float32, n, incX int) float32 {
+	if incX == 1 {
+		return Snrm2Unitary(x[:n])
+	}
+	var sum float64
+	for i := 0; i < n; i++ {
+		v := float64(x[i*incX])
+		sum += v * v
+	}
+	return float32(math.Sqrt(sum))
 }
 
 // SaxpyUnitary adds alpha*x to y:
@@ -116,6 +142,15 @@ func sdotIncGo(x, y []float32, n, incX, incY, ix, iy int) float32 {
 		sum += x[ix] * y[iy]
 		ix += incX
 		iy += incY
+	}
+	return sum
+}
+
+func ssumSqGo(x []float32) float64 {
+	var sum float64
+	for _, v := range x {
+		w := float64(v)
+		sum += w * w
 	}
 	return sum
 }

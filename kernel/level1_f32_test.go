@@ -15,7 +15,7 @@ import (
 // withF32Thresholds runs f with the float32 thresholds at 1 when all is
 // set (with the path's dispatch already in place).
 func withF32Thresholds(all bool, f func()) {
-	ts := []*int{&sdotAsmMin, &saxpyAsmMin, &sscalAsmMin}
+	ts := []*int{&sdotAsmMin, &saxpyAsmMin, &sscalAsmMin, &ssumSqAsmMin}
 	saved := make([]int, len(ts))
 	for i, t := range ts {
 		saved[i] = *t
@@ -282,4 +282,68 @@ func TestSscal(t *testing.T) {
 			}
 		}
 	})
+}
+
+// TestSnrm2 holds Snrm2Unitary and Snrm2Inc to nrm2Ref (the reference
+// BLAS's scaled loop, in float64) within one unit in the last place of
+// float32, on ordinary, huge and subnormal values, and checks NaN and Inf.
+func TestSnrm2(t *testing.T) {
+	scales := []float64{1, 3e37, 1e-40}
+	eachKernelPath32(t, func(t *testing.T) {
+		rng := rand.New(rand.NewPCG(4, 4))
+		for n := 0; n <= testN(); n++ {
+			for _, scale := range scales {
+				for off := 0; off < 4; off++ {
+					x := newStrided32(rng, n, 1, off)
+					for i := range n {
+						x.buf[x.start+i] = float32(float64(x.buf[x.start+i]) * scale)
+					}
+					x.orig = append(x.orig[:0], x.buf...)
+					checkSnrm2(t, fmt.Sprintf("Snrm2Unitary n=%d scale=%g off=%d", n, scale, off), Snrm2Unitary(x.unit()), x)
+					x.checkUnchanged(t, "Snrm2Unitary x")
+				}
+				for _, inc := range []int{1, 2, 3} {
+					x := newStrided32(rng, n, inc, n%4)
+					for i := range n {
+						x.buf[x.start+i*inc] = float32(float64(x.buf[x.start+i*inc]) * scale)
+					}
+					checkSnrm2(t, fmt.Sprintf("Snrm2Inc n=%d scale=%g inc=%d", n, scale, inc), Snrm2Inc(x.buf[x.start:], n, inc), x)
+				}
+			}
+		}
+		nan, inf := float32(math.NaN()), float32(math.Inf(1))
+		for _, n := range []int{1, 3, 4, 5, 15, 16, 17, 100} {
+			for _, k := range []int{0, n / 2, n - 1} {
+				x := ones32(n)
+				x[k] = nan
+				if got := Snrm2Unitary(x); !isNaN32(got) {
+					t.Errorf("Snrm2Unitary NaN n=%d at %d: got %v", n, k, got)
+				}
+				x[k] = -inf
+				if got := Snrm2Unitary(x); !math.IsInf(float64(got), 1) {
+					t.Errorf("Snrm2Unitary -Inf n=%d at %d: got %v", n, k, got)
+				}
+				if n > 1 {
+					x[(k+1)%n] = nan
+					if got := Snrm2Unitary(x); !isNaN32(got) {
+						t.Errorf("Snrm2Unitary Inf and NaN n=%d: got %v, want NaN", n, got)
+					}
+				}
+			}
+		}
+	})
+}
+
+func checkSnrm2(t *testing.T, name string, got float32, x *strided32) {
+	t.Helper()
+	v := make([]float64, x.n)
+	for i := range v {
+		v[i] = float64(x.elem(i))
+	}
+	want := nrm2Ref(v)
+	// One unit in the last place; among float32's subnormals that unit is
+	// 2⁻¹⁴⁹ whatever the value.
+	if math.Abs(float64(got)-want) > max(0x1p-23*want, 0x1p-149) {
+		t.Fatalf("%s: got %v, want %v", name, got, want)
+	}
 }
