@@ -27,7 +27,10 @@
 // and OnThreads32 are Name, Threads and OnThreads for it. Native's float32
 // routines check their arguments as gonum does, with its panic messages,
 // and its Sgemm, like Dgemm, gives the same bits on any thread count.
-// None of the operations beyond blas.Float64 below has a float32 form yet.
+// Of the operations beyond blas.Float64 below, PackedGEMM and GramUpper
+// have float32 forms (PackedGEMM32, GramUpper32: PackB32, SgemmPacked,
+// SgemmPackedUpper), which native implements; Threaded binds its float32
+// routines too. KernelRounding has no float32 form yet.
 //
 // # Kernel tiers
 //

@@ -12,8 +12,9 @@ import (
 // GotoBLAS/BLIS loop nest with a kc×nc block of op(B) packed once and
 // shared by all goroutines, an mc×kc block of op(A) packed per goroutine,
 // and a register-blocked micro-kernel per tier — in a form of its own, so
-// that the float64 path is untouched. It lacks, for now, Dgemm's packed-B
-// and upper-triangle variants and the AVX-512 tier's lazy packing.
+// that the float64 path is untouched. It has Dgemm's packed-B and
+// upper-triangle variants (sgemm_packed.go), not yet PackedB's PackRows or
+// the AVX-512 tier's lazy packing.
 
 // sgemmTier is the SGEMM of one kernel tier, as gemmTier is Dgemm's.
 type sgemmTier struct {
@@ -166,6 +167,13 @@ type sgemmCall struct {
 
 	bufB  []float32 // packed kc×nc block of op(B), shared
 	slots []sgemmSlot
+
+	// packed, when set (SgemmPacked), holds op(B) already packed with its
+	// own tier and blocking, which the call then takes: bufB points into
+	// it and nothing is packed. upper, when set (SgemmPackedUpperOn),
+	// skips the micro-tiles of C that lie wholly below its diagonal.
+	packed *PackedB32
+	upper  bool
 }
 
 // sgemmSlot is the private state of one goroutine taking part in a call.
@@ -183,10 +191,16 @@ var sgemmCallPool = sync.Pool{New: func() any {
 // run performs the call.
 func (g *sgemmCall) run() {
 	m, n, k := g.m, g.n, g.k
+	if pb := g.packed; pb != nil {
+		g.tier = pb.tier
+	}
 	mr, nr := g.tier.mr, g.tier.nr
 	g.kc = ceilDiv(k, ceilDiv(k, g.tier.kc))
 	g.nc = roundUp(min(n, g.tier.nc), nr)
 	g.mc = roundUp(ceilDiv(m, ceilDiv(m, g.tier.mc)), mr)
+	if pb := g.packed; pb != nil {
+		g.kc, g.nc = pb.kc, pb.nc
+	}
 
 	t := 1
 	if work := float64(m) * float64(n) * float64(k); work >= 2*float64(gemmMinWork) {
@@ -197,10 +211,13 @@ func (g *sgemmCall) run() {
 	}
 	g.t = t
 
-	if need := g.kc * g.nc; cap(g.bufB) < need {
-		g.bufB = make([]float32, need)
+	if g.packed == nil {
+		if need := g.kc * g.nc; cap(g.bufB) < need {
+			g.bufB = make([]float32, need)
+		}
+		g.bufB = g.bufB[:g.kc*g.nc]
 	}
-	g.bufB = g.bufB[:g.kc*g.nc]
+	own := g.bufB
 	for len(g.slots) < t {
 		g.slots = append(g.slots, sgemmSlot{})
 	}
@@ -229,10 +246,16 @@ func (g *sgemmCall) run() {
 				g.betaBlk = 1
 			}
 			g.block++
-			g.runPhase(gemmPhasePackB, ceilDiv(np, g.packPanels))
+			if pb := g.packed; pb != nil {
+				off := pb.offs[(jc/g.nc)*ceilDiv(k, g.kc)+pc/g.kc]
+				g.bufB = pb.data[off : off+np*nr*g.kb]
+			} else {
+				g.runPhase(gemmPhasePackB, ceilDiv(np, g.packPanels))
+			}
 			g.runPhase(gemmPhaseCompute, mBlocks*g.nChunks)
 		}
 	}
+	g.bufB = own
 }
 
 // runPhase runs units 0..units-1 of a phase on up to g.t goroutines, the
@@ -271,6 +294,9 @@ func (g *sgemmCall) doUnit(slot, u int) {
 	mcp := g.mc / mr
 	r0, r1 := ib*mcp, min(ceilDiv(g.m, mr), (ib+1)*mcp)
 	q0, q1 := ch*g.chunkPanels, min(np, (ch+1)*g.chunkPanels)
+	if g.upper && g.jc+min(q1*nr, g.nb) <= r0*mr {
+		return // every tile of the unit is below the diagonal
+	}
 	sl := &g.slots[slot]
 	if sl.block != g.block || sl.ib != ib {
 		i0 := r0 * mr
@@ -298,6 +324,9 @@ func (g *sgemmCall) macro(r0, r1, q0, q1 int, bufA []float32) {
 		for r := r0; r < r1; r++ {
 			ap := bufA[(r-r0)*mr*kb : (r-r0+1)*mr*kb]
 			i := r * mr
+			if g.upper && j+cols <= i {
+				continue // below the diagonal
+			}
 			rows := min(mr, m-i)
 			if rows < mr || cols < nr {
 				sgemmMicro(kern, kb, ap, bp, tile[:mr*nr], nr, 1, 0)
