@@ -213,6 +213,25 @@ func TestConformance32Level1(t *testing.T) {
 					t.Fatalf("Snrm2 %s: got %v, want %v", name, got, wantNrm)
 				}
 
+				// Isamax: the first largest |x|, -1 for a negative
+				// increment, as in gonum; ties made likely.
+				xi := slices.Clone(x0)
+				for i := range n {
+					xi[ax(i)] = float32(rng.IntN(7) - 3)
+				}
+				wantI := -1
+				if inc[0] > 0 && n > 0 {
+					wantI = 0
+					for i := 1; i < n; i++ {
+						if math.Abs(float64(xi[ax(i)])) > math.Abs(float64(xi[ax(wantI)])) {
+							wantI = i
+						}
+					}
+				}
+				if got := impl.Isamax(n, xi, inc[0]); got != wantI {
+					t.Fatalf("Isamax %s: got %d, want %d", name, got, wantI)
+				}
+
 				// Sscal: a negative increment does nothing, as in gonum.
 				for _, alpha := range []float32{0, 1, -0.7} {
 					xx := slices.Clone(x0)
@@ -252,6 +271,8 @@ func TestConformance32Panics(t *testing.T) {
 		{"Saxpy short x", func(impl gblas.Float32) { impl.Saxpy(6, 1, x, 2, y, 1) }},
 		{"Snrm2 incX=0", func(impl gblas.Float32) { impl.Snrm2(3, x, 0) }},
 		{"Snrm2 short x", func(impl gblas.Float32) { impl.Snrm2(4, x, 4) }},
+		{"Isamax incX=0", func(impl gblas.Float32) { impl.Isamax(3, x, 0) }},
+		{"Isamax short x", func(impl gblas.Float32) { impl.Isamax(4, x, 4) }},
 		{"Sscal incX=0", func(impl gblas.Float32) { impl.Sscal(3, 1, x, 0) }},
 		{"Sscal short x", func(impl gblas.Float32) { impl.Sscal(4, 1, x, 4) }},
 		{"Sgemm bad trans", func(impl gblas.Float32) { impl.Sgemm('x', gblas.NoTrans, 2, 2, 2, 1, a, 2, a, 2, 0, a, 2) }},

@@ -19,7 +19,7 @@
 // # Single precision
 //
 // Every backend implements gonum's blas.Float32 as well: gonum's float32
-// routines; native with Sdot, Saxpy, Sscal, Snrm2 and Sgemm on package kernel's
+// routines; native with Sdot, Saxpy, Sscal, Snrm2, Isamax and Sgemm on package kernel's
 // float32 code (gonum's for the rest); OpenBLAS's through the same cgo
 // binding (sgemm and the rest). Lookup32, Select32 and Default32 take the
 // same names, environment variable, options and rule as their float64

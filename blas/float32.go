@@ -9,7 +9,7 @@ import (
 
 // Single precision. Every backend of this package implements gonum's
 // blas.Float32 as well as blas.Float64 — gonum's own float32 routines,
-// Native with Sdot, Saxpy, Sscal, Snrm2 and Sgemm on package kernel, OpenBLAS's
+// Native with Sdot, Saxpy, Sscal, Snrm2, Isamax and Sgemm on package kernel, OpenBLAS's
 // through cgo — and is chosen by the same names, environment variable and
 // rule: Lookup32, Select32 and Default32 are Lookup, Select and Default
 // returning the float32 interface of the same value.

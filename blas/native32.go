@@ -9,7 +9,7 @@ import (
 )
 
 // Native's single-precision routines. Native implements gonum's
-// blas.Float32 too: Sdot, Saxpy, Sscal, Snrm2 and Sgemm run on package kernel's
+// blas.Float32 too: Sdot, Saxpy, Sscal, Snrm2, Isamax and Sgemm run on package kernel's
 // float32 code (the AVX2/FMA assembly in the avx2 and avx512 tiers, pure
 // Go in the go tier), every other float32 routine is gonum's, through the
 // embedded Implementation. Arguments are checked exactly as gonum checks
@@ -148,6 +148,30 @@ func (Native) Snrm2(n int, x []float32, incX int) float32 {
 		panic(nLT0)
 	}
 	return kernel.Snrm2Inc(x, n, incX)
+}
+
+// Isamax returns the index of the first element of x with the largest
+// absolute value, or -1 if n == 0 or incX is negative, as in gonum.
+func (Native) Isamax(n int, x []float32, incX int) int {
+	if incX < 1 {
+		if incX == 0 {
+			panic(zeroIncX)
+		}
+		return -1
+	}
+	if len(x) <= (n-1)*incX {
+		panic(shortX)
+	}
+	if n < 2 {
+		if n == 1 {
+			return 0
+		}
+		if n == 0 {
+			return -1
+		}
+		panic(nLT0)
+	}
+	return kernel.IsamaxInc(x, n, incX)
 }
 
 // Sgemm computes C = alpha·op(A)·op(B) + beta·C in single precision for

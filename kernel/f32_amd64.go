@@ -56,6 +56,14 @@ func ssumSq(x []float32) float64 {
 	return ssumSqAVX2(x)
 }
 
+func isamax(x []float32) int {
+	if !useAsm || len(x) < isamaxAsmMin {
+		return isamaxGo(x)
+	}
+	raceRead32(x)
+	return isamaxAVX2(x)
+}
+
 func saxpy(alpha float32, x, y []float32) {
 	if !useAsm || len(x) < saxpyAsmMin {
 		saxpyGo(alpha, x, y)
@@ -127,6 +135,12 @@ func sdotAVX2(x, y []float32) float32
 //
 //go:noescape
 func ssumSqAVX2(x []float32) float64
+
+// isamaxAVX2 returns the first index of the largest |x[i]|, NaNs passed
+// over, for len(x) >= 1 and x[0] not NaN.
+//
+//go:noescape
+func isamaxAVX2(x []float32) int
 
 // saxpyAVX2 sets y[i] = fma(alpha, x[i], y[i]) for i < len(x) (len(y) >=
 // len(x)).

@@ -511,6 +511,91 @@ reduce:
 	MOVSD X0, ret+24(FP)
 	RET
 
+// func isamaxAVX2(x []float32) int
+//   Y15 the mask of the absolute value, Y0, Y1 the vector maxima, X2 the
+//   tail's, Y3 the maximum broadcast; AX the index of DI's element
+TEXT ·isamaxAVX2(SB), NOSPLIT, $0-32
+	MOVQ x_base+0(FP), SI
+	MOVQ x_len+8(FP), CX
+	MOVL $0x7fffffff, AX
+	VMOVD AX, X15
+	VPBROADCASTD X15, Y15
+	VXORPS Y0, Y0, Y0
+	VXORPS Y1, Y1, Y1
+	VXORPS X2, X2, X2
+	MOVQ SI, DI
+	MOVQ CX, BX
+	SHRQ $4, BX                    // BX = n / 16
+	JZ   max1
+maxloop:
+	VANDPS (DI), Y15, Y4
+	VANDPS 32(DI), Y15, Y5
+	VMAXPS Y0, Y4, Y0               // the running maximum where x is NaN
+	VMAXPS Y1, Y5, Y1
+	ADDQ $64, DI
+	DECQ BX
+	JNZ  maxloop
+max1:
+	MOVQ CX, BX
+	ANDQ $15, BX                    // BX = n % 16
+	JZ   reduce
+max1loop:
+	VMOVSS (DI), X4
+	VANDPS X15, X4, X4
+	VMAXSS X2, X4, X2
+	ADDQ $4, DI
+	DECQ BX
+	JNZ  max1loop
+reduce:
+	VMAXPS Y1, Y0, Y0
+	VEXTRACTF128 $1, Y0, X1
+	VMAXPS X1, X0, X0
+	VPERMILPS $0x4e, X0, X1
+	VMAXPS X1, X0, X0
+	VPERMILPS $0xb1, X0, X1
+	VMAXPS X1, X0, X0
+	VMAXSS X2, X0, X0
+	VBROADCASTSS X0, Y3
+	MOVQ SI, DI
+	XORQ AX, AX
+	MOVQ CX, BX
+	SHRQ $3, BX                    // BX = n / 8
+	JZ   find1
+findloop:
+	VANDPS (DI), Y15, Y4
+	VCMPPS $0, Y3, Y4, Y5            // |x| == max
+	VMOVMSKPS Y5, DX
+	TESTL DX, DX
+	JNZ  foundvec
+	ADDQ $32, DI
+	ADDQ $8, AX
+	DECQ BX
+	JNZ  findloop
+find1:
+	ANDQ $7, CX                    // CX = n % 8
+	JZ   none
+find1loop:
+	VMOVSS (DI), X4
+	VANDPS X15, X4, X4
+	VCMPSS $0, X3, X4, X5
+	VMOVMSKPS X5, DX
+	ANDL $1, DX
+	JNZ  found
+	ADDQ $4, DI
+	INCQ AX
+	DECQ CX
+	JNZ  find1loop
+none:
+	XORQ AX, AX
+	JMP  found
+foundvec:
+	BSFL DX, DX
+	ADDQ DX, AX
+found:
+	VZEROUPPER
+	MOVQ AX, ret+24(FP)
+	RET
+
 // func saxpyAVX2(alpha float32, x, y []float32)
 //   Y0 alpha, Y4..Y7 elements of y
 TEXT ·saxpyAVX2(SB), NOSPLIT, $0-56

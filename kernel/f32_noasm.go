@@ -12,6 +12,8 @@ func sdot(x, y []float32) float32 { return sdotGo(x, y) }
 
 func ssumSq(x []float32) float64 { return ssumSqGo(x) }
 
+func isamax(x []float32) int { return isamaxGo(x) }
+
 func saxpy(alpha float32, x, y []float32) { saxpyGo(alpha, x, y) }
 
 func sscal(alpha float32, x []float32) { sscalGo(alpha, x) }

@@ -3,8 +3,8 @@ package kernel
 import "math"
 
 // The single-precision level-1 routines: the float32 forms of DotUnitary,
-// DotInc, AxpyUnitary, AxpyInc, ScalUnitary, ScalInc, Nrm2Unitary and
-// Nrm2Inc, with the same contracts. The unit-stride forms run the AVX2/FMA assembly in the avx2
+// DotInc, AxpyUnitary, AxpyInc, ScalUnitary, ScalInc, Nrm2Unitary,
+// Nrm2Inc, IamaxUnitary and IamaxInc, with the same contracts. The unit-stride forms run the AVX2/FMA assembly in the avx2
 // and avx512 tiers (the avx512 tier has no float32 code of its own yet)
 // and their Go forms in the go tier; the strided forms are Go loops.
 
@@ -16,6 +16,7 @@ var (
 	saxpyAsmMin  = 8
 	sscalAsmMin  = 8
 	ssumSqAsmMin = 8
+	isamaxAsmMin = 8
 )
 
 // SdotUnitary returns the dot product of x and y, accumulated in float32:
@@ -69,6 +70,52 @@ func Snrm2Inc(x []float32, n, incX int) float32 {
 		sum += v * v
 	}
 	return float32(math.Sqrt(sum))
+}
+
+// IsamaxUnitary returns the index of the first element of x with the
+// largest absolute value, or -1 if x is empty. As gonum's Isamax: a NaN at
+// x[0] gives 0, a NaN anywhere else is passed over.
+func IsamaxUnitary(x []float32) int {
+	if len(x) > 0 && x[0] != x[0] {
+		return 0 // NaN at x[0]: nothing compares greater
+	}
+	if len(x) == 0 {
+		return -1
+	}
+	return isamax(x)
+}
+
+// IsamaxInc is IsamaxUnitary over n strided elements x[i*incX], i < n; it
+// returns i, not i*incX. incX must be positive.
+func IsamaxInc(x []float32, n, incX int) int {
+	if incX == 1 && n > 0 {
+		return IsamaxUnitary(x[:n])
+	}
+	if n == 0 {
+		return -1
+	}
+	idx, max := 0, abs32(x[0])
+	for i := 1; i < n; i++ {
+		if a := abs32(x[i*incX]); a > max {
+			idx, max = i, a
+		}
+	}
+	return idx
+}
+
+func abs32(v float32) float32 { return math.Float32frombits(math.Float32bits(v) &^ (1 << 31)) }
+
+func isamaxGo(x []float32) int {
+	if len(x) == 0 {
+		return -1
+	}
+	idx, max := 0, abs32(x[0])
+	for i, v := range x {
+		if a := abs32(v); a > max {
+			idx, max = i, a
+		}
+	}
+	return idx
 }
 
 // SaxpyUnitary adds alpha*x to y:

@@ -15,7 +15,7 @@ import (
 // withF32Thresholds runs f with the float32 thresholds at 1 when all is
 // set (with the path's dispatch already in place).
 func withF32Thresholds(all bool, f func()) {
-	ts := []*int{&sdotAsmMin, &saxpyAsmMin, &sscalAsmMin, &ssumSqAsmMin}
+	ts := []*int{&sdotAsmMin, &saxpyAsmMin, &sscalAsmMin, &ssumSqAsmMin, &isamaxAsmMin}
 	saved := make([]int, len(ts))
 	for i, t := range ts {
 		saved[i] = *t
@@ -346,4 +346,57 @@ func checkSnrm2(t *testing.T, name string, got float32, x *strided32) {
 	if math.Abs(float64(got)-want) > max(0x1p-23*want, 0x1p-149) {
 		t.Fatalf("%s: got %v, want %v", name, got, want)
 	}
+}
+
+// TestIsamax holds IsamaxUnitary and IsamaxInc to the Go loop exactly, on
+// random values, on values with many ties, with NaNs (at x[0] and
+// elsewhere), infinities and signed zeros.
+func TestIsamax(t *testing.T) {
+	nan, inf := float32(math.NaN()), float32(math.Inf(1))
+	gens := []struct {
+		name string
+		f    func(rng *rand.Rand) float32
+	}{
+		{"uniform", func(rng *rand.Rand) float32 { return float32(2*rng.Float64() - 1) }},
+		{"ties", func(rng *rand.Rand) float32 { return float32(rng.IntN(5) - 2) }},
+		{"specials", func(rng *rand.Rand) float32 {
+			return []float32{nan, inf, -inf, 0, float32(math.Copysign(0, -1)), 1, -1, 3e38}[rng.IntN(8)]
+		}},
+		{"sparse NaN", func(rng *rand.Rand) float32 {
+			if rng.IntN(10) == 0 {
+				return nan
+			}
+			return float32(2*rng.Float64() - 1)
+		}},
+	}
+	eachKernelPath32(t, func(t *testing.T) {
+		rng := rand.New(rand.NewPCG(5, 5))
+		for n := 0; n <= testN(); n++ {
+			for _, g := range gens {
+				for off := 0; off < 4; off++ {
+					x := newStrided32(rng, n, 1, off)
+					for i := range n {
+						x.buf[x.start+i] = g.f(rng)
+					}
+					x.orig = append(x.orig[:0], x.buf...)
+					got, want := IsamaxUnitary(x.unit()), isamaxGo(x.unit())
+					if got != want {
+						t.Fatalf("IsamaxUnitary %s n=%d off=%d: got %d, want %d (x = %v)", g.name, n, off, got, want, x.unit())
+					}
+					x.checkUnchanged(t, "IsamaxUnitary x")
+				}
+				for _, inc := range []int{1, 2, 3} {
+					x := newStrided32(rng, n, inc, n%4)
+					vals := make([]float32, n)
+					for i := range n {
+						vals[i] = g.f(rng)
+						x.buf[x.start+i*inc] = vals[i]
+					}
+					if got, want := IsamaxInc(x.buf[x.start:], n, inc), isamaxGo(vals); got != want {
+						t.Fatalf("IsamaxInc %s n=%d inc=%d: got %d, want %d", g.name, n, inc, got, want)
+					}
+				}
+			}
+		}
+	})
 }
