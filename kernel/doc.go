@@ -89,6 +89,8 @@
 //	SscalUnitary, SscalInc  x[i] *= α
 //	Snrm2Unitary, Snrm2Inc  √Σ x[i]², the sum taken in float64
 //	IsamaxUnitary, IsamaxInc  first i with the largest |x[i]| (Iamax's NaN rule)
+//	SaxpyRows, SaxpyRowsIamax  AxpyRows and AxpyRowsIamax: Batch-OMP's
+//	                        correlation update and atom choice
 //	Sgemm, SgemmOn          C = α·op(A)·op(B) + β·C
 //	PackedB32, SgemmPacked, SgemmPackedOn, SgemmPackedUpperOn
 //	                        the same with B packed once for many products,
@@ -108,8 +110,9 @@
 // so that an AVX-512 form can be generated from it; none is written yet,
 // and the AVX-512 tier runs the AVX2 float32 code. ODDL_KERNEL and -tags
 // purego select the float32 code as they select the float64 one. Not there
-// yet: float32 forms of the level-2 and the fused kernels, and PackedB32
-// rows packed a few at a time (PackedB.PackRows).
+// yet: float32 forms of the level-2 kernels and of the fused kernels but
+// AxpyRows and AxpyRowsIamax, and PackedB32 rows packed a few at a time
+// (PackedB.PackRows).
 //
 // # Fused kernels
 //

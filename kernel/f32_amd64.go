@@ -74,6 +74,29 @@ func saxpy(alpha float32, x, y []float32) {
 	saxpyAVX2(alpha, x, y)
 }
 
+func saxpyRows(c, g []float32, ld int, idx []int, y []float32) {
+	n := len(y)
+	if !useAsm || n < saxpyAsmMin {
+		saxpyRowsGo(c, g, ld, idx, y)
+		return
+	}
+	for _, r := range idx {
+		// The assembly trusts every row to lie inside g: slicing checks.
+		row := g[r*ld : r*ld+n]
+		raceRead32(row)
+	}
+	raceWrite32(y)
+	saxpyRowsAVX2(c, g, ld, idx, y)
+}
+
+func isamaxSkipNaN32(x []float32) int {
+	if !useAsm || len(x) < isamaxAsmMin {
+		return isamaxSkipNaN32Go(x)
+	}
+	raceRead32(x)
+	return isamaxAVX2(x)
+}
+
 func sscal(alpha float32, x []float32) {
 	if !useAsm || len(x) < sscalAsmMin {
 		sscalGo(alpha, x)
@@ -137,7 +160,7 @@ func sdotAVX2(x, y []float32) float32
 func ssumSqAVX2(x []float32) float64
 
 // isamaxAVX2 returns the first index of the largest |x[i]|, NaNs passed
-// over, for len(x) >= 1 and x[0] not NaN.
+// over (at x[0] too), 0 if every element is NaN; len(x) >= 1.
 //
 //go:noescape
 func isamaxAVX2(x []float32) int
@@ -147,6 +170,14 @@ func isamaxAVX2(x []float32) int
 //
 //go:noescape
 func saxpyAVX2(alpha float32, x, y []float32)
+
+// saxpyRowsAVX2 adds c[m]·g[idx[m]*ld : idx[m]*ld+len(y)] to y for each m
+// in order, one fused multiply-add a row and element (the values of one
+// saxpyAVX2 a row), holding y in registers through all the rows. The
+// caller guarantees len(c) >= len(idx) and that every row lies inside g.
+//
+//go:noescape
+func saxpyRowsAVX2(c, g []float32, ld int, idx []int, y []float32)
 
 // sscalAVX2 sets x[i] *= alpha.
 //

@@ -651,6 +651,104 @@ done:
 	VZEROUPPER
 	RET
 
+// func saxpyRowsAVX2(c, g []float32, ld int, idx []int, y []float32)
+//   R8 c, R9 g, R10 ld in bytes, R11 idx, R12 rows, DI y, SI the byte
+//   offset of the current elements, DX the row m, AX its elements;
+//   Y0..Y3 elements of y, Y4 c[m]
+TEXT ·saxpyRowsAVX2(SB), NOSPLIT, $0-104
+	MOVQ c_base+0(FP), R8
+	MOVQ g_base+24(FP), R9
+	MOVQ ld+48(FP), R10
+	SHLQ $2, R10                   // R10 = ld in bytes
+	MOVQ idx_base+56(FP), R11
+	MOVQ idx_len+64(FP), R12
+	MOVQ y_base+80(FP), DI
+	MOVQ y_len+88(FP), CX
+	XORQ SI, SI
+	MOVQ CX, BX
+	SHRQ $5, BX                    // BX = n / 32
+	JZ   vec
+big:
+	VMOVUPS 0(DI)(SI*1), Y0
+	VMOVUPS 32(DI)(SI*1), Y1
+	VMOVUPS 64(DI)(SI*1), Y2
+	VMOVUPS 96(DI)(SI*1), Y3
+	XORQ DX, DX
+	TESTQ R12, R12
+	JZ   bigstore
+bigrow:
+	VBROADCASTSS (R8)(DX*4), Y4
+	MOVQ (R11)(DX*8), AX
+	IMULQ R10, AX
+	ADDQ R9, AX
+	ADDQ SI, AX                    // AX = &g[idx[m]*ld + offset]
+	VFMADD231PS 0(AX), Y4, Y0
+	VFMADD231PS 32(AX), Y4, Y1
+	VFMADD231PS 64(AX), Y4, Y2
+	VFMADD231PS 96(AX), Y4, Y3
+	INCQ DX
+	CMPQ DX, R12
+	JLT  bigrow
+bigstore:
+	VMOVUPS Y0, 0(DI)(SI*1)
+	VMOVUPS Y1, 32(DI)(SI*1)
+	VMOVUPS Y2, 64(DI)(SI*1)
+	VMOVUPS Y3, 96(DI)(SI*1)
+	ADDQ $128, SI
+	DECQ BX
+	JNZ  big
+vec:
+	MOVQ CX, BX
+	ANDQ $31, BX
+	SHRQ $3, BX                    // BX = n % 32 / 8
+	JZ   one
+vecloop:
+	VMOVUPS (DI)(SI*1), Y0
+	XORQ DX, DX
+	TESTQ R12, R12
+	JZ   vecstore
+vecrow:
+	VBROADCASTSS (R8)(DX*4), Y4
+	MOVQ (R11)(DX*8), AX
+	IMULQ R10, AX
+	ADDQ R9, AX
+	ADDQ SI, AX                    // AX = &g[idx[m]*ld + offset]
+	VFMADD231PS (AX), Y4, Y0
+	INCQ DX
+	CMPQ DX, R12
+	JLT  vecrow
+vecstore:
+	VMOVUPS Y0, (DI)(SI*1)
+	ADDQ $32, SI
+	DECQ BX
+	JNZ  vecloop
+one:
+	ANDQ $7, CX                    // CX = n % 8
+	JZ   done
+oneloop:
+	VMOVSS (DI)(SI*1), X0
+	XORQ DX, DX
+	TESTQ R12, R12
+	JZ   onestore
+onerow:
+	VMOVSS (R8)(DX*4), X4
+	MOVQ (R11)(DX*8), AX
+	IMULQ R10, AX
+	ADDQ R9, AX
+	ADDQ SI, AX                    // AX = &g[idx[m]*ld + offset]
+	VFMADD231SS (AX), X4, X0
+	INCQ DX
+	CMPQ DX, R12
+	JLT  onerow
+onestore:
+	VMOVSS X0, (DI)(SI*1)
+	ADDQ $4, SI
+	DECQ CX
+	JNZ  oneloop
+done:
+	VZEROUPPER
+	RET
+
 // func sscalAVX2(alpha float32, x []float32)
 //   Y0 alpha, Y4..Y7 products
 TEXT ·sscalAVX2(SB), NOSPLIT, $0-32

@@ -14,6 +14,10 @@ func ssumSq(x []float32) float64 { return ssumSqGo(x) }
 
 func isamax(x []float32) int { return isamaxGo(x) }
 
+func saxpyRows(c, g []float32, ld int, idx []int, y []float32) { saxpyRowsGo(c, g, ld, idx, y) }
+
+func isamaxSkipNaN32(x []float32) int { return isamaxSkipNaN32Go(x) }
+
 func saxpy(alpha float32, x, y []float32) { saxpyGo(alpha, x, y) }
 
 func sscal(alpha float32, x []float32) { sscalGo(alpha, x) }

@@ -118,6 +118,51 @@ func isamaxGo(x []float32) int {
 	return idx
 }
 
+// SaxpyRows adds to y the rows idx[m] of the row-major matrix g (leading
+// dimension ld), scaled by c[m], in order of m:
+//
+//	for m, r := range idx {
+//		SaxpyUnitary(c[m], g[r*ld:r*ld+len(y)], y)
+//	}
+//
+// with the same rounding as those calls, but reading and writing y once:
+// the float32 form of AxpyRows, Batch-OMP's correlation update. len(c)
+// must be at least len(idx); a row outside g panics.
+func SaxpyRows(c, g []float32, ld int, idx []int, y []float32) {
+	saxpyRows(c[:len(idx)], g, ld, idx, y)
+}
+
+// SaxpyRowsIamax is SaxpyRows followed by the index of the largest |y[i]|
+// after the update — the first such index, NaNs passed over, 0 if every
+// element is NaN, −1 for an empty y — as AxpyRowsIamax.
+func SaxpyRowsIamax(c, g []float32, ld int, idx []int, y []float32) int {
+	SaxpyRows(c, g, ld, idx, y)
+	if len(y) == 0 {
+		return -1
+	}
+	return isamaxSkipNaN32(y)
+}
+
+// saxpyRowsGo is SaxpyRows by its definition, one saxpyGo a row.
+func saxpyRowsGo(c, g []float32, ld int, idx []int, y []float32) {
+	n := len(y)
+	for m, r := range idx {
+		saxpyGo(c[m], g[r*ld:r*ld+n], y)
+	}
+}
+
+// isamaxSkipNaN32Go returns the first index of the largest |x[i]|, NaNs
+// passed over, 0 if every element is NaN; x is not empty.
+func isamaxSkipNaN32Go(x []float32) int {
+	best, at := float32(-1), 0
+	for i, v := range x {
+		if a := abs32(v); a > best {
+			best, at = a, i
+		}
+	}
+	return at
+}
+
 // SaxpyUnitary adds alpha*x to y:
 //
 //	for i, v := range x {

@@ -400,3 +400,80 @@ func TestIsamax(t *testing.T) {
 		}
 	})
 }
+
+// TestSaxpyRows holds SaxpyRows to one SaxpyUnitary a row, bit for bit,
+// and SaxpyRowsIamax's index to the Go loop over the result, on every
+// path, length and number of rows up to 6, with canaries around y.
+func TestSaxpyRows(t *testing.T) {
+	eachKernelPath32(t, func(t *testing.T) {
+		rng := rand.New(rand.NewPCG(6, 6))
+		for n := 0; n <= testN(); n++ {
+			for rows := 0; rows <= 6; rows++ {
+				ld := n + rng.IntN(5)
+				grows := 9
+				g := make([]float32, grows*ld+n)
+				for i := range g {
+					g[i] = float32(2*rng.Float64() - 1)
+				}
+				idx := make([]int, rows)
+				c := make([]float32, rows+1)
+				for m := range idx {
+					idx[m] = rng.IntN(grows + 1)
+					c[m] = float32(2*rng.Float64() - 1)
+				}
+				y := newStrided32(rng, n, 1, rows%4).output()
+				want := y.clone()
+				for m, r := range idx {
+					SaxpyUnitary(c[m], g[r*ld:r*ld+n], want.unit())
+				}
+				name := fmt.Sprintf("SaxpyRows n=%d rows=%d", n, rows)
+				got := -2
+				if rows%2 == 0 {
+					SaxpyRows(c, g, ld, idx, y.unit())
+				} else {
+					got = SaxpyRowsIamax(c, g, ld, idx, y.unit())
+					name = "SaxpyRowsIamax" + name[len("SaxpyRows"):]
+				}
+				y.checkGuards(t, name)
+				for i := range n {
+					if a, b := y.elem(i), want.elem(i); math.Float32bits(a) != math.Float32bits(b) {
+						t.Fatalf("%s: y[%d] = %v, want %v (one SaxpyUnitary a row)", name, i, a, b)
+					}
+				}
+				if rows%2 == 1 {
+					w := -1
+					if n > 0 {
+						w = isamaxSkipNaN32Go(want.unit())
+					}
+					if got != w {
+						t.Fatalf("%s: index %d, want %d", name, got, w)
+					}
+				}
+			}
+		}
+		// NaNs are passed over, at y[0] too; all NaN gives 0.
+		nan := float32(math.NaN())
+		for _, n := range []int{1, 7, 8, 9, 40} {
+			y := make([]float32, n)
+			for i := range y {
+				y[i] = nan
+			}
+			if got := SaxpyRowsIamax(nil, nil, 0, nil, y); got != 0 {
+				t.Errorf("all NaN n=%d: got %d, want 0", n, got)
+			}
+			if n > 1 {
+				y[n-1] = -2
+				if got := SaxpyRowsIamax(nil, nil, 0, nil, y); got != n-1 {
+					t.Errorf("NaN then -2 n=%d: got %d, want %d", n, got, n-1)
+				}
+			}
+		}
+		// A row outside g panics before anything is written.
+		defer func() {
+			if recover() == nil {
+				t.Errorf("SaxpyRows with a row outside g did not panic")
+			}
+		}()
+		SaxpyRows([]float32{1}, make([]float32, 40), 10, []int{4}, make([]float32, 10))
+	})
+}
