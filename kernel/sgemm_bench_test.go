@@ -117,3 +117,36 @@ func BenchmarkSaxpy(b *testing.B) {
 func BenchmarkSscal(b *testing.B) {
 	benchLevel1F32(b, 8, 1, func(x, _ []float32) { SscalUnitary(1, x) })
 }
+
+func BenchmarkSnrm2(b *testing.B) {
+	benchLevel1F32(b, 4, 2, func(x, _ []float32) { benchSink32 += Snrm2Unitary(x) })
+}
+
+func BenchmarkIsamax(b *testing.B) {
+	benchLevel1F32(b, 4, 1, func(x, _ []float32) { benchSink32 += float32(IsamaxUnitary(x)) })
+}
+
+// BenchmarkSaxpyRowsIamax is Batch-OMP's float32 correlation update and
+// atom choice on 960 atoms: five rows of a 960×960 Gram matrix, then the
+// largest element.
+func BenchmarkSaxpyRowsIamax(b *testing.B) {
+	const n, rows = 960, 5
+	rng := rand.New(rand.NewPCG(4, 4))
+	g := make([]float32, n*n)
+	for i := range g {
+		g[i] = rng.Float32()
+	}
+	y := make([]float32, n)
+	c := []float32{1e-9, -1e-9, 2e-9, -2e-9, 1e-9}
+	idx := []int{3, 100, 512, 700, 959}
+	for _, p := range benchPaths() {
+		b.Run(p.name, func(b *testing.B) {
+			withKernelPath(p, func() {
+				for b.Loop() {
+					benchSink32 += float32(SaxpyRowsIamax(c, g, n, idx, y))
+				}
+			})
+			reportFlops(b, 4*(rows+2)*n, 2*rows*n)
+		})
+	}
+}
