@@ -16,6 +16,22 @@
 //	          libopenblas-dev). The package links -lopenblas itself, so no
 //	          CGO_LDFLAGS is needed (setting CGO_LDFLAGS=-lopenblas works too).
 //
+// # Single precision
+//
+// Every backend implements gonum's blas.Float32 as well: gonum's float32
+// routines; native with Sdot, Saxpy, Sscal, Snrm2, Isamax and Sgemm on package kernel's
+// float32 code (gonum's for the rest); OpenBLAS's through the same cgo
+// binding (sgemm and the rest). Lookup32, Select32 and Default32 take the
+// same names, environment variable, options and rule as their float64
+// forms and return the blas.Float32 of the same value; Name32, Threads32
+// and OnThreads32 are Name, Threads and OnThreads for it. Native's float32
+// routines check their arguments as gonum does, with its panic messages,
+// and its Sgemm, like Dgemm, gives the same bits on any thread count.
+// Of the operations beyond blas.Float64 below, PackedGEMM and GramUpper
+// have float32 forms (PackedGEMM32, GramUpper32: PackB32, SgemmPacked,
+// SgemmPackedUpper), which native implements; Threaded binds its float32
+// routines too. KernelRounding has no float32 form yet.
+//
 // # Kernel tiers
 //
 // Native runs on one of package kernel's tiers, chosen once at start-up

@@ -1,5 +1,6 @@
 // Package kernel holds the unchecked numeric kernels under oddl: generic
-// BLAS routines (levels 1, 2 and a DGEMM) and the fused kernels that
+// BLAS routines (levels 1, 2 and a DGEMM; in single precision level 1's
+// dot, axpy and scal and an SGEMM) and the fused kernels that
 // Batch-OMP and the dictionary update are built on, each as Go assembly
 // for amd64 (AVX2/FMA and AVX-512 tiers) with a pure-Go form beside it.
 //
@@ -77,6 +78,41 @@
 // Dgemm); PackedB.PackRows packs it a few rows at a time, as the rows are
 // produced. A PackedB records the layout of the tier that packed it, and
 // DgemmPacked, DgemmPackedUpper and AxpyRowsPacked read that layout.
+//
+// # Single precision
+//
+// The float32 forms so far are the level-1 routines the coder and the
+// dictionary update need first and a GEMM:
+//
+//	SdotUnitary, SdotInc    Σ x[i]·y[i], accumulated in float32
+//	SaxpyUnitary, SaxpyInc  y[i] += α·x[i]
+//	SscalUnitary, SscalInc  x[i] *= α
+//	Snrm2Unitary, Snrm2Inc  √Σ x[i]², the sum taken in float64
+//	IsamaxUnitary, IsamaxInc  first i with the largest |x[i]| (Iamax's NaN rule)
+//	SaxpyRows, SaxpyRowsIamax  AxpyRows and AxpyRowsIamax: Batch-OMP's
+//	                        correlation update and atom choice
+//	Sgemm, SgemmOn          C = α·op(A)·op(B) + β·C
+//	PackedB32, SgemmPacked, SgemmPackedOn, SgemmPackedUpperOn
+//	                        the same with B packed once for many products,
+//	                        and the upper triangle of a square product
+//
+// with the contracts of their float64 twins. Snrm2 needs no scaling: a
+// float32's square neither overflows nor underflows in float64. Sgemm's
+// driver has Dgemm's design (a kc×nc block of op(B) packed once and shared
+// by the goroutines, mc×kc blocks of op(A) packed per goroutine, a
+// micro-kernel per tier, the same split of the work, so the result does not
+// depend on the number of goroutines) in code of its own (sgemm.go), which
+// leaves the float64 path as it was. Its micro-kernels are 6×16: twelve
+// YMM accumulators of eight float32 in the AVX2 tier, plain Go in the Go
+// tier; full panels of B are packed by assembly in the AVX2 tier, A in Go.
+// The assembly of the float32 routines (f32_avx2_amd64.s) is written by
+// f32_gen.go from one description parameterised by the vector registers,
+// so that an AVX-512 form can be generated from it; none is written yet,
+// and the AVX-512 tier runs the AVX2 float32 code. ODDL_KERNEL and -tags
+// purego select the float32 code as they select the float64 one. Not there
+// yet: float32 forms of the level-2 kernels and of the fused kernels but
+// AxpyRows and AxpyRowsIamax, and PackedB32 rows packed a few at a time
+// (PackedB.PackRows).
 //
 // # Fused kernels
 //
@@ -182,5 +218,8 @@
 // BLAS; fused_rows.go and fused_elementwise.go for the fused kernels. The
 // assembly files are named after the family and the routine, _avx512 for
 // the AVX-512 tier's; gemm_avx512_amd64.s is written by
-// gemm_avx512_gen.go.
+// gemm_avx512_gen.go. The float32 routines are level1_f32.go and sgemm.go,
+// their dispatchers f32_amd64.go and f32_noasm.go, and their assembly
+// f32_avx2_amd64.s, written by f32_gen.go. Both generators run with go
+// generate ./kernel/.
 package kernel

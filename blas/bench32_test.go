@@ -1,0 +1,99 @@
+package blas
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"testing"
+
+	gblas "gonum.org/v1/gonum/blas"
+)
+
+// The single-precision benchmarks: every backend compiled in, one and two
+// threads, GFLOP/s (2 flops per multiply-add). With -tags openblas they
+// set the kernel's Sgemm beside OpenBLAS's sgemm in one run:
+//
+//	go test -tags openblas -run '^$' -bench 'Sgemm|Sdot|Saxpy' -benchtime 3x ./blas/
+
+func benchRand32(n int) []float32 {
+	rnd := rand.New(rand.NewPCG(uint64(n), 32))
+	s := make([]float32, n)
+	for i := range s {
+		s[i] = float32(2*rnd.Float64() - 1)
+	}
+	return s
+}
+
+// sgemmBenchShapes are ODDL's products — A0 = X·Dᵀ for a batch of 256 or
+// 1024 samples of 784 pixels against 960 atoms (Dᵀ read transposed), the
+// Gram matrix D·Dᵀ — and two square ones.
+var sgemmBenchShapes = []struct {
+	m, n, k int
+	tB      gblas.Transpose
+}{
+	{256, 960, 784, gblas.Trans},
+	{1024, 960, 784, gblas.Trans},
+	{960, 960, 784, gblas.Trans},
+	{960, 4096, 784, gblas.NoTrans},
+	{256, 256, 256, gblas.NoTrans},
+	{1024, 1024, 1024, gblas.NoTrans},
+}
+
+func BenchmarkSgemm(b *testing.B) {
+	forBackends(b, func(b *testing.B, name string, impl gblas.Float64) {
+		for _, s := range sgemmBenchShapes {
+			label := fmt.Sprintf("m=%d,n=%d,k=%d", s.m, s.n, s.k)
+			ldb := s.n
+			if s.tB == gblas.Trans {
+				label += ",NT"
+				ldb = s.k
+			}
+			b.Run(label, func(b *testing.B) {
+				a := benchRand32(s.m * s.k)
+				bm := benchRand32(s.k * s.n)
+				c := make([]float32, s.m*s.n)
+				for _, th := range benchThreads {
+					withThreads(b, impl, th, func(b *testing.B, impl gblas.Float64) {
+						f := impl.(gblas.Float32)
+						b.SetBytes(int64(4 * (len(a) + len(bm) + 2*len(c))))
+						for b.Loop() {
+							f.Sgemm(gblas.NoTrans, s.tB, s.m, s.n, s.k, 1, a, s.k, bm, ldb, 0, c, s.n)
+						}
+						reportGFLOPS(b, 2*float64(s.m)*float64(s.n)*float64(s.k))
+					})
+				}
+			})
+		}
+	})
+}
+
+func BenchmarkSdot(b *testing.B) {
+	const n = 784
+	x, y := benchRand32(n), benchRand32(n + 1)[:n]
+	var sink float32
+	forBackends(b, func(b *testing.B, name string, impl gblas.Float64) {
+		f := impl.(gblas.Float32)
+		b.Run(fmt.Sprintf("n=%d", n), func(b *testing.B) {
+			b.SetBytes(8 * n)
+			for b.Loop() {
+				sink += f.Sdot(n, x, 1, y, 1)
+			}
+			reportGFLOPS(b, 2*n)
+		})
+	})
+	_ = sink
+}
+
+func BenchmarkSaxpy(b *testing.B) {
+	const n = 784
+	x, y := benchRand32(n), benchRand32(n + 1)[:n]
+	forBackends(b, func(b *testing.B, name string, impl gblas.Float64) {
+		f := impl.(gblas.Float32)
+		b.Run(fmt.Sprintf("n=%d", n), func(b *testing.B) {
+			b.SetBytes(12 * n)
+			for b.Loop() {
+				f.Saxpy(n, 1e-9, x, 1, y, 1)
+			}
+			reportGFLOPS(b, 2*n)
+		})
+	})
+}

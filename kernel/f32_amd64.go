@@ -1,0 +1,185 @@
+//go:build amd64 && !purego
+
+package kernel
+
+//go:generate go run f32_gen.go
+
+// The float32 routines on amd64: the AVX2/FMA assembly (f32_avx2_amd64.s,
+// written by f32_gen.go) in the avx2 and avx512 tiers, the Go forms in the
+// go tier and below each routine's threshold.
+
+func sgemmMicro(kern, kb int, ap, bp, c []float32, ldc int, alpha, beta float32) {
+	if kern == sgemmKernelAVX2ID {
+		sgemmKernel6x16AVX2(kb, ap, bp, c, ldc, alpha, beta)
+		return
+	}
+	sgemmKernelGo(kb, ap, bp, c, ldc, alpha, beta)
+}
+
+// sgemmPackPanelB packs one full column panel of B (16 columns of op(B),
+// depth k) from src (row stride ld): rows of the stored matrix interleaved
+// when trans is set, runs of 16 columns copied otherwise; by the assembly
+// when asm is set, else by the Go forms.
+func sgemmPackPanelB(asm, trans bool, k int, src []float32, ld int, dst []float32) {
+	switch {
+	case !asm && trans:
+		packRowsF32(src, ld, 0, 16, 0, k, 16, dst)
+	case !asm:
+		packColsF32(src, ld, 0, k, 0, 16, 16, dst)
+	case trans:
+		k8 := k &^ 7
+		sgemmPackRows16AVX2(k8, src, ld, dst)
+		for j := range 16 {
+			for p := k8; p < k; p++ {
+				dst[p*16+j] = src[j*ld+p]
+			}
+		}
+	default:
+		sgemmPackCols16AVX2(k, src, ld, dst)
+	}
+}
+
+func sdot(x, y []float32) float32 {
+	if !useAsm || len(x) < sdotAsmMin {
+		return sdotGo(x, y)
+	}
+	raceRead32(x)
+	raceRead32(y)
+	return sdotAVX2(x, y)
+}
+
+func ssumSq(x []float32) float64 {
+	if !useAsm || len(x) < ssumSqAsmMin {
+		return ssumSqGo(x)
+	}
+	raceRead32(x)
+	return ssumSqAVX2(x)
+}
+
+func isamax(x []float32) int {
+	if !useAsm || len(x) < isamaxAsmMin {
+		return isamaxGo(x)
+	}
+	raceRead32(x)
+	return isamaxAVX2(x)
+}
+
+func saxpy(alpha float32, x, y []float32) {
+	if !useAsm || len(x) < saxpyAsmMin {
+		saxpyGo(alpha, x, y)
+		return
+	}
+	raceRead32(x)
+	raceWrite32(y)
+	saxpyAVX2(alpha, x, y)
+}
+
+func saxpyRows(c, g []float32, ld int, idx []int, y []float32) {
+	n := len(y)
+	if !useAsm || n < saxpyAsmMin {
+		saxpyRowsGo(c, g, ld, idx, y)
+		return
+	}
+	for _, r := range idx {
+		// The assembly trusts every row to lie inside g: slicing checks.
+		row := g[r*ld : r*ld+n]
+		raceRead32(row)
+	}
+	raceWrite32(y)
+	saxpyRowsAVX2(c, g, ld, idx, y)
+}
+
+func isamaxSkipNaN32(x []float32) int {
+	if !useAsm || len(x) < isamaxAsmMin {
+		return isamaxSkipNaN32Go(x)
+	}
+	raceRead32(x)
+	return isamaxAVX2(x)
+}
+
+func sscal(alpha float32, x []float32) {
+	if !useAsm || len(x) < sscalAsmMin {
+		sscalGo(alpha, x)
+		return
+	}
+	raceWrite32(x)
+	sscalAVX2(alpha, x)
+}
+
+// sgemmKernel6x16AVX2 is the AVX2/FMA float32 micro-kernel. With T =
+// Σ_p a[6p:6p+6] ⊗ b[16p:16p+16], the 6×16 outer-product sum over the
+// packed panels a and b of depth k, accumulated in float32 with fused
+// multiply-adds in order p = 0, 1, ..., k-1, it computes
+//
+//	c[i*ldc+j] = alpha*T[i][j] + beta*c[i*ldc+j]   (i < 6, j < 16)
+//
+// as beta*c rounded, then one fused multiply-add; it does not read C when
+// beta == 0. The caller guarantees len(a) >= 6k, len(b) >= 16k and
+// len(c) >= 5*ldc+16.
+//
+//go:noescape
+func sgemmKernel6x16AVX2(k int, a, b, c []float32, ldc int, alpha, beta float32)
+
+// sgemmPackRows16AVX2 interleaves 16 rows of a row-major matrix (row
+// stride ldb) for the micro-kernel, k a multiple of 8:
+//
+//	for p := range k {
+//		for j := range 16 {
+//			dst[p*16+j] = b[j*ldb+p]
+//		}
+//	}
+//
+// The caller guarantees len(b) >= 15*ldb+k and len(dst) >= 16k.
+//
+//go:noescape
+func sgemmPackRows16AVX2(k int, b []float32, ldb int, dst []float32)
+
+// sgemmPackCols16AVX2 copies 16 consecutive columns of k rows of a
+// row-major matrix (row stride ldb):
+//
+//	for p := range k {
+//		copy(dst[p*16:p*16+16], b[p*ldb:p*ldb+16])
+//	}
+//
+// The caller guarantees len(b) >= (k-1)*ldb+16 and len(dst) >= 16k.
+//
+//go:noescape
+func sgemmPackCols16AVX2(k int, b []float32, ldb int, dst []float32)
+
+// sdotAVX2 returns Σ x[i]*y[i] over len(x) elements (len(y) >= len(x)),
+// in four vector partial sums and one scalar one for the tail.
+//
+//go:noescape
+func sdotAVX2(x, y []float32) float32
+
+// ssumSqAVX2 returns Σ x[i]² in float64: each element widened, squared
+// and added with one fused multiply-add, in four vector partial sums and
+// one scalar one for the tail.
+//
+//go:noescape
+func ssumSqAVX2(x []float32) float64
+
+// isamaxAVX2 returns the first index of the largest |x[i]|, NaNs passed
+// over (at x[0] too), 0 if every element is NaN; len(x) >= 1.
+//
+//go:noescape
+func isamaxAVX2(x []float32) int
+
+// saxpyAVX2 sets y[i] = fma(alpha, x[i], y[i]) for i < len(x) (len(y) >=
+// len(x)).
+//
+//go:noescape
+func saxpyAVX2(alpha float32, x, y []float32)
+
+// saxpyRowsAVX2 adds c[m]·g[idx[m]*ld : idx[m]*ld+len(y)] to y for each m
+// in order, one fused multiply-add a row and element (the values of one
+// saxpyAVX2 a row), holding y in registers through all the rows. The
+// caller guarantees len(c) >= len(idx) and that every row lies inside g.
+//
+//go:noescape
+func saxpyRowsAVX2(c, g []float32, ld int, idx []int, y []float32)
+
+// sscalAVX2 sets x[i] *= alpha.
+//
+//go:noescape
+func sscalAVX2(alpha float32, x []float32)

@@ -1,0 +1,31 @@
+//go:build !amd64 || purego
+
+package kernel
+
+// Without the assembly the float32 routines are their Go forms.
+
+func sgemmMicro(kern, kb int, ap, bp, c []float32, ldc int, alpha, beta float32) {
+	sgemmKernelGo(kb, ap, bp, c, ldc, alpha, beta)
+}
+
+func sdot(x, y []float32) float32 { return sdotGo(x, y) }
+
+func ssumSq(x []float32) float64 { return ssumSqGo(x) }
+
+func isamax(x []float32) int { return isamaxGo(x) }
+
+func saxpyRows(c, g []float32, ld int, idx []int, y []float32) { saxpyRowsGo(c, g, ld, idx, y) }
+
+func isamaxSkipNaN32(x []float32) int { return isamaxSkipNaN32Go(x) }
+
+func saxpy(alpha float32, x, y []float32) { saxpyGo(alpha, x, y) }
+
+func sscal(alpha float32, x []float32) { sscalGo(alpha, x) }
+
+func sgemmPackPanelB(asm, trans bool, k int, src []float32, ld int, dst []float32) {
+	if trans {
+		packRowsF32(src, ld, 0, 16, 0, k, 16, dst)
+	} else {
+		packColsF32(src, ld, 0, k, 0, 16, 16, dst)
+	}
+}

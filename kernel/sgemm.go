@@ -1,0 +1,472 @@
+package kernel
+
+import (
+	"math"
+	"sync"
+	"sync/atomic"
+
+	"github.com/oddl-go/oddl/internal/par"
+)
+
+// The single-precision GEMM. Its driver follows Dgemm's design — the
+// GotoBLAS/BLIS loop nest with a kc×nc block of op(B) packed once and
+// shared by all goroutines, an mc×kc block of op(A) packed per goroutine,
+// and a register-blocked micro-kernel per tier — in a form of its own, so
+// that the float64 path is untouched. It has Dgemm's packed-B and
+// upper-triangle variants (sgemm_packed.go), not yet PackedB's PackRows or
+// the AVX-512 tier's lazy packing.
+
+// sgemmTier is the SGEMM of one kernel tier, as gemmTier is Dgemm's.
+type sgemmTier struct {
+	kernel     int // sgemmKernelGoID or sgemmKernelAVX2ID
+	mr, nr     int // the micro-tile
+	kc, mc, nc int // the cache blocking (see gemmTier)
+}
+
+// The float32 micro-kernels.
+const (
+	sgemmKernelGoID   = iota // sgemmKernelGo, 6×16, plain Go
+	sgemmKernelAVX2ID        // sgemmKernel6x16AVX2, 6×16 on 12 YMM accumulators
+)
+
+// sgemmTiers holds each tier's SGEMM, indexed by its kernel. The values
+// are variables only so that tests can explore other blocking.
+//
+// A YMM register holds eight float32, so the AVX2 tile is 6×16: the
+// float64 6×8 kernel's register use, twice the columns. The blocking keeps
+// the bytes of the float64 AVX2 tier in each cache level: the 16×256
+// micro-panel of B (16 KB) in L1, the 288×256 block of A (288 KB) in L2.
+// It is not tuned by timing yet. The AVX-512 tier has no float32 kernel
+// of its own so far and runs the AVX2 one (see sgemmTierNow).
+var sgemmTiers = [...]sgemmTier{
+	sgemmKernelGoID:   {kernel: sgemmKernelGoID, mr: 6, nr: 16, kc: 256, mc: 288, nc: 4096},
+	sgemmKernelAVX2ID: {kernel: sgemmKernelAVX2ID, mr: 6, nr: 16, kc: 256, mc: 288, nc: 4096},
+}
+
+// sgemmTileMax is the largest micro-tile (mr·nr) of any tier.
+const sgemmTileMax = 6 * 16
+
+// sgemmTierNow returns the SGEMM of the running tier: the AVX2 kernel in
+// the avx2 and avx512 tiers, the Go one in the go tier.
+func sgemmTierNow() sgemmTier {
+	if useAsm {
+		return sgemmTiers[sgemmKernelAVX2ID]
+	}
+	return sgemmTiers[sgemmKernelGoID]
+}
+
+// Sgemm computes C = alpha*op(A)*op(B) + beta*C in single precision,
+// row-major; op(X) = X or Xᵀ. op(A) is m×k, op(B) is k×n, C is m×n.
+// lda/ldb/ldc are row strides (>= the stored row length). Unchecked: the
+// caller (package blas) validates.
+//
+// It is Dgemm's float32 twin, with the same contract: beta == 0
+// overwrites C without reading it, alpha == 0 or k == 0 only scales C by
+// beta, NaN and Inf in A or B propagate otherwise; each element of C is
+// accumulated in float32 with fused multiply-adds (in the SIMD tiers) in
+// one order whatever the number of goroutines, so the result does not
+// depend on Threads(). Steady-state calls allocate nothing.
+func Sgemm(transA, transB bool, m, n, k int, alpha float32, a []float32, lda int, b []float32, ldb int, beta float32, c []float32, ldc int) {
+	SgemmOn(0, transA, transB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
+}
+
+// SgemmOn is Sgemm on at most threads goroutines, the caller's included
+// (threads < 1: Threads()). The result is the same on any number.
+func SgemmOn(threads int, transA, transB bool, m, n, k int, alpha float32, a []float32, lda int, b []float32, ldb int, beta float32, c []float32, ldc int) {
+	if m == 0 || n == 0 {
+		return
+	}
+	if alpha == 0 || k == 0 {
+		scaleC32(m, n, beta, c, ldc)
+		return
+	}
+	if float64(m)*float64(n)*float64(k) <= gemmTinyWork {
+		sgemmTiny(transA, transB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
+		return
+	}
+	g := sgemmCallPool.Get().(*sgemmCall)
+	g.transA, g.transB = transA, transB
+	g.m, g.n, g.k = m, n, k
+	g.alpha, g.beta = alpha, beta
+	g.a, g.lda, g.b, g.ldb, g.c, g.ldc = a, lda, b, ldb, c, ldc
+	g.tier = sgemmTierNow()
+	g.tmax = threads
+	g.run()
+	g.a, g.b, g.c, g.tmax = nil, nil, nil, 0
+	sgemmCallPool.Put(g)
+}
+
+// sgemmTiny is Sgemm by dot products, for tiny problems (alpha != 0,
+// k > 0).
+func sgemmTiny(transA, transB bool, m, n, k int, alpha float32, a []float32, lda int, b []float32, ldb int, beta float32, c []float32, ldc int) {
+	ai, ap, bp, bj := lda, 1, ldb, 1
+	if transA {
+		ai, ap = 1, lda
+	}
+	if transB {
+		bp, bj = 1, ldb
+	}
+	for i := range m {
+		for j := range n {
+			var s float32
+			for p := range k {
+				s += a[i*ai+p*ap] * b[p*bp+j*bj]
+			}
+			cij := &c[i*ldc+j]
+			if beta == 0 {
+				*cij = alpha * s
+			} else {
+				*cij = alpha*s + beta**cij
+			}
+		}
+	}
+}
+
+// scaleC32 sets C = beta*C, writing zeros when beta == 0.
+func scaleC32(m, n int, beta float32, c []float32, ldc int) {
+	if beta == 1 {
+		return
+	}
+	for i := range m {
+		row := c[i*ldc : i*ldc+n]
+		if beta == 0 {
+			clear(row)
+			continue
+		}
+		for j := range row {
+			row[j] *= beta
+		}
+	}
+}
+
+// sgemmCall holds one Sgemm call (see gemmCall): its arguments, the block
+// being worked on, the packing buffers and the work counter of the
+// current phase. Calls are pooled.
+type sgemmCall struct {
+	transA, transB bool
+	m, n, k        int
+	alpha, beta    float32
+	a, b, c        []float32
+	lda, ldb, ldc  int
+	tier           sgemmTier
+	t, tmax        int // goroutines used; the cap asked for (0: none)
+
+	kc, mc, nc int
+
+	// The current (jc, pc) block, its beta and its serial number.
+	jc, nb, pc, kb int
+	betaBlk        float32
+	block          int
+
+	// The current phase: units 0..units-1, claimed through next.
+	phase                            int
+	units                            int
+	next                             atomic.Int64
+	packPanels, chunkPanels, nChunks int
+	helpFn                           func(w int)
+
+	bufB  []float32 // packed kc×nc block of op(B), shared
+	slots []sgemmSlot
+
+	// packed, when set (SgemmPacked), holds op(B) already packed with its
+	// own tier and blocking, which the call then takes: bufB points into
+	// it and nothing is packed. upper, when set (SgemmPackedUpperOn),
+	// skips the micro-tiles of C that lie wholly below its diagonal.
+	packed *PackedB32
+	upper  bool
+}
+
+// sgemmSlot is the private state of one goroutine taking part in a call.
+type sgemmSlot struct {
+	bufA      []float32 // packed mc×kc block of op(A)
+	block, ib int       // bufA holds row block ib of block; block < 0: nothing
+}
+
+var sgemmCallPool = sync.Pool{New: func() any {
+	g := new(sgemmCall)
+	g.helpFn = func(w int) { g.help(w) }
+	return g
+}}
+
+// run performs the call.
+func (g *sgemmCall) run() {
+	m, n, k := g.m, g.n, g.k
+	if pb := g.packed; pb != nil {
+		g.tier = pb.tier
+	}
+	mr, nr := g.tier.mr, g.tier.nr
+	g.kc = ceilDiv(k, ceilDiv(k, g.tier.kc))
+	g.nc = roundUp(min(n, g.tier.nc), nr)
+	g.mc = roundUp(ceilDiv(m, ceilDiv(m, g.tier.mc)), mr)
+	if pb := g.packed; pb != nil {
+		g.kc, g.nc = pb.kc, pb.nc
+	}
+
+	t := 1
+	if work := float64(m) * float64(n) * float64(k); work >= 2*float64(gemmMinWork) {
+		t = min(Threads(), int(work/float64(gemmMinWork)), ceilDiv(m, mr)*ceilDiv(n, nr))
+		if g.tmax > 0 {
+			t = min(t, g.tmax)
+		}
+	}
+	g.t = t
+
+	if g.packed == nil {
+		if need := g.kc * g.nc; cap(g.bufB) < need {
+			g.bufB = make([]float32, need)
+		}
+		g.bufB = g.bufB[:g.kc*g.nc]
+	}
+	own := g.bufB
+	for len(g.slots) < t {
+		g.slots = append(g.slots, sgemmSlot{})
+	}
+	for w := range t {
+		sl := &g.slots[w]
+		if need := g.kc * g.mc; cap(sl.bufA) < need {
+			sl.bufA = make([]float32, need)
+		}
+		sl.block = -1
+	}
+	mBlocks := ceilDiv(ceilDiv(m, mr), g.mc/mr)
+
+	for jc := 0; jc < n; jc += g.nc {
+		g.jc, g.nb = jc, min(g.nc, n-jc)
+		np := ceilDiv(g.nb, nr)
+		g.packPanels, g.chunkPanels = np, np
+		if t > 1 {
+			g.packPanels = ceilDiv(np, min(np, gemmUnitsPerThread*t))
+			g.chunkPanels = ceilDiv(np, min(np, ceilDiv(gemmUnitsPerThread*t, mBlocks)))
+		}
+		g.nChunks = ceilDiv(np, g.chunkPanels)
+		for pc := 0; pc < k; pc += g.kc {
+			g.pc, g.kb = pc, min(g.kc, k-pc)
+			g.betaBlk = g.beta
+			if pc > 0 {
+				g.betaBlk = 1
+			}
+			g.block++
+			if pb := g.packed; pb != nil {
+				off := pb.offs[(jc/g.nc)*ceilDiv(k, g.kc)+pc/g.kc]
+				g.bufB = pb.data[off : off+np*nr*g.kb]
+			} else {
+				g.runPhase(gemmPhasePackB, ceilDiv(np, g.packPanels))
+			}
+			g.runPhase(gemmPhaseCompute, mBlocks*g.nChunks)
+		}
+	}
+	g.bufB = own
+}
+
+// runPhase runs units 0..units-1 of a phase on up to g.t goroutines, the
+// calling one included, and returns when all are done (par.Do returns
+// only when every goroutine has).
+func (g *sgemmCall) runPhase(phase, units int) {
+	g.phase, g.units = phase, units
+	g.next.Store(0)
+	par.Do(min(g.t, units), g.helpFn)
+}
+
+// help claims and runs units of the current phase until none is left, as
+// goroutine slot.
+func (g *sgemmCall) help(slot int) {
+	for {
+		u := int(g.next.Add(1) - 1)
+		if u >= g.units {
+			return
+		}
+		g.doUnit(slot, u)
+	}
+}
+
+// doUnit runs unit u of the current phase as goroutine slot: the packing
+// of packPanels column panels of B, or the update of one row block of C
+// times chunkPanels column panels.
+func (g *sgemmCall) doUnit(slot, u int) {
+	mr, nr := g.tier.mr, g.tier.nr
+	np := ceilDiv(g.nb, nr)
+	if g.phase == gemmPhasePackB {
+		q0 := u * g.packPanels
+		sgemmPackB(&g.tier, g.transB, g.b, g.ldb, g.pc, g.kb, g.jc, g.nb, q0, min(np, q0+g.packPanels), g.bufB)
+		return
+	}
+	ib, ch := u/g.nChunks, u%g.nChunks
+	mcp := g.mc / mr
+	r0, r1 := ib*mcp, min(ceilDiv(g.m, mr), (ib+1)*mcp)
+	q0, q1 := ch*g.chunkPanels, min(np, (ch+1)*g.chunkPanels)
+	if g.upper && g.jc+min(q1*nr, g.nb) <= r0*mr {
+		return // every tile of the unit is below the diagonal
+	}
+	sl := &g.slots[slot]
+	if sl.block != g.block || sl.ib != ib {
+		i0 := r0 * mr
+		sgemmPackA(&g.tier, g.transA, g.a, g.lda, i0, min(r1*mr, g.m)-i0, g.pc, g.kb, sl.bufA)
+		sl.block, sl.ib = g.block, ib
+	}
+	g.macro(r0, r1, q0, q1, sl.bufA)
+}
+
+// macro updates the tiles in row panels r0..r1-1 and column panels
+// q0..q1-1 of the current block of C; bufA holds those row panels packed.
+// Edge tiles are computed into a scratch tile and stored by storeTile32.
+func (g *sgemmCall) macro(r0, r1, q0, q1 int, bufA []float32) {
+	mr, nr, kern := g.tier.mr, g.tier.nr, g.tier.kernel
+	m, kb, ldc := g.m, g.kb, g.ldc
+	alpha, beta := g.alpha, g.betaBlk
+	c := g.c
+	raceWriteBlock32(c, ldc, r0*mr, min(r1*mr, m)-r0*mr, g.jc+q0*nr, min(q1*nr, g.nb)-q0*nr)
+	raceRead32(g.bufB[q0*nr*kb : q1*nr*kb])
+	var tile [sgemmTileMax]float32
+	for q := q0; q < q1; q++ {
+		bp := g.bufB[q*nr*kb : (q+1)*nr*kb]
+		j := g.jc + q*nr
+		cols := min(nr, g.jc+g.nb-j)
+		for r := r0; r < r1; r++ {
+			ap := bufA[(r-r0)*mr*kb : (r-r0+1)*mr*kb]
+			i := r * mr
+			if g.upper && j+cols <= i {
+				continue // below the diagonal
+			}
+			rows := min(mr, m-i)
+			if rows < mr || cols < nr {
+				sgemmMicro(kern, kb, ap, bp, tile[:mr*nr], nr, 1, 0)
+				storeTile32(rows, cols, tile[:mr*nr], nr, c[i*ldc+j:], ldc, alpha, beta)
+				continue
+			}
+			sgemmMicro(kern, kb, ap, bp, c[i*ldc+j:i*ldc+j+(mr-1)*ldc+nr], ldc, alpha, beta)
+		}
+	}
+}
+
+// storeTile32 writes C = alpha*T + beta*C for the top-left rows×cols
+// corner of a micro-tile T (row stride nr): beta*C rounded to float32, then
+// alpha*T added with one rounding, as the SIMD micro-kernels do (the fused
+// multiply-add is taken in float64 and rounded to float32; alpha*T is exact
+// there, so the two agree but for rare double-rounding ties).
+func storeTile32(rows, cols int, t []float32, nr int, c []float32, ldc int, alpha, beta float32) {
+	for i := range rows {
+		row := c[i*ldc : i*ldc+cols]
+		tr := t[i*nr : i*nr+cols]
+		if beta == 0 {
+			for j, v := range tr {
+				row[j] = alpha * v
+			}
+			continue
+		}
+		for j, v := range tr {
+			row[j] = float32(math.FMA(float64(alpha), float64(v), float64(beta*row[j])))
+		}
+	}
+}
+
+// sgemmPackA packs op(A)[i0:i0+mb, p0:p0+kb] into dst as ⌈mb/mr⌉ row
+// panels of mr·kb values each, in the layout of packA: panel r holds, step
+// by step, the mr values of op(A) rows r·mr.., zeros past the last row.
+func sgemmPackA(t *sgemmTier, trans bool, a []float32, lda, i0, mb, p0, kb int, dst []float32) {
+	mr := t.mr
+	for r := 0; r < mb; r += mr {
+		rows := min(mr, mb-r)
+		panel := dst[r*kb : r*kb+mr*kb]
+		if trans {
+			packColsF32(a, lda, p0, kb, i0+r, rows, mr, panel)
+		} else {
+			packRowsF32(a, lda, i0+r, rows, p0, kb, mr, panel)
+		}
+	}
+}
+
+// sgemmPackB packs the column panels q0..q1-1 of op(B)[p0:p0+kb,
+// j0:j0+nb] into dst; panel q starts at dst[q*nr*kb] and holds, step by
+// step, the nr values of op(B) columns q·nr.., zeros past the last column.
+// Full panels go through sgemmPackPanelB (the assembly in the AVX2 kernel's
+// tiers, except under the race detector, which does not see its memory).
+func sgemmPackB(t *sgemmTier, trans bool, b []float32, ldb, p0, kb, j0, nb, q0, q1 int, dst []float32) {
+	nr := t.nr
+	asm := t.kernel != sgemmKernelGoID && !raceEnabled
+	for q := q0; q < q1; q++ {
+		c := q * nr
+		cols := min(nr, nb-c)
+		panel := dst[q*nr*kb : (q+1)*nr*kb]
+		switch {
+		case cols == 16 && nr == 16 && trans:
+			o := (j0+c)*ldb + p0
+			sgemmPackPanelB(asm, true, kb, b[o:o+15*ldb+kb], ldb, panel)
+		case cols == 16 && nr == 16:
+			o := p0*ldb + j0 + c
+			sgemmPackPanelB(asm, false, kb, b[o:o+(kb-1)*ldb+16], ldb, panel)
+		case trans:
+			packRowsF32(b, ldb, j0+c, cols, p0, kb, nr, panel)
+		default:
+			packColsF32(b, ldb, p0, kb, j0+c, cols, nr, panel)
+		}
+	}
+}
+
+// packRowsF32 interleaves rows r0..r0+rows-1 (rows <= w), columns
+// p0..p0+kb-1, of a row-major matrix into w-wide groups: row r0+i, column
+// p0+p goes to dst[p*w+i]; a partial group is padded with zeros.
+func packRowsF32(a []float32, lda, r0, rows, p0, kb, w int, dst []float32) {
+	dst = dst[:w*kb]
+	if rows < w {
+		clear(dst)
+	}
+	for i := range rows {
+		row := a[(r0+i)*lda+p0 : (r0+i)*lda+p0+kb]
+		for p, v := range row {
+			dst[p*w+i] = v
+		}
+	}
+}
+
+// packColsF32 copies rows p0..p0+kb-1, columns j0..j0+cols-1 (cols <= w),
+// of a row-major matrix to dst[p*w+j]; a partial run is padded with zeros.
+func packColsF32(b []float32, ldb, p0, kb, j0, cols, w int, dst []float32) {
+	dst = dst[:w*kb]
+	if cols < w {
+		clear(dst)
+	}
+	for p := range kb {
+		o := (p0+p)*ldb + j0
+		copy(dst[p*w:p*w+cols], b[o:o+cols])
+	}
+}
+
+// sgemmKernelGo is the pure-Go micro-kernel: with T = Σ_p a[6p:6p+6] ⊗
+// b[16p:16p+16] (a 6×16 outer-product sum over the packed panels a and b
+// of depth k, accumulated in float32 in order p = 0, 1, ..., k-1), it
+// writes
+//
+//	c[i*ldc+j] = alpha*T[i][j] + beta*c[i*ldc+j]   (i < 6, j < 16)
+//
+// through storeTile32, reading no C when beta == 0. It walks the tile in
+// 3×2 sub-tiles, as gemmKernelGo does, so that the accumulators stay in
+// registers.
+func sgemmKernelGo(k int, a, b, c []float32, ldc int, alpha, beta float32) {
+	const mr, nr = 6, 16
+	var t [mr * nr]float32
+	a = a[:mr*k]
+	b = b[:nr*k]
+	for i := 0; i < mr; i += 3 {
+		for j := 0; j < nr; j += 2 {
+			var c00, c01, c10, c11, c20, c21 float32
+			for p := range k {
+				aa := a[p*mr+i : p*mr+i+3 : p*mr+i+3]
+				bb := b[p*nr+j : p*nr+j+2 : p*nr+j+2]
+				b0, b1 := bb[0], bb[1]
+				a0 := aa[0]
+				c00 += a0 * b0
+				c01 += a0 * b1
+				a0 = aa[1]
+				c10 += a0 * b0
+				c11 += a0 * b1
+				a0 = aa[2]
+				c20 += a0 * b0
+				c21 += a0 * b1
+			}
+			t[i*nr+j], t[i*nr+j+1] = c00, c01
+			t[(i+1)*nr+j], t[(i+1)*nr+j+1] = c10, c11
+			t[(i+2)*nr+j], t[(i+2)*nr+j+1] = c20, c21
+		}
+	}
+	storeTile32(mr, nr, t[:], nr, c, ldc, alpha, beta)
+}

@@ -1,0 +1,152 @@
+package kernel
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"runtime"
+	"testing"
+
+	"gonum.org/v1/gonum/blas"
+	"gonum.org/v1/gonum/blas/gonum"
+)
+
+// sgemmBenchOperands returns float32 operands for the shape s (as
+// gemmBenchOperands does for Dgemm).
+func sgemmBenchOperands(s gemmBenchShape) (a, b, c []float32, lda, ldb int) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	fill := func(n int) []float32 {
+		x := make([]float32, n)
+		for i := range x {
+			x[i] = rng.Float32()
+		}
+		return x
+	}
+	lda, ldb = s.k, s.n
+	if s.transB {
+		ldb = s.k
+	}
+	return fill(s.m * s.k), fill(s.k * s.n), fill(s.m * s.n), lda, ldb
+}
+
+// BenchmarkSgemm measures Sgemm in each kernel tier at 1 and 2 goroutines
+// on Dgemm's shapes (ODDL's products among them: 256×784 samples against
+// 960 atoms, A0 = X·Dᵀ, is m=256,n=960,k=784,tB):
+// BenchmarkSgemm/<tier>/<shape>/threads=<t>, in GFLOP/s. The avx512 tier
+// runs the AVX2 float32 kernel; a tier this CPU cannot run is skipped by
+// name.
+func BenchmarkSgemm(b *testing.B) {
+	for _, tier := range gemmAllTiers {
+		b.Run(tier, func(b *testing.B) {
+			if !supported(tier) {
+				b.Skipf("tier %s not run: this binary or CPU cannot run it", tier)
+			}
+			for _, s := range gemmBenchShapes {
+				a, bm, c, lda, ldb := sgemmBenchOperands(s)
+				b.Run(s.String(), func(b *testing.B) {
+					for _, th := range []int{1, 2} {
+						b.Run(fmt.Sprintf("threads=%d", th), func(b *testing.B) {
+							defer setThreads(setThreads(th))
+							withGemmTier(tier, func() {
+								b.ReportAllocs()
+								gemmBenchRun(b, s, func() {
+									Sgemm(false, s.transB, s.m, s.n, s.k, 1, a, lda, bm, ldb, 0, c, s.n)
+								})
+							})
+						})
+					}
+				})
+			}
+		})
+	}
+}
+
+// BenchmarkSgemmGonum is the baseline: gonum's pure-Go Sgemm on the same
+// shapes, with GOMAXPROCS limiting its goroutines.
+func BenchmarkSgemmGonum(b *testing.B) {
+	var impl gonum.Implementation
+	for _, s := range gemmBenchShapes {
+		a, bm, c, lda, ldb := sgemmBenchOperands(s)
+		tB := blas.NoTrans
+		if s.transB {
+			tB = blas.Trans
+		}
+		b.Run(s.String(), func(b *testing.B) {
+			for _, th := range []int{1, 2} {
+				b.Run(fmt.Sprintf("threads=%d", th), func(b *testing.B) {
+					defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(th))
+					gemmBenchRun(b, s, func() {
+						impl.Sgemm(blas.NoTrans, tB, s.m, s.n, s.k, 1, a, lda, bm, ldb, 0, c, s.n)
+					})
+				})
+			}
+		})
+	}
+}
+
+var benchSink32 float32
+
+// benchLevel1F32 runs f over every path and size as name/<path>/n=<n>.
+func benchLevel1F32(b *testing.B, bytesPerElem int64, flopsPerElem float64, f func(x, y []float32)) {
+	for _, p := range benchPaths() {
+		for _, n := range benchLevel1Sizes {
+			b.Run(fmt.Sprintf("%s/n=%d", p.name, n), func(b *testing.B) {
+				x, y := make([]float32, n), make([]float32, n)
+				rng := rand.New(rand.NewPCG(uint64(n), 3))
+				for i := range x {
+					x[i], y[i] = rng.Float32(), rng.Float32()
+				}
+				withKernelPath(p, func() {
+					for b.Loop() {
+						f(x, y)
+					}
+				})
+				reportFlops(b, bytesPerElem*int64(n), flopsPerElem*float64(n))
+			})
+		}
+	}
+}
+
+func BenchmarkSdot(b *testing.B) {
+	benchLevel1F32(b, 8, 2, func(x, y []float32) { benchSink32 += SdotUnitary(x, y) })
+}
+
+func BenchmarkSaxpy(b *testing.B) {
+	benchLevel1F32(b, 12, 2, func(x, y []float32) { SaxpyUnitary(1e-9, x, y) })
+}
+
+func BenchmarkSscal(b *testing.B) {
+	benchLevel1F32(b, 8, 1, func(x, _ []float32) { SscalUnitary(1, x) })
+}
+
+func BenchmarkSnrm2(b *testing.B) {
+	benchLevel1F32(b, 4, 2, func(x, _ []float32) { benchSink32 += Snrm2Unitary(x) })
+}
+
+func BenchmarkIsamax(b *testing.B) {
+	benchLevel1F32(b, 4, 1, func(x, _ []float32) { benchSink32 += float32(IsamaxUnitary(x)) })
+}
+
+// BenchmarkSaxpyRowsIamax is Batch-OMP's float32 correlation update and
+// atom choice on 960 atoms: five rows of a 960×960 Gram matrix, then the
+// largest element.
+func BenchmarkSaxpyRowsIamax(b *testing.B) {
+	const n, rows = 960, 5
+	rng := rand.New(rand.NewPCG(4, 4))
+	g := make([]float32, n*n)
+	for i := range g {
+		g[i] = rng.Float32()
+	}
+	y := make([]float32, n)
+	c := []float32{1e-9, -1e-9, 2e-9, -2e-9, 1e-9}
+	idx := []int{3, 100, 512, 700, 959}
+	for _, p := range benchPaths() {
+		b.Run(p.name, func(b *testing.B) {
+			withKernelPath(p, func() {
+				for b.Loop() {
+					benchSink32 += float32(SaxpyRowsIamax(c, g, n, idx, y))
+				}
+			})
+			reportFlops(b, 4*(rows+2)*n, 2*rows*n)
+		})
+	}
+}
