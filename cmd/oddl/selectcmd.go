@@ -10,6 +10,8 @@ import (
 	"math"
 	"strconv"
 	"strings"
+
+	"github.com/oddl-go/oddl/oddl"
 )
 
 func init() {
@@ -277,19 +279,12 @@ func rowMark(i, best, chosen int) string {
 
 // pickRows returns the row with the lowest error and the first row (in grid
 // order, which puts each flag's first value first) whose error is within
-// one standard error of it.
+// one standard error of it (oddl.OneStandardError).
 func pickRows(rows []selectRow) (best, chosen int) {
+	errs := make([]float64, len(rows))
+	samples := make([]int, len(rows))
 	for i, r := range rows {
-		if r.Error < rows[best].Error {
-			best = i
-		}
+		errs[i], samples[i] = r.Error, r.Samples
 	}
-	p, n := rows[best].Error, float64(max(1, rows[best].Samples))
-	se := math.Sqrt(p * (1 - p) / n)
-	for i, r := range rows {
-		if r.Error <= p+se {
-			return best, i
-		}
-	}
-	return best, best
+	return oddl.OneStandardError(errs, samples)
 }
