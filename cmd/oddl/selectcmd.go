@@ -88,7 +88,7 @@ func runSelect(args []string, stdout, stderr io.Writer) error {
 	}
 	for _, a := range base {
 		switch name := strings.TrimLeft(strings.SplitN(a, "=", 2)[0], "-"); name {
-		case "validate", "json", "o", "resume", "stream", "test":
+		case "validate", "validate-grid", "validate-keep", "json", "o", "resume", "stream", "test":
 			return usageError{fmt.Errorf("train flag -%s cannot be given to select", name)}
 		}
 	}
@@ -100,7 +100,9 @@ func runSelect(args []string, stdout, stderr io.Writer) error {
 			targs = append(targs, "-"+d.name+"="+combo[i])
 			settings[d.name] = combo[i]
 		}
-		all := append(append([]string{"-q", "-json", "-test=false", "-validate", strconv.FormatFloat(*frac, 'g', -1, 64)}, base...), targs...)
+		// Each row's own settings: -validate searches the residual weight
+		// alone, by folds where the held-out share is small.
+		all := append(append([]string{"-q", "-json", "-test=false", "-validate", strconv.FormatFloat(*frac, 'g', -1, 64), "-validate-grid", "residual-weight", "-validate-keep"}, base...), targs...)
 		var out, errb bytes.Buffer
 		if err := runTrain(all, &out, &errb); err != nil {
 			if errors.Is(err, flag.ErrHelp) {
