@@ -257,8 +257,11 @@ func parseTrainFlags(args []string, stderr io.Writer) (*trainFlags, error) {
 			"Small data sets: without -k, a training set of n < 960 samples in q classes\n"+
 			"gets K = the largest multiple of q up to n (at least q; constant samples, which\n"+
 			"cannot start an atom, not counted); without -l, L is at most the sample\n"+
-			"dimension. The tool says on stderr what it chose; give the flag to choose\n"+
-			"yourself. See docs/DATA.md.\n", def.Lambda0))
+			"dimension; without -epochs, a set of fewer than 4 mini-batches gets as many\n"+
+			"passes as make at least 10 joint (discriminative) updates. The tool says on\n"+
+			"stderr what it chose; give the flag to choose yourself. On such a set\n"+
+			"-validate 0.2 chooses L, λ0 and β by 5-fold cross-validation on the training\n"+
+			"rows and trains the choice on all of them. See docs/DATA.md.\n", def.Lambda0))
 	if err := parseFlags(fs, args); err != nil {
 		return nil, err
 	}
