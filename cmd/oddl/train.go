@@ -162,6 +162,9 @@ func runTrain(args []string, stdout, stderr io.Writer) (err error) {
 		}
 		elapsed += more
 	}
+	for _, n := range f.notes {
+		fmt.Fprintln(stderr, n)
+	}
 	if err := r.finish(d); err != nil {
 		return err
 	}
@@ -184,6 +187,7 @@ func runTrain(args []string, stdout, stderr io.Writer) (err error) {
 type trainFlags struct {
 	cfg                    oddl.Config
 	base                   oddl.Config     // cfg before it was fitted to the data's size
+	notes                  []string        // what sizeDefaults chose, for stderr
 	set                    map[string]bool // the flags given
 	data                   *dataFlags
 	stream                 *streamFlags
@@ -491,15 +495,18 @@ func (f *trainFlags) imageDefaults(train samples) error {
 }
 
 // sizeDefaults fits the settings the flags left at their defaults to the
-// training set (oddl.FitToData: K, L and the schedule of a small set),
-// keeps the settings before the fit for -validate's folds, and says on
-// stderr what it chose. An explicit flag always wins.
+// training set (oddl.FitToData: K, L and the passes of a small set),
+// keeps the settings before the fit for -validate's folds, and notes what
+// it chose, said on stderr once training has accepted the settings (so
+// that a refused setting gets a one-line error). An explicit flag always
+// wins.
 func (f *trainFlags) sizeDefaults(train samples, stderr io.Writer) {
 	f.base = f.cfg
 	var fitted []oddl.Fitted
 	f.cfg, fitted = oddl.FitToData(f.cfg, f.dataSize(train), f.given())
+	f.notes = f.notes[:0]
 	for _, c := range fitted {
-		fmt.Fprintf(stderr, "oddl train: %s (set -%s to choose)\n", c, flagOf[c.Setting])
+		f.notes = append(f.notes, fmt.Sprintf("oddl train: %s (set -%s to choose)", c, flagOf[c.Setting]))
 	}
 }
 

@@ -167,8 +167,9 @@ func (r *trainSession) crossValidate(d *trainData, stderr io.Writer) (*validatio
 func (r *trainSession) retrainAll(d *trainData, v *validationReport, addEpochs int, stderr io.Writer) (time.Duration, error) {
 	f := r.f
 	beta := r.model.Config().ResidualWeight
-	f.base.ResidualWeight = beta
-	f.cfg, _ = oddl.FitToData(f.base, f.dataSize(d.all), f.given())
+	f.cfg = f.base
+	f.cfg.ResidualWeight = beta
+	f.sizeDefaults(d.all, stderr)
 	d.train, d.held = d.all, samples{}
 	var err error
 	if d.src, err = d.train.source(); err != nil {
