@@ -2,11 +2,10 @@ package experiments
 
 import (
 	"math/rand/v2"
+	"strings"
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
-
-	"github.com/oddl-go/oddl/dataset"
 )
 
 func TestDrawPerClass(t *testing.T) {
@@ -60,5 +59,25 @@ func TestPixelLinear(t *testing.T) {
 	if len(p.FoldErrors) != len(PixelRidgeGrid) || p.Lambda <= 0 {
 		t.Errorf("choice %v of %v", p.Lambda, p.FoldErrors)
 	}
-	_ = dataset.Fold{}
+}
+
+func TestWriteSmall(t *testing.T) {
+	var res []SmallResult
+	for _, s := range SmallSetNames {
+		for k, m := range SmallRows {
+			errs := []float64{float64(k), float64(k) + 2}
+			r := SmallResult{Set: s, Method: m, ErrorPercent: errs, Train: 10, Test: 20, JointUpdates: 10}
+			r.Mean, r.Std = meanStd(errs)
+			res = append(res, r)
+		}
+	}
+	var b strings.Builder
+	writeSmall(&b, res, 2)
+	out := b.String()
+	// oddl-paper is row 3: errors 3 and 5, mean 4, standard deviation √2.
+	for _, want := range []string{"| oddl-paper | 4.00 ± 1.41 | 4.00 ± 1.41 |", "| pixel-linear | 5.00 ± 1.41 |", "over 2 seeds", "yaleb-5 10 (test 20, joint updates 10)"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("table lacks %q:\n%s", want, out)
+		}
+	}
 }
