@@ -66,8 +66,10 @@ func runSelect(args []string, stdout, stderr io.Writer) error {
 		"Trains one model for each combination of the grid's values on the training\n"+
 			"set less a held-out share (-validate), and prints each one's error on the\n"+
 			"held-out samples, with the residual weight chosen on them unless the grid\n"+
-			"or the train flags set it. The test set is never looked at. Train flags\n"+
-			"after -- apply to every run (e.g. -- -data usps -k 480).\n")
+			"or the train flags set it. Where the share is under 1000 samples, each\n"+
+			"combination is cross-validated by k = 1/share folds instead (every training\n"+
+			"sample held out once), as oddl train -validate does. The test set is never\n"+
+			"looked at. Train flags after -- apply to every run (e.g. -- -data usps -k 480).\n")
 	// The train flags after "--" go to every run.
 	var base []string
 	for i, a := range args {
