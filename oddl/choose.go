@@ -80,14 +80,8 @@ func (m *Model) ChooseResidualWeight(ctx context.Context, X *mat.Dense, labels [
 		}
 		ch.Samples, ch.Errors[i] = ev.Samples, ev.ErrorRate
 	}
-	best := slices.Min(ch.Errors)
-	se := math.Sqrt(best * (1 - best) / float64(ch.Samples))
-	for i, e := range ch.Errors {
-		if e <= best+se {
-			ch.Chosen = grid[i]
-			break
-		}
-	}
+	_, chosen := OneStandardError(ch.Errors, []int{ch.Samples})
+	ch.Chosen = grid[chosen]
 	if err := m.SetResidualWeight(ch.Chosen); err != nil {
 		return ResidualChoice{}, err
 	}
@@ -95,6 +89,42 @@ func (m *Model) ChooseResidualWeight(ctx context.Context, X *mat.Dense, labels [
 	m.rchoice = ch
 	m.mu.Unlock()
 	return ch, nil
+}
+
+// OneStandardError is the one rule by which the tool picks a setting on
+// held-out data: of settings listed from the simplest (or the preferred)
+// to the others, with error rates errs (fractions) measured on held-out
+// samples, it returns best, the lowest error (the first of equals), and
+// chosen, the first setting whose error is within one standard error of
+// it, √(p(1−p)/N) at the lowest rate p on the N samples best was measured
+// on. A setting that is better only by the noise of N samples does not
+// replace one listed before it. samples gives N for each setting, or one
+// N for all; a count below 1 counts as 1. It returns (−1, −1) for no
+// settings.
+func OneStandardError(errs []float64, samples []int) (best, chosen int) {
+	if len(errs) == 0 {
+		return -1, -1
+	}
+	for i, e := range errs {
+		if e < errs[best] {
+			best = i
+		}
+	}
+	n := 1
+	switch {
+	case len(samples) == 1:
+		n = samples[0]
+	case best < len(samples):
+		n = samples[best]
+	}
+	p := errs[best]
+	se := math.Sqrt(max(0, p*(1-p)) / float64(max(1, n)))
+	for i, e := range errs {
+		if e <= p+se {
+			return best, i
+		}
+	}
+	return best, best
 }
 
 // ResidualChoice returns how the model's residual weight was chosen (see

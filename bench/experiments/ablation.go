@@ -295,7 +295,6 @@ func faceRule(ctx context.Context, faces *dataset.Set, trIdx []int, p Params) (F
 		}
 	}
 	r := FaceRule{Seed: p.Seed, Samples: len(out), Grid: grid, ErrorPercent: make([]float64, len(grid))}
-	best := 0
 	for g, S := range totals {
 		wrong := 0
 		for i, y := range vaP[0].Labels {
@@ -304,23 +303,19 @@ func faceRule(ctx context.Context, faces *dataset.Set, trIdx []int, p Params) (F
 			}
 		}
 		r.ErrorPercent[g] = 100 * float64(wrong) / float64(len(out))
-		if r.ErrorPercent[g] < r.ErrorPercent[best] {
-			best = g
-		}
 	}
-	r.Chosen = grid[chooseWithin(r.ErrorPercent, best, len(out))]
+	r.Chosen = grid[chooseWithin(r.ErrorPercent, len(out))]
 	return r, nil
 }
 
 // chooseWithin returns the first index (the smallest weight of a sorted
-// grid) whose error is within one standard error of the error at best,
-// errors in percent on n samples.
-func chooseWithin(errs []float64, best, n int) int {
-	limit := errs[best] + standardError(errs[best], n)
-	for g, e := range errs {
-		if e <= limit {
-			return g
-		}
+// grid) whose error is within one standard error of the lowest, errors in
+// percent on n samples (oddl.OneStandardError).
+func chooseWithin(errs []float64, n int) int {
+	f := make([]float64, len(errs))
+	for i, e := range errs {
+		f[i] = e / 100
 	}
-	return best
+	_, chosen := oddl.OneStandardError(f, []int{n})
+	return chosen
 }

@@ -113,10 +113,10 @@ func TestAblationSteps(t *testing.T) {
 func TestChooseWithin(t *testing.T) {
 	// 1000 samples at 5 %: one standard error is 0.69 point.
 	errs := []float64{6.0, 5.5, 5.0, 5.2}
-	if g := chooseWithin(errs, 2, 1000); g != 1 {
+	if g := chooseWithin(errs, 1000); g != 1 {
 		t.Errorf("chose %d, want 1 (5.5 is within 0.69 of 5.0)", g)
 	}
-	if g := chooseWithin(errs, 2, 100000); g != 2 {
+	if g := chooseWithin(errs, 100000); g != 2 {
 		t.Errorf("with 100000 samples chose %d, want the best, 2", g)
 	}
 }

@@ -142,7 +142,7 @@ func intentCases(t *testing.T, e *hostileEnv) []hostileCase {
 		{name: "a label starting with #", args: quick(hash), status: 1, want: `line 1 starts with # but reads as a sample of label "#a"`},
 		{name: "a bidirectional override in a label", args: quick(bidi), status: 1, want: "bidirectional control character (U+202E)"},
 		{name: "a line separator in a label", args: quick(lsep), status: 1, want: "line or paragraph separator (U+2028)"},
-		{name: "labels 1, 1.0 and 01 are one class", args: quick(same, "-k", "6", "-l", "2", "-init", "6", "-json", "-test=false"), after: func(t *testing.T, stdout string) {
+		{name: "labels 1, 1.0 and 01 are one class", args: quick(same, "-k", "6", "-l", "2", "-init", "6", "-epochs", "1", "-json", "-test=false"), after: func(t *testing.T, stdout string) {
 			has(`"classes": [`, `"1",`, `"2"`)(t, stdout)
 			if strings.Contains(stdout, `"1.0"`) || strings.Contains(stdout, `"01"`) {
 				t.Errorf("1.0 or 01 a class of its own: %.400s", stdout)

@@ -328,15 +328,17 @@ func TestSmallDataDefaults(t *testing.T) {
 			t.Errorf("stderr %q does not say %q", errs, want)
 		}
 	}
-	if !strings.Contains(out, `"k": 100`) || !strings.Contains(out, `"batch": 1024`) || !strings.Contains(out, `"l": 3`) {
+	// One mini-batch a pass: ten passes for ten joint updates.
+	if !strings.Contains(out, `"k": 100`) || !strings.Contains(out, `"batch": 1024`) || !strings.Contains(out, `"l": 3`) || !strings.Contains(out, `"epochs": 10`) || !strings.Contains(out, `"joint_updates": 10`) {
 		t.Errorf("report: %s", out)
 	}
 	st, out, errs = runCmd("train", "-data", data, "-q", "-json", "-k", "20", "-l", "2")
-	if st != 0 || errs != "" || !strings.Contains(out, `"k": 20`) || !strings.Contains(out, `"l": 2`) {
+	if st != 0 || strings.Contains(errs, "K =") || strings.Contains(errs, "L =") || !strings.Contains(out, `"k": 20`) || !strings.Contains(out, `"l": 2`) {
 		t.Errorf("given flags: status %d, stderr %q, report %s", st, errs, out)
 	}
-	// With -validate the rule sees the samples left to train on.
-	if st, _, errs := runCmd("train", "-data", data, "-q", "-validate", "0.2", "-l", "2"); st != 0 || !strings.Contains(errs, "K = 80 atoms for 80 training samples") {
+	// With -validate on a small set, folds: the rule sees each fold's
+	// samples and the final model all of them.
+	if st, _, errs := runCmd("train", "-data", data, "-q", "-validate", "0.2", "-l", "2"); st != 0 || !strings.Contains(errs, "K = 100 atoms for 100 training samples") {
 		t.Errorf("-validate: status %d, stderr %q", st, errs)
 	}
 	// Constant samples cannot start an atom: they are not counted.

@@ -28,7 +28,7 @@ func init() {
 
 func runReproduce(args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("reproduce", stderr)
-	table := fs.String("table", "all", "tables to run: 1, 2, 3, 4, 5, a comma-separated list, or all")
+	table := fs.String("table", "all", "tables to run: 1, 2, 3, 4, 5, a comma-separated list, or all; or stream, or small (few-shot sets: Extended Yale B with 5 and 15 faces a person, USPS and MNIST with 50 digits a class; -seeds draws, default 5, with -quick 2)")
 	quick := fs.Bool("quick", false, "subsampled, smaller run of every table (well under 3 minutes on 2 cores; not comparable with the paper)")
 	out := fs.String("out", "reproduce-out", "`folder` for results.json, the Table 3 plot and the dictionary pictures (\"\" writes no files)")
 	dataDir := fs.String("data-dir", "", "`folder` holding the usps and yaleb files (default: $ODDL_DATA, ./data or ../shared/data, whichever has them)")
@@ -60,6 +60,9 @@ func runReproduce(args []string, stdout, stderr io.Writer) error {
 			"from the runs of Table 1.\n")
 	if err := parseFlags(fs, args); err != nil {
 		return err
+	}
+	if strings.TrimSpace(*table) == "small" {
+		return reproduceSmall(*seeds, *dataDir, *threads, *backend, *quick, *quiet, stdout, stderr)
 	}
 	if strings.TrimSpace(*table) == "stream" {
 		return reproduceStream(*quick, *k, *streamSizes, *streamLargeK, *deform, *dataDir, *threads, *backend, *out, *quiet, stdout, stderr)
@@ -215,4 +218,31 @@ func reproduceStream(quick bool, k int, sizes string, largeK int, deform, dataDi
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	return runStreamTable(ctx, o, stdout)
+}
+
+// reproduceSmall runs the small-data table.
+func reproduceSmall(seeds int, dataDir string, threads int, backend string, quick, quiet bool, stdout, stderr io.Writer) error {
+	if seeds < 0 || threads < 0 || threads > oddl.MaxThreads {
+		return usageError{fmt.Errorf("-seeds %d, -threads %d: want counts ≥ 0 (at most %d threads)", seeds, threads, oddl.MaxThreads)}
+	}
+	if seeds == 0 {
+		seeds = 5
+		if quick {
+			seeds = 2
+		}
+	}
+	if _, _, err := blas.Select(backend); err != nil {
+		return usageError{fmt.Errorf("-blas: %w", err)}
+	}
+	o := experiments.Options{DataDir: dataDir, Threads: threads, Backend: backend}
+	if !quiet {
+		o.Log = stderr
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	_, err := experiments.RunSmall(ctx, o, seeds, stdout)
+	if errors.Is(err, iofs.ErrNotExist) && dataDir == "" {
+		return fmt.Errorf("%w (give the folder of the data files with -data-dir)", err)
+	}
+	return err
 }

@@ -269,3 +269,15 @@ func TestReproduceUsage(t *testing.T) {
 		}
 	}
 }
+
+func TestReproduceSmallFlags(t *testing.T) {
+	for _, args := range [][]string{
+		{"reproduce", "-table", "small", "-seeds", "-1"},
+		{"reproduce", "-table", "small", "-threads", "-2"},
+		{"reproduce", "-table", "small", "-blas", "nosuch"},
+	} {
+		if st, _, errs := runCmd(args...); st != 2 || strings.Count(errs, "\n") != 1 {
+			t.Errorf("%v: status %d, stderr %q", args, st, errs)
+		}
+	}
+}

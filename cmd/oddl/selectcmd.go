@@ -11,6 +11,8 @@ import (
 	"os"
 	"strconv"
 	"strings"
+
+	"github.com/oddl-go/oddl/oddl"
 )
 
 func init() {
@@ -65,8 +67,10 @@ func runSelect(args []string, stdout, stderr io.Writer) error {
 		"Trains one model for each combination of the grid's values on the training\n"+
 			"set less a held-out share (-validate), and prints each one's error on the\n"+
 			"held-out samples, with the residual weight chosen on them unless the grid\n"+
-			"or the train flags set it. The test set is never looked at. Train flags\n"+
-			"after -- apply to every run (e.g. -- -data usps -k 480).\n")
+			"or the train flags set it. Where the share is under 1000 samples, each\n"+
+			"combination is cross-validated by k = 1/share folds instead (every training\n"+
+			"sample held out once), as oddl train -validate does. The test set is never\n"+
+			"looked at. Train flags after -- apply to every run (e.g. -- -data usps -k 480).\n")
 	// The train flags after "--" go to every run.
 	var base []string
 	for i, a := range args {
@@ -112,7 +116,9 @@ func runSelect(args []string, stdout, stderr io.Writer) error {
 			targs = append(targs, "-"+d.name+"="+combo[i])
 			settings[d.name] = combo[i]
 		}
-		all := append(append([]string{"-q", "-json", "-test=false", "-validate", strconv.FormatFloat(*frac, 'g', -1, 64)}, base...), targs...)
+		// Each row's own settings: -validate searches the residual weight
+		// alone, by folds where the held-out share is small.
+		all := append(append([]string{"-q", "-json", "-test=false", "-validate", strconv.FormatFloat(*frac, 'g', -1, 64), "-validate-grid", "residual-weight", "-validate-keep"}, base...), targs...)
 		var out, errb bytes.Buffer
 		if err := runTrain(all, &out, &errb); err != nil {
 			if errors.Is(err, flag.ErrHelp) {
@@ -226,6 +232,8 @@ func selectRefuses(name, val string) error {
 	switch name {
 	case "validate":
 		return errors.New("train flag -validate cannot be given to select: its own -validate sets the held-out share")
+	case "validate-grid", "validate-keep":
+		return fmt.Errorf("train flag -%s cannot be given to select: select sets it for each run", name)
 	case "json", "o", "resume", "stream", "test", "cpuprofile", "memprofile", "plot", "checkpoint", "resume-new-data":
 		return fmt.Errorf("train flag -%s cannot be given to select", name)
 	case "data":
@@ -312,19 +320,12 @@ func rowMark(i, best, chosen int) string {
 
 // pickRows returns the row with the lowest error and the first row (in grid
 // order, which puts each flag's first value first) whose error is within
-// one standard error of it.
+// one standard error of it (oddl.OneStandardError).
 func pickRows(rows []selectRow) (best, chosen int) {
+	errs := make([]float64, len(rows))
+	samples := make([]int, len(rows))
 	for i, r := range rows {
-		if r.Error < rows[best].Error {
-			best = i
-		}
+		errs[i], samples[i] = r.Error, r.Samples
 	}
-	p, n := rows[best].Error, float64(max(1, rows[best].Samples))
-	se := math.Sqrt(p * (1 - p) / n)
-	for i, r := range rows {
-		if r.Error <= p+se {
-			return best, i
-		}
-	}
-	return best, best
+	return oddl.OneStandardError(errs, samples)
 }

@@ -54,12 +54,15 @@ type trainReport struct {
 	TrainSeconds     float64  `json:"train_seconds"`
 	SamplesPerSecond float64  `json:"samples_per_second"`
 	Times            timesRep `json:"times"`
-	TestError        *float64 `json:"test_error"`
-	TestErrors       int      `json:"test_errors"`
-	NTrain           int      `json:"n_train"`
-	NTest            int      `json:"n_test"`
-	Model            string   `json:"model,omitempty"`
-	Resumed          bool     `json:"resumed"`
+	// JointUpdates is the number of joint (discriminative) mini-batch
+	// updates the model has made.
+	JointUpdates int64    `json:"joint_updates"`
+	TestError    *float64 `json:"test_error"`
+	TestErrors   int      `json:"test_errors"`
+	NTrain       int      `json:"n_train"`
+	NTest        int      `json:"n_test"`
+	Model        string   `json:"model,omitempty"`
+	Resumed      bool     `json:"resumed"`
 	// Classes names the model's classes: the labels of the training data.
 	Classes []string `json:"classes,omitempty"`
 	// PeakRSS is the process's peak resident memory, in bytes (0 where
@@ -146,13 +149,32 @@ func runTrain(args []string, stdout, stderr io.Writer) (err error) {
 	ctx, cancel, caught := catchSignals()
 	defer cancel()
 	r := &trainSession{f: f, ctx: ctx, cancel: cancel, caught: caught, model: model}
+	var vrep *validationReport
+	if model == nil && f.validate > 0 && !d.held.present() {
+		// k-fold: the settings are chosen first, then trained on all rows.
+		if vrep, err = r.crossValidate(d, stderr); err != nil {
+			return err
+		}
+	}
 	elapsed, seen0, err := r.train(d, addEpochs, stderr)
 	if err != nil {
 		return err
 	}
-	vrep, err := r.validate(d)
-	if err != nil {
-		return err
+	if vrep == nil {
+		if vrep, err = r.validate(d); err != nil {
+			return err
+		}
+	}
+	if vrep != nil && d.held.present() && d.tr == nil && model == nil && !f.validateKeep {
+		// The chosen β on a model of all the training rows.
+		more, err := r.retrainAll(d, vrep, addEpochs, stderr)
+		if err != nil {
+			return err
+		}
+		elapsed += more
+	}
+	for _, n := range f.notes {
+		fmt.Fprintln(stderr, n)
 	}
 	if err := r.finish(d); err != nil {
 		return err
@@ -161,6 +183,7 @@ func runTrain(args []string, stdout, stderr io.Writer) (err error) {
 	if err := r.test(d, &rep); err != nil {
 		return err
 	}
+	rep.JointUpdates = r.model.JointUpdates()
 	rep.PeakRSS = peakRSS()
 	rep.Validation = vrep
 	rep.ResidualWeight = r.model.Config().ResidualWeight
@@ -174,10 +197,14 @@ func runTrain(args []string, stdout, stderr io.Writer) (err error) {
 // trainFlags are the flags of train, parsed.
 type trainFlags struct {
 	cfg                    oddl.Config
+	base                   oddl.Config     // cfg before it was fitted to the data's size
+	notes                  []string        // what sizeDefaults chose, for stderr
 	set                    map[string]bool // the flags given
 	data                   *dataFlags
 	stream                 *streamFlags
 	validate               float64
+	validateKeep           bool
+	validateGrid           string
 	rt                     *runtimeFlags
 	mem                    *memoryFlag
 	out                    string
@@ -217,7 +244,9 @@ func parseTrainFlags(args []string, stderr io.Writer) (*trainFlags, error) {
 	fs.Uint64Var(&cfg.Seed, "seed", def.Seed, "random seed (sample order, reseeded atoms, yaleb split)")
 	f.data = addDataFlags(fs)
 	f.stream = addStreamFlags(fs)
-	fs.Float64Var(&f.validate, "validate", 0, "hold out this `fraction` of the training set (stratified by class, seeded), train on the rest, report the error on it and choose the residual weight β on it (the smallest of 0, 3, 10, 30, 100 within one standard error of the best) unless -residual-weight is given; with -stream, β is chosen on the stream's validation images (-val) the same way")
+	fs.Float64Var(&f.validate, "validate", 0, "choose settings on this `fraction` of the training set held out (stratified by class, seeded), then train the chosen ones on all training rows. When the held-out share is under "+fmt.Sprint(foldsBelow)+" samples, k-fold cross-validation (k = 1/fraction) compares the grid of -validate-grid, every row held out once; else one hold-out chooses the residual weight β (0, 3, 10, 30, 100). The one-standard-error rule picks (the first setting within one standard error of the best). A flag given on the command line is not searched. With -stream, β is chosen on the stream's validation images (-val)")
+	fs.BoolVar(&f.validateKeep, "validate-keep", false, "with a single hold-out (-validate), keep the model trained without the held-out rows instead of training again on all of them")
+	fs.StringVar(&f.validateGrid, "validate-grid", "", "with k-fold -validate, the settings compared: `name=v1,v2;…` of k, l, lambda0 and residual-weight, the preferred value of each first (default: l=L,3L,6L;lambda0=λ0,0;residual-weight=0,3,10,30,100, less the flags given; \"residual-weight\" alone: β only)")
 	f.rt = addRuntimeFlags(fs)
 	f.mem = addMemoryFlag(fs)
 	fs.StringVar(&f.out, "o", "", "save the model to `file` (atomically; also the checkpoint file)")
@@ -243,8 +272,11 @@ func parseTrainFlags(args []string, stderr io.Writer) (*trainFlags, error) {
 			"Small data sets: without -k, a training set of n < 960 samples in q classes\n"+
 			"gets K = the largest multiple of q up to n (at least q; constant samples, which\n"+
 			"cannot start an atom, not counted); without -l, L is at most the sample\n"+
-			"dimension. The tool says on stderr what it chose; give the flag to choose\n"+
-			"yourself. See docs/DATA.md.\n", def.Lambda0))
+			"dimension; without -epochs, a set of fewer than 4 mini-batches gets as many\n"+
+			"passes as make at least 10 joint (discriminative) updates. The tool says on\n"+
+			"stderr what it chose; give the flag to choose yourself. On such a set\n"+
+			"-validate 0.2 chooses L, λ0 and β by 5-fold cross-validation on the training\n"+
+			"rows and trains the choice on all of them. See docs/DATA.md.\n", def.Lambda0))
 	if err := parseFlags(fs, args); err != nil {
 		return nil, err
 	}
@@ -267,6 +299,12 @@ func (f *trainFlags) check() (backendName string, err error) {
 	}
 	if err := checkValidate(f.validate, f.stream.on()); err != nil {
 		return "", err
+	}
+	if f.validate == 0 && (f.set["validate-keep"] || f.set["validate-grid"]) {
+		return "", usageError{errors.New("-validate-keep and -validate-grid need -validate")}
+	}
+	if _, err := f.validationGrid(); err != nil {
+		return "", usageError{fmt.Errorf("-validate-grid: %w", err)}
 	}
 	if f.stream.on() && !f.set["refit-pass"] {
 		// The refit pass would code all the stream's samples once more.
@@ -389,6 +427,7 @@ func startCPUProfile(path string) (stop func(err *error), err error) {
 // and what it tests on.
 type trainData struct {
 	train, held, test samples
+	all               samples // the training samples before -validate held some out
 	src               oddl.Source
 	tr                *tracker // the validation tracker of -stream
 }
@@ -422,7 +461,8 @@ func (f *trainFlags) loadData(model *oddl.Model, tooLarge func(error) error, std
 			}
 		}
 	}
-	if f.validate > 0 {
+	d.all = d.train
+	if f.validate > 0 && (model != nil || !f.useFolds(d.train.len())) {
 		if d.train, d.held, err = holdOut(d.train, f.validate, f.cfg.Seed); err != nil {
 			return nil, err
 		}
@@ -473,31 +513,33 @@ func (f *trainFlags) imageDefaults(train samples) error {
 	return nil
 }
 
-// sizeDefaults fits the settings the flags left at their defaults to a
-// training set of n samples in q classes, and says so on stderr:
-//   - K, when n is below the default K (which would be refused: every atom
-//     starts from a distinct training sample): the largest multiple of q
-//     up to the number of samples that can start an atom (not constant),
-//     at least q. The multiple of q gives every class the same block in
-//     the class initialisation. Fewer atoms did no better on held-out
-//     data, and on faces worse (docs/DATA.md).
-//   - L, at most the sample dimension (a code has no more atoms than the
-//     space has directions).
-//
-// The mini-batch stays as it is: a small set is then one mini-batch a
-// pass, which did better on held-out data than cutting it smaller (see
-// docs/DATA.md).
+// sizeDefaults fits the settings the flags left at their defaults to the
+// training set (oddl.FitToData: K, L and the passes of a small set),
+// keeps the settings before the fit for -validate's folds, and notes what
+// it chose, said on stderr once training has accepted the settings (so
+// that a refused setting gets a one-line error). An explicit flag always
+// wins.
 func (f *trainFlags) sizeDefaults(train samples, stderr io.Writer) {
-	n, q, dim := train.len(), train.classes(), train.dim()
-	cfg := &f.cfg
-	if !f.set["k"] && n < cfg.K && q > 0 {
-		cfg.K = max(q, train.varied()/q*q)
-		fmt.Fprintf(stderr, "oddl train: K = %d atoms for %d training samples in %d classes (set -k to choose)\n", cfg.K, n, q)
+	f.base = f.cfg
+	var fitted []oddl.Fitted
+	f.cfg, fitted = oddl.FitToData(f.cfg, f.dataSize(train), f.given())
+	f.notes = f.notes[:0]
+	for _, c := range fitted {
+		f.notes = append(f.notes, fmt.Sprintf("oddl train: %s (set -%s to choose)", c, flagOf[c.Setting]))
 	}
-	if !f.set["l"] && cfg.L > dim {
-		cfg.L = dim
-		fmt.Fprintf(stderr, "oddl train: L = %d, the sample dimension (set -l to choose)\n", dim)
-	}
+}
+
+// flagOf names the flag of each setting FitToData fits.
+var flagOf = map[string]string{"K": "k", "L": "l", "Epochs": "epochs"}
+
+// dataSize describes the training samples to oddl.FitToData.
+func (f *trainFlags) dataSize(train samples) oddl.DataSize {
+	return oddl.DataSize{Samples: train.len(), Varied: train.varied(), Classes: train.classes(), Dim: train.dim()}
+}
+
+// given marks the size-dependent settings whose flags were given.
+func (f *trainFlags) given() oddl.Given {
+	return oddl.Given{K: f.set["k"], L: f.set["l"], Epochs: f.set["epochs"]}
 }
 
 // trainSession is a training run under way: the context that Ctrl-C
@@ -705,15 +747,24 @@ func printTrainReport(w io.Writer, rep trainReport, model *oddl.Model, d *trainD
 	t := model.Times()
 	fmt.Fprintf(w, "dataset      %s: %d training samples of dimension %d, %d classes\n", d.train.name(), d.train.len(), d.train.dim(), d.train.classes())
 	fmt.Fprintf(w, "model        K=%d L=%d λ0=%g batch=%d epochs=%d init=%d init-mode=%s coding=%s refit=%t refit-pass=%t task-step=%g residual-weight=%g preprocess=%s\n", cfg.K, cfg.L, cfg.Lambda0, cfg.Batch, cfg.Epochs, cfg.InitSamples, cfg.Init, cfg.Coding, cfg.Refit, cfg.RefitPass, cfg.TaskStep, cfg.ResidualWeight, cfg.Preprocess)
+	fmt.Fprintf(w, "updates      %d joint (discriminative) mini-batch updates\n", rep.JointUpdates)
 	if names := model.ClassNames(); !dataset.IdentityNames(names) {
 		fmt.Fprintf(w, "classes      %s\n", nameList(names))
 	}
-	if v := rep.Validation; v != nil {
+	if v := rep.Validation; v != nil && v.Folds > 0 {
+		c := v.Rows[v.ChosenRow]
+		fmt.Fprintf(w, "validation   %d-fold on the %d training samples: %.2f%% for L=%d λ0=%g β=%g, chosen from %d settings (best %.2f%%); trained again on all of them\n",
+			v.Folds, v.Samples, 100*v.Error, c.L, c.Lambda0, c.ResidualWeight, len(v.Rows), 100*v.Rows[v.BestRow].Error)
+	} else if v != nil {
 		how := "the residual weight as given"
 		if v.Chosen != nil {
 			how = fmt.Sprintf("β = %g chosen on them from %v (errors %s)", *v.Chosen, v.Grid, percents(v.Errors))
 		}
-		fmt.Fprintf(w, "validation   %.2f%% (%d of %d held-out training samples, %.3g of the set); %s\n", 100*v.Error, int(math.Round(v.Error*float64(v.Samples))), v.Samples, v.Fraction, how)
+		kept := "; the model trained again on all training samples"
+		if !v.Retrained {
+			kept = ""
+		}
+		fmt.Fprintf(w, "validation   %.2f%% (%d of %d held-out training samples, %.3g of the set); %s%s\n", 100*v.Error, int(math.Round(v.Error*float64(v.Samples))), v.Samples, v.Fraction, how, kept)
 	}
 	if d.tr != nil && len(d.tr.curve) > 0 {
 		last := d.tr.curve[len(d.tr.curve)-1]

@@ -2,8 +2,13 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"io"
 	"math"
+	"strconv"
+	"strings"
+	"time"
 
 	"gonum.org/v1/gonum/mat"
 
@@ -20,6 +25,163 @@ type validationReport struct {
 	Grid     []float64 `json:"residual_weight_grid,omitempty"`
 	Errors   []float64 `json:"residual_weight_errors,omitempty"`
 	Chosen   *float64  `json:"residual_weight_chosen,omitempty"`
+	// Folds is k of a k-fold cross-validation (0: one hold-out); Rows
+	// its settings with their errors pooled over the folds, BestRow the
+	// lowest and ChosenRow the one kept.
+	Folds     int                  `json:"folds,omitempty"`
+	Rows      []oddl.ValidationRow `json:"rows,omitempty"`
+	BestRow   int                  `json:"best_row,omitempty"`
+	ChosenRow int                  `json:"chosen_row,omitempty"`
+	// Retrained says the model was trained again, on all the training
+	// samples, with the settings chosen.
+	Retrained bool `json:"retrained"`
+}
+
+// foldsBelow is the held-out share, in samples, under which -validate
+// cross-validates by folds: on fewer held-out samples one standard error
+// of an error rate is a point or more, too coarse to tell settings apart.
+var foldsBelow = 1000
+
+// maxFolds bounds k.
+const maxFolds = 10
+
+// useFolds says whether -validate cross-validates a new model's n
+// training samples by folds rather than one hold-out.
+func (f *trainFlags) useFolds(n int) bool {
+	return f.validate > 0 && f.resume == "" && !f.stream.on() && int(math.Round(f.validate*float64(n))) < foldsBelow
+}
+
+// folds returns k for -validate's fraction: each fold holds out about
+// that share.
+func (f *trainFlags) folds(n int) int {
+	return max(2, min(maxFolds, n, int(math.Round(1/f.validate))))
+}
+
+// validationGrid returns the grid of k-fold -validate: -validate-grid, or
+// oddl.DefaultValidationGrid without the settings whose flags were given
+// (an explicit flag always wins).
+func (f *trainFlags) validationGrid() (oddl.ValidationGrid, error) {
+	if strings.TrimSpace(f.validateGrid) == "" {
+		g := oddl.DefaultValidationGrid(f.cfg)
+		if f.set["l"] {
+			g.L = nil
+		}
+		if f.set["lambda0"] {
+			g.Lambda0 = nil
+		}
+		if f.set["residual-weight"] {
+			g.ResidualWeights = []float64{f.cfg.ResidualWeight}
+		}
+		return g, nil
+	}
+	var g oddl.ValidationGrid
+	if strings.TrimSpace(f.validateGrid) == "residual-weight" {
+		g.ResidualWeights = oddl.DefaultResidualGrid()
+		if f.set["residual-weight"] {
+			g.ResidualWeights = []float64{f.cfg.ResidualWeight}
+		}
+		return g, nil
+	}
+	dims, err := parseGrid(f.validateGrid)
+	if err != nil {
+		return g, err
+	}
+	for _, d := range dims {
+		if f.set[d.name] {
+			return g, fmt.Errorf("%s is given as -%s too", d.name, d.name)
+		}
+		for _, v := range d.values {
+			switch d.name {
+			case "k", "l":
+				n, err := strconv.Atoi(v)
+				if err != nil || n < 1 {
+					return g, fmt.Errorf("%s=%s: want a positive integer", d.name, v)
+				}
+				if d.name == "k" {
+					g.K = append(g.K, n)
+				} else {
+					g.L = append(g.L, n)
+				}
+			case "lambda0", "residual-weight":
+				x, err := strconv.ParseFloat(v, 64)
+				if err != nil || math.IsNaN(x) || x < 0 || x > oddl.MaxWeight {
+					return g, fmt.Errorf("%s=%s: want a number from 0 to %g", d.name, v, oddl.MaxWeight)
+				}
+				if d.name == "lambda0" {
+					g.Lambda0 = append(g.Lambda0, x)
+				} else {
+					g.ResidualWeights = append(g.ResidualWeights, x)
+				}
+			default:
+				return g, fmt.Errorf("%s: only k, l, lambda0 and residual-weight can be searched", d.name)
+			}
+		}
+	}
+	if len(g.ResidualWeights) == 0 {
+		g.ResidualWeights = []float64{f.cfg.ResidualWeight}
+	}
+	return g, nil
+}
+
+// crossValidate chooses a new model's settings by k-fold
+// cross-validation on its training samples (oddl.CrossValidate) and
+// sets them, fitted to the whole set, for the training that follows.
+func (r *trainSession) crossValidate(d *trainData, stderr io.Writer) (*validationReport, error) {
+	f := r.f
+	grid, err := f.validationGrid()
+	if err != nil {
+		return nil, usageError{fmt.Errorf("-validate-grid: %w", err)}
+	}
+	X, labels := d.train.dense()
+	k := f.folds(d.train.len())
+	v, err := oddl.CrossValidate(r.ctx, f.base, f.given(), X, labels, d.train.classes(), k, grid, oddl.WithBackend(f.rt.blas), oddl.WithThreads(f.rt.threads))
+	if err != nil {
+		if r.ctx.Err() != nil {
+			return nil, interrupted(r.caught(), errors.New("interrupted while validating; nothing saved"))
+		}
+		return nil, err
+	}
+	g := f.given()
+	g.K = g.K || len(grid.K) > 0
+	g.L = g.L || len(grid.L) > 0
+	f.cfg, _ = oddl.FitToData(v.Apply(f.base, grid), f.dataSize(d.train), g)
+	f.cfg.L = min(f.cfg.L, f.cfg.K)
+	if d.src, err = d.train.source(); err != nil {
+		return nil, err
+	}
+	c := v.Rows[v.Chosen]
+	if !f.quiet {
+		fmt.Fprintf(stderr, "oddl train: %d-fold validation chose L = %d, λ0 = %g, β = %g (%.2f%% of %d; best %.2f%%)\n", k, c.L, c.Lambda0, c.ResidualWeight, 100*c.Error, c.Samples, 100*v.Rows[v.Best].Error)
+	}
+	beta := c.ResidualWeight
+	rep := &validationReport{Fraction: f.validate, Samples: c.Samples, Error: c.Error, Folds: k, Rows: v.Rows, BestRow: v.Best, ChosenRow: v.Chosen, Retrained: true}
+	if len(grid.ResidualWeights) > 1 {
+		rep.Chosen = &beta
+	}
+	return rep, nil
+}
+
+// retrainAll trains the model again on all the training samples (those
+// -validate held out included) with the residual weight chosen on the
+// hold-out, as -validate does unless -validate-keep.
+func (r *trainSession) retrainAll(d *trainData, v *validationReport, addEpochs int, stderr io.Writer) (time.Duration, error) {
+	f := r.f
+	beta := r.model.Config().ResidualWeight
+	f.cfg = f.base
+	f.cfg.ResidualWeight = beta
+	f.sizeDefaults(d.all, stderr)
+	d.train, d.held = d.all, samples{}
+	var err error
+	if d.src, err = d.train.source(); err != nil {
+		return 0, err
+	}
+	r.model = nil
+	elapsed, _, err := r.train(d, addEpochs, stderr)
+	if err != nil {
+		return elapsed, err
+	}
+	v.Retrained = true
+	return elapsed, nil
 }
 
 // checkValidate checks -validate's value.

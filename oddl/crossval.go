@@ -1,0 +1,248 @@
+package oddl
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"slices"
+
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/oddl-go/oddl/dataset"
+)
+
+// ValidationGrid lists the settings CrossValidate compares. Each of K, L
+// and Lambda0 that is empty keeps the base configuration's value; every
+// combination of the others is trained on every fold, and each trained
+// model is scored with every residual weight of ResidualWeights (which
+// costs no training: β changes prediction only). The first value of each
+// list is the preferred one: the one-standard-error rule keeps it unless
+// another is clearly better.
+type ValidationGrid struct {
+	K               []int
+	L               []int
+	Lambda0         []float64
+	ResidualWeights []float64
+}
+
+// DefaultValidationGrid returns the grid of a small training set (one
+// validated by folds): the base L, three and six times it, the base λ0
+// and 0 (the reconstructive dictionary), and every residual weight of
+// DefaultResidualGrid, so the prediction rule too is chosen on the data.
+// On few-shot faces a larger L with the linear scores (β = 0) did far
+// better on held-out rows — a code of many training faces keeps what a
+// linear model of the pixels uses — on few-shot digits the default L with
+// the class residuals (docs/RESULTS.md, "Small data sets").
+func DefaultValidationGrid(base Config) ValidationGrid {
+	return ValidationGrid{
+		L:               []int{base.L, 3 * base.L, 6 * base.L},
+		Lambda0:         []float64{base.Lambda0, 0},
+		ResidualWeights: DefaultResidualGrid(),
+	}
+}
+
+// ValidationRow is one setting of a cross-validation and its error
+// pooled over the folds.
+type ValidationRow struct {
+	K              int     `json:"k"`
+	L              int     `json:"l"`
+	Lambda0        float64 `json:"lambda0"`
+	ResidualWeight float64 `json:"residual_weight"`
+	// Errors of Samples held-out samples (every training row once).
+	Errors  int     `json:"errors"`
+	Samples int     `json:"samples"`
+	Error   float64 `json:"error"`
+}
+
+// Validation is the result of CrossValidate.
+type Validation struct {
+	Folds int             `json:"folds"`
+	Rows  []ValidationRow `json:"rows"`
+	// Best is the row of lowest error, Chosen the one kept: the first row
+	// within one standard error of Best (OneStandardError).
+	Best   int `json:"best"`
+	Chosen int `json:"chosen"`
+}
+
+// Apply returns base with the chosen row's settings (K only if the grid
+// set it: otherwise the fitted K of the full set stays).
+func (v Validation) Apply(base Config, grid ValidationGrid) Config {
+	r := v.Rows[v.Chosen]
+	if len(grid.K) > 0 {
+		base.K = r.K
+	}
+	if len(grid.L) > 0 {
+		base.L = r.L
+	}
+	if len(grid.Lambda0) > 0 {
+		base.Lambda0 = r.Lambda0
+	}
+	base.ResidualWeight = r.ResidualWeight
+	return base
+}
+
+// maxValidationRuns bounds the trainings of one CrossValidate.
+const maxValidationRuns = 1024
+
+// CrossValidate compares the settings of grid on the training rows X
+// (raw samples, one a row, labels 0..classes-1) by folds-fold
+// cross-validation (dataset.Folds, class-stratified and seeded by
+// base.Seed): for each fold and setting it trains on the other folds and
+// scores the held-out one. base is the configuration before FitToData:
+// each fold's training is fitted to its own size (given marks what the
+// caller fixed, as for FitToData), so that the schedule and K follow the
+// rows each model trains on. The errors are pooled over the folds, so
+// each row's rate is on every training row once; the one-standard-error
+// rule (OneStandardError) picks among them, in the order of the grid (K,
+// then L, then λ0, then β slowest to fastest), which lists the preferred
+// value of each first. Nothing outside X is looked at.
+func CrossValidate(ctx context.Context, base Config, given Given, X *mat.Dense, labels []int, classes, folds int, grid ValidationGrid, opts ...Option) (Validation, error) {
+	if X == nil {
+		return Validation{}, fmt.Errorf("oddl: %w: no samples to validate on", ErrInput)
+	}
+	N, _ := X.Dims()
+	switch {
+	case N != len(labels):
+		return Validation{}, fmt.Errorf("oddl: %w: %d samples and %d labels", ErrInput, N, len(labels))
+	case folds < 2 || folds > N:
+		return Validation{}, fmt.Errorf("oddl: %d folds for %d samples: want 2 to the number of samples", folds, N)
+	}
+	for i, y := range labels {
+		if y < 0 || y >= classes {
+			return Validation{}, fmt.Errorf("oddl: %w: label %d of sample %d outside 0..%d", ErrInput, y, i, classes-1)
+		}
+	}
+	ks, ls, l0s := grid.K, grid.L, grid.Lambda0
+	if len(ks) == 0 {
+		ks = []int{0}
+	}
+	if len(ls) == 0 {
+		ls = []int{base.L}
+	}
+	if len(l0s) == 0 {
+		l0s = []float64{base.Lambda0}
+	}
+	betas := grid.ResidualWeights
+	if len(betas) == 0 {
+		betas = []float64{base.ResidualWeight}
+	}
+	if len(betas) > maxResidualGrid || len(ks)*len(ls)*len(l0s)*folds > maxValidationRuns {
+		return Validation{}, fmt.Errorf("oddl: a validation grid of %d trainings and %d residual weights, at most %d and %d", len(ks)*len(ls)*len(l0s)*folds, len(betas), maxValidationRuns, maxResidualGrid)
+	}
+	// L is at most the sample dimension (as FitToData makes it) and at
+	// most each fold's K (below): values the data cannot use are capped,
+	// and a capped value that repeats another is dropped.
+	dim := X.RawMatrix().Cols
+	var capped []int
+	for _, l := range ls {
+		if l = min(l, dim); !slices.Contains(capped, l) {
+			capped = append(capped, l)
+		}
+	}
+	ls = capped
+	var rows []ValidationRow
+	for _, k := range ks {
+		for _, l := range ls {
+			for _, l0 := range l0s {
+				for _, b := range betas {
+					c := base
+					c.L, c.Lambda0, c.ResidualWeight = l, l0, b
+					if k > 0 {
+						c.K = k
+					}
+					c.L = min(c.L, c.K)
+					if err := c.Validate(); err != nil {
+						return Validation{}, fmt.Errorf("oddl: validation grid: %w", err)
+					}
+					rows = append(rows, ValidationRow{K: k, L: l, Lambda0: l0, ResidualWeight: b})
+				}
+			}
+		}
+	}
+	split := dataset.Folds(labels, classes, folds, base.Seed)
+	for _, f := range split {
+		if len(f.Held) == 0 {
+			continue
+		}
+		Xt, yt := pick(X, labels, f.Train)
+		Xh, yh := pick(X, labels, f.Held)
+		src, err := NewMatrixSource(Xt, yt, classes)
+		if err != nil {
+			return Validation{}, err
+		}
+		size := DataSize{Samples: len(yt), Varied: variedRows(Xt), Classes: classes, Dim: Xt.RawMatrix().Cols}
+		r := 0
+		for _, k := range ks {
+			for _, l := range ls {
+				for _, l0 := range l0s {
+					c := base
+					c.L, c.Lambda0 = l, l0
+					g := given
+					g.L = true
+					if k > 0 {
+						c.K, g.K = k, true
+					}
+					c, _ = FitToData(c, size, g)
+					c.L = min(c.L, c.K)
+					m, err := Train(ctx, c, src, opts...)
+					if err != nil {
+						return Validation{}, fmt.Errorf("oddl: validation fold: %w", err)
+					}
+					for _, b := range betas {
+						if err := m.SetResidualWeight(b); err != nil {
+							return Validation{}, err
+						}
+						ev, err := m.EvaluateContext(ctx, Xh, yh)
+						if err != nil {
+							return Validation{}, err
+						}
+						rows[r].Errors += ev.Errors
+						rows[r].Samples += ev.Samples
+						if k == 0 {
+							rows[r].K = c.K
+						}
+						r++
+					}
+				}
+			}
+		}
+	}
+	errs := make([]float64, len(rows))
+	samples := make([]int, len(rows))
+	for i := range rows {
+		if rows[i].Samples == 0 {
+			return Validation{}, errors.New("oddl: validation: no held-out samples")
+		}
+		rows[i].Error = float64(rows[i].Errors) / float64(rows[i].Samples)
+		errs[i], samples[i] = rows[i].Error, rows[i].Samples
+	}
+	v := Validation{Folds: folds, Rows: rows}
+	v.Best, v.Chosen = OneStandardError(errs, samples)
+	return v, nil
+}
+
+// pick returns the rows idx of X and their labels.
+func pick(X *mat.Dense, labels []int, idx []int) (*mat.Dense, []int) {
+	_, n := X.Dims()
+	Y := mat.NewDense(len(idx), n, nil)
+	y := make([]int, len(idx))
+	for k, i := range idx {
+		copy(Y.RawRowView(k), X.RawRowView(i))
+		y[k] = labels[i]
+	}
+	return Y, y
+}
+
+// variedRows counts the rows of X that are not constant.
+func variedRows(X *mat.Dense) int {
+	r, _ := X.Dims()
+	count := 0
+	for i := range r {
+		row := X.RawRowView(i)
+		if slices.ContainsFunc(row, func(v float64) bool { return v != row[0] && !math.IsNaN(v) }) {
+			count++
+		}
+	}
+	return count
+}
