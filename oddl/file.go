@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/oddl-go/oddl/internal/safefile"
+	"github.com/oddl-go/oddl/patch"
 )
 
 // The model file (version 8), all numbers little-endian:
@@ -50,6 +51,11 @@ import (
 //	            class names: count (0, or q)       uint32
 //	              count × name: uint16 length + UTF-8 bytes
 //	            Image: Rows, Cols                  uint32 (0, 0: not images)
+//	            version 9 only, the patch front end (front.go):
+//	              Size, Stride, Atoms, L, Cells,
+//	              Samples, Iterations              uint32
+//	              Seed                             uint64
+//	              Atoms × Size² patch atoms        float64
 //	D~        K×(n+q) float64, atom-major (row j = [d_j, w_j])
 //	M         K×K     float64
 //	N         K×(n+q) float64, atom-major
@@ -76,16 +82,23 @@ import (
 //
 // A reader accepts any hlen at least as long as the fields it knows (later
 // versions may append fields), up to maxHeader.
+//
+// A model is written in the lowest version that holds it: version 9 only
+// with a patch front end (Config.Patches), else version 8.
 
 const (
 	fileMagic   = "ODDLMODL"
-	fileVersion = 8
+	fileVersion = 9
 	// namesVersion is the first version with class names (classnames.go).
 	namesVersion = 7
 	// imageVersion is the first version with the image shape.
 	imageVersion = 8
-	maxHeader    = 1<<12 + maxNamesBytes
-	prologue     = 16 // magic, version, hlen
+	// patchVersion is the first version with a patch front end.
+	patchVersion = 9
+	maxHeader    = 1<<12 + maxNamesBytes + maxPatchBytes
+	// maxPatchBytes bounds the patch section of the header.
+	maxPatchBytes = 40 + 8*patch.MaxAtomValues
+	prologue      = 16 // magic, version, hlen
 )
 
 // Errors of Load and UnmarshalBinary; each returned error wraps one of them.
@@ -147,6 +160,12 @@ func (m *Model) header() []byte {
 		str(s)
 	}
 	w([2]uint32{uint32(c.Image.Rows), uint32(c.Image.Cols)})
+	if m.front != nil {
+		p := c.Patches
+		w([7]uint32{uint32(p.Size), uint32(p.Stride), uint32(p.Atoms), uint32(p.L), uint32(p.Cells), uint32(p.Samples), uint32(p.Iterations)})
+		w(p.Seed)
+		w(m.front.Atoms().RawMatrix().Data)
+	}
 	return b.Bytes()
 }
 
@@ -179,7 +198,7 @@ func (m *Model) writeTo(w io.Writer) (int64, error) {
 	hdr := m.header()
 	var pro [prologue]byte
 	copy(pro[:], fileMagic)
-	binary.LittleEndian.PutUint32(pro[8:], fileVersion)
+	binary.LittleEndian.PutUint32(pro[8:], m.version())
 	binary.LittleEndian.PutUint32(pro[12:], uint32(len(hdr)))
 	bw.Write(pro[:])
 	bw.Write(hdr)
@@ -432,6 +451,7 @@ func (m *Model) UnmarshalBinary(data []byte) error {
 		return ErrBusy
 	}
 	m.cfg, m.st, m.cur, m.times, m.avg, m.pw, m.data, m.rchoice, m.names = nm.cfg, nm.st, nm.cur, nm.times, nm.avg, nm.pw, nm.data, nm.rchoice, nm.names
+	m.front = nm.front
 	m.invalidate()
 	return nil
 }
@@ -467,7 +487,7 @@ func declaredSize(head []byte) (int64, error) {
 		return 0, fmt.Errorf("%w: the file has version %d, this oddl reads up to version %d (a newer oddl wrote it)", ErrVersion, ver, fileVersion)
 	}
 	hlen := int64(binary.LittleEndian.Uint32(head[12:]))
-	if hlen < 12 || hlen > maxHeader || ver < namesVersion && hlen > maxHeader-maxNamesBytes {
+	if hlen < 12 || hlen > maxHeader || ver < namesVersion && hlen > maxHeader-maxNamesBytes-maxPatchBytes || ver < patchVersion && hlen > maxHeader-maxPatchBytes {
 		return 0, fmt.Errorf("%w: header length %d", ErrCorrupt, hlen)
 	}
 	if int64(len(head)) < prologue+12 {
@@ -652,13 +672,20 @@ func decode(data []byte) (*Model, error) {
 	if ver >= imageVersion {
 		c.Image.Rows, c.Image.Cols = int(r.u32()), int(r.u32())
 	}
+	var front *patch.Front
+	if ver >= patchVersion {
+		var err error
+		if front, err = decodePatches(r, &c, n); err != nil {
+			return nil, err
+		}
+	}
 	if r.err != nil {
 		return nil, r.err
 	}
 	if err := c.Validate(); err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrCorrupt, err)
 	}
-	if err := c.validateImage(n); err != nil {
+	if err := c.validateImage(c.inputDimOf(n)); err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrCorrupt, err)
 	}
 	if c.L > n {
@@ -717,7 +744,7 @@ func decode(data []byte) (*Model, error) {
 	if ver == 5 && rec.n < 1 || rec.n < 0 {
 		return nil, fmt.Errorf("%w: training set of %d samples", ErrCorrupt, rec.n)
 	}
-	return &Model{cfg: c, st: st, cur: cu, times: t, avg: avg, pw: pw, data: rec, rchoice: ch, names: names}, nil
+	return &Model{cfg: c, st: st, cur: cu, times: t, avg: avg, pw: pw, data: rec, rchoice: ch, names: names, front: front}, nil
 }
 
 // allZero reports whether every value of s is +0 (the bits a writer

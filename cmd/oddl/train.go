@@ -103,7 +103,7 @@ var interruptHook func(batches int64) bool
 var evaluateHook func(ctx context.Context)
 
 // modelFlags are the flags that define a model; a resumed model keeps its own.
-var modelFlags = []string{"k", "l", "lambda0", "lambda1", "batch", "init", "sweeps", "unused", "update", "coding", "init-mode", "forget", "preprocess", "seed", "refit", "refit-pass", "task-step"}
+var modelFlags = append([]string{"k", "l", "lambda0", "lambda1", "batch", "init", "sweeps", "unused", "update", "coding", "init-mode", "forget", "preprocess", "seed", "refit", "refit-pass", "task-step"}, patchFlagNames...)
 
 func runTrain(args []string, stdout, stderr io.Writer) (err error) {
 	f, err := parseTrainFlags(args, stderr)
@@ -168,6 +168,7 @@ type trainFlags struct {
 	stream                 *streamFlags
 	validate               float64
 	rt                     *runtimeFlags
+	patches                *patchFlags
 	mem                    *memoryFlag
 	out                    string
 	resume                 string
@@ -206,6 +207,7 @@ func parseTrainFlags(args []string, stderr io.Writer) (*trainFlags, error) {
 	fs.Uint64Var(&cfg.Seed, "seed", def.Seed, "random seed (sample order, reseeded atoms, yaleb split)")
 	f.data = addDataFlags(fs)
 	f.stream = addStreamFlags(fs)
+	f.patches = addPatchFlags(fs)
 	fs.Float64Var(&f.validate, "validate", 0, "hold out this `fraction` of the training set (stratified by class, seeded), train on the rest, report the error on it and choose the residual weight β on it (the smallest of 0, 3, 10, 30, 100 within one standard error of the best) unless -residual-weight is given; with -stream, β is chosen on the stream's validation images (-val) the same way")
 	f.rt = addRuntimeFlags(fs)
 	f.mem = addMemoryFlag(fs)
@@ -238,6 +240,9 @@ func parseTrainFlags(args []string, stderr io.Writer) (*trainFlags, error) {
 		return nil, err
 	}
 	f.set = flagsSet(fs)
+	if err := f.patches.apply(&f.cfg, f.set); err != nil {
+		return nil, err
+	}
 	if !f.set["preprocess"] {
 		// Until the data is known (imageDefaults).
 		cfg.Preprocess = def.Preprocess
@@ -451,7 +456,7 @@ func (f *trainFlags) imageDefaults(train samples) error {
 	if f.cfg.Preprocess == oddl.PreprocessDeskew && f.cfg.Image == (oddl.Shape{}) {
 		return usageError{fmt.Errorf("-preprocess deskew needs images (IDX files, whose header gives their size): the samples of %s have no image size", train.name())}
 	}
-	return nil
+	return f.patches.checkImage(f.cfg, train.name())
 }
 
 // sizeDefaults fits the settings the flags left at their defaults to a
