@@ -80,7 +80,7 @@ const MaxAtomValues = 1 << 16
 
 // ErrConfig is wrapped by the errors of settings that do not fit
 // together or do not fit the images.
-var ErrConfig = errors.New("patch: invalid configuration")
+var ErrConfig = errors.New("invalid patch front end")
 
 // Validate checks the settings against images of rows×cols pixels.
 func (c Config) Validate(rows, cols int) error {
