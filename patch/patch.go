@@ -58,7 +58,7 @@ type Config struct {
 // Default values of Config.
 const (
 	DefaultSize       = 6
-	DefaultStride     = 2
+	DefaultStride     = 1
 	DefaultAtoms      = 64
 	DefaultL          = 3
 	DefaultCells      = 4
