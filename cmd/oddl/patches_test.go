@@ -23,6 +23,12 @@ func TestTrainPatches(t *testing.T) {
 	if rep.TestError == nil || *rep.TestError > 0.3 {
 		t.Errorf("test error %v", rep.TestError)
 	}
+	if p := rep.Patches; p == nil || p.Size != 3 || p.Stride != 1 || p.Atoms != 6 || p.Cells != 2 || p.Features != 48 {
+		t.Errorf("report's front end: %+v", p)
+	}
+	if rep := trainJSON(t, "-data", dir, "-k", "12", "-test=false"); rep.Patches != nil {
+		t.Errorf("a run without -patches reports a front end: %+v", rep.Patches)
+	}
 	m, err := oddl.Load(model)
 	if err != nil {
 		t.Fatal(err)

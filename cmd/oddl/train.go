@@ -47,6 +47,7 @@ type trainReport struct {
 	ResidualWeight   float64  `json:"residual_weight"`
 	InitMode         string   `json:"init_mode"`
 	Preprocess       string   `json:"preprocess"`
+	Patches          *patches `json:"patches,omitempty"`
 	Forget           float64  `json:"forget"`
 	Seed             uint64   `json:"seed"`
 	Backend          string   `json:"backend"`
@@ -640,7 +641,7 @@ func (f *trainFlags) report(model *oddl.Model, d *trainData, backendName string,
 	rep := trainReport{
 		Dataset: d.train.name(), K: cfg.K, L: cfg.L, Lambda0: cfg.Lambda0, Lambda1: cfg.Lambda1,
 		Epochs: cfg.Epochs, Batch: cfg.Batch, InitSamples: cfg.InitSamples, Sweeps: cfg.Research.Sweeps,
-		Coding: string(cfg.Coding), Refit: cfg.Refit, RefitPass: cfg.RefitPass, TaskStep: cfg.TaskStep, ResidualWeight: cfg.ResidualWeight, InitMode: string(cfg.Init), Preprocess: string(cfg.Preprocess), Forget: cfg.Research.Forget, Seed: cfg.Seed,
+		Coding: string(cfg.Coding), Refit: cfg.Refit, RefitPass: cfg.RefitPass, TaskStep: cfg.TaskStep, ResidualWeight: cfg.ResidualWeight, InitMode: string(cfg.Init), Preprocess: string(cfg.Preprocess), Patches: patchReport(cfg), Forget: cfg.Research.Forget, Seed: cfg.Seed,
 		Backend: backendName, Threads: threads,
 		TrainSeconds: elapsed.Seconds(), Times: secondsOf(model.Times()),
 		NTrain: d.train.len(), Model: f.out, Resumed: f.resume != "", Classes: model.ClassNames(),
@@ -691,6 +692,7 @@ func printTrainReport(w io.Writer, rep trainReport, model *oddl.Model, d *trainD
 	t := model.Times()
 	fmt.Fprintf(w, "dataset      %s: %d training samples of dimension %d, %d classes\n", d.train.name(), d.train.len(), d.train.dim(), d.train.classes())
 	fmt.Fprintf(w, "model        K=%d L=%d λ0=%g batch=%d epochs=%d init=%d init-mode=%s coding=%s refit=%t refit-pass=%t task-step=%g residual-weight=%g preprocess=%s\n", cfg.K, cfg.L, cfg.Lambda0, cfg.Batch, cfg.Epochs, cfg.InitSamples, cfg.Init, cfg.Coding, cfg.Refit, cfg.RefitPass, cfg.TaskStep, cfg.ResidualWeight, cfg.Preprocess)
+	printPatches(w, cfg)
 	if names := model.ClassNames(); !dataset.IdentityNames(names) {
 		fmt.Fprintf(w, "classes      %s\n", nameList(names))
 	}
