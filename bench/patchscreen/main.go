@@ -44,6 +44,7 @@ func main() {
 	k := flag.Int("k", oddl.DefaultK, "atoms K of the dictionary on the features")
 	L := flag.Int("L", oddl.DefaultL, "sparsity L of the codes on the features")
 	betas := flag.String("betas", "0,3,10,30,100", "residual weights to score with")
+	pixels := flag.Bool("pixels", false, "no front end: the defaults on the pixels, for comparison")
 	flag.Parse()
 	train, _, err := dataset.MNIST()
 	if err != nil {
@@ -68,12 +69,14 @@ func main() {
 	oc.K, oc.L = *k, *L
 	oc.Image = oddl.Shape{Rows: 28, Cols: 28}
 	oc.Preprocess = oddl.PreprocessDeskew
-	oc.Patches = cfg
+	if !*pixels {
+		oc.Patches = cfg
+	}
 	m, err := oddl.Train(context.Background(), oc, src, oddl.WithThreads(1))
 	if err != nil {
 		log.Fatal(err)
 	}
-	fmt.Printf("%+v k=%d L=%d train=%d:", cfg, *k, *L, len(keep))
+	fmt.Printf("%+v k=%d L=%d train=%d:", oc.Patches, *k, *L, len(keep))
 	Xo := rowsOf(train.X, out)
 	for _, b := range strings.Split(*betas, ",") {
 		v, err := strconv.ParseFloat(b, 64)
