@@ -3,6 +3,8 @@ package oddl
 import (
 	"errors"
 	"fmt"
+
+	"github.com/oddl-go/oddl/patch"
 )
 
 // Unused is the policy for atoms that no code has used yet (M_jj ≈ 0),
@@ -188,6 +190,10 @@ type Config struct {
 	// Research holds the knobs that experiments vary and users need not:
 	// their defaults are the method.
 	Research Research
+	// Patches sets a patch front end (front.go, package patch): the
+	// dictionary is learned on pooled sparse codes of the images' patches
+	// instead of the pixels. The zero value turns it off; it needs Image.
+	Patches patch.Config
 }
 
 // Research holds the experiment-only settings of Config. DefaultConfig
@@ -334,7 +340,7 @@ func (c Config) Validate() error {
 	if im := c.Image; im != (Shape{}) && (im.Rows < 1 || im.Cols < 1 || im.Rows > MaxDim || im.Cols > MaxDim/im.Rows) {
 		return configErr("image shape %d×%d, want positive sides of at most %d pixels in all", im.Rows, im.Cols, MaxDim)
 	}
-	return nil
+	return c.validatePatches()
 }
 
 // validateData checks the configuration against a data source of n-dimensional
@@ -365,6 +371,8 @@ func (c Config) validateImage(n int) error {
 	switch {
 	case c.Preprocess == PreprocessDeskew && im == Shape{}:
 		return configErr("preprocessing %q needs the image shape of the samples (Config.Image)", c.Preprocess)
+	case c.PatchesOn() && im == Shape{}:
+		return configErr("a patch front end needs the image shape of the samples (Config.Image)")
 	case im != Shape{} && im.Rows*im.Cols != n:
 		return configErr("image shape %d×%d for samples of dimension %d", im.Rows, im.Cols, n)
 	}

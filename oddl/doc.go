@@ -178,4 +178,18 @@
 // first straightens and centres each sample as an image of Config.Image
 // pixels (dataset.Deskew): handwriting varies less once its slant is
 // undone, which leaves the atoms fewer variations to cover.
+//
+// # Patch front end
+//
+// With Config.Patches set (package patch), the dictionary is not learned
+// on the pixels: every small patch of the preprocessed image is coded by
+// Batch-OMP on a few dozen patch atoms, learned by K-SVD from patches of
+// the training images before the first phase, and the codes are
+// max-pooled over a grid of cells into a feature vector that is made
+// zero-mean with unit norm (front.go). A classifier on pooled codes sees
+// which strokes occur in which region, and the pooling makes it less
+// sensitive to small shifts. The model saves the patch atoms and applies
+// the front end in prediction, so Predict, Scores and Evaluate still take
+// raw images, and Dim is the image's dimension while the dictionary has
+// the features' one.
 package oddl

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/oddl-go/oddl/internal/safefile"
+	"github.com/oddl-go/oddl/patch"
 )
 
 // The model file (version 8), all numbers little-endian:
@@ -50,6 +51,11 @@ import (
 //	            class names: count (0, or q)       uint32
 //	              count × name: uint16 length + UTF-8 bytes
 //	            Image: Rows, Cols                  uint32 (0, 0: not images)
+//	            version 9 only, the patch front end (front.go):
+//	              Size, Stride, Atoms, L, Cells,
+//	              Samples, Iterations              uint32
+//	              Seed                             uint64
+//	              Atoms × Size² patch atoms        float64
 //	D~        K×(n+q) float64, atom-major (row j = [d_j, w_j])
 //	M         K×K     float64
 //	N         K×(n+q) float64, atom-major
@@ -83,24 +89,36 @@ import (
 // classifier P (K×q, zeros when not refitted) alone, then the checksum.
 // The running statistics and the flags of RA, RY and the kept P are
 // zero. A model read from it predicts, evaluates and is written again in
-// the same form; it cannot be trained further (ErrPredictionOnly). Full
-// models are still written in version 8, the lowest that holds them.
+// the same form; it cannot be trained further (ErrPredictionOnly).
+//
+// Version 10 holds a model with a patch front end (Config.Patches): the
+// form field of version 9 (0: the whole model, 1: the prediction form)
+// and, at the end of the header, the front end's settings and atoms.
+//
+// A model is written in the lowest version that holds it: 10 with a
+// patch front end, else 9 for the prediction form and 8 for a whole model.
 
 const (
 	fileMagic   = "ODDLMODL"
 	fileVersion = 8
-	// predVersion is the version of the prediction form, and the highest
-	// version read.
+	// predVersion is the first version with the form field, and the
+	// version of the prediction form of a model without a front end.
 	predVersion = 9
-	maxVersion  = predVersion
-	// formPredict is the form field of a version 9 file.
+	// formFull and formPredict are the values of the form field.
+	formFull    = 0
 	formPredict = 1
 	// namesVersion is the first version with class names (classnames.go).
 	namesVersion = 7
 	// imageVersion is the first version with the image shape.
 	imageVersion = 8
-	maxHeader    = 1<<12 + maxNamesBytes
-	prologue     = 16 // magic, version, hlen
+	// patchVersion is the first version with a patch front end.
+	patchVersion = 10
+	// maxVersion is the highest version read.
+	maxVersion = patchVersion
+	maxHeader  = 1<<12 + maxNamesBytes + maxPatchBytes
+	// maxPatchBytes bounds the patch section of the header.
+	maxPatchBytes = 40 + 8*patch.MaxAtomValues
+	prologue      = 16 // magic, version, hlen
 )
 
 // Errors of Load and UnmarshalBinary; each returned error wraps one of them.
@@ -131,8 +149,11 @@ func (m *Model) header(pred bool) []byte {
 	}
 	c, r := m.cfg, m.cfg.Research
 	w([3]uint32{uint32(m.st.k), uint32(m.st.n), uint32(m.st.q)})
-	if pred {
+	switch {
+	case pred:
 		w(uint32(formPredict))
+	case m.front != nil:
+		w(uint32(formFull))
 	}
 	w([5]int64{int64(c.L), int64(c.Batch), int64(c.Epochs), int64(c.InitSamples), int64(r.Sweeps)})
 	w([3]float64{c.Lambda0, c.Lambda1, r.Forget})
@@ -168,6 +189,12 @@ func (m *Model) header(pred bool) []byte {
 		str(s)
 	}
 	w([2]uint32{uint32(c.Image.Rows), uint32(c.Image.Cols)})
+	if m.front != nil {
+		p := c.Patches
+		w([7]uint32{uint32(p.Size), uint32(p.Stride), uint32(p.Atoms), uint32(p.L), uint32(p.Cells), uint32(p.Samples), uint32(p.Iterations)})
+		w(p.Seed)
+		w(m.front.Atoms().RawMatrix().Data)
+	}
 	return b.Bytes()
 }
 
@@ -247,11 +274,10 @@ func (m *Model) writeTo(w io.Writer, pred bool) (int64, error) {
 	hdr := m.header(pred)
 	var pro [prologue]byte
 	copy(pro[:], fileMagic)
-	ver := uint32(fileVersion)
+	ver := m.version(pred)
 	blocks := m.blocks()
 	if pred {
-		ver, blocks = predVersion, blocks[:1]
-		blocks = append(blocks, m.predBlock())
+		blocks = append(blocks[:1], m.predBlock())
 	}
 	binary.LittleEndian.PutUint32(pro[8:], ver)
 	binary.LittleEndian.PutUint32(pro[12:], uint32(len(hdr)))
@@ -515,6 +541,7 @@ func (m *Model) UnmarshalBinary(data []byte) error {
 		return ErrBusy
 	}
 	m.cfg, m.st, m.cur, m.times, m.avg, m.pw, m.data, m.rchoice, m.names = nm.cfg, nm.st, nm.cur, nm.times, nm.avg, nm.pw, nm.data, nm.rchoice, nm.names
+	m.front = nm.front
 	m.invalidate()
 	return nil
 }
@@ -550,7 +577,7 @@ func declaredSize(head []byte) (int64, error) {
 		return 0, fmt.Errorf("%w: the file has version %d, this oddl reads up to version %d (a newer oddl wrote it)", ErrVersion, ver, maxVersion)
 	}
 	hlen := int64(binary.LittleEndian.Uint32(head[12:]))
-	if hlen < 12 || hlen > maxHeader || ver < namesVersion && hlen > maxHeader-maxNamesBytes {
+	if hlen < 12 || hlen > maxHeader || ver < namesVersion && hlen > maxHeader-maxNamesBytes-maxPatchBytes || ver < patchVersion && hlen > maxHeader-maxPatchBytes {
 		return 0, fmt.Errorf("%w: header length %d", ErrCorrupt, hlen)
 	}
 	if int64(len(head)) < prologue+12 {
@@ -567,21 +594,25 @@ func declaredSize(head []byte) (int64, error) {
 	case q < 1 || q > MaxClasses:
 		return 0, fmt.Errorf("%w: %d classes", ErrCorrupt, q)
 	}
+	pred := false
 	if ver >= predVersion {
 		if len(head) < prologue+16 {
 			return 0, fmt.Errorf("%w: %d bytes", ErrTruncated, len(head))
 		}
-		if form := binary.LittleEndian.Uint32(head[prologue+12:]); form != formPredict {
+		form := binary.LittleEndian.Uint32(head[prologue+12:])
+		// Version 9 is the prediction form only; version 10 is either.
+		if form != formPredict && (ver == predVersion || form != formFull) {
 			return 0, fmt.Errorf("%w: form %d", ErrCorrupt, form)
 		}
+		pred = form == formPredict
 	}
-	return fileSize(ver, hlen, k, n, q), nil
+	return fileSize(ver, pred, hlen, k, n, q), nil
 }
 
-// fileSize is the length of a file of the given version, header length
-// and shape.
-func fileSize(ver uint32, hlen, k, n, q int64) int64 {
-	if ver >= predVersion {
+// fileSize is the length of a file of the given version, form (pred: the
+// prediction form), header length and shape.
+func fileSize(ver uint32, pred bool, hlen, k, n, q int64) int64 {
+	if pred {
 		return prologue + hlen + 8*(k*(n+q)+k*q) + 4
 	}
 	// At most 2·2¹⁶·(2²⁴+2¹⁶) + 2³² values: far from overflowing int64.
@@ -657,9 +688,9 @@ func decode(data []byte) (*Model, error) {
 	var c Config
 	c.K = k
 	ver := binary.LittleEndian.Uint32(data[8:])
-	pred := ver >= predVersion
-	if pred {
-		r.u32() // the form, checked by declaredSize
+	pred := false
+	if ver >= predVersion {
+		pred = r.u32() == formPredict // the form, checked by declaredSize
 	}
 	rs := &c.Research
 	c.L, c.Batch, c.Epochs, c.InitSamples, rs.Sweeps = r.int(), r.int(), r.int(), r.int(), r.int()
@@ -750,13 +781,20 @@ func decode(data []byte) (*Model, error) {
 	if ver >= imageVersion {
 		c.Image.Rows, c.Image.Cols = int(r.u32()), int(r.u32())
 	}
+	var front *patch.Front
+	if ver >= patchVersion {
+		var err error
+		if front, err = decodePatches(r, &c, n); err != nil {
+			return nil, err
+		}
+	}
 	if r.err != nil {
 		return nil, r.err
 	}
 	if err := c.Validate(); err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrCorrupt, err)
 	}
-	if err := c.validateImage(n); err != nil {
+	if err := c.validateImage(c.inputDimOf(n)); err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrCorrupt, err)
 	}
 	if c.L > n {
@@ -826,7 +864,7 @@ func decode(data []byte) (*Model, error) {
 	if ver == 5 && rec.n < 1 || rec.n < 0 {
 		return nil, fmt.Errorf("%w: training set of %d samples", ErrCorrupt, rec.n)
 	}
-	return &Model{cfg: c, st: st, cur: cu, times: t, avg: avg, pw: pw, data: rec, rchoice: ch, names: names}, nil
+	return &Model{cfg: c, st: st, cur: cu, times: t, avg: avg, pw: pw, data: rec, rchoice: ch, names: names, front: front}, nil
 }
 
 // allZero reports whether every value of s is +0 (the bits a writer

@@ -39,7 +39,7 @@ func trainedModel(t testing.TB) (*Model, []byte) {
 // model with m's contents as that file holds them.
 func asVersion4(t testing.TB, m *Model, b []byte) ([]byte, *Model) {
 	t.Helper()
-	if v := binary.LittleEndian.Uint32(b[8:]); v == fileVersion {
+	if v := binary.LittleEndian.Uint32(b[8:]); v == imageVersion {
 		b = asLegacy(t, m, b, 0, "")
 	}
 	if v := binary.LittleEndian.Uint32(b[8:]); v != 5 {
@@ -86,7 +86,7 @@ func TestDecodeVersion4(t *testing.T) {
 // model with m's contents as that file holds them.
 func asVersion3(t testing.TB, m *Model, b []byte) ([]byte, *Model) {
 	t.Helper()
-	if v := binary.LittleEndian.Uint32(b[8:]); v == fileVersion || v == 5 {
+	if v := binary.LittleEndian.Uint32(b[8:]); v == imageVersion || v == 5 {
 		b, m = asVersion4(t, m, b)
 	}
 	if v := binary.LittleEndian.Uint32(b[8:]); v != 4 {

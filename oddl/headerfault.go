@@ -33,6 +33,8 @@ func headerFault(head []byte, size int64, sum sumFunc) error {
 	ver := le.Uint32(head[8:])
 	hlen := int64(le.Uint32(head[12:]))
 	dims := [3]int64{int64(le.Uint32(head[16:])), int64(le.Uint32(head[20:])), int64(le.Uint32(head[24:]))}
+	// The form field follows K, n, q from version 9 on.
+	pred := ver >= predVersion && len(head) >= fields+4 && le.Uint32(head[fields:]) == formPredict
 	limits := [3]int64{MaxAtoms, MaxDim, MaxClasses}
 	names := [3]string{"K (atoms)", "n (dimension)", "q (classes)"}
 	try := func(name string, was, is int64, set func(p []byte)) error {
@@ -44,8 +46,8 @@ func headerFault(head []byte, size int64, sum sumFunc) error {
 		}
 		return fmt.Errorf("%w: the header says %s = %d, the file's length and checksum say %d", ErrCorrupt, name, was, is)
 	}
-	for v := uint32(1); v <= fileVersion; v++ {
-		if v != ver && fileSize(v, hlen, dims[0], dims[1], dims[2]) == size {
+	for v := uint32(1); v <= maxVersion; v++ {
+		if v != ver && fileSize(v, pred && v >= predVersion, hlen, dims[0], dims[1], dims[2]) == size {
 			if err := try("version", int64(ver), int64(v), func(p []byte) { le.PutUint32(p[8:], v) }); err != nil {
 				return err
 			}
@@ -55,7 +57,7 @@ func headerFault(head []byte, size int64, sum sumFunc) error {
 		at := func(x int64) int64 {
 			d := dims
 			d[i] = x
-			return fileSize(ver, hlen, d[0], d[1], d[2])
+			return fileSize(ver, pred, hlen, d[0], d[1], d[2])
 		}
 		// The length is a·x² + b·x + c in K (a = 0 for n and q): fit it
 		// through three points and solve.

@@ -107,7 +107,8 @@ func checkReal(what string, v, max float64) error {
 // scratch space; it is a lower bound within a small factor, meant to refuse
 // a run that cannot fit before anything big is allocated.
 func (c Config) MemoryEstimate(n, q, threads int) (bytes int64, setting string) {
-	const f = 8 // bytes of a float64
+	const f = 8         // bytes of a float64
+	n = c.featureDim(n) // the dictionary's dimension (front.go)
 	k, s := int64(c.K), int64(n)+int64(q)
 	b, l := int64(c.Batch), int64(c.L)
 	th := int64(threads)

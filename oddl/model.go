@@ -14,6 +14,7 @@ import (
 
 	"github.com/oddl-go/oddl/blas"
 	"github.com/oddl-go/oddl/dataset"
+	"github.com/oddl-go/oddl/patch"
 )
 
 // Phases of training, in order.
@@ -91,6 +92,8 @@ type Model struct {
 	rchoice ResidualChoice
 	// names are the class names (see SetClassNames), nil for "0".."q−1".
 	names []string
+	// front is the patch front end (Config.Patches), nil without one.
+	front *patch.Front
 	// rt is what the model computes with here (WithBackend, WithThreads,
 	// SetRuntime); it is not saved.
 	rt runtimeSettings
@@ -178,7 +181,7 @@ func (m *Model) Dim() int {
 	if m.st == nil {
 		return 0
 	}
-	return m.st.n
+	return m.inputDim()
 }
 
 // Classes returns q, the number of classes.
@@ -371,8 +374,8 @@ func (m *Model) prepare(X *mat.Dense) (*mat.Dense, error) {
 		return nil, fmt.Errorf("oddl: %w: no samples", ErrInput)
 	}
 	r, c := X.Dims()
-	if c != m.st.n {
-		return nil, fmt.Errorf("oddl: %w: samples have %d values, the model expects %d", ErrInput, c, m.st.n)
+	if c != m.inputDim() {
+		return nil, fmt.Errorf("oddl: %w: samples have %d values, the model expects %d", ErrInput, c, m.inputDim())
 	}
 	if err := dataset.Validate(X); err != nil {
 		return nil, fmt.Errorf("oddl: %w: %v", ErrInput, err)
@@ -380,6 +383,9 @@ func (m *Model) prepare(X *mat.Dense) (*mat.Dense, error) {
 	Xc := mat.NewDense(r, c, nil)
 	Xc.Copy(X)
 	preprocessRows(Xc, m.cfg.Preprocess, m.cfg.Image, m.threads())
+	if m.front != nil {
+		return m.frontFeatures(Xc)
+	}
 	return Xc, nil
 }
 

@@ -65,6 +65,9 @@ func (m *Model) resume(ctx context.Context, src Source, opts ...Option) error {
 		// Training moves D and W: a refitted classifier no longer fits them.
 		m.pw = nil
 	}
+	if m.front != nil {
+		src = newFrontSource(ctx, src, m)
+	}
 	t, err := newTrainer(m, src, o)
 	if err != nil {
 		return err
@@ -78,8 +81,8 @@ func (m *Model) checkSource(src Source) error {
 	if src == nil {
 		return errors.New("oddl: no training data")
 	}
-	if src.Dim() != m.st.n {
-		return fmt.Errorf("oddl: %w: samples have %d values, the model expects %d", ErrInput, src.Dim(), m.st.n)
+	if src.Dim() != m.inputDim() {
+		return fmt.Errorf("oddl: %w: samples have %d values, the model expects %d", ErrInput, src.Dim(), m.inputDim())
 	}
 	if src.Classes() > m.st.q {
 		return fmt.Errorf("oddl: %w: data has %d classes, the model %d", ErrInput, src.Classes(), m.st.q)

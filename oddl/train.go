@@ -33,10 +33,18 @@ func Train(ctx context.Context, cfg Config, src Source, opts ...Option) (*Model,
 	if err := cfg.validateData(src.Dim(), src.Classes(), src.Len()); err != nil {
 		return nil, err
 	}
-	m := &Model{cfg: cfg, st: newState(cfg.K, src.Dim(), src.Classes()), data: recordOf(src)}
+	m := &Model{cfg: cfg, data: recordOf(src)}
 	if err := m.applyRuntime(buildOptions(opts).rt); err != nil {
 		return nil, err
 	}
+	if cfg.PatchesOn() {
+		f, err := learnFront(ctx, cfg, src, m.threads())
+		if err != nil {
+			return nil, err
+		}
+		m.front = f
+	}
+	m.st = newState(cfg.K, cfg.featureDim(src.Dim()), src.Classes())
 	err := m.Resume(ctx, src, opts...)
 	if m.cur.phase == phaseStart {
 		return nil, err
@@ -79,9 +87,10 @@ func newTrainer(m *Model, src Source, o options) (*trainer, error) {
 	}
 	st, cfg := m.st, m.cfg
 	c := compute{impl: impl, threads: m.threads()}
+	prep, image := cfg.batchPrep()
 	t := &trainer{
 		m: m, src: src, o: o, c: c, ctx: context.Background(),
-		b:       newBatch(cfg.Batch, st.n, st.q, cfg.Preprocess, cfg.Image, c.threads),
+		b:       newBatch(cfg.Batch, st.n, st.q, prep, image, c.threads),
 		dict:    dictCoder{c: c, l: cfg.L},
 		stacked: newStackedCoder(c, cfg.L),
 		acc:     accumulator{threads: c.threads},

@@ -47,6 +47,7 @@ type trainReport struct {
 	ResidualWeight   float64  `json:"residual_weight"`
 	InitMode         string   `json:"init_mode"`
 	Preprocess       string   `json:"preprocess"`
+	Patches          *patches `json:"patches,omitempty"`
 	Forget           float64  `json:"forget"`
 	Seed             uint64   `json:"seed"`
 	Backend          string   `json:"backend"`
@@ -106,7 +107,7 @@ var interruptHook func(batches int64) bool
 var evaluateHook func(ctx context.Context)
 
 // modelFlags are the flags that define a model; a resumed model keeps its own.
-var modelFlags = []string{"k", "l", "lambda0", "lambda1", "batch", "init", "sweeps", "unused", "update", "coding", "init-mode", "forget", "preprocess", "seed", "refit", "refit-pass", "task-step"}
+var modelFlags = append([]string{"k", "l", "lambda0", "lambda1", "batch", "init", "sweeps", "unused", "update", "coding", "init-mode", "forget", "preprocess", "seed", "refit", "refit-pass", "task-step"}, patchFlagNames...)
 
 func runTrain(args []string, stdout, stderr io.Writer) (err error) {
 	f, err := parseTrainFlags(args, stderr)
@@ -206,6 +207,7 @@ type trainFlags struct {
 	validateKeep           bool
 	validateGrid           string
 	rt                     *runtimeFlags
+	patches                *patchFlags
 	mem                    *memoryFlag
 	out                    string
 	resume                 string
@@ -244,6 +246,7 @@ func parseTrainFlags(args []string, stderr io.Writer) (*trainFlags, error) {
 	fs.Uint64Var(&cfg.Seed, "seed", def.Seed, "random seed (sample order, reseeded atoms, yaleb split)")
 	f.data = addDataFlags(fs)
 	f.stream = addStreamFlags(fs)
+	f.patches = addPatchFlags(fs)
 	fs.Float64Var(&f.validate, "validate", 0, "choose settings on this `fraction` of the training set held out (stratified by class, seeded), then train the chosen ones on all training rows. When the held-out share is under "+fmt.Sprint(foldsBelow)+" samples, k-fold cross-validation (k = 1/fraction) compares the grid of -validate-grid, every row held out once; else one hold-out chooses the residual weight β (0, 3, 10, 30, 100). The one-standard-error rule picks (the first setting within one standard error of the best). A flag given on the command line is not searched. With -stream, β is chosen on the stream's validation images (-val)")
 	fs.BoolVar(&f.validateKeep, "validate-keep", false, "with a single hold-out (-validate), keep the model trained without the held-out rows instead of training again on all of them")
 	fs.StringVar(&f.validateGrid, "validate-grid", "", "with k-fold -validate, the settings compared: `name=v1,v2;…` of k, l, lambda0 and residual-weight, the preferred value of each first (default: l=L,3L,6L;lambda0=λ0,0;residual-weight=0,3,10,30,100, less the flags given; \"residual-weight\" alone: β only)")
@@ -281,6 +284,9 @@ func parseTrainFlags(args []string, stderr io.Writer) (*trainFlags, error) {
 		return nil, err
 	}
 	f.set = flagsSet(fs)
+	if err := f.patches.apply(&f.cfg, f.set); err != nil {
+		return nil, err
+	}
 	if !f.set["preprocess"] {
 		// Until the data is known (imageDefaults).
 		cfg.Preprocess = def.Preprocess
@@ -510,7 +516,7 @@ func (f *trainFlags) imageDefaults(train samples) error {
 	if f.cfg.Preprocess == oddl.PreprocessDeskew && f.cfg.Image == (oddl.Shape{}) {
 		return usageError{fmt.Errorf("-preprocess deskew needs images (IDX files, whose header gives their size): the samples of %s have no image size", train.name())}
 	}
-	return nil
+	return f.patches.checkImage(f.cfg, train.name())
 }
 
 // sizeDefaults fits the settings the flags left at their defaults to the
@@ -696,7 +702,7 @@ func (f *trainFlags) report(model *oddl.Model, d *trainData, backendName string,
 	rep := trainReport{
 		Dataset: d.train.name(), K: cfg.K, L: cfg.L, Lambda0: cfg.Lambda0, Lambda1: cfg.Lambda1,
 		Epochs: cfg.Epochs, Batch: cfg.Batch, InitSamples: cfg.InitSamples, Sweeps: cfg.Research.Sweeps,
-		Coding: string(cfg.Coding), Refit: cfg.Refit, RefitPass: cfg.RefitPass, TaskStep: cfg.TaskStep, ResidualWeight: cfg.ResidualWeight, InitMode: string(cfg.Init), Preprocess: string(cfg.Preprocess), Forget: cfg.Research.Forget, Seed: cfg.Seed,
+		Coding: string(cfg.Coding), Refit: cfg.Refit, RefitPass: cfg.RefitPass, TaskStep: cfg.TaskStep, ResidualWeight: cfg.ResidualWeight, InitMode: string(cfg.Init), Preprocess: string(cfg.Preprocess), Patches: patchReport(cfg), Forget: cfg.Research.Forget, Seed: cfg.Seed,
 		Backend: backendName, Threads: threads,
 		TrainSeconds: elapsed.Seconds(), Times: secondsOf(model.Times()),
 		NTrain: d.train.len(), Model: f.out, Resumed: f.resume != "", Classes: model.ClassNames(),
@@ -748,6 +754,7 @@ func printTrainReport(w io.Writer, rep trainReport, model *oddl.Model, d *trainD
 	fmt.Fprintf(w, "dataset      %s: %d training samples of dimension %d, %d classes\n", d.train.name(), d.train.len(), d.train.dim(), d.train.classes())
 	fmt.Fprintf(w, "model        K=%d L=%d λ0=%g batch=%d epochs=%d init=%d init-mode=%s coding=%s refit=%t refit-pass=%t task-step=%g residual-weight=%g preprocess=%s\n", cfg.K, cfg.L, cfg.Lambda0, cfg.Batch, cfg.Epochs, cfg.InitSamples, cfg.Init, cfg.Coding, cfg.Refit, cfg.RefitPass, cfg.TaskStep, cfg.ResidualWeight, cfg.Preprocess)
 	fmt.Fprintf(w, "updates      %d joint (discriminative) mini-batch updates\n", rep.JointUpdates)
+	printPatches(w, cfg)
 	if names := model.ClassNames(); !dataset.IdentityNames(names) {
 		fmt.Fprintf(w, "classes      %s\n", nameList(names))
 	}

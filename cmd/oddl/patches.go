@@ -1,0 +1,81 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"io"
+
+	"github.com/oddl-go/oddl/oddl"
+	"github.com/oddl-go/oddl/patch"
+)
+
+// patchFlags are the flags of train's patch front end (oddl.Config.Patches).
+type patchFlags struct {
+	on  bool
+	cfg patch.Config
+}
+
+// patchFlagNames are the flags that define the front end: a resumed model
+// keeps its own.
+var patchFlagNames = []string{"patches", "patch-size", "patch-stride", "patch-atoms", "patch-l", "patch-cells"}
+
+func addPatchFlags(fs *flag.FlagSet) *patchFlags {
+	p := &patchFlags{cfg: patch.DefaultConfig()}
+	fs.BoolVar(&p.on, "patches", false, "learn on pooled sparse codes of small image patches instead of the pixels (images only; see docs/RESULTS.md, \"A patch front end\")")
+	fs.IntVar(&p.cfg.Size, "patch-size", p.cfg.Size, "with -patches, the side of a patch in pixels")
+	fs.IntVar(&p.cfg.Stride, "patch-stride", p.cfg.Stride, "with -patches, the step between patch positions in pixels")
+	fs.IntVar(&p.cfg.Atoms, "patch-atoms", p.cfg.Atoms, "with -patches, the number of patch atoms")
+	fs.IntVar(&p.cfg.L, "patch-l", p.cfg.L, "with -patches, the sparsity of a patch's code")
+	fs.IntVar(&p.cfg.Cells, "patch-cells", p.cfg.Cells, "with -patches, the pooling grid's cells a side (features: 2·atoms·cells²)")
+	return p
+}
+
+// apply sets cfg.Patches from the flags; set holds the flags given.
+func (p *patchFlags) apply(cfg *oddl.Config, set map[string]bool) error {
+	if !p.on {
+		for _, name := range patchFlagNames[1:] {
+			if set[name] {
+				return usageError{fmt.Errorf("-%s needs -patches", name)}
+			}
+		}
+		cfg.Patches = patch.Config{}
+		return nil
+	}
+	p.cfg.Seed = cfg.Seed
+	cfg.Patches = p.cfg
+	return nil
+}
+
+// checkImage refuses a front end for samples that are not images.
+func (p *patchFlags) checkImage(cfg oddl.Config, name string) error {
+	if p.on && cfg.Image == (oddl.Shape{}) {
+		return usageError{fmt.Errorf("-patches needs images (IDX files, whose header gives their size): the samples of %s have no image size", name)}
+	}
+	return nil
+}
+
+// patches is the front end in train's JSON report.
+type patches struct {
+	Size     int `json:"size"`
+	Stride   int `json:"stride"`
+	Atoms    int `json:"atoms"`
+	L        int `json:"l"`
+	Cells    int `json:"cells"`
+	Features int `json:"features"`
+}
+
+// patchReport returns the front end of cfg for the report, nil without one.
+func patchReport(cfg oddl.Config) *patches {
+	if !cfg.PatchesOn() {
+		return nil
+	}
+	p := cfg.Patches
+	return &patches{Size: p.Size, Stride: p.Stride, Atoms: p.Atoms, L: p.L, Cells: p.Cells, Features: 2 * p.Atoms * p.Cells * p.Cells}
+}
+
+// printPatches writes the front end's line of the summary, if any.
+func printPatches(w io.Writer, cfg oddl.Config) {
+	if p := patchReport(cfg); p != nil {
+		fmt.Fprintf(w, "front end    patches %d×%d every %d pixels, %d atoms, L=%d, pooled over %d×%d cells: %d features\n", p.Size, p.Size, p.Stride, p.Atoms, p.L, p.Cells, p.Cells, p.Features)
+	}
+}

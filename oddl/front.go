@@ -1,0 +1,239 @@
+package oddl
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"math"
+
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/oddl-go/oddl/dataset"
+	"github.com/oddl-go/oddl/patch"
+)
+
+// The patch front end (Config.Patches).
+//
+// With Config.Patches set, a sample is an image of Config.Image, and the
+// model does not learn its dictionary on the pixels: each image is
+// preprocessed (Config.Preprocess), cut into small patches that are
+// sparse-coded by Batch-OMP on a dictionary of patch atoms, and the codes
+// are pooled over a grid of cells (package patch); the dictionary D and
+// the classifier are learned on these feature vectors, made zero-mean with
+// unit norm. The patch atoms are learned first, from patches of the first
+// frontImages images of a shuffled pass, and saved with the model, which
+// applies the same front end in prediction. The model's sample dimension
+// (Dim) stays the image's; its dictionary has the features' dimension.
+
+// frontImages is how many training images the patch atoms are learned
+// from.
+const frontImages = 10000
+
+// frontPhase keys the shuffled pass whose first images the patch atoms
+// are learned from (the training phases are 1 and 2).
+const frontPhase = 3
+
+// PatchesOn reports whether c has a patch front end.
+func (c Config) PatchesOn() bool { return c.Patches != (patch.Config{}) }
+
+// validatePatches checks the patch settings against the image shape.
+// A front end without one is refused by validateImage, when the data is
+// known.
+func (c Config) validatePatches() error {
+	if !c.PatchesOn() || c.Image == (Shape{}) {
+		// Without the image shape the data checks refuse it (validateImage).
+		return nil
+	}
+	if err := c.Patches.Validate(c.Image.Rows, c.Image.Cols); err != nil {
+		return configErr("%v", err)
+	}
+	return nil
+}
+
+// featureDim returns the dimension the dictionary learns on for samples
+// of dimension n: the front end's features, or n itself.
+func (c Config) featureDim(n int) int {
+	if !c.PatchesOn() {
+		return n
+	}
+	p := c.Patches
+	return 2 * p.Atoms * p.Cells * p.Cells
+}
+
+// inputDim returns the dimension of the samples the model takes.
+func (m *Model) inputDim() int {
+	if m.front != nil {
+		r, c := m.front.Shape()
+		return r * c
+	}
+	return m.st.n
+}
+
+// Patches returns the model's patch front end, nil without one.
+func (m *Model) Patches() *patch.Front { return m.front }
+
+// learnFront learns the patch atoms of cfg from the first frontImages
+// images of a shuffled pass of src.
+func learnFront(ctx context.Context, cfg Config, src Source, threads int) (*patch.Front, error) {
+	n := src.Dim()
+	cnt := min(src.Len(), frontImages)
+	if err := src.Seek(streamKey(cfg.Seed, frontPhase, 0), 0); err != nil {
+		return nil, err
+	}
+	X := mat.NewDense(cnt, n, nil)
+	labels := make([]int, cnt)
+	raw := X.RawMatrix().Data
+	got := 0
+	for got < cnt {
+		k, err := src.Read(raw[got*n:cnt*n], labels[got:cnt])
+		if k < 0 || k > cnt-got {
+			return nil, fmt.Errorf("oddl: source returned %d samples for %d asked", k, cnt-got)
+		}
+		got += k
+		if err == io.EOF || k == 0 && err == nil {
+			break
+		}
+		if err != nil {
+			return nil, fmt.Errorf("oddl: reading samples: %w", err)
+		}
+	}
+	if got == 0 {
+		return nil, fmt.Errorf("oddl: %w: no samples", ErrInput)
+	}
+	X = X.Slice(0, got, 0, n).(*mat.Dense)
+	if err := dataset.Validate(X); err != nil {
+		return nil, fmt.Errorf("oddl: %w: %v", ErrInput, err)
+	}
+	preprocessRows(X, cfg.Preprocess, cfg.Image, threads)
+	f, err := patch.Learn(ctx, X, cfg.Image.Rows, cfg.Image.Cols, cfg.Patches, threads)
+	if err != nil {
+		return nil, fmt.Errorf("oddl: %w", err)
+	}
+	return f, nil
+}
+
+// frontSource is a Source of the features of another Source's images:
+// each image read is checked, preprocessed (Config.Preprocess) and mapped
+// by the front end. Training makes its features zero-mean with unit norm
+// (frontBatchPrep).
+type frontSource struct {
+	src     Source
+	front   *patch.Front
+	prep    Preprocess
+	image   Shape
+	threads int
+	ctx     context.Context
+	raw     []float64
+}
+
+func newFrontSource(ctx context.Context, src Source, m *Model) *frontSource {
+	return &frontSource{src: src, front: m.front, prep: m.cfg.Preprocess, image: m.cfg.Image, threads: m.threads(), ctx: ctx}
+}
+
+func (s *frontSource) Dim() int                       { return s.front.Dim() }
+func (s *frontSource) Classes() int                   { return s.src.Classes() }
+func (s *frontSource) Len() int                       { return s.src.Len() }
+func (s *frontSource) Seek(key uint64, pos int) error { return s.src.Seek(key, pos) }
+
+func (s *frontSource) Read(x []float64, labels []int) (int, error) {
+	n, d := s.src.Dim(), s.front.Dim()
+	want := min(len(labels), len(x)/d)
+	if len(s.raw) < want*n {
+		s.raw = make([]float64, want*n)
+	}
+	got, err := s.src.Read(s.raw[:want*n], labels[:want])
+	if got <= 0 || got > want {
+		return got, err
+	}
+	X := mat.NewDense(got, n, s.raw[:got*n])
+	if verr := dataset.Validate(X); verr != nil {
+		return 0, fmt.Errorf("%w: %v", ErrInput, verr)
+	}
+	preprocessRows(X, s.prep, s.image, s.threads)
+	if ferr := s.front.FeaturesTo(s.ctx, mat.NewDense(got, d, x[:got*d]), X, s.threads); ferr != nil {
+		return 0, ferr
+	}
+	return got, err
+}
+
+// batchPrep returns the preprocessing the training mini-batches apply to
+// what the source gives: the features of a front end are made zero-mean
+// with unit norm, anything else gets Config.Preprocess.
+func (c Config) batchPrep() (Preprocess, Shape) {
+	if c.PatchesOn() {
+		return PreprocessUnit, Shape{}
+	}
+	return c.Preprocess, c.Image
+}
+
+// frontFeatures maps the checked, preprocessed images Xc to the
+// zero-mean unit-norm features prediction codes.
+func (m *Model) frontFeatures(Xc *mat.Dense) (*mat.Dense, error) {
+	F, err := m.front.Features(context.Background(), Xc, m.threads())
+	if err != nil {
+		return nil, fmt.Errorf("oddl: %w", err)
+	}
+	preprocessRows(F, PreprocessUnit, Shape{}, m.threads())
+	return F, nil
+}
+
+// version returns the file version a model is written in, in the
+// prediction form when pred: the lowest that holds it.
+func (m *Model) version(pred bool) uint32 {
+	switch {
+	case m.front != nil:
+		return patchVersion
+	case pred:
+		return predVersion
+	}
+	return fileVersion
+}
+
+// inputDimOf returns the dimension of the samples a model of c whose
+// dictionary has dimension n takes.
+func (c Config) inputDimOf(n int) int {
+	if c.PatchesOn() {
+		return c.Image.Rows * c.Image.Cols
+	}
+	return n
+}
+
+// decodePatches reads the patch section of a version 10 header into
+// c.Patches and returns the front end it holds; n is the dictionary's
+// dimension, which must be that of the front end's features.
+func decodePatches(r *reader, c *Config, n int) (*patch.Front, error) {
+	var v [7]int
+	for i := range v {
+		v[i] = int(r.u32())
+	}
+	p := patch.Config{Size: v[0], Stride: v[1], Atoms: v[2], L: v[3], Cells: v[4], Samples: v[5], Iterations: v[6], Seed: r.u64()}
+	if r.err != nil {
+		return nil, r.err
+	}
+	if p == (patch.Config{}) {
+		return nil, fmt.Errorf("%w: a version %d file without a patch front end", ErrCorrupt, patchVersion)
+	}
+	if err := p.Validate(c.Image.Rows, c.Image.Cols); err != nil {
+		return nil, fmt.Errorf("%w: %v", ErrCorrupt, err)
+	}
+	c.Patches = p
+	if d := c.featureDim(0); d != n {
+		return nil, fmt.Errorf("%w: dimension %d for a patch front end of %d features", ErrCorrupt, n, d)
+	}
+	vals := p.Atoms * p.Size * p.Size
+	atoms := make([]float64, vals)
+	for i := range atoms {
+		atoms[i] = r.f64()
+		if math.IsNaN(atoms[i]) || math.IsInf(atoms[i], 0) {
+			return nil, fmt.Errorf("%w: non-finite patch atom", ErrCorrupt)
+		}
+	}
+	if r.err != nil {
+		return nil, r.err
+	}
+	f, err := patch.New(mat.NewDense(p.Atoms, p.Size*p.Size, atoms), c.Image.Rows, c.Image.Cols, p)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %v", ErrCorrupt, err)
+	}
+	return f, nil
+}

@@ -1,0 +1,244 @@
+package oddl
+
+import (
+	"bytes"
+	"context"
+	"encoding/binary"
+	"errors"
+	"hash/crc32"
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/oddl-go/oddl/patch"
+)
+
+// bars returns count side×side images of a bar whose direction is the
+// class (0: horizontal, 1: vertical, 2: diagonal) at a random place, over
+// a little noise.
+func bars(rng *rand.Rand, count, side int) (*mat.Dense, []int) {
+	X := mat.NewDense(count, side*side, nil)
+	labels := make([]int, count)
+	for i := range count {
+		c := rng.IntN(3)
+		labels[i] = c
+		img := X.RawRowView(i)
+		for j := range img {
+			img[j] = 0.05 * rng.Float64()
+		}
+		y, x := 1+rng.IntN(side-6), 1+rng.IntN(side-6)
+		for t := range 5 {
+			switch c {
+			case 0:
+				img[y*side+x+t] = 1
+			case 1:
+				img[(y+t)*side+x] = 1
+			default:
+				img[(y+t)*side+x+t] = 1
+			}
+		}
+	}
+	return X, labels
+}
+
+func frontConfig() Config {
+	c := smallConfig(12, 3)
+	c.Image = Shape{Rows: 12, Cols: 12}
+	c.Preprocess = PreprocessUnit
+	c.Patches = patch.Config{Size: 4, Stride: 2, Atoms: 8, L: 2, Cells: 2, Samples: 2000, Iterations: 2, Seed: 1}
+	return c
+}
+
+// A model with a patch front end takes images, learns on their features,
+// classifies unseen ones, and is saved (version 10) and loaded with its
+// front end: the loaded model predicts the same scores.
+func TestPatchFrontEnd(t *testing.T) {
+	rng := rand.New(rand.NewPCG(11, 12))
+	X, labels := bars(rng, 600, 12)
+	Xt, lt := bars(rng, 300, 12)
+	cfg := frontConfig()
+	m, err := Train(context.Background(), cfg, mustSource(t, X, labels, 3), WithThreads(2))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.Dim() != 144 || m.Patches() == nil {
+		t.Fatalf("Dim %d, front end %v", m.Dim(), m.Patches())
+	}
+	if r, c := m.Dictionary().Dims(); r != 12 || c != 2*8*2*2 {
+		t.Fatalf("dictionary %d×%d, want 12×32", r, c)
+	}
+	ev, err := m.Evaluate(Xt, lt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ev.ErrorRate > 0.1 {
+		t.Errorf("test error %.3f on bars", ev.ErrorRate)
+	}
+	if _, err := m.Predict(mat.NewDense(2, 32, nil)); !errors.Is(err, ErrInput) {
+		t.Errorf("samples of the features' width: error %v, want ErrInput", err)
+	}
+	b, err := m.MarshalBinary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v := binary.LittleEndian.Uint32(b[8:]); v != patchVersion {
+		t.Errorf("file version %d, want %d", v, patchVersion)
+	}
+	var l Model
+	if err := l.UnmarshalBinary(b); err != nil {
+		t.Fatal(err)
+	}
+	if l.Config() != m.Config() || !mat.Equal(l.Patches().Atoms(), m.Patches().Atoms()) {
+		t.Fatal("the loaded model has another configuration or front end")
+	}
+	s1, err := m.Scores(Xt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s2, err := l.Scores(Xt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !mat.Equal(s1, s2) {
+		t.Error("the loaded model scores differently")
+	}
+	again, err := l.MarshalBinary()
+	if err != nil || !bytes.Equal(again, b) {
+		t.Errorf("the loaded model encodes differently (%v)", err)
+	}
+
+	// The prediction form keeps the front end: version 10, form 1, the
+	// same scores, and no further training.
+	var pb bytes.Buffer
+	if _, err := m.WritePredictionTo(&pb); err != nil {
+		t.Fatal(err)
+	}
+	if v, form := binary.LittleEndian.Uint32(pb.Bytes()[8:]), binary.LittleEndian.Uint32(pb.Bytes()[prologue+12:]); v != patchVersion || form != formPredict {
+		t.Errorf("prediction form: version %d form %d, want %d and %d", v, form, patchVersion, formPredict)
+	}
+	if pb.Len() >= len(b) {
+		t.Errorf("prediction form of %d bytes, the whole model %d", pb.Len(), len(b))
+	}
+	var p Model
+	if err := p.UnmarshalBinary(pb.Bytes()); err != nil {
+		t.Fatal(err)
+	}
+	if !p.PredictionOnly() || p.Patches() == nil {
+		t.Fatalf("prediction form read back: prediction only %v, front end %v", p.PredictionOnly(), p.Patches() != nil)
+	}
+	s3, err := p.Scores(Xt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !mat.Equal(s1, s3) {
+		t.Error("the prediction form scores differently")
+	}
+	if err := p.Continue(context.Background(), mustSource(t, X, labels, 3), 1); !errors.Is(err, ErrPredictionOnly) {
+		t.Errorf("training the prediction form: %v, want ErrPredictionOnly", err)
+	}
+}
+
+// Training in two runs (one epoch, then Continue by one) ends where one
+// run of two epochs ends: the front end is kept and the source wrapped
+// again on resuming.
+func TestPatchFrontEndResume(t *testing.T) {
+	rng := rand.New(rand.NewPCG(13, 14))
+	X, labels := bars(rng, 400, 12)
+	cfg := frontConfig()
+	cfg.Epochs = 2
+	whole, err := Train(context.Background(), cfg, mustSource(t, X, labels, 3), WithThreads(1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg.Epochs = 1
+	part, err := Train(context.Background(), cfg, mustSource(t, X, labels, 3), WithThreads(1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := part.MarshalBinary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var l Model
+	if err := l.UnmarshalBinary(b); err != nil {
+		t.Fatal(err)
+	}
+	if err := l.Continue(context.Background(), mustSource(t, X, labels, 3), 1, WithThreads(1)); err != nil {
+		t.Fatal(err)
+	}
+	sameState(t, whole, &l)
+}
+
+// A front end needs images; a model without one is written in version 8;
+// a version 10 file whose patch atoms are damaged (not of unit norm) or
+// whose dimension is not the front end's is refused.
+func TestPatchFrontEndChecks(t *testing.T) {
+	rng := rand.New(rand.NewPCG(15, 16))
+	X, labels := bars(rng, 300, 12)
+	cfg := frontConfig()
+	cfg.Image = Shape{}
+	if _, err := Train(context.Background(), cfg, mustSource(t, X, labels, 3)); !errors.Is(err, ErrConfig) {
+		t.Errorf("front end without an image shape: error %v, want ErrConfig", err)
+	}
+	cfg = frontConfig()
+	cfg.Patches.Cells = 9
+	if _, err := Train(context.Background(), cfg, mustSource(t, X, labels, 3)); !errors.Is(err, ErrConfig) {
+		t.Errorf("more cells than patch positions: error %v, want ErrConfig", err)
+	}
+	plain := frontConfig()
+	plain.Patches = patch.Config{}
+	pm, err := Train(context.Background(), plain, mustSource(t, X, labels, 3), WithThreads(1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	pb, err := pm.MarshalBinary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v := binary.LittleEndian.Uint32(pb[8:]); v != imageVersion {
+		t.Errorf("a model without front end: version %d, want %d", v, imageVersion)
+	}
+	// The same model claiming version 10 lacks the form field and the patch section.
+	v9 := append([]byte(nil), pb...)
+	binary.LittleEndian.PutUint32(v9[8:], patchVersion)
+	resum(v9)
+	if _, err := decode(v9); !errors.Is(err, ErrCorrupt) {
+		t.Errorf("version 10 without a front end: error %v, want ErrCorrupt", err)
+	}
+
+	m, err := Train(context.Background(), frontConfig(), mustSource(t, X, labels, 3), WithThreads(1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := m.MarshalBinary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	hlen := int(binary.LittleEndian.Uint32(b[12:]))
+	atoms := 8 * 16
+	first := prologue + hlen - 8*atoms // the first patch atom's first value
+	bad := append([]byte(nil), b...)
+	v := math.Float64frombits(binary.LittleEndian.Uint64(bad[first:]))
+	binary.LittleEndian.PutUint64(bad[first:], math.Float64bits(v+0.5))
+	resum(bad)
+	if _, err := decode(bad); !errors.Is(err, ErrCorrupt) {
+		t.Errorf("a patch atom off unit norm: error %v, want ErrCorrupt", err)
+	}
+	cells := append([]byte(nil), b...)
+	at := first - 8 - 7*4 + 4*4 // Cells, the fifth uint32 of the section
+	if got := binary.LittleEndian.Uint32(cells[at:]); got != 2 {
+		t.Fatalf("cells field reads %d, want 2", got)
+	}
+	binary.LittleEndian.PutUint32(cells[at:], 1)
+	resum(cells)
+	if _, err := decode(cells); !errors.Is(err, ErrCorrupt) {
+		t.Errorf("a front end of other features than the dictionary's dimension: error %v, want ErrCorrupt", err)
+	}
+}
+
+// resum rewrites the checksum of a model file after a change.
+func resum(b []byte) {
+	binary.LittleEndian.PutUint32(b[len(b)-4:], crc32.Checksum(b[:len(b)-4], castagnoli))
+}

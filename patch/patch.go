@@ -1,0 +1,350 @@
+// Package patch is a feature stage for images: every small square patch
+// of an image (on a grid of positions) is sparse-coded by Batch-OMP on a
+// dictionary of patch atoms, and the codes are pooled over a coarse grid
+// of cells into one feature vector per image — the method of Labusch,
+// Barth and Martinetz (2008) for digits. A classifier on the pooled codes
+// sees which strokes occur in which region of the image, and, since the
+// maximum over a cell does not move when a stroke moves within the cell,
+// it is less sensitive to small shifts and distortions than one on the
+// pixels.
+//
+// Learn fits the patch atoms to patches drawn from training images
+// (approximate K-SVD on Batch-OMP codes, package ksvd); Front.Features maps
+// images to feature vectors. A Front is fixed once learned: the same
+// images give the same features on every run and any number of threads.
+package patch
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"runtime"
+
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/oddl-go/oddl/internal/par"
+	"github.com/oddl-go/oddl/ksvd"
+	"github.com/oddl-go/oddl/omp"
+)
+
+// Config holds the settings of a patch front end.
+type Config struct {
+	// Size is the side of a patch in pixels.
+	Size int
+	// Stride is the step between two patch positions, in pixels, in both
+	// directions.
+	Stride int
+	// Atoms is the number of patch atoms P.
+	Atoms int
+	// L is the sparsity of a patch's code.
+	L int
+	// Cells is the side of the pooling grid: the patch positions are cut
+	// into Cells×Cells regions and each region keeps, for every atom, the
+	// largest positive and the largest negative coefficient (as two
+	// non-negative values) of its patches. The feature vector has
+	// 2·Atoms·Cells² entries.
+	Cells int
+	// Samples is the number of patches drawn from the training images to
+	// learn the atoms.
+	Samples int
+	// Iterations is the number of K-SVD iterations.
+	Iterations int
+	// Seed drives the choice of the patches and the K-SVD.
+	Seed uint64
+}
+
+// Default values of Config.
+const (
+	DefaultSize       = 6
+	DefaultStride     = 1
+	DefaultAtoms      = 64
+	DefaultL          = 3
+	DefaultCells      = 4
+	DefaultSamples    = 100000
+	DefaultIterations = 10
+)
+
+// DefaultConfig returns the settings chosen for 28×28 digits (see
+// docs/RESULTS.md).
+func DefaultConfig() Config {
+	return Config{
+		Size: DefaultSize, Stride: DefaultStride, Atoms: DefaultAtoms, L: DefaultL,
+		Cells: DefaultCells, Samples: DefaultSamples, Iterations: DefaultIterations, Seed: 1,
+	}
+}
+
+// MaxAtomValues bounds Atoms·Size², the values of the patch atoms.
+const MaxAtomValues = 1 << 16
+
+// ErrConfig is wrapped by the errors of settings that do not fit
+// together or do not fit the images.
+var ErrConfig = errors.New("invalid patch front end")
+
+// Validate checks the settings against images of rows×cols pixels.
+func (c Config) Validate(rows, cols int) error {
+	switch {
+	case rows < 1 || cols < 1:
+		return fmt.Errorf("%w: image of %d×%d pixels", ErrConfig, rows, cols)
+	case c.Size < 1 || c.Size > rows || c.Size > cols:
+		return fmt.Errorf("%w: patch size %d outside 1..%d for %d×%d images", ErrConfig, c.Size, min(rows, cols), rows, cols)
+	case c.Stride < 1:
+		return fmt.Errorf("%w: stride %d < 1", ErrConfig, c.Stride)
+	case c.Atoms < 1 || c.Atoms > 1<<12:
+		return fmt.Errorf("%w: %d patch atoms outside 1..%d", ErrConfig, c.Atoms, 1<<12)
+	case c.L < 1 || c.L > c.Atoms || c.L > c.Size*c.Size:
+		return fmt.Errorf("%w: patch sparsity %d outside 1..%d", ErrConfig, c.L, min(c.Atoms, c.Size*c.Size))
+	case c.Cells < 1:
+		return fmt.Errorf("%w: %d pooling cells < 1", ErrConfig, c.Cells)
+	case c.Iterations < 0 || c.Iterations > 1000:
+		return fmt.Errorf("%w: %d K-SVD iterations outside 0..1000", ErrConfig, c.Iterations)
+	case c.Samples < 0 || c.Samples > 1<<28:
+		return fmt.Errorf("%w: %d patch samples outside 0..%d", ErrConfig, c.Samples, 1<<28)
+	case c.Atoms*c.Size*c.Size > MaxAtomValues:
+		return fmt.Errorf("%w: %d atoms of %d×%d pixels, at most %d values in all", ErrConfig, c.Atoms, c.Size, c.Size, MaxAtomValues)
+	}
+	py, px := positions(rows, c.Size, c.Stride), positions(cols, c.Size, c.Stride)
+	if c.Cells > py || c.Cells > px {
+		return fmt.Errorf("%w: %d pooling cells a side for a grid of %d×%d patch positions", ErrConfig, c.Cells, py, px)
+	}
+	if int64(c.Atoms)*int64(c.Cells)*int64(c.Cells)*2 > 1<<24 {
+		return fmt.Errorf("%w: %d features are too many", ErrConfig, 2*c.Atoms*c.Cells*c.Cells)
+	}
+	return nil
+}
+
+// positions returns the number of patch positions along a side of n
+// pixels: 0, stride, 2·stride, … while the patch fits.
+func positions(n, size, stride int) int { return (n-size)/stride + 1 }
+
+// Front is a learned patch front end for images of a fixed shape. It does
+// not change once made, so several goroutines may use it at once.
+type Front struct {
+	cfg        Config
+	rows, cols int
+	atoms      *mat.Dense // P×Size², unit-norm rows
+	py, px     int        // patch positions a side
+	cellY      []int      // cell row of each position row
+	cellX      []int      // cell column of each position column
+}
+
+// Learn learns the patch atoms from the images X (one preprocessed image
+// of rows×cols pixels a row): cfg.Samples patches at random positions of
+// random images, K-SVD with cfg.Atoms atoms and sparsity cfg.L, on
+// threads goroutines (0: all). Patches without contrast (constant) are
+// not drawn.
+func Learn(ctx context.Context, X *mat.Dense, rows, cols int, cfg Config, threads int) (*Front, error) {
+	if err := cfg.Validate(rows, cols); err != nil {
+		return nil, err
+	}
+	if X == nil {
+		return nil, errors.New("patch: no images")
+	}
+	r, n := X.Dims()
+	if r == 0 || n != rows*cols {
+		return nil, fmt.Errorf("patch: %d images of %d values for %d×%d pixels", r, n, rows, cols)
+	}
+	if cfg.Samples < cfg.Atoms {
+		return nil, fmt.Errorf("%w: %d patch samples for %d atoms", ErrConfig, cfg.Samples, cfg.Atoms)
+	}
+	s := cfg.Size
+	rng := rand.New(rand.NewPCG(cfg.Seed, 0x7061746368)) // "patch"
+	P := mat.NewDense(cfg.Samples, s*s, nil)
+	for i, tries := 0, 0; i < cfg.Samples; tries++ {
+		if tries >= 100*cfg.Samples {
+			return nil, errors.New("patch: the images have too few patches with contrast")
+		}
+		img := X.RawRowView(rng.IntN(r))
+		y, x := rng.IntN(rows-s+1), rng.IntN(cols-s+1)
+		dst := P.RawRowView(i)
+		extract(dst, img, cols, y, x, s)
+		lo, hi := dst[0], dst[0]
+		for _, v := range dst {
+			lo, hi = math.Min(lo, v), math.Max(hi, v)
+		}
+		if !(hi-lo > 1e-9*math.Max(math.Abs(hi), math.Abs(lo))) {
+			continue
+		}
+		i++
+	}
+	d, err := ksvd.Train(ctx, P, ksvd.Config{
+		K: cfg.Atoms, L: cfg.L, Iterations: max(1, cfg.Iterations), Seed: cfg.Seed, Threads: threadCount(threads),
+	})
+	if err != nil {
+		return nil, fmt.Errorf("patch: learning the atoms: %w", err)
+	}
+	return New(d.D, rows, cols, cfg)
+}
+
+// New returns the front end with the given patch atoms (Atoms×Size², one
+// a row, each of unit norm) for images of rows×cols pixels, as a saved
+// model restores it.
+func New(atoms *mat.Dense, rows, cols int, cfg Config) (*Front, error) {
+	if err := cfg.Validate(rows, cols); err != nil {
+		return nil, err
+	}
+	if atoms == nil {
+		return nil, errors.New("patch: no atoms")
+	}
+	if r, c := atoms.Dims(); r != cfg.Atoms || c != cfg.Size*cfg.Size {
+		return nil, fmt.Errorf("patch: %d×%d atoms for %d atoms of %d×%d pixels", r, c, cfg.Atoms, cfg.Size, cfg.Size)
+	}
+	f := &Front{cfg: cfg, rows: rows, cols: cols, atoms: mat.DenseCopyOf(atoms)}
+	if _, err := f.coder(1); err != nil {
+		return nil, err
+	}
+	f.py, f.px = positions(rows, cfg.Size, cfg.Stride), positions(cols, cfg.Size, cfg.Stride)
+	f.cellY, f.cellX = cells(f.py, cfg.Cells), cells(f.px, cfg.Cells)
+	return f, nil
+}
+
+// coder returns a Batch-OMP coder of the patch atoms on threads
+// goroutines. Making one costs a P×P Gram matrix of the small atoms, so
+// each call of FeaturesTo makes its own and the Front holds no state
+// that calls share.
+func (f *Front) coder(threads int) (*omp.Coder, error) {
+	c, err := omp.New(f.atoms, omp.WithSparsity(f.cfg.L), omp.WithThreads(threadCount(threads)))
+	if err != nil {
+		return nil, fmt.Errorf("patch: atoms: %w", err)
+	}
+	return c, nil
+}
+
+// cells assigns n positions to k cells of (nearly) equal size, in order.
+func cells(n, k int) []int {
+	c := make([]int, n)
+	for i := range c {
+		c[i] = i * k / n
+	}
+	return c
+}
+
+// Config returns the front end's settings.
+func (f *Front) Config() Config { return f.cfg }
+
+// Shape returns the image shape the front end takes.
+func (f *Front) Shape() (rows, cols int) { return f.rows, f.cols }
+
+// Atoms returns a copy of the patch atoms, one a row.
+func (f *Front) Atoms() *mat.Dense { return mat.DenseCopyOf(f.atoms) }
+
+// Dim returns the length of a feature vector, 2·Atoms·Cells².
+func (f *Front) Dim() int { return 2 * f.cfg.Atoms * f.cfg.Cells * f.cfg.Cells }
+
+// extract copies the s×s patch at (y, x) of img (cols pixels a row) into
+// dst.
+func extract(dst, img []float64, cols, y, x, s int) {
+	for r := range s {
+		copy(dst[r*s:(r+1)*s], img[(y+r)*cols+x:(y+r)*cols+x+s])
+	}
+}
+
+// imagesPerRound is how many images Features codes in one call of the
+// coder.
+const imagesPerRound = 128
+
+// Features returns the feature vectors of the images X (one a row,
+// rows×cols values, preprocessed as the images Learn saw), one a row of
+// the result, computed on threads goroutines (0: all).
+func (f *Front) Features(ctx context.Context, X *mat.Dense, threads int) (*mat.Dense, error) {
+	if f == nil || f.atoms == nil {
+		return nil, errors.New("patch: empty front end")
+	}
+	r, _ := X.Dims()
+	if r == 0 {
+		return &mat.Dense{}, nil
+	}
+	F := mat.NewDense(r, f.Dim(), nil)
+	if err := f.FeaturesTo(ctx, F, X, threads); err != nil {
+		return nil, err
+	}
+	return F, nil
+}
+
+// FeaturesTo writes the feature vectors of the images X into the rows of
+// dst (as many rows as X, Dim columns); see Features.
+func (f *Front) FeaturesTo(ctx context.Context, dst, X *mat.Dense, threads int) error {
+	r, n := X.Dims()
+	if n != f.rows*f.cols {
+		return fmt.Errorf("patch: images of %d values for %d×%d pixels", n, f.rows, f.cols)
+	}
+	if dr, dc := dst.Dims(); dr != r || dc != f.Dim() {
+		return fmt.Errorf("patch: %d×%d feature matrix for %d images of %d features", dr, dc, r, f.Dim())
+	}
+	coder, err := f.coder(threads)
+	if err != nil {
+		return err
+	}
+	s, per := f.cfg.Size, f.py*f.px
+	rows := min(r, imagesPerRound)
+	P := mat.NewDense(rows*per, s*s, nil)
+	var codes omp.Codes
+	workers := threadCount(threads)
+	for lo := 0; lo < r; lo += rows {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		hi := min(lo+rows, r)
+		nb := hi - lo
+		w := max(1, min(workers, nb))
+		par.Do(w, func(k int) {
+			for i := lo + k*nb/w; i < lo+(k+1)*nb/w; i++ {
+				img := X.RawRowView(i)
+				base := (i - lo) * per
+				for a := range f.py {
+					for b := range f.px {
+						extract(P.RawRowView(base+a*f.px+b), img, f.cols, a*f.cfg.Stride, b*f.cfg.Stride, s)
+					}
+				}
+			}
+		})
+		if err := coder.EncodeToContext(ctx, &codes, P.Slice(0, nb*per, 0, s*s).(*mat.Dense)); err != nil {
+			if cerr := ctx.Err(); cerr != nil {
+				return cerr
+			}
+			return fmt.Errorf("patch: coding: %w", err)
+		}
+		par.Do(w, func(k int) {
+			for i := lo + k*nb/w; i < lo+(k+1)*nb/w; i++ {
+				f.pool(dst.RawRowView(i), &codes, (i-lo)*per)
+			}
+		})
+	}
+	return nil
+}
+
+// pool writes the pooled codes of one image's patches (codes rows
+// base..base+py·px−1) into out: for every cell and atom, the square root
+// of the largest positive coefficient and of the largest negative one's
+// magnitude. The square root evens out atoms that code with large values
+// and atoms that code with small ones (chosen on held-out digits against
+// the plain maximum; docs/RESULTS.md).
+func (f *Front) pool(out []float64, codes *omp.Codes, base int) {
+	clear(out)
+	P, c := f.cfg.Atoms, f.cfg.Cells
+	for a := range f.py {
+		for b := range f.px {
+			cell := f.cellY[a]*c + f.cellX[b]
+			o := out[cell*2*P : (cell+1)*2*P]
+			idx, val := codes.Row(base + a*f.px + b)
+			for t, j := range idx {
+				if v := val[t]; v > 0 {
+					o[j] = math.Max(o[j], v)
+				} else {
+					o[P+j] = math.Max(o[P+j], -v)
+				}
+			}
+		}
+	}
+	for i, v := range out {
+		out[i] = math.Sqrt(v)
+	}
+}
+
+func threadCount(n int) int {
+	if n > 0 {
+		return n
+	}
+	return runtime.GOMAXPROCS(0)
+}
