@@ -13,6 +13,7 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/oddl-go/oddl/bench/experiments"
 	"github.com/oddl-go/oddl/dataset"
 	"github.com/oddl-go/oddl/oddl"
 )
@@ -224,6 +225,69 @@ func (m *memoryFlag) checkTraining(cfg oddl.Config, threads, n, q int, dataBytes
 		what = fmt.Sprintf("the saved model's %s needs about %s (-resume keeps the model's settings)", strings.TrimPrefix(name, "-"), sizeText(need))
 	}
 	return fmt.Errorf("%s, more than %s", what, budgetText(b, from))
+}
+
+// checkReproduce refuses, before any table runs, a reproduce run (tables
+// given as the user wrote them) whose estimated peak
+// (experiments.EstimateMemory) is above the budget, with one line naming
+// what to change: the sample cap when the data dominate (with a cap that
+// fits, if one does), -k, the largest of -sizes or -persons when a model
+// does.
+func (m *memoryFlag) checkReproduce(o experiments.Options, tables string) error {
+	b, from, ok := m.budget()
+	if !ok {
+		return nil
+	}
+	est := experiments.EstimateMemory(o)
+	if est.Bytes <= b {
+		return nil
+	}
+	var change string
+	switch est.Setting {
+	case "MaxTrain":
+		if v := fittingMaxTrain(o, b); v > 0 {
+			change = fmt.Sprintf("lower -max-train (-max-train %d fits)", v)
+		} else {
+			change = "the data sets alone do not fit: run other tables (-table)"
+		}
+	case "K":
+		change = fmt.Sprintf("lower -k (now %d) or -max-train", est.K)
+	case "Sizes":
+		change = fmt.Sprintf("leave K = %d out of -sizes", est.K)
+	case "Persons":
+		change = "lower -persons"
+	}
+	var budget string
+	switch from {
+	case "-max-memory":
+		budget, change = "-max-memory "+sizeText(b), change+", or raise -max-memory"
+	case "address space":
+		budget, change = "the "+sizeText(b)+" of address space left under the process's limit (ulimit -v)", change+", or raise that limit"
+	default:
+		budget, change = "the "+sizeText(b)+" of memory available", change+", or see -max-memory"
+	}
+	return fmt.Errorf("-table %s needs about %s at its peak (%s), more than %s; %s",
+		strings.TrimSpace(tables), sizeText(est.Bytes), est.Step, budget, change)
+}
+
+// fittingMaxTrain returns the largest -max-train, in thousands, under
+// which the run of o fits in b bytes, 0 if none does.
+func fittingMaxTrain(o experiments.Options, b int64) int {
+	lo, hi := 0, 60 // thousands: MNIST's 60000 is the largest set
+	if o.MaxTrain > 0 {
+		hi = min(hi, o.MaxTrain/1000)
+	}
+	for lo < hi {
+		mid := (lo + hi + 1) / 2
+		p := o
+		p.MaxTrain = mid * 1000
+		if experiments.EstimateMemory(p).Bytes <= b {
+			lo = mid
+		} else {
+			hi = mid - 1
+		}
+	}
+	return lo * 1000
 }
 
 // budgetText says what the budget is, for messages.

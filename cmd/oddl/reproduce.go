@@ -44,6 +44,7 @@ func runReproduce(args []string, stdout, stderr io.Writer) error {
 	streamSizes := fs.String("stream-sizes", "", "with -table stream, the stream lengths (default: 60000,250000,1000000,4000000; with -quick 20000,60000)")
 	streamLargeK := fs.Int("stream-large-k", -1, "with -table stream, the atoms of the extra ODDL and per-class runs at every stream length (default: 2560, with -quick none; 0: none)")
 	deform := fs.String("deform", "default", "with -table stream, the deformation of the stream (as for oddl train -deform)")
+	mem := addMemoryFlag(fs)
 	setUsage(fs, stderr, "oddl reproduce [-table 1|2|3|4|5|all] [-quick] [-out DIR] [-data-dir DIR] [flags]",
 		"Runs the paper's experiments and prints each table in Markdown, the paper's\n"+
 			"values beside ours: Table 1 error rates on MNIST and USPS (oddl-paper, the\n"+
@@ -57,7 +58,13 @@ func runReproduce(args []string, stdout, stderr io.Writer) error {
 			"training time relative to ksvd-linear. The paper's values stand beside\n"+
 			"the runs of its own algorithm only. Writes results.json, table3.png/svg and\n"+
 			"pictures of the MNIST dictionaries to the -out folder. Tables 2 and 5 come\n"+
-			"from the runs of Table 1.\n")
+			"from the runs of Table 1.\n\n"+
+			"Before any table runs, the peak memory of the tables chosen (the data\n"+
+			"sets as they are held, with their copies, and the largest method at the\n"+
+			"K, sizes and caps given) is estimated and checked against -max-memory\n"+
+			"(default: what the machine has available, as for oddl train): a run that\n"+
+			"would not fit is refused with a line naming what to lower (-max-train,\n"+
+			"-k, -sizes, -table) or -max-memory to raise.\n")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -91,6 +98,9 @@ func runReproduce(args []string, stdout, stderr io.Writer) error {
 	if _, _, err := blas.Select(*backend); err != nil {
 		return usageError{fmt.Errorf("-blas: %w", err)}
 	}
+	if err := mem.check(); err != nil {
+		return err
+	}
 	if err := checkOutFolder(*out); err != nil {
 		return err
 	}
@@ -99,6 +109,9 @@ func runReproduce(args []string, stdout, stderr io.Writer) error {
 		MaxTrain: *maxTrain, MaxTest: *maxTest, K: *k, Sizes: ks, Seeds: *seeds, Persons: *persons,
 		Threads: *threads, Backend: *backend,
 		Command: "oddl reproduce " + strings.Join(args, " "),
+	}
+	if err := mem.checkReproduce(o, *table); err != nil {
+		return err
 	}
 	if !*quiet {
 		o.Log = stderr
