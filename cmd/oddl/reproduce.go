@@ -68,11 +68,17 @@ func runReproduce(args []string, stdout, stderr io.Writer) error {
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
+	if err := mem.check(); err != nil {
+		return err
+	}
 	if strings.TrimSpace(*table) == "small" {
+		if mem.text != "" {
+			return usageError{errors.New("-max-memory: not checked by -table small, whose sets are small (tables 1 to 5 and stream check it)")}
+		}
 		return reproduceSmall(*seeds, *dataDir, *threads, *backend, *quick, *quiet, stdout, stderr)
 	}
 	if strings.TrimSpace(*table) == "stream" {
-		return reproduceStream(*quick, *k, *streamSizes, *streamLargeK, *deform, *dataDir, *threads, *backend, *out, *quiet, stdout, stderr)
+		return reproduceStream(*quick, *k, *streamSizes, *streamLargeK, *deform, *dataDir, *threads, *backend, *out, mem.text, *quiet, stdout, stderr)
 	}
 	tables, err := reproduceTables(*table)
 	if err != nil {
@@ -97,9 +103,6 @@ func runReproduce(args []string, stdout, stderr io.Writer) error {
 	}
 	if _, _, err := blas.Select(*backend); err != nil {
 		return usageError{fmt.Errorf("-blas: %w", err)}
-	}
-	if err := mem.check(); err != nil {
-		return err
 	}
 	if err := checkOutFolder(*out); err != nil {
 		return err
@@ -190,8 +193,8 @@ func checkOutFolder(dir string) error {
 }
 
 // reproduceStream checks the flags of -table stream and runs it.
-func reproduceStream(quick bool, k int, sizes string, largeK int, deform, dataDir string, threads int, backend, out string, quiet bool, stdout, stderr io.Writer) error {
-	o := streamTableOptions{k: k, largeK: largeK, deform: deform, dataDir: dataDir, threads: threads, backend: backend, out: out}
+func reproduceStream(quick bool, k int, sizes string, largeK int, deform, dataDir string, threads int, backend, out, maxMemory string, quiet bool, stdout, stderr io.Writer) error {
+	o := streamTableOptions{k: k, largeK: largeK, deform: deform, dataDir: dataDir, threads: threads, backend: backend, out: out, maxMemory: maxMemory}
 	ns, err := reproduceInts(sizes)
 	if err != nil {
 		return usageError{fmt.Errorf("-stream-sizes: %w", err)}
