@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"math"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -242,20 +243,28 @@ func (m *memoryFlag) checkReproduce(o experiments.Options, tables string) error 
 	if est.Bytes <= b {
 		return nil
 	}
+	// What to change: the setting that dominates, where lowering it
+	// makes the run fit; else the sample cap that does, if one does.
+	dataChange := func() string {
+		if v := fittingMaxTrain(o, b); v > 0 {
+			return fmt.Sprintf("lower -max-train (-max-train %d fits)", v)
+		}
+		return "the data sets alone do not fit: run other tables (-table)"
+	}
 	var change string
 	switch est.Setting {
-	case "MaxTrain":
-		if v := fittingMaxTrain(o, b); v > 0 {
-			change = fmt.Sprintf("lower -max-train (-max-train %d fits)", v)
-		} else {
-			change = "the data sets alone do not fit: run other tables (-table)"
-		}
 	case "K":
 		change = fmt.Sprintf("lower -k (now %d) or -max-train", est.K)
 	case "Sizes":
-		change = fmt.Sprintf("leave K = %d out of -sizes", est.K)
+		if fit := fittingSizes(o, b); fit != "" {
+			change = fmt.Sprintf("leave K = %d out of -sizes (-sizes %s fits)", est.K, fit)
+		} else {
+			change = dataChange()
+		}
 	case "Persons":
 		change = "lower -persons"
+	default:
+		change = dataChange()
 	}
 	var budget string
 	switch from {
@@ -288,6 +297,31 @@ func fittingMaxTrain(o experiments.Options, b int64) int {
 		}
 	}
 	return lo * 1000
+}
+
+// fittingSizes returns the longest head of Table 3's sizes, in ascending
+// order, under which the run of o fits in b bytes ("" if none does).
+func fittingSizes(o experiments.Options, b int64) string {
+	sizes := slices.Clone(o.Sizes)
+	if len(sizes) == 0 {
+		sizes = slices.Clone(experiments.Sizes)
+		if o.Quick {
+			sizes = slices.Clone(experiments.QuickLimits.Sizes)
+		}
+	}
+	slices.Sort(sizes)
+	for n := len(sizes) - 1; n > 0; n-- {
+		p := o
+		p.Sizes = sizes[:n]
+		if experiments.EstimateMemory(p).Bytes <= b {
+			parts := make([]string, n)
+			for i, k := range sizes[:n] {
+				parts[i] = strconv.Itoa(k)
+			}
+			return strings.Join(parts, ",")
+		}
+	}
+	return ""
 }
 
 // budgetText says what the budget is, for messages.
