@@ -64,7 +64,8 @@ func runReproduce(args []string, stdout, stderr io.Writer) error {
 			"K, sizes and caps given) is estimated and checked against -max-memory\n"+
 			"(default: what the machine has available, as for oddl train): a run that\n"+
 			"would not fit is refused with a line naming what to lower (-max-train,\n"+
-			"-k, -sizes, -table) or -max-memory to raise.\n")
+			"-k, -sizes, -persons, -table) or -max-memory to raise. -table stream\n"+
+			"passes -max-memory to each of its training runs.\n")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
