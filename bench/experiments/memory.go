@@ -196,13 +196,16 @@ func keptBytes(s shape, maxTrain, maxTest int) int64 {
 }
 
 // oddlBytes is an ODDL run on ntr samples of s and its test on nte: the
-// training's own memory (oddl.Config.MemoryEstimate), the model and its
-// copy scored by W·a alone, and the copy of the test samples scoring makes
-// with their scores.
+// training's own memory (oddl.Config.MemoryEstimate, which counts what the
+// model keeps), the copy scored by W·a alone (made through the model's
+// encoding, which holds the training state for a resume: about three K×K
+// and two K×(n+q) matrices, as bytes and decoded), and the copy of the
+// test samples scoring makes with their scores.
 func oddlBytes(p Params, s shape, ntr, nte, threads int) int64 {
 	cfg := oddlConfig(p)
 	est, _ := cfg.MemoryEstimate(s.dim, s.classes, threads)
-	model := 2 * int64(p.K) * int64(s.dim+s.classes) * f64
+	k := int64(p.K)
+	model := (3*k*k + 2*k*int64(s.dim+s.classes)) * f64
 	return est + 2*model + scoringBytes(p, s, nte)
 }
 
