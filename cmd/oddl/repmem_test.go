@@ -40,7 +40,7 @@ func reproduceMemoryCases(t *testing.T, e *hostileEnv) []hostileCase {
 		{name: "reproduce -sizes too large for -max-memory", args: []string{"reproduce", "-table", "3", "-max-train", "1000", "-max-test", "1000", "-sizes", "160,8000", "-max-memory", "1500M", "-q", "-out", ""},
 			memCap: 8 << 30, status: 1, want: "leave K = 8000 out of -sizes"},
 		{name: "reproduce -max-memory with -table small", args: []string{"reproduce", "-table", "small", "-max-memory", "1G"},
-			status: 2, want: "-max-memory: not checked by -table small"},
+			status: 2, want: "-max-memory: -table small is not estimated"},
 		{name: "reproduce -table 4 fits under the cap", args: []string{"reproduce", "-table", "4", "-persons", "3", "-seeds", "1", "-threads", "1", "-q", "-out", "", "-data-dir", dir},
 			skip: skip, after: has("### Table 4")},
 	}

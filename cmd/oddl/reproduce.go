@@ -74,7 +74,7 @@ func runReproduce(args []string, stdout, stderr io.Writer) error {
 	}
 	if strings.TrimSpace(*table) == "small" {
 		if mem.text != "" {
-			return usageError{errors.New("-max-memory: not checked by -table small, whose sets are small (tables 1 to 5 and stream check it)")}
+			return usageError{errors.New("-max-memory: -table small is not estimated; run it without -max-memory (tables 1 to 5 and stream take it)")}
 		}
 		return reproduceSmall(*seeds, *dataDir, *threads, *backend, *quick, *quiet, stdout, stderr)
 	}
