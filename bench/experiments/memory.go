@@ -32,10 +32,13 @@ type Memory struct {
 	K int
 }
 
-// GCFactor bounds the heap by what is live: with the collector's default
-// (GOGC = 100) the heap grows to twice what was live after the last
-// collection before the next one runs.
-const GCFactor = 2
+// GCFactor bounds the memory the process maps by what is live: with the collector's default (GOGC = 100) the heap grows
+// to twice what was live at the end of the last collection before the
+// next one starts, allocations during a collection add to that, and freed
+// pages go back to the system only gradually. A step that frees a large
+// data set (the file read, once copied) leaves that headroom to the next
+// one.
+const GCFactor = 2.5
 
 // RuntimeBytes is the runtime's and the program's own memory besides the
 // heap that Run allocates (code, stacks, the collector's metadata).
@@ -169,7 +172,7 @@ func EstimateMemory(o Options) Memory {
 		m := oddlBytes(p, ps, int(all), int(all), threads)
 		consider("table 4", data, m, "Persons", p.K)
 	}
-	best.Bytes = GCFactor*best.Live + RuntimeBytes
+	best.Bytes = int64(GCFactor*float64(best.Live)) + RuntimeBytes
 	return best
 }
 
