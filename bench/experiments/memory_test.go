@@ -19,6 +19,7 @@ var measuredPeaks = []struct {
 	{"-quick", Options{Quick: true, Threads: 1}, (2453640 - 1270248) << 10},
 	{"-table 1 -max-train 10000 -max-test 2000 -k 480", Options{Tables: []int{1}, MaxTrain: 10000, MaxTest: 2000, K: 480, Threads: 1}, (2387260 - 1270248) << 10},
 	{"-table 4", Options{Tables: []int{4}, Threads: 1}, (1469208 - 1270248) << 10},
+	{"-table 1", Options{Tables: []int{1}, Threads: 1}, (4815016 - 1270248) << 10},
 	{"-table 3 -sizes 2560 -max-train 5000 -max-test 1000", Options{Tables: []int{3}, Sizes: []int{2560}, MaxTrain: 5000, MaxTest: 1000, Threads: 1}, 1205396 << 10},
 }
 
