@@ -37,7 +37,7 @@ func reproduceMemoryCases(t *testing.T, e *hostileEnv) []hostileCase {
 			status: 1, want: "-table 1 needs about"},
 		{name: "reproduce -max-memory above the address-space cap", args: []string{"reproduce", "-table", "1,3", "-max-memory", "1T", "-q", "-out", ""},
 			status: 1, want: "of address space left under the process's limit (ulimit -v)"},
-		{name: "reproduce -sizes too large for -max-memory", args: []string{"reproduce", "-table", "3", "-max-train", "1000", "-max-test", "1000", "-sizes", "160,8000", "-max-memory", "1500M", "-q", "-out", ""},
+		{name: "reproduce -sizes too large for -max-memory", args: []string{"reproduce", "-table", "3", "-max-train", "1000", "-max-test", "1000", "-sizes", "160,8000", "-max-memory", "2500M", "-q", "-out", ""},
 			memCap: 8 << 30, status: 1, want: "leave K = 8000 out of -sizes"},
 		{name: "reproduce -max-memory with -table small", args: []string{"reproduce", "-table", "small", "-max-memory", "1G"},
 			status: 2, want: "-max-memory: -table small is not estimated"},
