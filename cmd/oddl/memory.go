@@ -279,8 +279,8 @@ func (m *memoryFlag) checkReproduce(o experiments.Options, tables string) error 
 		strings.TrimSpace(tables), sizeText(est.Bytes), est.Step, budget, change)
 }
 
-// fittingMaxTrain returns the largest -max-train, in thousands, under
-// which the run of o fits in b bytes, 0 if none does.
+// fittingMaxTrain returns the largest -max-train, a multiple of 1000,
+// under which the run of o fits in b bytes, 0 if none does.
 func fittingMaxTrain(o experiments.Options, b int64) int {
 	lo, hi := 0, 60 // thousands: MNIST's 60000 is the largest set
 	if o.MaxTrain > 0 {
