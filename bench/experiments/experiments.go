@@ -155,6 +155,51 @@ func (o *Options) logf(format string, args ...any) {
 	}
 }
 
+// plan is what Run does for a set of Options: the settings after the
+// quick mode's and the options' overrides.
+type plan struct {
+	tables            []int
+	dp, fp            Params
+	maxTrain, maxTest int
+	sizes             []int
+	seeds, persons    int
+}
+
+// plan resolves o's defaults as Run does.
+func (o *Options) plan() plan {
+	p := plan{tables: o.Tables, dp: DigitParams(), fp: FaceParams(), maxTrain: o.MaxTrain, maxTest: o.MaxTest, sizes: Sizes, seeds: 5}
+	if len(p.tables) == 0 {
+		p.tables = Tables
+	}
+	p.dp.Threads, p.dp.Backend = o.Threads, o.Backend
+	p.fp.Threads, p.fp.Backend = o.Threads, o.Backend
+	if o.Quick {
+		p.dp.K = QuickLimits.K
+		p.sizes = QuickLimits.Sizes
+		p.seeds = QuickLimits.Seeds
+		p.persons = QuickLimits.Persons
+		if p.maxTrain == 0 {
+			p.maxTrain = QuickLimits.Train
+		}
+		if p.maxTest == 0 {
+			p.maxTest = QuickLimits.Test
+		}
+	}
+	if o.K > 0 {
+		p.dp.K = o.K
+	}
+	if len(o.Sizes) > 0 {
+		p.sizes = o.Sizes
+	}
+	if o.Seeds > 0 {
+		p.seeds = o.Seeds
+	}
+	if o.Persons > 0 {
+		p.persons = o.Persons
+	}
+	return p
+}
+
 // Run reproduces the selected tables, printing each as Markdown to w as soon
 // as it is measured, and writes the files to o.OutDir.
 func Run(ctx context.Context, o Options, w io.Writer) (*Report, error) {
@@ -183,37 +228,10 @@ func Run(ctx context.Context, o Options, w io.Writer) (*Report, error) {
 			return nil, err
 		}
 	}
-	dp, fp := DigitParams(), FaceParams()
-	dp.Threads, dp.Backend = o.Threads, o.Backend
-	fp.Threads, fp.Backend = o.Threads, o.Backend
-	maxTrain, maxTest := o.MaxTrain, o.MaxTest
-	sizes := Sizes
-	seeds := 5
-	persons := 0
-	if o.Quick {
-		dp.K = QuickLimits.K
-		sizes = QuickLimits.Sizes
-		seeds = QuickLimits.Seeds
-		persons = QuickLimits.Persons
-		if maxTrain == 0 {
-			maxTrain = QuickLimits.Train
-		}
-		if maxTest == 0 {
-			maxTest = QuickLimits.Test
-		}
-	}
-	if o.K > 0 {
-		dp.K = o.K
-	}
-	if len(o.Sizes) > 0 {
-		sizes = o.Sizes
-	}
-	if o.Seeds > 0 {
-		seeds = o.Seeds
-	}
-	if o.Persons > 0 {
-		persons = o.Persons
-	}
+	pl := o.plan()
+	dp, fp := pl.dp, pl.fp
+	maxTrain, maxTest := pl.maxTrain, pl.maxTest
+	sizes, seeds, persons := pl.sizes, pl.seeds, pl.persons
 	_, backendName, _ := blas.Select(o.Backend)
 	res := &Report{
 		Command: o.Command, Quick: o.Quick, Tables: tables, Started: time.Now(),

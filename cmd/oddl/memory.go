@@ -8,11 +8,13 @@ import (
 	"fmt"
 	"math"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/oddl-go/oddl/bench/experiments"
 	"github.com/oddl-go/oddl/dataset"
 	"github.com/oddl-go/oddl/oddl"
 )
@@ -224,6 +226,102 @@ func (m *memoryFlag) checkTraining(cfg oddl.Config, threads, n, q int, dataBytes
 		what = fmt.Sprintf("the saved model's %s needs about %s (-resume keeps the model's settings)", strings.TrimPrefix(name, "-"), sizeText(need))
 	}
 	return fmt.Errorf("%s, more than %s", what, budgetText(b, from))
+}
+
+// checkReproduce refuses, before any table runs, a reproduce run (tables
+// given as the user wrote them) whose estimated peak
+// (experiments.EstimateMemory) is above the budget, with one line naming
+// what to change: the sample cap when the data dominate (with a cap that
+// fits, if one does), -k, the largest of -sizes or -persons when a model
+// does.
+func (m *memoryFlag) checkReproduce(o experiments.Options, tables string) error {
+	b, from, ok := m.budget()
+	if !ok {
+		return nil
+	}
+	est := experiments.EstimateMemory(o)
+	if est.Bytes <= b {
+		return nil
+	}
+	// What to change: the setting that dominates, where lowering it
+	// makes the run fit; else the sample cap that does, if one does.
+	dataChange := func() string {
+		if v := fittingMaxTrain(o, b); v > 0 {
+			return fmt.Sprintf("lower -max-train (-max-train %d fits)", v)
+		}
+		return "the data sets alone do not fit: run other tables (-table)"
+	}
+	var change string
+	switch est.Setting {
+	case "K":
+		change = fmt.Sprintf("lower -k (now %d) or -max-train", est.K)
+	case "Sizes":
+		if fit := fittingSizes(o, b); fit != "" {
+			change = fmt.Sprintf("leave K = %d out of -sizes (-sizes %s fits)", est.K, fit)
+		} else {
+			change = dataChange()
+		}
+	case "Persons":
+		change = "lower -persons"
+	default:
+		change = dataChange()
+	}
+	var budget string
+	switch from {
+	case "-max-memory":
+		budget, change = "-max-memory "+sizeText(b), change+", or raise -max-memory"
+	case "address space":
+		budget, change = "the "+sizeText(b)+" of address space left under the process's limit (ulimit -v)", change+", or raise that limit"
+	default:
+		budget, change = "the "+sizeText(b)+" of memory available", change+", or see -max-memory"
+	}
+	return fmt.Errorf("-table %s needs about %s at its peak (%s), more than %s; %s",
+		strings.TrimSpace(tables), sizeText(est.Bytes), est.Step, budget, change)
+}
+
+// fittingMaxTrain returns the largest -max-train, a multiple of 1000,
+// under which the run of o fits in b bytes, 0 if none does.
+func fittingMaxTrain(o experiments.Options, b int64) int {
+	lo, hi := 0, 60 // thousands: MNIST's 60000 is the largest set
+	if o.MaxTrain > 0 {
+		hi = min(hi, o.MaxTrain/1000)
+	}
+	for lo < hi {
+		mid := (lo + hi + 1) / 2
+		p := o
+		p.MaxTrain = mid * 1000
+		if experiments.EstimateMemory(p).Bytes <= b {
+			lo = mid
+		} else {
+			hi = mid - 1
+		}
+	}
+	return lo * 1000
+}
+
+// fittingSizes returns the longest head of Table 3's sizes, in ascending
+// order, under which the run of o fits in b bytes ("" if none does).
+func fittingSizes(o experiments.Options, b int64) string {
+	sizes := slices.Clone(o.Sizes)
+	if len(sizes) == 0 {
+		sizes = slices.Clone(experiments.Sizes)
+		if o.Quick {
+			sizes = slices.Clone(experiments.QuickLimits.Sizes)
+		}
+	}
+	slices.Sort(sizes)
+	for n := len(sizes) - 1; n > 0; n-- {
+		p := o
+		p.Sizes = sizes[:n]
+		if experiments.EstimateMemory(p).Bytes <= b {
+			parts := make([]string, n)
+			for i, k := range sizes[:n] {
+				parts[i] = strconv.Itoa(k)
+			}
+			return strings.Join(parts, ",")
+		}
+	}
+	return ""
 }
 
 // budgetText says what the budget is, for messages.

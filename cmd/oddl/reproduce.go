@@ -44,6 +44,7 @@ func runReproduce(args []string, stdout, stderr io.Writer) error {
 	streamSizes := fs.String("stream-sizes", "", "with -table stream, the stream lengths (default: 60000,250000,1000000,4000000; with -quick 20000,60000)")
 	streamLargeK := fs.Int("stream-large-k", -1, "with -table stream, the atoms of the extra ODDL and per-class runs at every stream length (default: 2560, with -quick none; 0: none)")
 	deform := fs.String("deform", "default", "with -table stream, the deformation of the stream (as for oddl train -deform)")
+	mem := addMemoryFlag(fs)
 	setUsage(fs, stderr, "oddl reproduce [-table 1|2|3|4|5|all] [-quick] [-out DIR] [-data-dir DIR] [flags]",
 		"Runs the paper's experiments and prints each table in Markdown, the paper's\n"+
 			"values beside ours: Table 1 error rates on MNIST and USPS (oddl-paper, the\n"+
@@ -57,15 +58,28 @@ func runReproduce(args []string, stdout, stderr io.Writer) error {
 			"training time relative to ksvd-linear. The paper's values stand beside\n"+
 			"the runs of its own algorithm only. Writes results.json, table3.png/svg and\n"+
 			"pictures of the MNIST dictionaries to the -out folder. Tables 2 and 5 come\n"+
-			"from the runs of Table 1.\n")
+			"from the runs of Table 1.\n\n"+
+			"Before any table runs, the peak memory of the tables chosen (the data\n"+
+			"sets as they are held, with their copies, and the largest method at the\n"+
+			"K, sizes and caps given) is estimated and checked against -max-memory\n"+
+			"(default: what the machine has available, as for oddl train): a run that\n"+
+			"would not fit is refused with a line naming what to lower (-max-train,\n"+
+			"-k, -sizes, -persons, -table) or -max-memory to raise. -table stream\n"+
+			"passes -max-memory to each of its training runs.\n")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
+	if err := mem.check(); err != nil {
+		return err
+	}
 	if strings.TrimSpace(*table) == "small" {
+		if mem.text != "" {
+			return usageError{errors.New("-max-memory: -table small is not estimated; run it without -max-memory (tables 1 to 5 and stream take it)")}
+		}
 		return reproduceSmall(*seeds, *dataDir, *threads, *backend, *quick, *quiet, stdout, stderr)
 	}
 	if strings.TrimSpace(*table) == "stream" {
-		return reproduceStream(*quick, *k, *streamSizes, *streamLargeK, *deform, *dataDir, *threads, *backend, *out, *quiet, stdout, stderr)
+		return reproduceStream(*quick, *k, *streamSizes, *streamLargeK, *deform, *dataDir, *threads, *backend, *out, mem.text, *quiet, stdout, stderr)
 	}
 	tables, err := reproduceTables(*table)
 	if err != nil {
@@ -99,6 +113,9 @@ func runReproduce(args []string, stdout, stderr io.Writer) error {
 		MaxTrain: *maxTrain, MaxTest: *maxTest, K: *k, Sizes: ks, Seeds: *seeds, Persons: *persons,
 		Threads: *threads, Backend: *backend,
 		Command: "oddl reproduce " + strings.Join(args, " "),
+	}
+	if err := mem.checkReproduce(o, *table); err != nil {
+		return err
 	}
 	if !*quiet {
 		o.Log = stderr
@@ -177,8 +194,8 @@ func checkOutFolder(dir string) error {
 }
 
 // reproduceStream checks the flags of -table stream and runs it.
-func reproduceStream(quick bool, k int, sizes string, largeK int, deform, dataDir string, threads int, backend, out string, quiet bool, stdout, stderr io.Writer) error {
-	o := streamTableOptions{k: k, largeK: largeK, deform: deform, dataDir: dataDir, threads: threads, backend: backend, out: out}
+func reproduceStream(quick bool, k int, sizes string, largeK int, deform, dataDir string, threads int, backend, out, maxMemory string, quiet bool, stdout, stderr io.Writer) error {
+	o := streamTableOptions{k: k, largeK: largeK, deform: deform, dataDir: dataDir, threads: threads, backend: backend, out: out, maxMemory: maxMemory}
 	ns, err := reproduceInts(sizes)
 	if err != nil {
 		return usageError{fmt.Errorf("-stream-sizes: %w", err)}

@@ -37,7 +37,10 @@ type streamTableOptions struct {
 	threads int
 	backend string
 	out     string
-	log     io.Writer
+	// maxMemory is -max-memory as given, passed to every run ("" for
+	// none: each run then checks against what the machine has).
+	maxMemory string
+	log       io.Writer
 }
 
 // Methods of the stream table.
@@ -108,6 +111,9 @@ func runStreamTable(ctx context.Context, o streamTableOptions, stdout io.Writer)
 		}
 		if o.dataDir != "" {
 			args = append(args, "-data-dir", o.dataDir)
+		}
+		if o.maxMemory != "" {
+			args = append(args, "-max-memory", o.maxMemory)
 		}
 		if o.log != nil {
 			fmt.Fprintf(o.log, "stream: %s, K = %d, %d samples ...\n", j.method, j.k, j.n)

@@ -109,16 +109,22 @@ func runSelect(args []string, stdout, stderr io.Writer) error {
 		}
 	}
 	rep := selectReport{Fraction: *frac, Base: base}
-	for _, combo := range combinations(dims) {
-		var targs []string
-		settings := map[string]string{}
+	rowArgs := func(combo []string) (targs, all []string, settings map[string]string) {
+		settings = map[string]string{}
 		for i, d := range dims {
 			targs = append(targs, "-"+d.name+"="+combo[i])
 			settings[d.name] = combo[i]
 		}
 		// Each row's own settings: -validate searches the residual weight
 		// alone, by folds where the held-out share is small.
-		all := append(append([]string{"-q", "-json", "-test=false", "-validate", strconv.FormatFloat(*frac, 'g', -1, 64), "-validate-grid", "residual-weight", "-validate-keep"}, base...), targs...)
+		all = append(append([]string{"-q", "-json", "-test=false", "-validate", strconv.FormatFloat(*frac, 'g', -1, 64), "-validate-grid", "residual-weight", "-validate-keep"}, base...), targs...)
+		return targs, all, settings
+	}
+	if err := selectMemory(combinations(dims), rowArgs); err != nil {
+		return err
+	}
+	for _, combo := range combinations(dims) {
+		targs, all, settings := rowArgs(combo)
 		var out, errb bytes.Buffer
 		if err := runTrain(all, &out, &errb); err != nil {
 			if errors.Is(err, flag.ErrHelp) {
@@ -170,6 +176,33 @@ func runSelect(args []string, stdout, stderr io.Writer) error {
 			mark := rowMark(i, rep.MeansBest, rep.MeansChosen)
 			p := r.Error
 			fmt.Fprintf(stdout, "| %s%s | %.2f %% | %.2f | %.1f |\n", strings.Join(r.Args, " "), mark, 100*p, 100*math.Sqrt(p*(1-p)/float64(max(1, r.Samples))), r.Seconds)
+		}
+	}
+	return nil
+}
+
+// selectMemory checks, before the first run, the memory of every row's
+// settings as train checks them before reading its data
+// (memoryFlag.checkTraining), so that a grid whose largest setting cannot
+// fit is refused at once rather than after the rows before it. The data
+// plus one row's settings are checked by each run itself: train reads the
+// data set, then checks it with the settings against the budget before
+// training, and the runs follow one another, each one's memory free for
+// the next (the address space the Go heap keeps mapped counts as free,
+// see addressSpaceLeft). A row whose flags do not parse is left to its
+// run, which reports it in the grid's order.
+func selectMemory(combos [][]string, rowArgs func([]string) (targs, all []string, settings map[string]string)) error {
+	for _, combo := range combos {
+		targs, all, _ := rowArgs(combo)
+		f, err := parseTrainFlags(all, io.Discard)
+		if err != nil {
+			continue
+		}
+		if _, err := f.check(); err != nil {
+			continue
+		}
+		if err := f.mem.checkTraining(f.cfg, f.rt.threads, 1, 1, 0, false); err != nil {
+			return fmt.Errorf("%s: %w", strings.Join(targs, " "), err)
 		}
 	}
 	return nil

@@ -1,0 +1,105 @@
+//go:build linux
+
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"runtime"
+	"runtime/debug"
+	"testing"
+
+	"github.com/oddl-go/oddl/bench/experiments"
+	"github.com/oddl-go/oddl/dataset"
+)
+
+func init() {
+	hostileTables = append(hostileTables, reproduceMemoryCases)
+}
+
+// reproduceMemoryCases: reproduce estimates the tables' peak memory
+// before any data is read and refuses, in one line naming what to change,
+// what does not fit -max-memory or the address space left under the
+// harness's cap (about 1 GiB: Table 1 holds MNIST several times over);
+// a small table under the same cap runs.
+func reproduceMemoryCases(t *testing.T, e *hostileEnv) []hostileCase {
+	dir := dataset.DefaultDataDir()
+	skip := ""
+	if _, err := os.Stat(filepath.Join(dir, "yaleb-images-idx3-ubyte.gz")); err != nil {
+		skip = "Extended Yale B not found in " + dir
+	}
+	return []hostileCase{
+		{name: "reproduce -table 1 -max-memory 200M", args: []string{"reproduce", "-table", "1", "-max-memory", "200M", "-q", "-out", ""},
+			status: 1, want: "more than -max-memory 200.0 MiB; the data sets alone do not fit: run other tables (-table), or raise -max-memory"},
+		{name: "reproduce -table 1 -max-memory 2G names -max-train", args: []string{"reproduce", "-table", "1", "-max-memory", "2G", "-q", "-out", ""},
+			memCap: 8 << 30, status: 1, want: "lower -max-train (-max-train "},
+		{name: "reproduce -table 1 under the address-space cap", args: []string{"reproduce", "-table", "1", "-q", "-out", ""},
+			status: 1, want: "-table 1 needs about"},
+		{name: "reproduce -max-memory above the address-space cap", args: []string{"reproduce", "-table", "1,3", "-max-memory", "1T", "-q", "-out", ""},
+			status: 1, want: "of address space left under the process's limit (ulimit -v)"},
+		{name: "reproduce -sizes too large for -max-memory", args: []string{"reproduce", "-table", "3", "-max-train", "1000", "-max-test", "1000", "-sizes", "160,8000", "-max-memory", "2500M", "-q", "-out", ""},
+			memCap: 8 << 30, status: 1, want: "leave K = 8000 out of -sizes"},
+		{name: "reproduce -max-memory with -table small", args: []string{"reproduce", "-table", "small", "-max-memory", "1G"},
+			status: 2, want: "-max-memory: -table small is not estimated"},
+		{name: "reproduce -table 4 fits under the cap", args: []string{"reproduce", "-table", "4", "-persons", "3", "-seeds", "1", "-threads", "1", "-q", "-out", "", "-data-dir", dir},
+			skip: skip, after: has("### Table 4")},
+	}
+}
+
+// TestCheckReproduceBudget: the check lets a run through whose estimate is
+// below the budget and refuses it one byte below the estimate.
+func TestCheckReproduceBudget(t *testing.T) {
+	if left, ok := addressSpaceLeft(); ok && left < 8<<30 {
+		t.Skip("under an address-space limit: the budget would be lowered to it")
+	}
+	o := experiments.Options{Tables: []int{1}, MaxTrain: 5000, Threads: 1}
+	est := experiments.EstimateMemory(o)
+	at := &memoryFlag{bytes: est.Bytes}
+	if err := at.checkReproduce(o, "1"); err != nil {
+		t.Errorf("budget = estimate (%d bytes): %v", est.Bytes, err)
+	}
+	below := &memoryFlag{bytes: est.Bytes - 1}
+	if err := below.checkReproduce(o, "1"); err == nil {
+		t.Errorf("budget one byte below the estimate (%d bytes): not refused", est.Bytes)
+	}
+	// The cap it proposes fits.
+	tight := &memoryFlag{bytes: experiments.EstimateMemory(experiments.Options{Tables: []int{1}, MaxTrain: 3000, Threads: 1}).Bytes}
+	if v := fittingMaxTrain(o, tight.bytes); v != 3000 {
+		t.Errorf("fitting -max-train for the estimate at 3000: got %d", v)
+	}
+}
+
+// TestAddressSpaceAfterFree: once a large allocation is freed, the address
+// space the process counts as used (its virtual size less the heap the
+// runtime keeps mapped but free) is back near where it was, although the
+// virtual size stays at its peak: the next run of select is not refused
+// for the memory the previous one used.
+func TestAddressSpaceAfterFree(t *testing.T) {
+	used := func() int64 {
+		v, ok := selfVirtual()
+		if !ok {
+			t.Skip("no /proc/self/statm")
+		}
+		return v - heapReusable()
+	}
+	runtime.GC()
+	before := used()
+	vsz0, _ := selfVirtual()
+	const size = 256 << 20
+	b := make([]byte, size)
+	for i := range b {
+		b[i] = byte(i)
+	}
+	during := used()
+	runtime.KeepAlive(b)
+	b = nil
+	debug.FreeOSMemory()
+	after := used()
+	vsz1, _ := selfVirtual()
+	if during-before < size/2 {
+		t.Fatalf("a %d MiB allocation counted as %d MiB", size>>20, (during-before)>>20)
+	}
+	if after-before > size/2 {
+		t.Errorf("after freeing %d MiB: %d MiB still counted as used (virtual size %d → %d MiB)", size>>20, (after-before)>>20, vsz0>>20, vsz1>>20)
+	}
+}
