@@ -479,7 +479,15 @@ func (f *trainFlags) loadData(model *oddl.Model, tooLarge func(error) error, std
 		}
 		f.sizeDefaults(d.train, stderr)
 	}
-	if err := f.mem.checkTraining(f.cfg, f.rt.threads, train.dim(), train.classes(), loaded, model != nil); err != nil {
+	held := loaded
+	if model == nil && f.useFolds(d.train.len()) {
+		// k-fold validation holds the training rows as float64 once more,
+		// a fold's copy of them, and the previous fold's model until the
+		// collector frees it.
+		est, _ := f.cfg.MemoryEstimate(train.dim(), train.classes(), f.rt.threads)
+		held += 2*int64(d.train.len())*int64(train.dim())*8 + est
+	}
+	if err := f.mem.checkTraining(f.cfg, f.rt.threads, train.dim(), train.classes(), held, model != nil); err != nil {
 		return nil, err
 	}
 	if !f.stream.on() {
