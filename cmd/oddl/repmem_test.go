@@ -28,6 +28,10 @@ func reproduceMemoryCases(t *testing.T, e *hostileEnv) []hostileCase {
 	if _, err := os.Stat(filepath.Join(dir, "yaleb-images-idx3-ubyte.gz")); err != nil {
 		skip = "Extended Yale B not found in " + dir
 	}
+	uspsSkip := ""
+	if _, err := os.Stat(filepath.Join(dir, "usps-train-images-idx3-ubyte.gz")); err != nil {
+		uspsSkip = "USPS not found in " + dir
+	}
 	return []hostileCase{
 		{name: "reproduce -table 1 -max-memory 200M", args: []string{"reproduce", "-table", "1", "-max-memory", "200M", "-q", "-out", ""},
 			status: 1, want: "more than -max-memory 200.0 MiB; the data sets alone do not fit: run other tables (-table), or raise -max-memory"},
@@ -41,6 +45,8 @@ func reproduceMemoryCases(t *testing.T, e *hostileEnv) []hostileCase {
 			memCap: 8 << 30, status: 1, want: "leave K = 8000 out of -sizes"},
 		{name: "reproduce -max-memory with -table small", args: []string{"reproduce", "-table", "small", "-max-memory", "1G"},
 			status: 2, want: "-max-memory: -table small is not estimated"},
+		{name: "train: k-fold -validate counted under the address-space cap", args: []string{"train", "-data", "usps", "-data-dir", dir, "-limit", "3000", "-k", "1800", "-validate", "0.1666", "-validate-grid", "residual-weight", "-validate-keep", "-test=false", "-threads", "1", "-q"},
+			skip: uspsSkip, status: 1, want: "the data ("},
 		{name: "reproduce -table 4 fits under the cap", args: []string{"reproduce", "-table", "4", "-persons", "3", "-seeds", "1", "-threads", "1", "-q", "-out", "", "-data-dir", dir},
 			skip: skip, after: has("### Table 4")},
 	}
