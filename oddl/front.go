@@ -116,6 +116,12 @@ func learnFront(ctx context.Context, cfg Config, src Source, threads int) (*patc
 // each image read is checked, preprocessed (Config.Preprocess) and mapped
 // by the front end. Training makes its features zero-mean with unit norm
 // (frontBatchPrep).
+//
+// Training reads every image more than once (the initialisation, each
+// pass, the refit), and the front end costs far more than the rest of a
+// read, so over a source held in memory, which tells which images a Read
+// gives (indexed), the features of each image are computed once and kept
+// (featureCache).
 type frontSource struct {
 	src     Source
 	front   *patch.Front
@@ -124,10 +130,24 @@ type frontSource struct {
 	threads int
 	ctx     context.Context
 	raw     []float64
+	cache   *featureCache // nil: every read computes its features
+	miss    []int
+	mx, mf  []float64
+}
+
+// indexed is a Source held in memory that tells which of its samples the
+// next Read gives: upcoming returns their indices in order (what is left
+// of the pass), nil when it cannot tell.
+type indexed interface {
+	upcoming() []int
 }
 
 func newFrontSource(ctx context.Context, src Source, m *Model) *frontSource {
-	return &frontSource{src: src, front: m.front, prep: m.cfg.Preprocess, image: m.cfg.Image, threads: m.threads(), ctx: ctx}
+	s := &frontSource{src: src, front: m.front, prep: m.cfg.Preprocess, image: m.cfg.Image, threads: m.threads(), ctx: ctx}
+	if _, ok := src.(indexed); ok {
+		s.cache = newFeatureCache(src.Len(), m.front.Dim())
+	}
+	return s
 }
 
 func (s *frontSource) Dim() int                       { return s.front.Dim() }
@@ -141,6 +161,10 @@ func (s *frontSource) Read(x []float64, labels []int) (int, error) {
 	if len(s.raw) < want*n {
 		s.raw = make([]float64, want*n)
 	}
+	var ids []int
+	if s.cache != nil {
+		ids = s.src.(indexed).upcoming()
+	}
 	got, err := s.src.Read(s.raw[:want*n], labels[:want])
 	if got <= 0 || got > want {
 		return got, err
@@ -149,11 +173,101 @@ func (s *frontSource) Read(x []float64, labels []int) (int, error) {
 	if verr := dataset.Validate(X); verr != nil {
 		return 0, fmt.Errorf("%w: %v", ErrInput, verr)
 	}
-	preprocessRows(X, s.prep, s.image, s.threads)
-	if ferr := s.front.FeaturesTo(s.ctx, mat.NewDense(got, d, x[:got*d]), X, s.threads); ferr != nil {
-		return 0, ferr
+	if len(ids) < got {
+		preprocessRows(X, s.prep, s.image, s.threads)
+		if ferr := s.front.FeaturesTo(s.ctx, mat.NewDense(got, d, x[:got*d]), X, s.threads); ferr != nil {
+			return 0, ferr
+		}
+		return got, err
+	}
+	// The images not in the cache are computed together, then kept.
+	s.miss = s.miss[:0]
+	for i, id := range ids[:got] {
+		if !s.cache.get(x[i*d:(i+1)*d], id) {
+			s.miss = append(s.miss, i)
+		}
+	}
+	if k := len(s.miss); k > 0 {
+		if len(s.mx) < k*n {
+			s.mx, s.mf = make([]float64, want*n), make([]float64, want*d)
+		}
+		M := mat.NewDense(k, n, s.mx[:k*n])
+		for j, i := range s.miss {
+			copy(M.RawRowView(j), s.raw[i*n:(i+1)*n])
+		}
+		preprocessRows(M, s.prep, s.image, s.threads)
+		if ferr := s.front.FeaturesTo(s.ctx, mat.NewDense(k, d, s.mf[:k*d]), M, s.threads); ferr != nil {
+			return 0, ferr
+		}
+		for j, i := range s.miss {
+			f := s.mf[j*d : (j+1)*d]
+			copy(x[i*d:(i+1)*d], f)
+			s.cache.put(ids[i], f)
+		}
 	}
 	return got, err
+}
+
+// maxCacheBytes bounds the memory the features kept by frontSource take;
+// past it, the images not kept are computed at every read.
+const maxCacheBytes = 1 << 30
+
+// featureCache keeps the feature vectors of a source's images by index,
+// exactly, as their non-zero entries (pooled codes are mostly zero).
+type featureCache struct {
+	dim   int
+	idx   [][]uint16
+	val   [][]float64
+	bytes int // the memory the kept features take, about
+	limit int // the bound of bytes
+}
+
+// newFeatureCache returns a cache for n images of d features, nil when the
+// features' indices do not fit 16 bits.
+func newFeatureCache(n, d int) *featureCache {
+	if d > 1<<16 {
+		return nil
+	}
+	return &featureCache{dim: d, idx: make([][]uint16, n), val: make([][]float64, n), limit: maxCacheBytes}
+}
+
+// get writes the features of image id into dst and reports whether the
+// cache has them.
+func (c *featureCache) get(dst []float64, id int) bool {
+	if id < 0 || id >= len(c.idx) || c.idx[id] == nil {
+		return false
+	}
+	clear(dst)
+	for t, j := range c.idx[id] {
+		dst[j] = c.val[id][t]
+	}
+	return true
+}
+
+// put keeps the features f of image id, if the cache has room.
+func (c *featureCache) put(id int, f []float64) {
+	if id < 0 || id >= len(c.idx) || c.idx[id] != nil {
+		return
+	}
+	nz := 0
+	for _, v := range f {
+		if v != 0 {
+			nz++
+		}
+	}
+	size := nz*10 + 48
+	if c.bytes+size > c.limit {
+		return
+	}
+	c.bytes += size
+	idx, val := make([]uint16, 0, nz), make([]float64, 0, nz)
+	for j, v := range f {
+		if v != 0 {
+			idx = append(idx, uint16(j))
+			val = append(val, v)
+		}
+	}
+	c.idx[id], c.val[id] = idx, val
 }
 
 // batchPrep returns the preprocessing the training mini-batches apply to

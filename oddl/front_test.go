@@ -242,3 +242,79 @@ func TestPatchFrontEndChecks(t *testing.T) {
 func resum(b []byte) {
 	binary.LittleEndian.PutUint32(b[len(b)-4:], crc32.Checksum(b[:len(b)-4], castagnoli))
 }
+
+// hidden hides which samples a source held in memory gives (indexed), so
+// that a front end computes the features of every read.
+type hidden struct{ Source }
+
+// Over a source held in memory the front end computes each image's
+// features once and keeps them: reads give what computing them gives, a
+// cache without room computes again, and training gives the same model
+// bit for bit as training on a source that does not tell its indices.
+func TestPatchFrontEndCache(t *testing.T) {
+	rng := rand.New(rand.NewPCG(17, 18))
+	X, labels := bars(rng, 300, 12)
+	cfg := frontConfig()
+	m, err := Train(context.Background(), cfg, mustSource(t, X, labels, 3), WithThreads(2))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ref, err := Train(context.Background(), cfg, hidden{mustSource(t, X, labels, 3)}, WithThreads(2))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sameState(t, ref, m)
+
+	d := m.front.Dim()
+	for _, limit := range []int{maxCacheBytes, 3000} {
+		fs := newFrontSource(context.Background(), mustSource(t, X, labels, 3), m)
+		if fs.cache == nil {
+			t.Fatal("no cache over a source held in memory")
+		}
+		fs.cache.limit = limit
+		plain := newFrontSource(context.Background(), hidden{mustSource(t, X, labels, 3)}, m)
+		if plain.cache != nil {
+			t.Fatal("a cache over a source that does not tell its indices")
+		}
+		for pass := range 3 {
+			for _, s := range []*frontSource{fs, plain} {
+				if err := s.Seek(uint64(pass), 0); err != nil {
+					t.Fatal(err)
+				}
+			}
+			for read := 1; ; read++ {
+				size := 1 + read%37
+				x1, l1 := make([]float64, size*d), make([]int, size)
+				x2, l2 := make([]float64, size*d), make([]int, size)
+				for i := range x1 {
+					x1[i] = math.NaN() // every value is written
+				}
+				k1, err1 := fs.Read(x1, l1)
+				k2, err2 := plain.Read(x2, l2)
+				if k1 != k2 || err1 != err2 {
+					t.Fatalf("pass %d: read %d, %v cached, %d, %v computed", pass, k1, err1, k2, err2)
+				}
+				if k1 == 0 {
+					break
+				}
+				for i := range k1 * d {
+					if math.Float64bits(x1[i]) != math.Float64bits(x2[i]) || l1[i/d] != l2[i/d] {
+						t.Fatalf("pass %d: feature %d of a read differs: %v cached, %v computed", pass, i, x1[i], x2[i])
+					}
+				}
+			}
+		}
+		kept := 0
+		for _, idx := range fs.cache.idx {
+			if idx != nil {
+				kept++
+			}
+		}
+		switch {
+		case limit == maxCacheBytes && kept != len(labels):
+			t.Errorf("%d of %d images kept", kept, len(labels))
+		case limit < maxCacheBytes && (kept == 0 || kept == len(labels) || fs.cache.bytes > limit):
+			t.Errorf("%d of %d images kept in %d bytes, at most %d", kept, len(labels), fs.cache.bytes, limit)
+		}
+	}
+}

@@ -70,6 +70,15 @@ func (p *shuffled) seek(key uint64, n, pos int) error {
 	return nil
 }
 
+// upcoming returns the indices of the samples the rest of the pass gives,
+// in order (indexed), nil before seek.
+func (p *shuffled) upcoming() []int {
+	if p.order == nil || p.pos >= len(p.order) {
+		return nil
+	}
+	return p.order[p.pos:]
+}
+
 // next returns how many of want samples the pass has left to read: io.EOF
 // at its end, an error before seek.
 func (p *shuffled) next(want int) (int, error) {

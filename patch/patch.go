@@ -236,7 +236,11 @@ func (f *Front) Dim() int { return 2 * f.cfg.Atoms * f.cfg.Cells * f.cfg.Cells }
 // dst.
 func extract(dst, img []float64, cols, y, x, s int) {
 	for r := range s {
-		copy(dst[r*s:(r+1)*s], img[(y+r)*cols+x:(y+r)*cols+x+s])
+		row := img[(y+r)*cols+x : (y+r)*cols+x+s]
+		d := dst[r*s : (r+1)*s]
+		for c, v := range row {
+			d[c] = v
+		}
 	}
 }
 
@@ -264,6 +268,11 @@ func (f *Front) Features(ctx context.Context, X *mat.Dense, threads int) (*mat.D
 
 // FeaturesTo writes the feature vectors of the images X into the rows of
 // dst (as many rows as X, Dim columns); see Features.
+//
+// The patches of an image's background are all the same constant patch
+// (a quarter of a digit's patches): each image codes such a patch once
+// (uniquePatches), which gives the features coding every patch gives, bit
+// for bit, since a patch's code depends on its values only.
 func (f *Front) FeaturesTo(ctx context.Context, dst, X *mat.Dense, threads int) error {
 	r, n := X.Dims()
 	if n != f.rows*f.cols {
@@ -279,6 +288,10 @@ func (f *Front) FeaturesTo(ctx context.Context, dst, X *mat.Dense, threads int) 
 	s, per := f.cfg.Size, f.py*f.px
 	rows := min(r, imagesPerRound)
 	P := mat.NewDense(rows*per, s*s, nil)
+	// slot[i·per+p] is the patch of the round's image i coded for its
+	// position p, counted from the image's first (off[i]).
+	slot := make([]int, rows*per)
+	off := make([]int, rows+1)
 	var codes omp.Codes
 	workers := threadCount(threads)
 	for lo := 0; lo < r; lo += rows {
@@ -290,16 +303,24 @@ func (f *Front) FeaturesTo(ctx context.Context, dst, X *mat.Dense, threads int) 
 		w := max(1, min(workers, nb))
 		par.Do(w, func(k int) {
 			for i := lo + k*nb/w; i < lo+(k+1)*nb/w; i++ {
-				img := X.RawRowView(i)
-				base := (i - lo) * per
-				for a := range f.py {
-					for b := range f.px {
-						extract(P.RawRowView(base+a*f.px+b), img, f.cols, a*f.cfg.Stride, b*f.cfg.Stride, s)
+				off[i-lo+1] = f.uniquePatches(slot[(i-lo)*per:(i-lo+1)*per], X.RawRowView(i))
+			}
+		})
+		for i := range nb {
+			off[i+1] += off[i]
+		}
+		par.Do(w, func(k int) {
+			for i := lo + k*nb/w; i < lo+(k+1)*nb/w; i++ {
+				img, sl, next := X.RawRowView(i), slot[(i-lo)*per:(i-lo+1)*per], 0
+				for p, q := range sl {
+					if q == next {
+						extract(P.RawRowView(off[i-lo]+q), img, f.cols, p/f.px*f.cfg.Stride, p%f.px*f.cfg.Stride, s)
+						next++
 					}
 				}
 			}
 		})
-		if err := coder.EncodeToContext(ctx, &codes, P.Slice(0, nb*per, 0, s*s).(*mat.Dense)); err != nil {
+		if err := coder.EncodeToContext(ctx, &codes, P.Slice(0, off[nb], 0, s*s).(*mat.Dense)); err != nil {
 			if cerr := ctx.Err(); cerr != nil {
 				return cerr
 			}
@@ -307,27 +328,82 @@ func (f *Front) FeaturesTo(ctx context.Context, dst, X *mat.Dense, threads int) 
 		}
 		par.Do(w, func(k int) {
 			for i := lo + k*nb/w; i < lo+(k+1)*nb/w; i++ {
-				f.pool(dst.RawRowView(i), &codes, (i-lo)*per)
+				f.pool(dst.RawRowView(i), &codes, off[i-lo], slot[(i-lo)*per:(i-lo+1)*per])
 			}
 		})
 	}
 	return nil
 }
 
-// pool writes the pooled codes of one image's patches (codes rows
-// base..base+py·px−1) into out: for every cell and atom, the square root
+// maxConstants bounds the distinct constant patches an image codes once
+// each; further ones are coded at each of their positions.
+const maxConstants = 4
+
+// uniquePatches sets slot[p], for every patch position p of img, to the
+// patch coded for it, numbered in the order of the positions: a constant
+// patch equal (bit for bit) to one at an earlier position takes that one's
+// number, any other patch a new one. It returns how many patches are
+// coded.
+func (f *Front) uniquePatches(slot []int, img []float64) int {
+	s, st := f.cfg.Size, f.cfg.Stride
+	var val [maxConstants]uint64
+	var num [maxConstants]int
+	consts, next := 0, 0
+	for a := range f.py {
+		for b := range f.px {
+			p := a*f.px + b
+			v, ok := constantPatch(img, f.cols, a*st, b*st, s)
+			if ok {
+				for c := range consts {
+					if val[c] == v {
+						slot[p] = num[c]
+						ok = false
+						break
+					}
+				}
+				if !ok {
+					continue
+				}
+				if consts < maxConstants {
+					val[consts], num[consts] = v, next
+					consts++
+				}
+			}
+			slot[p] = next
+			next++
+		}
+	}
+	return next
+}
+
+// constantPatch reports whether all values of the s×s patch at (y, x) of
+// img (cols pixels a row) have the same bits, and returns them.
+func constantPatch(img []float64, cols, y, x, s int) (uint64, bool) {
+	v := math.Float64bits(img[y*cols+x])
+	for r := range s {
+		for _, e := range img[(y+r)*cols+x : (y+r)*cols+x+s] {
+			if math.Float64bits(e) != v {
+				return 0, false
+			}
+		}
+	}
+	return v, true
+}
+
+// pool writes the pooled codes of one image's patches (position p's
+// code is row base+slot[p] of codes) into out: for every cell and atom, the square root
 // of the largest positive coefficient and of the largest negative one's
 // magnitude. The square root evens out atoms that code with large values
 // and atoms that code with small ones (chosen on held-out digits against
 // the plain maximum; docs/RESULTS.md).
-func (f *Front) pool(out []float64, codes *omp.Codes, base int) {
+func (f *Front) pool(out []float64, codes *omp.Codes, base int, slot []int) {
 	clear(out)
 	P, c := f.cfg.Atoms, f.cfg.Cells
 	for a := range f.py {
 		for b := range f.px {
 			cell := f.cellY[a]*c + f.cellX[b]
 			o := out[cell*2*P : (cell+1)*2*P]
-			idx, val := codes.Row(base + a*f.px + b)
+			idx, val := codes.Row(base + slot[a*f.px+b])
 			for t, j := range idx {
 				if v := val[t]; v > 0 {
 					o[j] = math.Max(o[j], v)

@@ -222,3 +222,63 @@ func TestLearn(t *testing.T) {
 		t.Error("features of images of another size: no error")
 	}
 }
+
+// An image's constant patches are coded once for each distinct value (up
+// to maxConstants of them): the features are, bit for bit, those of
+// coding every patch of the image, here on images of flat regions of
+// several values (more than maxConstants, and both zeros) with strokes.
+func TestFeaturesConstantPatches(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	const rows, cols = 16, 16
+	X := strokes(rng, 40, rows, cols)
+	levels := []float64{0, math.Copysign(0, -1), -0.25, 0.5, 1.5, -2, 3}
+	for i := range 40 {
+		img := X.RawRowView(i)
+		for p := range img {
+			if img[p] == 0 {
+				// Flat bands of a value each, some images all of one.
+				img[p] = levels[(i+p/cols/3*(i%3))%len(levels)]
+			}
+		}
+	}
+	cfg := Config{Size: 3, Stride: 1, Atoms: 10, L: 2, Cells: 2, Samples: 2000, Iterations: 2, Seed: 5}
+	f, err := Learn(context.Background(), strokes(rng, 200, rows, cols), rows, cols, cfg, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	F, err := f.Features(context.Background(), X, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	coder, err := f.coder(1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	per := f.py * f.px
+	slot := make([]int, per)
+	shared := 0
+	for i := range 40 {
+		img := X.RawRowView(i)
+		P := mat.NewDense(per, 9, nil)
+		all := make([]int, per)
+		for p := range per {
+			extract(P.RawRowView(p), img, cols, p/f.px, p%f.px, 3)
+			all[p] = p
+		}
+		codes, err := coder.Encode(P)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := make([]float64, f.Dim())
+		f.pool(want, codes, 0, all)
+		for j, v := range F.RawRowView(i) {
+			if math.Float64bits(v) != math.Float64bits(want[j]) {
+				t.Fatalf("image %d, feature %d: %v, coding every patch %v", i, j, v, want[j])
+			}
+		}
+		shared += per - f.uniquePatches(slot, img)
+	}
+	if shared == 0 {
+		t.Error("no constant patch was shared")
+	}
+}

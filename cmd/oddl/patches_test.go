@@ -1,13 +1,16 @@
 package main
 
 import (
+	"flag"
 	"math"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/oddl-go/oddl/oddl"
+	"github.com/oddl-go/oddl/patch"
 )
 
 // -patches learns on pooled patch codes and keeps the front end in the
@@ -55,4 +58,71 @@ func TestTrainPatches(t *testing.T) {
 		t.Fatal(err)
 	}
 	checkOneLineError(t, "patches on CSV", []string{"train", "-q", "-data", csv, "-patches"}, "-patches needs images")
+}
+
+// With the front end on by default (frontByDefault), train puts it, with
+// the cheaper frontCells and frontL, on the images of a digit set, and
+// leaves other data and -patches=false on the pixels; the front end's
+// settings without it stay refused where it is off.
+func TestPatchesByDefault(t *testing.T) {
+	defer func(v bool) { frontByDefault = v }(frontByDefault)
+	img := oddl.Shape{Rows: 28, Cols: 28}
+	run := func(args []string, shape oddl.Shape, digits bool) (oddl.Config, error) {
+		fs := flag.NewFlagSet("train", flag.ContinueOnError)
+		p := addPatchFlags(fs)
+		if err := fs.Parse(args); err != nil {
+			t.Fatal(err)
+		}
+		set := flagsSet(fs)
+		cfg := oddl.Config{Seed: 5}
+		if err := p.apply(&cfg, set); err != nil {
+			return cfg, err
+		}
+		cfg.Image = shape
+		return cfg, p.checkImage(&cfg, "data", digits, set)
+	}
+	frontByDefault = false
+	if cfg, err := run(nil, img, true); err != nil || cfg.PatchesOn() {
+		t.Errorf("off by default: front end %+v, %v", cfg.Patches, err)
+	}
+	if cfg, err := run([]string{"-patches"}, img, true); err != nil || cfg.Patches != withSeed(patch.DefaultConfig(), 5) {
+		t.Errorf("-patches: front end %+v, %v, want the defaults", cfg.Patches, err)
+	}
+
+	frontByDefault = true
+	want := patch.DefaultConfig()
+	want.Cells, want.L, want.Seed = frontCells, frontL, 5
+	for _, c := range []struct {
+		args   []string
+		shape  oddl.Shape
+		digits bool
+		on     bool
+		err    string
+	}{
+		{nil, img, true, true, ""},
+		{[]string{"-patches"}, img, true, true, ""},
+		{nil, img, false, false, ""},
+		{nil, oddl.Shape{}, false, false, ""},
+		{[]string{"-patches=false"}, img, true, false, ""},
+		{[]string{"-patch-l", "2"}, img, false, false, "-patch-l needs -patches"},
+		{[]string{"-patches=false", "-patch-cells", "2"}, img, true, false, "-patch-cells needs -patches"},
+		{[]string{"-patches"}, oddl.Shape{}, false, false, "-patches needs images"},
+	} {
+		cfg, err := run(c.args, c.shape, c.digits)
+		switch {
+		case c.err != "" && (err == nil || !strings.Contains(err.Error(), c.err)):
+			t.Errorf("%v, digits %v: error %v, want %q", c.args, c.digits, err, c.err)
+		case c.err == "" && err != nil:
+			t.Errorf("%v, digits %v: %v", c.args, c.digits, err)
+		case c.err == "" && c.on && cfg.Patches != want:
+			t.Errorf("%v, digits %v: front end %+v, want %+v", c.args, c.digits, cfg.Patches, want)
+		case c.err == "" && !c.on && cfg.PatchesOn():
+			t.Errorf("%v, digits %v: front end %+v, want none", c.args, c.digits, cfg.Patches)
+		}
+	}
+}
+
+func withSeed(c patch.Config, seed uint64) patch.Config {
+	c.Seed = seed
+	return c
 }

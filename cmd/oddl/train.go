@@ -515,16 +515,18 @@ var digitSets = []string{"mnist", "usps"}
 // imageDefaults records the image shape of the samples in the model and,
 // unless -preprocess is given, picks the preprocessing: deskew for the
 // digit sets, unit for other data (deskewing suits slanted strokes, not
-// aligned photographs such as the faces of yaleb).
+// aligned photographs such as the faces of yaleb); and it decides the
+// patch front end where it is on by default (frontByDefault).
 func (f *trainFlags) imageDefaults(train samples) error {
 	f.cfg.Image = train.shape()
-	if !f.set["preprocess"] && f.cfg.Image != (oddl.Shape{}) && slices.Contains(digitSets, strings.ToLower(f.data.name)) {
+	digits := slices.Contains(digitSets, strings.ToLower(f.data.name))
+	if !f.set["preprocess"] && f.cfg.Image != (oddl.Shape{}) && digits {
 		f.cfg.Preprocess = oddl.PreprocessDeskew
 	}
 	if f.cfg.Preprocess == oddl.PreprocessDeskew && f.cfg.Image == (oddl.Shape{}) {
 		return usageError{fmt.Errorf("-preprocess deskew needs images (IDX files, whose header gives their size): the samples of %s have no image size", train.name())}
 	}
-	return f.patches.checkImage(f.cfg, train.name())
+	return f.patches.checkImage(&f.cfg, train.name(), digits, f.set)
 }
 
 // sizeDefaults fits the settings the flags left at their defaults to the
