@@ -212,6 +212,18 @@ func (s *frontSource) Read(x []float64, labels []int) (int, error) {
 // past it, the images not kept are computed at every read.
 const maxCacheBytes = 1 << 30
 
+// FrontCacheBytes bounds the memory that training a model of c on a
+// source of the given number of samples held in memory keeps for the patch
+// front end's features (each image's features are computed once and kept,
+// up to a fixed bound); 0 without a front end. MemoryEstimate does not
+// count it, as it depends on the number of samples.
+func (c Config) FrontCacheBytes(samples int) int64 {
+	if !c.PatchesOn() || samples < 1 {
+		return 0
+	}
+	return min(int64(maxCacheBytes), int64(samples)*int64(c.featureDim(0)*10+48))
+}
+
 // featureCache keeps the feature vectors of a source's images by index,
 // exactly, as their non-zero entries (pooled codes are mostly zero).
 type featureCache struct {

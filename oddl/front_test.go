@@ -318,3 +318,22 @@ func TestPatchFrontEndCache(t *testing.T) {
 		}
 	}
 }
+
+// FrontCacheBytes bounds the kept features: nothing without a front end,
+// ten bytes a feature and a little a sample with one, never above the
+// cache's bound.
+func TestFrontCacheBytes(t *testing.T) {
+	c := frontConfig()
+	d := int64(c.featureDim(0))
+	if got := c.FrontCacheBytes(100); got != 100*(d*10+48) {
+		t.Errorf("100 samples of %d features: %d bytes", d, got)
+	}
+	if got := c.FrontCacheBytes(1 << 30); got != maxCacheBytes {
+		t.Errorf("2³⁰ samples: %d bytes, want the bound %d", got, maxCacheBytes)
+	}
+	plain := c
+	plain.Patches = patch.Config{}
+	if got := plain.FrontCacheBytes(100); got != 0 {
+		t.Errorf("no front end: %d bytes", got)
+	}
+}

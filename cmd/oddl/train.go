@@ -480,6 +480,9 @@ func (f *trainFlags) loadData(model *oddl.Model, tooLarge func(error) error, std
 		f.sizeDefaults(d.train, stderr)
 	}
 	held := loaded
+	if !f.stream.on() {
+		held += f.cfg.FrontCacheBytes(d.train.len())
+	}
 	if model == nil && f.useFolds(d.train.len()) {
 		// k-fold validation holds the training rows as float64 once more,
 		// a fold's copy of them, and the previous fold's model until the
