@@ -244,24 +244,7 @@ func (m *Model) WritePredictionTo(w io.Writer) (int64, error) {
 // SavePrediction writes the prediction form of the model (see
 // WritePredictionTo) to path as Save writes the model: atomically, only
 // to a regular file.
-func (m *Model) SavePrediction(path string) error {
-	m.mu.RLock()
-	defer m.mu.RUnlock()
-	if err := m.idle(false); err != nil {
-		return err
-	}
-	if err := m.checkSavable(); err != nil {
-		return err
-	}
-	err := safefile.Write(path, func(w io.Writer) error {
-		_, err := m.writeTo(w, true)
-		return err
-	})
-	if err != nil {
-		return fmt.Errorf("oddl: saving model: %w", err)
-	}
-	return nil
-}
+func (m *Model) SavePrediction(path string) error { return m.save(path, true) }
 
 // writeTo is WriteTo without the checks (tests use it to make files that
 // the decoder must refuse), in the prediction form when pred (always for
@@ -361,7 +344,11 @@ func (m *Model) MarshalBinary() ([]byte, error) {
 // or a socket at path is refused with an error wrapping ErrNotRegular, and
 // left untouched. An existing file keeps its permission bits (and, when
 // root saves, its owner); a new one gets 0666 less the umask.
-func (m *Model) Save(path string) error {
+func (m *Model) Save(path string) error { return m.save(path, false) }
+
+// save writes the model, in the prediction form when pred, to path
+// atomically (see Save).
+func (m *Model) save(path string, pred bool) error {
 	m.mu.RLock()
 	defer m.mu.RUnlock()
 	if err := m.idle(false); err != nil {
@@ -371,7 +358,7 @@ func (m *Model) Save(path string) error {
 		return err
 	}
 	err := safefile.Write(path, func(w io.Writer) error {
-		_, err := m.writeTo(w, false)
+		_, err := m.writeTo(w, pred)
 		return err
 	})
 	if err != nil {
