@@ -206,7 +206,11 @@ func b2u(v bool) uint8 {
 }
 
 // WriteTo writes the model in the binary model format to w.
-func (m *Model) WriteTo(w io.Writer) (int64, error) {
+func (m *Model) WriteTo(w io.Writer) (int64, error) { return m.write(w, false) }
+
+// write writes the model to w, in the prediction form when pred or when
+// the model was read from it, once it is idle and savable.
+func (m *Model) write(w io.Writer, pred bool) (int64, error) {
 	m.mu.RLock()
 	defer m.mu.RUnlock()
 	if err := m.idle(false); err != nil {
@@ -215,7 +219,7 @@ func (m *Model) WriteTo(w io.Writer) (int64, error) {
 	if err := m.checkSavable(); err != nil {
 		return 0, err
 	}
-	return m.writeTo(w, m.PredictionOnly())
+	return m.writeTo(w, pred)
 }
 
 // PredictionOnly reports whether the model was read from the prediction
@@ -229,17 +233,7 @@ func (m *Model) PredictionOnly() bool {
 // residual weight, image shape) and the class names, without the training
 // state (M, N and the running statistics) that resuming needs; for K
 // atoms, that is K·K + K·(n+q) values fewer.
-func (m *Model) WritePredictionTo(w io.Writer) (int64, error) {
-	m.mu.RLock()
-	defer m.mu.RUnlock()
-	if err := m.idle(false); err != nil {
-		return 0, err
-	}
-	if err := m.checkSavable(); err != nil {
-		return 0, err
-	}
-	return m.writeTo(w, true)
-}
+func (m *Model) WritePredictionTo(w io.Writer) (int64, error) { return m.write(w, true) }
 
 // SavePrediction writes the prediction form of the model (see
 // WritePredictionTo) to path as Save writes the model: atomically, only
