@@ -9,7 +9,7 @@ import (
 	gblas "gonum.org/v1/gonum/blas"
 
 	"github.com/oddl-go/oddl/blas"
-	"github.com/oddl-go/oddl/kernel"
+	"github.com/oddl-go/oddl/internal/kernel"
 )
 
 // GemmShape is one matrix product C = op(A)·op(B), C m×n, of inner

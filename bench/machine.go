@@ -12,7 +12,7 @@ import (
 
 	"github.com/oddl-go/oddl/blas"
 	"github.com/oddl-go/oddl/internal/cpu"
-	"github.com/oddl-go/oddl/kernel"
+	"github.com/oddl-go/oddl/internal/kernel"
 )
 
 // Machine describes the computer the benchmarks run on: what the CPU is,

@@ -10,7 +10,7 @@ import (
 	"testing"
 
 	"github.com/oddl-go/oddl/blas"
-	"github.com/oddl-go/oddl/kernel"
+	"github.com/oddl-go/oddl/internal/kernel"
 )
 
 // Run asks Options.TierRun for every other tier the CPU supports (with

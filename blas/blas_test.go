@@ -9,7 +9,7 @@ import (
 
 	"gonum.org/v1/gonum/blas/gonum"
 
-	"github.com/oddl-go/oddl/kernel"
+	"github.com/oddl-go/oddl/internal/kernel"
 )
 
 func TestAvailable(t *testing.T) {

@@ -3,7 +3,7 @@ package blas
 import (
 	gblas "gonum.org/v1/gonum/blas"
 
-	"github.com/oddl-go/oddl/kernel"
+	"github.com/oddl-go/oddl/internal/kernel"
 )
 
 // The interfaces below are operations beyond gonum's blas.Float64 that a

@@ -7,7 +7,7 @@ import (
 	gblas "gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/gonum"
 
-	"github.com/oddl-go/oddl/kernel"
+	"github.com/oddl-go/oddl/internal/kernel"
 )
 
 // Panic messages of the argument checks. They are gonum's, word for word, so

@@ -5,7 +5,7 @@ import (
 
 	gblas "gonum.org/v1/gonum/blas"
 
-	"github.com/oddl-go/oddl/kernel"
+	"github.com/oddl-go/oddl/internal/kernel"
 )
 
 // Native's single-precision routines. Native implements gonum's

@@ -3,8 +3,8 @@ package blas
 import (
 	gblas "gonum.org/v1/gonum/blas"
 
+	"github.com/oddl-go/oddl/internal/kernel"
 	"github.com/oddl-go/oddl/internal/par"
-	"github.com/oddl-go/oddl/kernel"
 )
 
 // packPerThread is the number of elements of B per goroutine below which

@@ -8,7 +8,7 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
-	"github.com/oddl-go/oddl/kernel"
+	"github.com/oddl-go/oddl/internal/kernel"
 )
 
 // classSeed derives the seed of class c's run from the common seed, so that

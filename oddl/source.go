@@ -10,7 +10,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/oddl-go/oddl/dataset"
-	"github.com/oddl-go/oddl/kernel"
+	"github.com/oddl-go/oddl/internal/kernel"
 )
 
 // Source is a stream of labelled training samples, read in passes (epochs).

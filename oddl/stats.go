@@ -5,8 +5,8 @@ import (
 
 	gblas "gonum.org/v1/gonum/blas"
 
+	"github.com/oddl-go/oddl/internal/kernel"
 	"github.com/oddl-go/oddl/internal/ridge"
-	"github.com/oddl-go/oddl/kernel"
 	"github.com/oddl-go/oddl/omp"
 )
 

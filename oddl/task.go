@@ -3,7 +3,7 @@ package oddl
 import (
 	"math"
 
-	"github.com/oddl-go/oddl/kernel"
+	"github.com/oddl-go/oddl/internal/kernel"
 	"github.com/oddl-go/oddl/omp"
 )
 

@@ -3,7 +3,7 @@ package omp
 import (
 	"math"
 
-	"github.com/oddl-go/oddl/kernel"
+	"github.com/oddl-go/oddl/internal/kernel"
 )
 
 // tiny is the relative threshold of the stopping tests: a correlation whose

@@ -9,8 +9,8 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/oddl-go/oddl/blas"
+	"github.com/oddl-go/oddl/internal/kernel"
 	"github.com/oddl-go/oddl/internal/par"
-	"github.com/oddl-go/oddl/kernel"
 )
 
 // defaultBlock returns the default number of samples per correlation GEMM

@@ -10,8 +10,8 @@ import (
 	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/oddl-go/oddl/internal/kernel"
 	"github.com/oddl-go/oddl/internal/par"
-	"github.com/oddl-go/oddl/kernel"
 )
 
 // Squared norms outside [normLo, normHi] are brought near 1 by a power of

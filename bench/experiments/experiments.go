@@ -19,7 +19,7 @@ import (
 	"github.com/oddl-go/oddl/blas"
 	"github.com/oddl-go/oddl/dataset"
 	"github.com/oddl-go/oddl/internal/cpu"
-	"github.com/oddl-go/oddl/kernel"
+	"github.com/oddl-go/oddl/internal/kernel"
 )
 
 // Tables lists the paper's tables that Run can reproduce.

@@ -18,8 +18,8 @@ import (
 
 	"github.com/oddl-go/oddl/bench"
 	"github.com/oddl-go/oddl/blas"
+	"github.com/oddl-go/oddl/internal/kernel"
 	"github.com/oddl-go/oddl/internal/safefile"
-	"github.com/oddl-go/oddl/kernel"
 	"github.com/oddl-go/oddl/oddl"
 )
 

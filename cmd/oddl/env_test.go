@@ -11,7 +11,7 @@ import (
 
 	"github.com/oddl-go/oddl/blas"
 	"github.com/oddl-go/oddl/internal/cpu"
-	"github.com/oddl-go/oddl/kernel"
+	"github.com/oddl-go/oddl/internal/kernel"
 )
 
 func runEnvJSON(t *testing.T, args ...string) map[string]any {

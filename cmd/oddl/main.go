@@ -16,7 +16,7 @@ import (
 	"os"
 	"sort"
 
-	"github.com/oddl-go/oddl/kernel"
+	"github.com/oddl-go/oddl/internal/kernel"
 )
 
 // command is one subcommand of the CLI. Each lives in its own file and

@@ -3,7 +3,7 @@ package kernel_test
 import (
 	"fmt"
 
-	"github.com/oddl-go/oddl/kernel"
+	"github.com/oddl-go/oddl/internal/kernel"
 )
 
 // Dgemm multiplies row-major matrices; here the Gram matrix G = D·Dᵀ of
