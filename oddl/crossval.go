@@ -10,6 +10,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/oddl-go/oddl/dataset"
+	"github.com/oddl-go/oddl/patch"
 )
 
 // ValidationGrid lists the settings CrossValidate compares. Each of K, L
@@ -24,6 +25,27 @@ type ValidationGrid struct {
 	L               []int
 	Lambda0         []float64
 	ResidualWeights []float64
+	// Patches lists the front ends compared (Config.Patches; the zero
+	// Config is the pixels), each trained on every fold; empty keeps the
+	// base configuration's. The images' shape is the base's Image.
+	Patches []patch.Config
+	// Collaborative lists the weights of the collaborative rule
+	// (Config.Collaborative) each trained model is also scored with, after
+	// the residual weights: like β, they cost no training.
+	Collaborative []float64
+}
+
+// DefaultCollaborativeGrid returns the ridge weights of the collaborative
+// rule that a small set's validation compares (samples of unit norm).
+func DefaultCollaborativeGrid() []float64 { return []float64{0.01, 0.1, 1} }
+
+// RuleGrid returns the grid of the prediction rule alone: every residual
+// weight of DefaultResidualGrid and every weight of the collaborative rule
+// of DefaultCollaborativeGrid, on one model a fold. It is what training a
+// small set chooses by default (SmallSet), at the cost of one training a
+// fold.
+func RuleGrid() ValidationGrid {
+	return ValidationGrid{ResidualWeights: DefaultResidualGrid(), Collaborative: DefaultCollaborativeGrid()}
 }
 
 // DefaultValidationGrid returns the grid of a small training set (one
@@ -39,6 +61,8 @@ func DefaultValidationGrid(base Config) ValidationGrid {
 		L:               []int{base.L, 3 * base.L, 6 * base.L},
 		Lambda0:         []float64{base.Lambda0, 0},
 		ResidualWeights: DefaultResidualGrid(),
+		Collaborative:   DefaultCollaborativeGrid(),
+		Patches:         SmallGrid(base).Patches,
 	}
 }
 
@@ -49,6 +73,11 @@ type ValidationRow struct {
 	L              int     `json:"l"`
 	Lambda0        float64 `json:"lambda0"`
 	ResidualWeight float64 `json:"residual_weight"`
+	// Patches is the row's front end, nil for the pixels.
+	Patches *patch.Config `json:"patches,omitempty"`
+	// Collaborative is the collaborative rule's weight (0: the scores of
+	// ResidualWeight).
+	Collaborative float64 `json:"collaborative,omitempty"`
 	// Errors of Samples held-out samples (every training row once).
 	Errors  int     `json:"errors"`
 	Samples int     `json:"samples"`
@@ -79,7 +108,26 @@ func (v Validation) Apply(base Config, grid ValidationGrid) Config {
 		base.Lambda0 = r.Lambda0
 	}
 	base.ResidualWeight = r.ResidualWeight
+	base.Collaborative = r.Collaborative
+	if len(grid.Patches) > 0 {
+		base.Patches = patch.Config{}
+		if r.Patches != nil {
+			base.Patches = *r.Patches
+		}
+	}
 	return base
+}
+
+// Rule describes the chosen row's prediction rule.
+func (r ValidationRow) Rule() string {
+	front := ""
+	if r.Patches != nil {
+		front = "patches, "
+	}
+	if r.Collaborative > 0 {
+		return fmt.Sprintf("%scollaborative λc=%g", front, r.Collaborative)
+	}
+	return fmt.Sprintf("%sβ=%g", front, r.ResidualWeight)
 }
 
 // maxValidationRuns bounds the trainings of one CrossValidate.
@@ -113,9 +161,12 @@ func CrossValidate(ctx context.Context, base Config, given Given, X *mat.Dense, 
 			return Validation{}, fmt.Errorf("oddl: %w: label %d of sample %d outside 0..%d", ErrInput, y, i, classes-1)
 		}
 	}
-	ks, ls, l0s := grid.K, grid.L, grid.Lambda0
+	ks, ls, l0s, fronts := grid.K, grid.L, grid.Lambda0, grid.Patches
 	if len(ks) == 0 {
 		ks = []int{0}
+	}
+	if len(fronts) == 0 {
+		fronts = []patch.Config{base.Patches}
 	}
 	if len(ls) == 0 {
 		ls = []int{base.L}
@@ -123,12 +174,25 @@ func CrossValidate(ctx context.Context, base Config, given Given, X *mat.Dense, 
 	if len(l0s) == 0 {
 		l0s = []float64{base.Lambda0}
 	}
-	betas := grid.ResidualWeights
-	if len(betas) == 0 {
-		betas = []float64{base.ResidualWeight}
+	// The prediction rules each model is scored with: the residual
+	// weights, then the collaborative weights.
+	type rule struct{ beta, collab float64 }
+	var rules []rule
+	for _, b := range grid.ResidualWeights {
+		rules = append(rules, rule{beta: b})
 	}
-	if len(betas) > maxResidualGrid || len(ks)*len(ls)*len(l0s)*folds > maxValidationRuns {
-		return Validation{}, fmt.Errorf("oddl: a validation grid of %d trainings and %d residual weights, at most %d and %d", len(ks)*len(ls)*len(l0s)*folds, len(betas), maxValidationRuns, maxResidualGrid)
+	for _, c := range grid.Collaborative {
+		if !(c > 0) {
+			return Validation{}, fmt.Errorf("oddl: validation grid: collaborative weight %v, want > 0", c)
+		}
+		rules = append(rules, rule{beta: base.ResidualWeight, collab: c})
+	}
+	if len(grid.ResidualWeights) == 0 {
+		rules = append([]rule{{beta: base.ResidualWeight, collab: base.Collaborative}}, rules...)
+	}
+	betas := rules
+	if runs := len(ks) * len(fronts) * len(ls) * len(l0s) * folds; len(betas) > maxResidualGrid || runs > maxValidationRuns {
+		return Validation{}, fmt.Errorf("oddl: a validation grid of %d trainings and %d prediction rules, at most %d and %d", runs, len(betas), maxValidationRuns, maxResidualGrid)
 	}
 	// L is at most the sample dimension (as FitToData makes it) and at
 	// most each fold's K (below): values the data cannot use are capped,
@@ -143,19 +207,25 @@ func CrossValidate(ctx context.Context, base Config, given Given, X *mat.Dense, 
 	ls = capped
 	var rows []ValidationRow
 	for _, k := range ks {
-		for _, l := range ls {
-			for _, l0 := range l0s {
-				for _, b := range betas {
-					c := base
-					c.L, c.Lambda0, c.ResidualWeight = l, l0, b
-					if k > 0 {
-						c.K = k
+		for _, fe := range fronts {
+			for _, l := range ls {
+				for _, l0 := range l0s {
+					for _, b := range betas {
+						c := base
+						c.L, c.Lambda0, c.ResidualWeight, c.Collaborative, c.Patches = l, l0, b.beta, b.collab, fe
+						if k > 0 {
+							c.K = k
+						}
+						c.L = min(c.L, c.K)
+						if err := c.Validate(); err != nil {
+							return Validation{}, fmt.Errorf("oddl: validation grid: %w", err)
+						}
+						row := ValidationRow{K: k, L: l, Lambda0: l0, ResidualWeight: b.beta, Collaborative: b.collab}
+						if fe != (patch.Config{}) {
+							row.Patches = &fe
+						}
+						rows = append(rows, row)
 					}
-					c.L = min(c.L, c.K)
-					if err := c.Validate(); err != nil {
-						return Validation{}, fmt.Errorf("oddl: validation grid: %w", err)
-					}
-					rows = append(rows, ValidationRow{K: k, L: l, Lambda0: l0, ResidualWeight: b})
 				}
 			}
 		}
@@ -174,35 +244,40 @@ func CrossValidate(ctx context.Context, base Config, given Given, X *mat.Dense, 
 		size := DataSize{Samples: len(yt), Varied: variedRows(Xt), Classes: classes, Dim: Xt.RawMatrix().Cols}
 		r := 0
 		for _, k := range ks {
-			for _, l := range ls {
-				for _, l0 := range l0s {
-					c := base
-					c.L, c.Lambda0 = l, l0
-					g := given
-					g.L = true
-					if k > 0 {
-						c.K, g.K = k, true
-					}
-					c, _ = FitToData(c, size, g)
-					c.L = min(c.L, c.K)
-					m, err := Train(ctx, c, src, opts...)
-					if err != nil {
-						return Validation{}, fmt.Errorf("oddl: validation fold: %w", err)
-					}
-					for _, b := range betas {
-						if err := m.SetResidualWeight(b); err != nil {
-							return Validation{}, err
+			for _, fe := range fronts {
+				for _, l := range ls {
+					for _, l0 := range l0s {
+						c := base
+						c.L, c.Lambda0, c.Patches = l, l0, fe
+						g := given
+						g.L = true
+						if k > 0 {
+							c.K, g.K = k, true
 						}
-						ev, err := m.EvaluateContext(ctx, Xh, yh)
+						c, _ = FitToData(c, size, g)
+						c.L = min(c.L, c.K)
+						m, err := Train(ctx, c, src, opts...)
 						if err != nil {
-							return Validation{}, err
+							return Validation{}, fmt.Errorf("oddl: validation fold: %w", err)
 						}
-						rows[r].Errors += ev.Errors
-						rows[r].Samples += ev.Samples
-						if k == 0 {
-							rows[r].K = c.K
+						for _, b := range betas {
+							if err := m.SetResidualWeight(b.beta); err != nil {
+								return Validation{}, err
+							}
+							if err := m.SetCollaborative(b.collab); err != nil {
+								return Validation{}, err
+							}
+							ev, err := m.EvaluateContext(ctx, Xh, yh)
+							if err != nil {
+								return Validation{}, err
+							}
+							rows[r].Errors += ev.Errors
+							rows[r].Samples += ev.Samples
+							if k == 0 {
+								rows[r].K = c.K
+							}
+							r++
 						}
-						r++
 					}
 				}
 			}

@@ -355,6 +355,25 @@ func (m *Model) SetResidualWeight(beta float64) error {
 	return nil
 }
 
+// SetCollaborative sets the ridge weight of the collaborative prediction
+// rule (Config.Collaborative; 0 for the scores of ResidualWeight).
+// Training does not depend on it. It waits for the predictions under way.
+func (m *Model) SetCollaborative(lambda float64) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if err := m.idle(true); err != nil {
+		return err
+	}
+	c := m.cfg
+	c.Collaborative = lambda
+	if err := c.Validate(); err != nil {
+		return err
+	}
+	m.cfg = c
+	m.invalidate()
+	return nil
+}
+
 // invalidate drops the cached prediction coder after D changed.
 func (m *Model) invalidate() {
 	m.pmu.Lock()

@@ -39,6 +39,8 @@ type predictor struct {
 	// class c owns positions bounds[c]..bounds[c+1]−1, and classes[c]
 	// codes on them (nil for a class without atoms).
 	beta    float64
+	collab  *mat.Cholesky // of G + λ_c I in class order (Config.Collaborative)
+	gram    *mat.Dense    // G in class order, with collab
 	order   []int
 	bounds  []int
 	classes []*omp.Coder
@@ -65,7 +67,8 @@ func (m *Model) atomClasses() []int {
 func newPredictor(m *Model, impl gblas.Float64) (*predictor, error) {
 	opts := []omp.Option{omp.WithSparsity(m.cfg.L), omp.WithBackend(impl), omp.WithThreads(m.threads())}
 	beta := m.cfg.ResidualWeight
-	if beta == 0 {
+	collab := m.cfg.Collaborative
+	if beta == 0 && collab == 0 {
 		c, err := omp.New(m.Dictionary(), opts...)
 		if err != nil {
 			return nil, fmt.Errorf("oddl: dictionary: %w", err)
@@ -99,6 +102,24 @@ func newPredictor(m *Model, impl gblas.Float64) (*predictor, error) {
 	}
 	p.coder = c
 	G := c.Gram()
+	if collab > 0 {
+		// The ridge code's matrix: G + λ_c I is positive definite for any
+		// λ_c > 0, so its Cholesky factor exists.
+		p.gram = mat.DenseCopyOf(G)
+		h := mat.NewSymDense(k, nil)
+		for i := range k {
+			for j := i; j < k; j++ {
+				h.SetSym(i, j, G.At(i, j))
+			}
+			h.SetSym(i, i, G.At(i, i)+collab)
+		}
+		var ch mat.Cholesky
+		if !ch.Factorize(h) {
+			return nil, fmt.Errorf("oddl: collaborative rule: G + %g·I is not positive definite", collab)
+		}
+		p.collab = &ch
+		return p, nil
+	}
 	for cl := range q {
 		lo, hi := p.bounds[cl], p.bounds[cl+1]
 		if lo == hi {
@@ -127,7 +148,7 @@ func (p *predictor) scores(ctx context.Context, m *Model, Xc *mat.Dense) (*mat.D
 	r, _ := Xc.Dims()
 	q := m.st.q
 	S := mat.NewDense(r, q, nil)
-	if p.beta == 0 {
+	if p.beta == 0 && p.collab == nil {
 		var codes omp.Codes
 		if err := p.coder.EncodeToContext(ctx, &codes, Xc); err != nil {
 			if cerr := ctx.Err(); cerr != nil {
@@ -163,6 +184,12 @@ func (p *predictor) scores(ctx context.Context, m *Model, Xc *mat.Dense) (*mat.D
 		for i := range nb {
 			x := X.RawRowView(i)
 			xx[i] = dot(x, x)
+		}
+		if p.collab != nil {
+			if err := p.collabScores(S.Slice(lo, hi, 0, q).(*mat.Dense), A, xx[:nb]); err != nil {
+				return nil, err
+			}
+			continue
 		}
 		if err := p.coder.EncodeGramTo(&codes, A, xx[:nb]); err != nil {
 			return nil, fmt.Errorf("oddl: coding: %w", err)
@@ -200,4 +227,49 @@ func (p *predictor) scores(ctx context.Context, m *Model, Xc *mat.Dense) (*mat.D
 		}
 	}
 	return S, nil
+}
+
+// collabScores writes the collaborative rule's scores (Config.Collaborative)
+// of the samples whose correlations with the atoms (in class order) are
+// the rows of A and squared norms xx into S. With the ridge code a of a
+// sample and its correlations b = D x, the residual of class c's part is
+// ||x||² − 2 a_cᵀ b_c + a_cᵀ G_cc a_c, read from G without the samples.
+func (p *predictor) collabScores(S, A *mat.Dense, xx []float64) error {
+	nb, k := A.Dims()
+	var C mat.Dense
+	if err := p.collab.SolveTo(&C, A.T()); err != nil {
+		return fmt.Errorf("oddl: collaborative rule: %w", err)
+	}
+	// C is K×nb: column i is sample i's code.
+	_, q := S.Dims()
+	code := make([]float64, k)
+	tmp := make([]float64, k)
+	for i := range nb {
+		for j := range k {
+			code[j] = C.At(j, i)
+		}
+		b := A.RawRowView(i)
+		row := S.RawRowView(i)
+		for c := range q {
+			lo, hi := p.bounds[c], p.bounds[c+1]
+			if lo == hi {
+				row[c] = -math.MaxFloat64
+				continue
+			}
+			ac := code[lo:hi]
+			r2 := xx[i] - 2*dot(ac, b[lo:hi])
+			for t := lo; t < hi; t++ {
+				g := p.gram.RawRowView(t)[lo:hi]
+				tmp[t] = dot(g, ac)
+			}
+			r2 += dot(ac, tmp[lo:hi])
+			norm := math.Sqrt(dot(ac, ac))
+			if !(norm > 0) {
+				row[c] = -math.MaxFloat64
+				continue
+			}
+			row[c] = -math.Sqrt(math.Max(r2, 0)) / norm
+		}
+	}
+	return nil
 }

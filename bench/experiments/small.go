@@ -153,13 +153,26 @@ func runSmallRow(ctx context.Context, row string, set SmallSet, seed uint64, thr
 	base, cfg := smallConfig(tr, seed)
 	chosen := ""
 	switch row {
-	case SmallLambda0:
-		cfg.Lambda0 = 0
+	case SmallDefaults, SmallLambda0:
+		// As oddl train does on a small set: the prediction rule chosen
+		// on folds of the training rows.
+		if row == SmallLambda0 {
+			base.Lambda0 = 0
+		}
+		base.Image = oddl.Shape{Rows: tr.Rows, Cols: tr.Cols}
+		b, v, err := oddl.ChooseSmall(ctx, base, oddl.Given{}, tr.X, tr.Labels, tr.Classes, opts...)
+		if err != nil {
+			return 0, 0, "", err
+		}
+		cfg.Image = base.Image
+		cfg.Lambda0, cfg.ResidualWeight, cfg.Collaborative, cfg.Patches = b.Lambda0, b.ResidualWeight, b.Collaborative, b.Patches
+		chosen = v.Rows[v.Chosen].Rule()
 	case SmallPaper:
 		p := PaperParams(Params{})
 		cfg.Init, cfg.Coding, cfg.Lambda0, cfg.TaskStep = p.Init, p.Coding, p.Lambda0, p.TaskStep
 		cfg.Refit, cfg.RefitPass, cfg.ResidualWeight = p.Refit, p.RefitPass, p.ResidualWeight
 	case SmallValidate:
+		base.Image = oddl.Shape{Rows: tr.Rows, Cols: tr.Cols}
 		grid := oddl.DefaultValidationGrid(base)
 		v, err := oddl.CrossValidate(ctx, base, oddl.Given{}, tr.X, tr.Labels, tr.Classes, SmallFolds, grid, opts...)
 		if err != nil {
@@ -169,7 +182,7 @@ func runSmallRow(ctx context.Context, row string, set SmallSet, seed uint64, thr
 		cfg, _ = oddl.FitToData(v.Apply(base, grid), oddl.DataSize{Samples: tr.Len(), Varied: varied(tr), Classes: tr.Classes, Dim: n}, oddl.Given{L: true})
 		cfg.L = min(cfg.L, cfg.K)
 		c := v.Rows[v.Chosen]
-		chosen = fmt.Sprintf("L=%d λ0=%g β=%g", c.L, c.Lambda0, c.ResidualWeight)
+		chosen = fmt.Sprintf("L=%d λ0=%g %s", c.L, c.Lambda0, c.Rule())
 	}
 	src, err := oddl.NewMatrixSource(tr.X, tr.Labels, tr.Classes)
 	if err != nil {

@@ -1,0 +1,75 @@
+package oddl
+
+import (
+	"context"
+
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/oddl-go/oddl/patch"
+)
+
+// RuleFolds is k of the cross-validation by which a small training set
+// chooses its representation and prediction rule (ChooseSmall).
+const RuleFolds = 5
+
+// IsSmall reports whether n training samples are a small set for c: fewer
+// than SmallDataBatches mini-batches, the sets whose schedule FitToData
+// adapts and whose representation and prediction rule ChooseSmall
+// chooses.
+func IsSmall(c Config, n int) bool { return n > 0 && n < SmallDataBatches*c.Batch }
+
+// The patch front end of the defaults (DefaultFront): fewer pooling cells
+// and a shorter patch code than patch.DefaultConfig, which costs a third
+// of its training time at a somewhat higher held-out error on MNIST
+// (docs/RESULTS.md, "A patch front end").
+const (
+	DefaultFrontCells = 3
+	DefaultFrontL     = 2
+)
+
+// DefaultFront returns the patch front end that the defaults put on
+// images, seeded with seed.
+func DefaultFront(seed uint64) patch.Config {
+	p := patch.DefaultConfig()
+	p.Cells, p.L, p.Seed = DefaultFrontCells, DefaultFrontL, seed
+	return p
+}
+
+// SmallGrid returns what a small set compares on its folds: the pixels
+// and, for images that the front end fits, DefaultFront; and with each,
+// the prediction rules of RuleGrid.
+func SmallGrid(base Config) ValidationGrid {
+	g := RuleGrid()
+	if base.Image != (Shape{}) {
+		if f := DefaultFront(base.Seed); f.Validate(base.Image.Rows, base.Image.Cols) == nil {
+			g.Patches = []patch.Config{{}, f}
+		}
+	}
+	return g
+}
+
+// ChooseSmall chooses the representation and the prediction rule of a
+// small training set on its own rows: the grid of SmallGrid compared by
+// RuleFolds-fold cross-validation (CrossValidate: one training a fold and
+// representation, fitted to the fold's size; the rules cost no
+// training), the one-standard-error rule preferring the pixels and the
+// residual weights in their order. It returns base with the choice, and
+// the validation. base is the configuration before FitToData, X the raw
+// training rows.
+//
+// Why a choice and not one setting: on few-shot faces the collaborative
+// rule halves the held-out error of the linear scores and of the class
+// residuals, where on few-shot digits it is behind them by a third, and
+// the patch front end that lowers the digits' error by up to a half
+// raises the faces' to most of them wrong (docs/RESULTS.md, "Small data
+// sets"). A small set costs little to cross-validate, and its folds tell
+// such data apart.
+func ChooseSmall(ctx context.Context, base Config, given Given, X *mat.Dense, labels []int, classes int, opts ...Option) (Config, Validation, error) {
+	N, _ := X.Dims()
+	grid := SmallGrid(base)
+	v, err := CrossValidate(ctx, base, given, X, labels, classes, min(RuleFolds, N), grid, opts...)
+	if err != nil {
+		return base, v, err
+	}
+	return v.Apply(base, grid), v, nil
+}

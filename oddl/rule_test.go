@@ -1,0 +1,199 @@
+package oddl
+
+import (
+	"context"
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"gonum.org/v1/gonum/mat"
+)
+
+// collabWant computes the collaborative rule's scores from the model's
+// dictionary and training classifier directly: the ridge code on all
+// atoms by a dense solve, then each class's residual over its code's norm.
+func collabWant(t *testing.T, m *Model, X *mat.Dense, lambda float64) *mat.Dense {
+	t.Helper()
+	D, Wt := m.Dictionary(), m.Classifier()
+	k, n := D.Dims()
+	q := m.Classes()
+	cls := make([]int, k)
+	for j := range k {
+		best, bv := -1, 0.0
+		for c := range q {
+			if v := Wt.At(c, j); v > bv {
+				best, bv = c, v
+			}
+		}
+		cls[j] = best
+	}
+	var H mat.Dense
+	H.Mul(D, D.T())
+	for i := range k {
+		H.Set(i, i, H.At(i, i)+lambda)
+	}
+	r, _ := X.Dims()
+	S := mat.NewDense(r, q, nil)
+	for i := range r {
+		var b, a mat.VecDense
+		b.MulVec(D, X.RowView(i))
+		if err := a.SolveVec(&H, &b); err != nil {
+			t.Fatal(err)
+		}
+		for c := range q {
+			res := mat.VecDenseCopyOf(X.RowView(i))
+			norm2, any := 0.0, false
+			for j := range k {
+				if cls[j] != c {
+					continue
+				}
+				any = true
+				res.AddScaledVec(res, -a.AtVec(j), D.RowView(j))
+				norm2 += a.AtVec(j) * a.AtVec(j)
+			}
+			if !any {
+				S.Set(i, c, -math.MaxFloat64)
+				continue
+			}
+			_ = n
+			S.Set(i, c, -mat.Norm(res, 2)/math.Sqrt(norm2))
+		}
+	}
+	return S
+}
+
+func TestCollaborativeScores(t *testing.T) {
+	m := classModel(t, 13, 24, 16, 2, 600, 0.05, nil)
+	Xt, _ := classData(rand.New(rand.NewPCG(13, 3)), 24, 16, 2, 4, scoreRows+37, 0.05)
+	for _, lambda := range []float64{0.01, 1} {
+		if err := m.SetCollaborative(lambda); err != nil {
+			t.Fatal(err)
+		}
+		got, err := m.Scores(Xt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := collabWant(t, m, Xt, lambda)
+		r, _ := got.Dims()
+		for i := range r {
+			if !mat.EqualApprox(got.RowView(i), want.RowView(i), 1e-8) {
+				t.Fatalf("λc = %g, sample %d: scores %v, want %v", lambda, i, mat.Formatted(got.RowView(i).T()), mat.Formatted(want.RowView(i).T()))
+			}
+		}
+	}
+	// A class without atoms scores lowest.
+	n, s := m.st.n, m.st.stride()
+	for j := range m.st.k {
+		w := m.st.dt[j*s+n : (j+1)*s]
+		if argmax(w) == 2 {
+			for c := range w {
+				w[c] = -math.Abs(w[c]) - 0.01
+			}
+		}
+	}
+	m.invalidate()
+	got, err := m.Scores(Xt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := collabWant(t, m, Xt, 1)
+	if !mat.EqualApprox(got, want, 1e-8) {
+		t.Fatal("class without atoms: scores differ from the direct computation")
+	}
+	for i := range scoreRows + 37 {
+		if got.At(i, 2) != -math.MaxFloat64 {
+			t.Fatalf("sample %d: class without atoms scores %v", i, got.At(i, 2))
+		}
+	}
+	// Back to the linear scores with 0.
+	if err := m.SetCollaborative(0); err != nil {
+		t.Fatal(err)
+	}
+	if err := m.SetCollaborative(-1); err == nil {
+		t.Fatal("a negative collaborative weight was accepted")
+	}
+}
+
+// On samples that are a strong component shared by every class (light on a
+// face) plus a weaker one of their class's subspace, seen through few
+// samples a class, the collaborative rule is what the folds choose, and
+// it beats the linear scores and class residuals on fresh samples.
+func TestChooseSmallSubspaces(t *testing.T) {
+	rng := rand.New(rand.NewPCG(21, 4))
+	const n, q, dim, shared, per = 60, 6, 3, 8, 6
+	bases := make([]*mat.Dense, q+1)
+	for c := range q + 1 {
+		rows := dim
+		if c == q {
+			rows = shared
+		}
+		B := mat.NewDense(rows, n, nil)
+		for i := range rows {
+			for j := range n {
+				B.Set(i, j, rng.NormFloat64())
+			}
+		}
+		bases[c] = B
+	}
+	draw := func(count int) (*mat.Dense, []int) {
+		X := mat.NewDense(count*q, n, nil)
+		y := make([]int, count*q)
+		for c := range q {
+			for s := range count {
+				i := c*count + s
+				for d := range dim {
+					w := 0.5 * rng.NormFloat64()
+					for j := range n {
+						X.Set(i, j, X.At(i, j)+w*bases[c].At(d, j))
+					}
+				}
+				for d := range shared {
+					w := rng.NormFloat64()
+					for j := range n {
+						X.Set(i, j, X.At(i, j)+w*bases[q].At(d, j))
+					}
+				}
+				y[i] = c
+			}
+		}
+		return X, y
+	}
+	X, y := draw(per)
+	base := DefaultConfig()
+	base.Preprocess = PreprocessUnit
+	cfg, v, err := ChooseSmall(context.Background(), base, Given{}, X, y, q, WithThreads(1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(v.Rows) != len(DefaultResidualGrid())+len(DefaultCollaborativeGrid()) {
+		t.Fatalf("%d rows, want every rule once", len(v.Rows))
+	}
+	if cfg.Collaborative == 0 {
+		t.Fatalf("chose %s; rows %+v", v.Rows[v.Chosen].Rule(), v.Rows)
+	}
+	fit, _ := FitToData(cfg, DataSize{Samples: len(y), Classes: q, Dim: n}, Given{})
+	src, err := NewMatrixSource(X, y, q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := Train(context.Background(), fit, src, WithThreads(1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	Xt, yt := draw(20)
+	col, err := m.Evaluate(Xt, yt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := m.SetCollaborative(0); err != nil {
+		t.Fatal(err)
+	}
+	lin, err := m.Evaluate(Xt, yt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("fresh samples: collaborative %.3f, %s %.3f", col.ErrorRate, "β", lin.ErrorRate)
+	if col.ErrorRate >= lin.ErrorRate {
+		t.Fatalf("collaborative error %.3f not below the other rule's %.3f", col.ErrorRate, lin.ErrorRate)
+	}
+}
