@@ -125,9 +125,9 @@ func (r ValidationRow) Rule() string {
 		front = "patches, "
 	}
 	if r.Collaborative > 0 {
-		return fmt.Sprintf("%scollaborative λc=%g", front, r.Collaborative)
+		return fmt.Sprintf("%scollaborative λc = %g", front, r.Collaborative)
 	}
-	return fmt.Sprintf("%sβ=%g", front, r.ResidualWeight)
+	return fmt.Sprintf("%sβ = %g", front, r.ResidualWeight)
 }
 
 // maxValidationRuns bounds the trainings of one CrossValidate.

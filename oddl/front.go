@@ -221,15 +221,19 @@ func (c Config) FrontCacheBytes(samples int) int64 {
 	if !c.PatchesOn() || samples < 1 {
 		return 0
 	}
-	return min(int64(maxCacheBytes), int64(samples)*int64(c.featureDim(0)*10+48))
+	return min(int64(maxCacheBytes), int64(samples)*int64(c.featureDim(0)*cacheEntryBytes+48))
 }
 
+// cacheEntryBytes is the memory of one kept feature: its index and value.
+const cacheEntryBytes = 6
+
 // featureCache keeps the feature vectors of a source's images by index,
-// exactly, as their non-zero entries (pooled codes are mostly zero).
+// exactly, as their non-zero entries (pooled codes are mostly zero) in
+// single precision, which the front end rounds its features to.
 type featureCache struct {
 	dim   int
 	idx   [][]uint16
-	val   [][]float64
+	val   [][]float32
 	bytes int // the memory the kept features take, about
 	limit int // the bound of bytes
 }
@@ -240,7 +244,7 @@ func newFeatureCache(n, d int) *featureCache {
 	if d > 1<<16 {
 		return nil
 	}
-	return &featureCache{dim: d, idx: make([][]uint16, n), val: make([][]float64, n), limit: maxCacheBytes}
+	return &featureCache{dim: d, idx: make([][]uint16, n), val: make([][]float32, n), limit: maxCacheBytes}
 }
 
 // get writes the features of image id into dst and reports whether the
@@ -251,7 +255,7 @@ func (c *featureCache) get(dst []float64, id int) bool {
 	}
 	clear(dst)
 	for t, j := range c.idx[id] {
-		dst[j] = c.val[id][t]
+		dst[j] = float64(c.val[id][t])
 	}
 	return true
 }
@@ -267,16 +271,16 @@ func (c *featureCache) put(id int, f []float64) {
 			nz++
 		}
 	}
-	size := nz*10 + 48
+	size := nz*cacheEntryBytes + 48
 	if c.bytes+size > c.limit {
 		return
 	}
 	c.bytes += size
-	idx, val := make([]uint16, 0, nz), make([]float64, 0, nz)
+	idx, val := make([]uint16, 0, nz), make([]float32, 0, nz)
 	for j, v := range f {
 		if v != 0 {
 			idx = append(idx, uint16(j))
-			val = append(val, v)
+			val = append(val, float32(v))
 		}
 	}
 	c.idx[id], c.val[id] = idx, val

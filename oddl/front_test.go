@@ -320,12 +320,12 @@ func TestPatchFrontEndCache(t *testing.T) {
 }
 
 // FrontCacheBytes bounds the kept features: nothing without a front end,
-// ten bytes a feature and a little a sample with one, never above the
+// cacheEntryBytes a feature and a little a sample with one, never above the
 // cache's bound.
 func TestFrontCacheBytes(t *testing.T) {
 	c := frontConfig()
 	d := int64(c.featureDim(0))
-	if got := c.FrontCacheBytes(100); got != 100*(d*10+48) {
+	if got := c.FrontCacheBytes(100); got != 100*(d*cacheEntryBytes+48) {
 		t.Errorf("100 samples of %d features: %d bytes", d, got)
 	}
 	if got := c.FrontCacheBytes(1 << 30); got != maxCacheBytes {

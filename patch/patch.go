@@ -395,7 +395,10 @@ func constantPatch(img []float64, cols, y, x, s int) (uint64, bool) {
 // of the largest positive coefficient and of the largest negative one's
 // magnitude. The square root evens out atoms that code with large values
 // and atoms that code with small ones (chosen on held-out digits against
-// the plain maximum; docs/RESULTS.md).
+// the plain maximum; docs/RESULTS.md). Each feature is rounded to single
+// precision (its 24 bits are far finer than a pooled code needs), so that
+// training keeps the features of a whole training set in half the memory,
+// exactly.
 func (f *Front) pool(out []float64, codes *omp.Codes, base int, slot []int) {
 	clear(out)
 	P, c := f.cfg.Atoms, f.cfg.Cells
@@ -414,7 +417,7 @@ func (f *Front) pool(out []float64, codes *omp.Codes, base int, slot []int) {
 		}
 	}
 	for i, v := range out {
-		out[i] = math.Sqrt(v)
+		out[i] = float64(float32(math.Sqrt(v)))
 	}
 }
 

@@ -94,7 +94,7 @@ func TestFeaturesGeometry(t *testing.T) {
 					if v < 0 {
 						j += 9
 					}
-					want[cell*18+j] = math.Sqrt(math.Abs(v))
+					want[cell*18+j] = float64(float32(math.Sqrt(math.Abs(v))))
 				}
 			}
 			if got := F.RawRowView(0); !equal(got, want, 1e-12) {
@@ -165,7 +165,7 @@ func TestFeaturesMatchReference(t *testing.T) {
 					if val[k] < 0 {
 						at += cfg.Atoms
 					}
-					want[at] = math.Max(want[at], math.Sqrt(math.Abs(val[k])))
+					want[at] = math.Max(want[at], float64(float32(math.Sqrt(math.Abs(val[k])))))
 				}
 			}
 		}

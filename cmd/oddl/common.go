@@ -275,27 +275,37 @@ func warnOpenBLAS(w io.Writer) {
 type scoreFlags struct {
 	fs     *flag.FlagSet
 	weight float64
+	collab float64
 }
 
 func addScoreFlags(fs *flag.FlagSet) *scoreFlags {
 	s := &scoreFlags{fs: fs}
 	fs.Float64Var(&s.weight, "residual-weight", 0, "weight β of the class residuals in the scores (default: the model's own; 0: the linear scores W·a alone)")
+	fs.Float64Var(&s.collab, "collaborative", 0, "ridge weight λc of the collaborative rule (default: the model's own; 0: the scores of -residual-weight)")
 	return s
 }
 
-// apply gives the model the weight when the flag was given.
+// apply gives the model the weight and the rule when the flags were given.
 func (s *scoreFlags) apply(m *oddl.Model) error {
-	if !flagsSet(s.fs)["residual-weight"] {
-		return nil
+	set := flagsSet(s.fs)
+	if set["residual-weight"] {
+		if err := m.SetResidualWeight(s.weight); err != nil {
+			return usageError{fmt.Errorf("-residual-weight: %w", err)}
+		}
 	}
-	if err := m.SetResidualWeight(s.weight); err != nil {
-		return usageError{fmt.Errorf("-residual-weight: %w", err)}
+	if set["collaborative"] {
+		if err := m.SetCollaborative(s.collab); err != nil {
+			return usageError{fmt.Errorf("-collaborative: %w", err)}
+		}
 	}
 	return nil
 }
 
 // check rejects a bad weight before anything is loaded.
 func (s *scoreFlags) check() error {
+	if w := s.collab; !(w >= 0) || math.IsInf(w, 0) {
+		return usageError{fmt.Errorf("-collaborative %v: need a finite value ≥ 0", w)}
+	}
 	if w := s.weight; !(w >= 0) || math.IsInf(w, 0) {
 		return usageError{fmt.Errorf("-residual-weight %v: need a finite value ≥ 0", w)}
 	}

@@ -60,65 +60,66 @@ func TestTrainPatches(t *testing.T) {
 	checkOneLineError(t, "patches on CSV", []string{"train", "-q", "-data", csv, "-patches"}, "-patches needs images")
 }
 
-// With the front end on by default (frontByDefault), train puts it, with
-// the cheaper frontCells and frontL, on the images of a digit set, and
-// leaves other data and -patches=false on the pixels; the front end's
-// settings without it stay refused where it is off.
+// Without -patches the front end is FitToData's: on for images of a set
+// that is not small, off for other data and for small sets (which choose
+// on folds); -patches and -patches=false decide; the front end's settings
+// without -patches are refused.
 func TestPatchesByDefault(t *testing.T) {
-	defer func(v bool) { frontByDefault = v }(frontByDefault)
 	img := oddl.Shape{Rows: 28, Cols: 28}
-	run := func(args []string, shape oddl.Shape, digits bool) (oddl.Config, error) {
+	run := func(args []string, shape oddl.Shape, n int) (oddl.Config, error) {
 		fs := flag.NewFlagSet("train", flag.ContinueOnError)
 		p := addPatchFlags(fs)
 		if err := fs.Parse(args); err != nil {
 			t.Fatal(err)
 		}
 		set := flagsSet(fs)
-		cfg := oddl.Config{Seed: 5}
+		cfg := oddl.DefaultConfig()
+		cfg.Seed = 5
 		if err := p.apply(&cfg, set); err != nil {
 			return cfg, err
 		}
 		cfg.Image = shape
-		return cfg, p.checkImage(&cfg, "data", digits, set)
+		if err := p.checkImage(&cfg, "data"); err != nil {
+			return cfg, err
+		}
+		cfg, _ = oddl.FitToData(cfg, oddl.DataSize{Samples: n, Classes: 10, Dim: 784}, oddl.Given{Patches: p.given(set)})
+		return cfg, nil
 	}
-	frontByDefault = false
-	if cfg, err := run(nil, img, true); err != nil || cfg.PatchesOn() {
-		t.Errorf("off by default: front end %+v, %v", cfg.Patches, err)
-	}
-	if cfg, err := run([]string{"-patches"}, img, true); err != nil || cfg.Patches != withSeed(patch.DefaultConfig(), 5) {
-		t.Errorf("-patches: front end %+v, %v, want the defaults", cfg.Patches, err)
-	}
-
-	frontByDefault = true
-	want := patch.DefaultConfig()
-	want.Cells, want.L, want.Seed = frontCells, frontL, 5
+	want := oddl.DefaultFront(5)
 	for _, c := range []struct {
-		args   []string
-		shape  oddl.Shape
-		digits bool
-		on     bool
-		err    string
+		args  []string
+		shape oddl.Shape
+		n     int
+		on    bool
+		err   string
 	}{
-		{nil, img, true, true, ""},
-		{[]string{"-patches"}, img, true, true, ""},
-		{nil, img, false, false, ""},
-		{nil, oddl.Shape{}, false, false, ""},
-		{[]string{"-patches=false"}, img, true, false, ""},
-		{[]string{"-patch-l", "2"}, img, false, false, "-patch-l needs -patches"},
-		{[]string{"-patches=false", "-patch-cells", "2"}, img, true, false, "-patch-cells needs -patches"},
-		{[]string{"-patches"}, oddl.Shape{}, false, false, "-patches needs images"},
+		{nil, img, 60000, true, ""},
+		{nil, img, 4096, true, ""},
+		{nil, img, 4095, false, ""},
+		{[]string{"-patches"}, img, 500, true, ""},
+		{[]string{"-patches"}, img, 60000, true, ""},
+		{nil, oddl.Shape{}, 60000, false, ""},
+		{[]string{"-patches=false"}, img, 60000, false, ""},
+		{[]string{"-patch-l", "2"}, img, 60000, false, "-patch-l needs -patches"},
+		{[]string{"-patches=false", "-patch-cells", "2"}, img, 60000, false, "-patch-cells needs -patches"},
+		{[]string{"-patches"}, oddl.Shape{}, 60000, false, "-patches needs images"},
 	} {
-		cfg, err := run(c.args, c.shape, c.digits)
+		cfg, err := run(c.args, c.shape, c.n)
 		switch {
 		case c.err != "" && (err == nil || !strings.Contains(err.Error(), c.err)):
-			t.Errorf("%v, digits %v: error %v, want %q", c.args, c.digits, err, c.err)
+			t.Errorf("%v, %d samples: error %v, want %q", c.args, c.n, err, c.err)
 		case c.err == "" && err != nil:
-			t.Errorf("%v, digits %v: %v", c.args, c.digits, err)
+			t.Errorf("%v, %d samples: %v", c.args, c.n, err)
 		case c.err == "" && c.on && cfg.Patches != want:
-			t.Errorf("%v, digits %v: front end %+v, want %+v", c.args, c.digits, cfg.Patches, want)
+			t.Errorf("%v, %d samples: front end %+v, want %+v", c.args, c.n, cfg.Patches, want)
 		case c.err == "" && !c.on && cfg.PatchesOn():
-			t.Errorf("%v, digits %v: front end %+v, want none", c.args, c.digits, cfg.Patches)
+			t.Errorf("%v, %d samples: front end %+v, want none", c.args, c.n, cfg.Patches)
 		}
+	}
+	// The larger front end stays a flag away.
+	cfg, err := run([]string{"-patches", "-patch-cells", "4", "-patch-l", "3"}, img, 60000)
+	if err != nil || cfg.Patches != withSeed(patch.DefaultConfig(), 5) {
+		t.Errorf("-patch-cells 4 -patch-l 3: %+v, %v, want patch.DefaultConfig", cfg.Patches, err)
 	}
 }
 

@@ -156,6 +156,11 @@ func runTrain(args []string, stdout, stderr io.Writer) (err error) {
 		if vrep, err = r.crossValidate(d, stderr); err != nil {
 			return err
 		}
+	} else if f.chooseSmall(model, d.train.len()) {
+		// A small set: the representation and the rule chosen on folds.
+		if vrep, err = r.chooseSmall(d, stderr); err != nil {
+			return err
+		}
 	}
 	elapsed, seen0, err := r.train(d, addEpochs, stderr)
 	if err != nil {
@@ -243,6 +248,7 @@ func parseTrainFlags(args []string, stderr io.Writer) (*trainFlags, error) {
 	fs.BoolVar(&cfg.RefitPass, "refit-pass", def.RefitPass, "with -refit, code the training set once more on the final D and fit ridge then multiclass hinge on those codes (-refit-pass=false: ridge on the running statistics of the joint phase's codes on D, no extra pass)")
 	fs.Float64Var(&cfg.TaskStep, "task-step", def.TaskStep, "weight η of the supervised (task-driven) dictionary gradient in the joint phase (0: off)")
 	fs.Float64Var(&cfg.ResidualWeight, "residual-weight", def.ResidualWeight, "weight β of the class residuals in the prediction scores (0: the linear scores W·a alone, the paper's rule); prediction only, so -resume may change it")
+	fs.Float64Var(&cfg.Collaborative, "collaborative", def.Collaborative, "ridge weight λc of the collaborative prediction rule, which replaces the scores of -residual-weight (0: off; a set under 4096 samples chooses its rule on folds unless this or -residual-weight is given); prediction only")
 	fs.Uint64Var(&cfg.Seed, "seed", def.Seed, "random seed (sample order, reseeded atoms, yaleb split)")
 	f.data = addDataFlags(fs)
 	f.stream = addStreamFlags(fs)
@@ -379,6 +385,11 @@ func (f *trainFlags) resumeModel() (model *oddl.Model, addEpochs int, err error)
 			return nil, 0, usageError{fmt.Errorf("-residual-weight: %w", err)}
 		}
 	}
+	if f.set["collaborative"] {
+		if err := model.SetCollaborative(f.cfg.Collaborative); err != nil {
+			return nil, 0, usageError{fmt.Errorf("-collaborative: %w", err)}
+		}
+	}
 	f.cfg = model.Config()
 	if f.set["epochs"] && addEpochs > oddl.MaxEpochs-f.cfg.Epochs {
 		return nil, 0, usageError{fmt.Errorf("-epochs %d: the model has %d epochs already, at most %d in all", addEpochs, f.cfg.Epochs, oddl.MaxEpochs)}
@@ -483,7 +494,7 @@ func (f *trainFlags) loadData(model *oddl.Model, tooLarge func(error) error, std
 	if !f.stream.on() {
 		held += f.cfg.FrontCacheBytes(d.train.len())
 	}
-	if model == nil && f.useFolds(d.train.len()) {
+	if model == nil && (f.useFolds(d.train.len()) || f.chooseSmall(model, d.train.len())) {
 		// k-fold validation holds the training rows as float64 once more,
 		// a fold's copy of them, and the previous fold's model until the
 		// collector frees it.
@@ -519,7 +530,7 @@ var digitSets = []string{"mnist", "usps"}
 // unless -preprocess is given, picks the preprocessing: deskew for the
 // digit sets, unit for other data (deskewing suits slanted strokes, not
 // aligned photographs such as the faces of yaleb); and it decides the
-// patch front end where it is on by default (frontByDefault).
+// patch front end asked for (-patches) against the samples.
 func (f *trainFlags) imageDefaults(train samples) error {
 	f.cfg.Image = train.shape()
 	digits := slices.Contains(digitSets, strings.ToLower(f.data.name))
@@ -529,7 +540,7 @@ func (f *trainFlags) imageDefaults(train samples) error {
 	if f.cfg.Preprocess == oddl.PreprocessDeskew && f.cfg.Image == (oddl.Shape{}) {
 		return usageError{fmt.Errorf("-preprocess deskew needs images (IDX files, whose header gives their size): the samples of %s have no image size", train.name())}
 	}
-	return f.patches.checkImage(&f.cfg, train.name(), digits, f.set)
+	return f.patches.checkImage(&f.cfg, train.name())
 }
 
 // sizeDefaults fits the settings the flags left at their defaults to the
@@ -549,7 +560,7 @@ func (f *trainFlags) sizeDefaults(train samples, stderr io.Writer) {
 }
 
 // flagOf names the flag of each setting FitToData fits.
-var flagOf = map[string]string{"K": "k", "L": "l", "Epochs": "epochs"}
+var flagOf = map[string]string{"K": "k", "L": "l", "Epochs": "epochs", "Patches": "patches"}
 
 // dataSize describes the training samples to oddl.FitToData.
 func (f *trainFlags) dataSize(train samples) oddl.DataSize {
@@ -558,7 +569,7 @@ func (f *trainFlags) dataSize(train samples) oddl.DataSize {
 
 // given marks the size-dependent settings whose flags were given.
 func (f *trainFlags) given() oddl.Given {
-	return oddl.Given{K: f.set["k"], L: f.set["l"], Epochs: f.set["epochs"]}
+	return oddl.Given{K: f.set["k"], L: f.set["l"], Epochs: f.set["epochs"], Patches: f.patches.given(f.set)}
 }
 
 // trainSession is a training run under way: the context that Ctrl-C

@@ -123,6 +123,38 @@ func (f *trainFlags) validationGrid() (oddl.ValidationGrid, error) {
 	return g, nil
 }
 
+// chooseSmall says whether a new model of n training samples chooses its
+// representation and prediction rule on folds (oddl.ChooseSmall): a small
+// set (oddl.IsSmall) trained without -validate, -stream, or flags that fix
+// both.
+func (f *trainFlags) chooseSmall(model *oddl.Model, n int) bool {
+	if model != nil || f.validate > 0 || f.stream.on() || !oddl.IsSmall(f.cfg, n) {
+		return false
+	}
+	g := f.smallGrid()
+	return len(g.ResidualWeights)+len(g.Collaborative) > 1 || len(g.Patches) > 1
+}
+
+// smallGrid returns oddl.SmallGrid without what the flags fixed.
+func (f *trainFlags) smallGrid() oddl.ValidationGrid {
+	g := oddl.SmallGrid(f.base)
+	if f.set["residual-weight"] || f.set["collaborative"] {
+		g.ResidualWeights, g.Collaborative = nil, nil
+	}
+	if f.set["patches"] {
+		g.Patches = nil
+	}
+	return g
+}
+
+// chooseSmall chooses a small set's representation and prediction rule by
+// oddl.RuleFolds-fold cross-validation on its training samples, as
+// oddl.ChooseSmall does, and sets them for the training that follows.
+func (r *trainSession) chooseSmall(d *trainData, stderr io.Writer) (*validationReport, error) {
+	f := r.f
+	return r.crossValidateGrid(d, f.smallGrid(), min(oddl.RuleFolds, d.train.len()), stderr)
+}
+
 // crossValidate chooses a new model's settings by k-fold
 // cross-validation on its training samples (oddl.CrossValidate) and
 // sets them, fitted to the whole set, for the training that follows.
@@ -132,8 +164,15 @@ func (r *trainSession) crossValidate(d *trainData, stderr io.Writer) (*validatio
 	if err != nil {
 		return nil, usageError{fmt.Errorf("-validate-grid: %w", err)}
 	}
+	return r.crossValidateGrid(d, grid, f.folds(d.train.len()), stderr)
+}
+
+// crossValidateGrid compares grid by k-fold cross-validation and sets the
+// chosen settings, fitted to the whole set.
+func (r *trainSession) crossValidateGrid(d *trainData, grid oddl.ValidationGrid, k int, stderr io.Writer) (*validationReport, error) {
+	f := r.f
 	X, labels := d.train.dense()
-	k := f.folds(d.train.len())
+	var err error
 	v, err := oddl.CrossValidate(r.ctx, f.base, f.given(), X, labels, d.train.classes(), k, grid, oddl.WithBackend(f.rt.blas), oddl.WithThreads(f.rt.threads))
 	if err != nil {
 		if r.ctx.Err() != nil {
@@ -144,6 +183,7 @@ func (r *trainSession) crossValidate(d *trainData, stderr io.Writer) (*validatio
 	g := f.given()
 	g.K = g.K || len(grid.K) > 0
 	g.L = g.L || len(grid.L) > 0
+	g.Patches = g.Patches || len(grid.Patches) > 0
 	f.cfg, _ = oddl.FitToData(v.Apply(f.base, grid), f.dataSize(d.train), g)
 	f.cfg.L = min(f.cfg.L, f.cfg.K)
 	if d.src, err = d.train.source(); err != nil {
@@ -151,7 +191,7 @@ func (r *trainSession) crossValidate(d *trainData, stderr io.Writer) (*validatio
 	}
 	c := v.Rows[v.Chosen]
 	if !f.quiet {
-		fmt.Fprintf(stderr, "oddl train: %d-fold validation chose L = %d, λ0 = %g, β = %g (%.2f%% of %d; best %.2f%%)\n", k, c.L, c.Lambda0, c.ResidualWeight, 100*c.Error, c.Samples, 100*v.Rows[v.Best].Error)
+		fmt.Fprintf(stderr, "oddl train: %d-fold validation chose L = %d, λ0 = %g, %s (%.2f%% of %d; best %.2f%%)\n", k, c.L, c.Lambda0, c.Rule(), 100*c.Error, c.Samples, 100*v.Rows[v.Best].Error)
 	}
 	beta := c.ResidualWeight
 	rep := &validationReport{Fraction: f.validate, Samples: c.Samples, Error: c.Error, Folds: k, Rows: v.Rows, BestRow: v.Best, ChosenRow: v.Chosen, Retrained: true}
