@@ -56,6 +56,8 @@ type file struct {
 var files = []file{
 	{"fused_elementwise_amd64.s", avx2, "", elementwise},
 	{"fused_elementwise_avx512_amd64.s", avx512, elementwiseIntro512, elementwise},
+	{"fused_rows_amd64.s", avx2, "", rows},
+	{"fused_rows_avx512_amd64.s", avx512, rowsIntro512, rows},
 }
 
 func main() {
@@ -81,8 +83,9 @@ func main() {
 type gen struct {
 	isa
 	w bytes.Buffer
-	// masking: operations are written under K3 (see op).
-	masking bool
+	// mask, if not empty, is the mask register that op writes its
+	// operations under.
+	mask string
 }
 
 func (g *gen) p(format string, args ...any) { fmt.Fprintf(&g.w, format+"\n", args...) }
@@ -116,11 +119,11 @@ func (g *gen) m(k int, base string) string {
 }
 
 // op writes the vector operation name srcs…, dst (Go's operand order).
-// Under masking only the lanes in K3 are computed: a destination that is
+// Under a mask (g.mask) only its lanes are computed: a destination that is
 // also a source (or the accumulator of an FMA) keeps its other lanes,
 // any other one has them zeroed (.Z), and a store writes only those lanes.
 func (g *gen) op(name string, args ...string) {
-	if !g.masking {
+	if g.mask == "" {
 		g.i("%s %s", name, strings.Join(args, ", "))
 		return
 	}
@@ -133,7 +136,7 @@ func (g *gen) op(name string, args ...string) {
 	if !merge {
 		name += ".Z"
 	}
-	g.i("%s %s, K3, %s", name, strings.Join(srcs, ", "), dst)
+	g.i("%s %s, %s, %s", name, strings.Join(srcs, ", "), g.mask, dst)
 }
 
 // load and store move a vector.
@@ -211,9 +214,9 @@ func (g *gen) stream(f streamFunc) {
 		g.i("TESTQ BX, BX")
 		g.i("JZ    %s_done", f.label)
 		g.tailMask()
-		g.masking = true
+		g.mask = "K3"
 		f.step(g)
-		g.masking = false
+		g.mask = ""
 	}
 	g.p("")
 	g.p("%s_done:", f.label)
@@ -375,9 +378,9 @@ func dotsAddDiv(g *gen) {
 		g.i("ANDQ $%d, BX", l-1)
 		g.i("JZ   dad_done")
 		g.tailMask()
-		g.masking = true
+		g.mask = "K3"
 		pass("dad_tail", 1)
-		g.masking = false
+		g.mask = ""
 	}
 	g.p("")
 	g.p("dad_done:")
@@ -387,3 +390,461 @@ func dotsAddDiv(g *gen) {
 
 // words names the pass widths in comments and labels.
 var words = map[int]string{4: "four", 8: "eight", 16: "sixteen", 32: "thirty_two"}
+
+const rowsIntro512 = `
+AVX-512 forms of the row kernels (AxpyRows, AxpyRowsIamax and
+AxpyUnitary): 16 elements a step in two zmm registers, then the last
+n%16 under two masks (K3 for the first eight, K4 for the rest), so that
+there is no scalar loop. Masked-off lanes are neither loaded (no fault
+either) nor stored. Each row is one FMA an element, in order of the rows,
+as the AVX2 forms round.`
+
+// Registers of the row kernels: y and the rows' pointers, the length
+// (steps left) and the elements past the whole steps.
+const (
+	yPtr = "DX"
+	rLen = "CX"
+	tail = "BX"
+)
+
+var xPtr = []string{"SI", "DI", "R8", "R9"}
+
+// rowRegs are the vector registers of the row kernels that depend on
+// how many there are: the rows' coefficients c0..c3 and the iamax forms'
+// state (abs: the mask of |x|, step: the lanes' index step, and per
+// vector of a step the lanes' maxima, the indices of those and the
+// indices of the current elements).
+type rowRegs struct {
+	c                int // c0 is v(c), c1 v(c+1), …
+	abs, step        int
+	max0, idx0, cur0 int // the second vector's are one above
+}
+
+func (g *gen) rowRegs() rowRegs {
+	if g.masked {
+		return rowRegs{c: 28, abs: 27, step: 26, max0: 16, idx0: 18, cur0: 20}
+	}
+	return rowRegs{c: 12, abs: 11, step: 10, max0: 8, idx0: 6, cur0: 4}
+}
+
+// rowsArgs loads the arguments of the n-row forms: the coefficients
+// c0..c(n-1) (from *c, or the float64 c if n is 1), the rows and y.
+func (g *gen) rowsArgs(n int) {
+	c := g.rowRegs().c
+	if n == 1 {
+		g.i("VBROADCASTSD c+0(FP), %s", g.v(c))
+		g.i("MOVQ x0_base+8(FP), %s", xPtr[0])
+	} else {
+		// The first two rows, then the others (the order of the
+		// hand-written forms this replaced).
+		g.i("MOVQ c+0(FP), AX")
+		bcast := func(k int) {
+			if k == 0 {
+				g.i("VBROADCASTSD (AX), %s", g.v(c))
+			} else {
+				g.i("VBROADCASTSD %d(AX), %s", 8*k, g.v(c+k))
+			}
+		}
+		row := func(k int) { g.i("MOVQ x%d_base+%d(FP), %s", k, 8+24*k, xPtr[k]) }
+		bcast(0)
+		bcast(1)
+		row(0)
+		row(1)
+		for k := 2; k < n; k++ {
+			bcast(k)
+		}
+		for k := 2; k < n; k++ {
+			row(k)
+		}
+	}
+	g.i("MOVQ y_base+%d(FP), %s", 8+24*n, yPtr)
+	g.i("MOVQ y_len+%d(FP), %s", 16+24*n, rLen)
+}
+
+// rowsStep updates nv vectors of y (left in v(0)…) with the n rows' FMAs
+// in order of the rows. Under masks (one a vector) only their lanes are
+// loaded, updated and stored.
+func (g *gen) rowsStep(n, nv int, masks []string) {
+	c := g.rowRegs().c
+	under := func(j int) {
+		if masks != nil {
+			g.mask = masks[j]
+		}
+	}
+	for j := range nv {
+		under(j)
+		g.load(g.m(j, yPtr), g.v(j))
+	}
+	for k := range n {
+		for j := range nv {
+			under(j)
+			g.op("VFMADD231PD", g.m(j, xPtr[k]), g.v(c+k), g.v(j))
+		}
+	}
+	for j := range nv {
+		under(j)
+		g.store(g.v(j), g.m(j, yPtr))
+	}
+	g.mask = ""
+}
+
+// rowsAdvance moves the rows and y on by b bytes.
+func (g *gen) rowsAdvance(n, b int) {
+	g.i("ADDQ $%d, %s", b, xPtr[0])
+	g.i("ADDQ $%d, %s", b, yPtr)
+	for k := 1; k < n; k++ {
+		g.i("ADDQ $%d, %s", b, xPtr[k])
+	}
+}
+
+// rowsSplit sets tail to the elements past whole steps of nv vectors
+// and rLen to the steps; the flags are rLen's.
+func (g *gen) rowsSplit(nv int) {
+	g.i("MOVQ %s, %s", rLen, tail)
+	g.i("ANDQ $%d, %s", nv*g.lanes-1, tail)
+	g.i("SHRQ $%d, %s", log2(nv*g.lanes), rLen)
+}
+
+// tailMasks sets K3 to the first min(tail, 8) lanes and K4 to the next
+// tail−8 (none if tail ≤ 8), tail < 16 (AX is overwritten).
+func (g *gen) tailMasks() {
+	g.i("LEAQ ·tailMask16(SB), AX")
+	g.i("KMOVW (AX)(%s*2), K3", tail)
+	g.i("KSHIFTRW $8, K3, K4")
+}
+
+var rowWords = []string{"", "one", "two", "three", "four"}
+
+// rows writes the row kernels of fused_rows.go.
+func rows(g *gen) {
+	if g.masked {
+		axpy512(g)
+	}
+	axpyN(g, 4)
+	axpyN(g, 2)
+	if g.masked {
+		g.p("")
+		g.comment(iamaxDoc512)
+	} else {
+		g.p("")
+		g.comment(iamaxDocAVX)
+	}
+	for n := 4; n >= 1; n-- {
+		axpyNIamax(g, n)
+	}
+}
+
+// axpyN writes the n-row axpy: two vectors a step, then the rest — under
+// masks, or one vector and then scalars.
+func axpyN(g *gen, n int) {
+	name, l := fmt.Sprintf("axpy%dAVX", n), rowWords[n]
+	if g.masked {
+		name = fmt.Sprintf("axpy%dx512", n)
+	}
+	g.p("")
+	g.p("// func %s(c *[%d]float64, %sy []float64)", name, n, rowsParams(n))
+	g.p("//")
+	if n == 4 {
+		g.comment("y[i] = fma(c3, x3[i], fma(c2, x2[i], fma(c1, x1[i], fma(c0, x0[i], y[i]))))\n" +
+			"for i < len(y): the four axpys of c[m]·x_m in order of m with one\n" +
+			"rounding each, as four calls of axpyAVX would round, but reading and\n" +
+			fmt.Sprintf("writing y once. %d doubles a step, then ", 2*g.lanes) + map[bool]string{false: "4, then scalars.", true: "the masked tail."}[g.masked])
+	} else {
+		g.comment("y[i] = fma(c1, x1[i], fma(c0, x0[i], y[i])) for i < len(y), as the\n" +
+			"four-row form with two rows.")
+	}
+	g.p("TEXT ·%s(SB), NOSPLIT, $0-%d", name, 8+24*(n+1))
+	g.rowsArgs(n)
+	g.rowsSplit(2)
+	after := l + "_tail"
+	if !g.masked {
+		after = l + "_vec"
+	}
+	g.i("JZ %s", after)
+	g.p("")
+	g.p("%s_loop:", l)
+	g.rowsStep(n, 2, nil)
+	g.rowsAdvance(n, 2*g.vb())
+	g.i("DECQ %s", rLen)
+	g.i("JNZ %s_loop", l)
+	g.p("")
+	if g.masked {
+		g.p("%s_tail:", l)
+		g.i("TESTQ %s, %s", tail, tail)
+		g.i("JZ %s_end", l)
+		g.tailMasks()
+		g.rowsStep(n, 2, []string{"K3", "K4"})
+	} else {
+		// One vector, then scalars.
+		g.p("%s_vec:", l)
+		g.i("TESTQ $%d, %s", g.lanes, tail)
+		g.i("JZ %s_scalars", l)
+		g.rowsStep(n, 1, nil)
+		g.rowsAdvance(n, g.vb())
+		g.p("")
+		g.p("%s_scalars:", l)
+		g.i("ANDQ $%d, %s", g.lanes-1, tail)
+		g.i("JZ %s_end", l)
+		g.p("")
+		g.p("%s_scalar:", l)
+		g.i("VMOVSD (%s), X0", yPtr)
+		for k := range n {
+			g.i("VFMADD231SD (%s), X%d, X0", xPtr[k], g.rowRegs().c+k)
+		}
+		g.i("VMOVSD X0, (%s)", yPtr)
+		g.rowsAdvance(n, 8)
+		g.i("DECQ %s", tail)
+		g.i("JNZ %s_scalar", l)
+	}
+	g.p("")
+	g.p("%s_end:", l)
+	g.i("VZEROUPPER")
+	g.i("RET")
+}
+
+// rowsParams is the parameter list of n rows: "x0, x1, "…
+func rowsParams(n int) string {
+	var b strings.Builder
+	for k := range n {
+		fmt.Fprintf(&b, "x%d, ", k)
+	}
+	return b.String()
+}
+
+// axpy512 writes the AVX-512 axpy (AxpyUnitary): four vectors a step,
+// then two, then the masked tail. Its AVX2 form (axpyAVX in
+// axpy_amd64.s) is written apart, with VFMADD213PD and a scalar tail.
+func axpy512(g *gen) {
+	c := g.rowRegs().c
+	g.p("")
+	g.p("// func axpy512(alpha float64, x, y []float64)")
+	g.p("//")
+	g.comment("y[i] = fma(alpha, x[i], y[i]) for i < len(x); len(y) ≥ len(x). 32\n" +
+		"elements a step, then 16, then the masked tail.")
+	g.p("TEXT ·axpy512(SB), NOSPLIT, $0-56")
+	g.i("VBROADCASTSD alpha+0(FP), %s", g.v(c))
+	g.i("MOVQ x_base+8(FP), %s", xPtr[0])
+	g.i("MOVQ x_len+16(FP), %s", rLen)
+	g.i("MOVQ y_base+32(FP), %s", yPtr)
+	g.i("MOVQ %s, %s", rLen, tail)
+	g.i("ANDQ $15, %s // tail = n %% 16", tail)
+	g.i("SHRQ $5, %s // n / 32", rLen)
+	g.i("JZ one_two")
+	g.p("")
+	g.p("one_loop:")
+	g.rowsStep(1, 4, nil)
+	g.rowsAdvance(1, 4*g.vb())
+	g.i("DECQ %s", rLen)
+	g.i("JNZ one_loop")
+	g.p("")
+	g.p("one_two:")
+	g.i("MOVQ x_len+16(FP), %s", rLen)
+	g.i("TESTQ $16, %s", rLen)
+	g.i("JZ one_tail")
+	g.rowsStep(1, 2, nil)
+	g.rowsAdvance(1, 2*g.vb())
+	g.p("")
+	g.p("one_tail:")
+	g.i("TESTQ %s, %s", tail, tail)
+	g.i("JZ one_end")
+	g.tailMasks()
+	g.rowsStep(1, 2, []string{"K3", "K4"})
+	g.p("")
+	g.p("one_end:")
+	g.i("VZEROUPPER")
+	g.i("RET")
+}
+
+const iamaxDocAVX = `
+The iamax forms below also track, per lane of the eight-element stride,
+the largest |y[i]| after the update and its index: a lane's index moves
+only on a strictly greater value (VCMPPD GT_OQ, false for NaN), so it
+keeps the first index of its maximum, and its value is VMAXPD with the
+running maximum as second source, which a NaN leaves as it was (the same
+value a blend on that compare would give, one instruction shorter a
+step on the lane's chain of dependences). They handle the first
+8·⌊len(y)/8⌋ elements; the caller does the rest and reduces the lanes.`
+
+const iamaxDoc512 = `
+The iamax forms also keep, for each of 16 lanes (i mod 16), the largest
+|y[i]| after the update and the first index where it occurs. A lane's
+index moves only on a strictly greater value (VCMPPD GT_OQ, false for
+NaN), and its value is VMAXPD with the running maximum as second source,
+which a NaN leaves as it was. In the tail the compare and the maximum
+are masked, so lanes past the end keep their state. The maxima start at
+−1, below every |y[i]|, so a lane that saw only NaNs (or nothing) keeps
+−1. At the end the lanes are merged pairwise down to one: the larger
+maximum, or on equal maxima the smaller index, which is the first index
+of the largest |y[i]|. If every element was NaN, every lane still holds
+−1 and its own index, and the merge returns the least, 0.`
+
+// axpyNIamax writes the n-row axpy that also folds the updated |y[i]|
+// into the iamax lanes: in the AVX2 form the lanes' state is read from
+// and written back to *lanes (the caller does the last n%8 elements and
+// reduces the lanes); the AVX-512 form does the whole length, starts the
+// lanes afresh and returns the reduced index.
+func axpyNIamax(g *gen, n int) {
+	r := g.rowRegs()
+	l := rowWords[n] + "_iamax"
+	name := fmt.Sprintf("axpy%dIamax%s", n, g.suffix)
+	coef := fmt.Sprintf("c *[%d]float64", n)
+	if n == 1 {
+		coef = "c float64"
+	}
+	state := 8 + 24*(n+1) // offset of lanes, or of the result
+	g.p("")
+	if g.masked {
+		g.p("// func %s(%s, %sy []float64) int", name, coef, rowsParams(n))
+		g.p("TEXT ·%s(SB), NOSPLIT, $0-%d", name, state+8)
+		g.iamaxSetup512()
+		g.rowsArgs(n)
+		g.rowsSplit(2)
+		g.i("JZ %s_tail", l)
+	} else {
+		g.p("// func %s(%s, %sy []float64, lanes *iamaxLanes)", name, coef, rowsParams(n))
+		g.p("TEXT ·%s(SB), NOSPLIT, $0-%d", name, state+8)
+		g.i("MOVQ lanes+%d(FP), R10", state)
+		g.iamaxSetupAVX("R10")
+		g.rowsArgs(n)
+		g.i("SHRQ $%d, %s", log2(2*g.lanes), rLen)
+		g.i("JZ %s_end", l)
+	}
+	g.p("")
+	g.p("%s_loop:", l)
+	g.rowsStep(n, 2, nil)
+	g.iamaxStep(r, false)
+	g.rowsAdvance(n, 2*g.vb())
+	g.i("DECQ %s", rLen)
+	g.i("JNZ %s_loop", l)
+	if g.masked {
+		g.p("")
+		g.p("%s_tail:", l)
+		g.i("TESTQ %s, %s", tail, tail)
+		g.i("JZ %s_end", l)
+		g.tailMasks()
+		g.rowsStep(n, 2, []string{"K3", "K4"})
+		g.iamaxStep(r, true)
+	}
+	g.p("")
+	g.p("%s_end:", l)
+	if g.masked {
+		g.iamaxResult512(fmt.Sprintf("ret+%d(FP)", state))
+	} else {
+		for j := range 2 {
+			g.i("VMOVUPD %s, %s", g.v(r.max0+j), g.m(j, "R10"))
+		}
+		for j := range 2 {
+			g.i("VMOVDQU %s, %s", g.v(r.idx0+j), g.m(2+j, "R10"))
+		}
+	}
+	g.i("VZEROUPPER")
+	g.i("RET")
+}
+
+// iamaxSetupAVX loads the lanes' state from *lanes (max[8] then idx[8],
+// as iamaxLanes) and the constants.
+func (g *gen) iamaxSetupAVX(lanes string) {
+	r := g.rowRegs()
+	g.i("MOVQ $0x7fffffffffffffff, AX")
+	g.i("MOVQ AX, X%d", r.abs)
+	g.i("VPBROADCASTQ X%d, %s", r.abs, g.v(r.abs))
+	g.i("MOVQ $%d, AX", 2*g.lanes)
+	g.i("MOVQ AX, X%d", r.step)
+	g.i("VPBROADCASTQ X%d, %s", r.step, g.v(r.step))
+	for j := range 2 {
+		g.i("VMOVUPD %s, %s", g.m(j, lanes), g.v(r.max0+j))
+	}
+	for j := range 2 {
+		g.i("VMOVDQU %s, %s", g.m(2+j, lanes), g.v(r.cur0+j))
+	}
+	for j := range 2 {
+		g.i("VMOVDQU %s, %s", g.v(r.cur0+j), g.v(r.idx0+j))
+	}
+}
+
+// iamaxSetup512 sets the lanes to their start (maximum −1, index the
+// lane) and the constants.
+func (g *gen) iamaxSetup512() {
+	r := g.rowRegs()
+	g.i("MOVQ $0x7fffffffffffffff, AX")
+	g.i("VPBROADCASTQ AX, %s", g.v(r.abs))
+	g.i("MOVQ $%d, AX", 2*g.lanes)
+	g.i("VPBROADCASTQ AX, %s", g.v(r.step))
+	g.i("MOVQ $0xbff0000000000000, AX")
+	g.i("VPBROADCASTQ AX, %s", g.v(r.max0))
+	g.i("VMOVAPD %s, %s", g.v(r.max0), g.v(r.max0+1))
+	g.i("VPMOVZXBQ ·compressLanes512(SB), %s", g.v(r.cur0))
+	g.i("MOVQ $%d, AX", g.lanes)
+	g.i("VPBROADCASTQ AX, %s", g.v(r.cur0+1))
+	g.i("VPADDQ %s, %s, %s", g.v(r.cur0), g.v(r.cur0+1), g.v(r.cur0+1))
+	g.i("VMOVDQA64 %s, %s", g.v(r.cur0), g.v(r.idx0))
+	g.i("VMOVDQA64 %s, %s", g.v(r.cur0+1), g.v(r.idx0+1))
+}
+
+// iamaxStep folds v(0), v(1) (the step's updated y) into the lanes.
+// The compare goes to v(0), v(1) for a blend (AVX2) or to K1, K2 for a
+// masked move (AVX-512); in the masked tail the compare and the maximum
+// are under K3, K4 and the indices do not move on.
+func (g *gen) iamaxStep(r rowRegs, tailMasked bool) {
+	v := g.v
+	for j := range 2 {
+		g.i("VANDPD %s, %s, %s", v(r.abs), v(j), v(2+j))
+	}
+	cmp := []string{v(0), v(1)}
+	if g.masked {
+		cmp = []string{"K1", "K2"}
+	}
+	under := []string{"", ""}
+	if tailMasked {
+		under = []string{"K3, ", "K4, "}
+	}
+	for j := range 2 {
+		g.i("VCMPPD $0x1e, %s, %s, %s%s", v(r.max0+j), v(2+j), under[j], cmp[j])
+	}
+	for j := range 2 {
+		g.i("VMAXPD %s, %s, %s%s", v(r.max0+j), v(2+j), under[j], v(r.max0+j))
+	}
+	for j := range 2 {
+		if g.masked {
+			g.i("VMOVDQA64 %s, %s, %s", v(r.cur0+j), cmp[j], v(r.idx0+j))
+		} else {
+			g.i("VBLENDVPD %s, %s, %s, %s", cmp[j], v(r.cur0+j), v(r.idx0+j), v(r.idx0+j))
+		}
+	}
+	if tailMasked {
+		return
+	}
+	for j := range 2 {
+		g.i("VPADDQ %s, %s, %s", v(r.step), v(r.cur0+j), v(r.cur0+j))
+	}
+}
+
+// iamaxResult512 merges the sixteen lanes into lane 0 of max0, idx0 —
+// the other vector, then the other half, quarter and element — and
+// returns its index at ret.
+func (g *gen) iamaxResult512(ret string) {
+	r := g.rowRegs()
+	v := g.v
+	max0, idx0 := v(r.max0), v(r.idx0)
+	// merge takes into each lane of (max0, idx0) the lane of (m, i)
+	// where that is larger, or equal with a smaller index.
+	merge := func(m, i string) {
+		g.i("VCMPPD $0x1e, %s, %s, K1", max0, m)
+		g.i("VCMPPD $0x00, %s, %s, K2", max0, m)
+		g.i("VPCMPQ $1, %s, %s, K2, K2", idx0, i)
+		g.i("KORB K1, K2, K1")
+		g.i("VMOVAPD %s, K1, %s", m, max0)
+		g.i("VMOVDQA64 %s, K1, %s", i, idx0)
+	}
+	merge(v(r.max0+1), v(r.idx0+1))
+	for _, imm := range []string{"$0x4e", "$0xb1"} {
+		g.i("VSHUFF64X2 %s, %s, %s, %s", imm, max0, max0, v(2))
+		g.i("VSHUFI64X2 %s, %s, %s, %s", imm, idx0, idx0, v(3))
+		merge(v(2), v(3))
+	}
+	g.i("VPERMILPD $0x55, %s, %s", max0, v(2))
+	g.i("VPERMILPD $0x55, %s, %s", idx0, v(3))
+	merge(v(2), v(3))
+	g.i("VMOVQ X%d, AX", r.idx0)
+	g.i("MOVQ AX, %s", ret)
+}
