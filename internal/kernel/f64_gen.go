@@ -58,6 +58,10 @@ var files = []file{
 	{"fused_elementwise_avx512_amd64.s", avx512, elementwiseIntro512, elementwise},
 	{"fused_rows_amd64.s", avx2, "", rows},
 	{"fused_rows_avx512_amd64.s", avx512, rowsIntro512, rows},
+	{"gemvt_amd64.s", avx2, "", gemvT},
+	{"gemvt_avx512_amd64.s", avx512, "", gemvT},
+	{"ger_amd64.s", avx2, "", ger},
+	{"ger_avx512_amd64.s", avx512, "", ger},
 }
 
 func main() {
@@ -86,6 +90,9 @@ type gen struct {
 	// mask, if not empty, is the mask register that op writes its
 	// operations under.
 	mask string
+	// scalar: v, m, op, load and store write the one-element (scalar)
+	// forms, for the AVX2 forms' last elements.
+	scalar bool
 }
 
 func (g *gen) p(format string, args ...any) { fmt.Fprintf(&g.w, format+"\n", args...) }
@@ -105,10 +112,20 @@ func (g *gen) comment(text string) {
 }
 
 // v is vector register i.
-func (g *gen) v(i int) string { return fmt.Sprintf("%s%d", g.vreg, i) }
+func (g *gen) v(i int) string {
+	if g.scalar {
+		return fmt.Sprintf("X%d", i)
+	}
+	return fmt.Sprintf("%s%d", g.vreg, i)
+}
 
 // vb is the bytes of a vector.
-func (g *gen) vb() int { return 8 * g.lanes }
+func (g *gen) vb() int {
+	if g.scalar {
+		return 8
+	}
+	return 8 * g.lanes
+}
 
 // m is the memory operand k vectors from base.
 func (g *gen) m(k int, base string) string {
@@ -123,6 +140,9 @@ func (g *gen) m(k int, base string) string {
 // also a source (or the accumulator of an FMA) keeps its other lanes,
 // any other one has them zeroed (.Z), and a store writes only those lanes.
 func (g *gen) op(name string, args ...string) {
+	if g.scalar {
+		name = strings.Replace(strings.Replace(name, "VMOVUPD", "VMOVSD", 1), "PD", "SD", 1)
+	}
 	if g.mask == "" {
 		g.i("%s %s", name, strings.Join(args, ", "))
 		return
@@ -144,9 +164,12 @@ func (g *gen) load(mem, v string)  { g.op("VMOVUPD", mem, v) }
 func (g *gen) store(v, mem string) { g.op("VMOVUPD", v, mem) }
 
 // tailMask sets K3 to the first BX lanes, BX < lanes (AX is overwritten).
-func (g *gen) tailMask() {
+func (g *gen) tailMask() { g.tailMaskOf("BX") }
+
+// tailMaskOf sets K3 to the first n lanes, n < lanes (AX is overwritten).
+func (g *gen) tailMaskOf(n string) {
 	g.i("LEAQ  ·tailMask16(SB), AX")
-	g.i("KMOVB (AX)(BX*2), K3")
+	g.i("KMOVB (AX)(%s*2), K3", n)
 }
 
 // log2 of a power of two.
@@ -847,4 +870,232 @@ func (g *gen) iamaxResult512(ret string) {
 	merge(v(2), v(3))
 	g.i("VMOVQ X%d, AX", r.idx0)
 	g.i("MOVQ AX, %s", ret)
+}
+
+// sweep writes the loop over the columns of a block of rows: steps of
+// four vectors, then of one, then the last n%lanes columns — under K3
+// (set up by the caller for the tailN lanes), or one at a time in the
+// scalar forms. n and cnt are the registers of the columns and of the
+// steps left; step(nv) writes one step of nv vectors at the pointers
+// ptrs, which move on after it; next is the label after the loop.
+func (g *gen) sweep(l, n, cnt, tailN string, ptrs []string, next string, step func(nv int)) {
+	advance := func(b int) {
+		for _, r := range ptrs {
+			g.i("ADDQ $%d, %s", b, r)
+		}
+	}
+	block := 4 * g.lanes
+	g.i("MOVQ %s, %s", n, cnt)
+	g.i("SHRQ $%d, %s // steps of %d", log2(block), cnt, block)
+	g.i("JZ   %s_one", l)
+	g.p("")
+	g.p("%s_four:", l)
+	step(4)
+	advance(4 * g.vb())
+	g.i("DECQ %s", cnt)
+	g.i("JNZ  %s_four", l)
+	g.p("")
+	g.p("%s_one:", l)
+	g.i("MOVQ %s, %s", n, cnt)
+	g.i("ANDQ $%d, %s", block-1, cnt)
+	g.i("SHRQ $%d, %s // steps of %d", log2(g.lanes), cnt, g.lanes)
+	g.i("JZ   %s_rest", l)
+	g.p("")
+	g.p("%s_one_loop:", l)
+	step(1)
+	advance(g.vb())
+	g.i("DECQ %s", cnt)
+	g.i("JNZ  %s_one_loop", l)
+	g.p("")
+	g.p("%s_rest:", l)
+	if g.masked {
+		g.i("TESTQ %s, %s", tailN, tailN)
+		g.i("JZ    %s", next)
+		g.mask = "K3"
+		step(1)
+		g.mask = ""
+		return
+	}
+	g.i("MOVQ %s, %s", n, cnt)
+	g.i("ANDQ $%d, %s", g.lanes-1, cnt)
+	g.i("JZ   %s", next)
+	g.p("")
+	g.p("%s_rest_loop:", l)
+	g.scalar = true
+	step(1)
+	advance(g.vb())
+	g.scalar = false
+	g.i("DECQ %s", cnt)
+	g.i("JNZ  %s_rest_loop", l)
+}
+
+// level2Tail sets R14 to n%lanes and K3 to those lanes (AVX-512 forms).
+func (g *gen) level2Tail() {
+	if g.masked {
+		g.i("MOVQ CX, R14")
+		g.i("ANDQ $%d, R14 // R14 = n %% %d", g.lanes-1, g.lanes)
+		g.tailMaskOf("R14")
+	}
+}
+
+// rest names how a form does the last columns, for the comments.
+func (g *gen) rest() string {
+	if g.masked {
+		return "the masked rest"
+	}
+	return "scalars"
+}
+
+// gemvT writes gemvT: y[j] += Σ_i (alpha*x[i*incX]) * a[i*lda+j].
+//
+// Registers: R8 row i of a, R9 lda and R10 3·lda in bytes, R11 x[i],
+// R12 incX and R13 3·incX in bytes, DI y, BX rows left, CX n; in the
+// column loop SI the rows, DX y, AX steps left; v(15) alpha, v(8+k)
+// alpha·x[i+k], v(0…3) y.
+func gemvT(g *gen) {
+	v := g.v
+	name := "gemvT" + g.suffix
+	g.p("")
+	g.p("// func %s(m, n int, alpha float64, a []float64, lda int, x []float64, incX int, y []float64)", name)
+	g.p("//")
+	g.comment(fmt.Sprintf(`y[j] += Σ_i (alpha*x[i*incX]) * a[i*lda+j]: an axpy of each row into y,
+four rows at a time so that y is loaded and stored once per four rows.
+Within a block the rows are added in order, one FMA each, as in the
+reference loop. %d columns a step (four independent chains), then %d,
+then %s.`, 4*g.lanes, g.lanes, g.rest()))
+	g.p("TEXT ·%s(SB), NOSPLIT, $0-112", name)
+	g.i("MOVQ a_base+24(FP), R8")
+	g.i("MOVQ lda+48(FP), R9")
+	g.i("SHLQ $3, R9")
+	g.i("LEAQ (R9)(R9*2), R10")
+	g.i("MOVQ x_base+56(FP), R11")
+	g.i("MOVQ incX+80(FP), R12")
+	g.i("SHLQ $3, R12")
+	g.i("LEAQ (R12)(R12*2), R13")
+	g.i("MOVQ y_base+88(FP), DI")
+	g.i("MOVQ m+0(FP), BX")
+	g.i("MOVQ n+8(FP), CX")
+	g.i("VBROADCASTSD alpha+16(FP), %s", v(15))
+	g.level2Tail()
+	g.i("CMPQ BX, $4")
+	g.i("JLT  rows1")
+	// The rows of a block, from SI and from R11.
+	aRow := []string{"(SI)", "(SI)(R9*1)", "(SI)(R9*2)", "(SI)(R10*1)"}
+	xRow := []string{"(R11)", "(R11)(R12*1)", "(R11)(R12*2)", "(R11)(R13*1)"}
+	step := func(rows int) func(nv int) {
+		return func(nv int) {
+			for j := range nv {
+				g.load(g.m(j, "DX"), v(j))
+			}
+			for k := range rows {
+				for j := range nv {
+					g.op("VFMADD231PD", off(j*g.vb())+aRow[k], v(8+k), v(j))
+				}
+			}
+			for j := range nv {
+				g.store(v(j), g.m(j, "DX"))
+			}
+		}
+	}
+	g.p("")
+	g.p("rows4:")
+	for k := range 4 {
+		g.i("VBROADCASTSD %s, %s", xRow[k], v(8+k))
+		g.i("VMULPD %s, %s, %s // t%d = alpha*x[i+%d]", v(15), v(8+k), v(8+k), k, k)
+	}
+	g.i("MOVQ R8, SI")
+	g.i("MOVQ DI, DX")
+	g.sweep("r4", "CX", "AX", "R14", []string{"SI", "DX"}, "r4_next", step(4))
+	g.p("")
+	g.p("r4_next:")
+	g.i("LEAQ (R8)(R9*4), R8")
+	g.i("LEAQ (R11)(R12*4), R11")
+	g.i("SUBQ $4, BX")
+	g.i("CMPQ BX, $4")
+	g.i("JGE  rows4")
+	g.p("")
+	g.p("rows1:")
+	g.i("TESTQ BX, BX")
+	g.i("JZ    end")
+	g.p("")
+	g.p("row1:")
+	g.i("VBROADCASTSD (R11), %s", v(8))
+	g.i("VMULPD %s, %s, %s // t0 = alpha*x[i]", v(15), v(8), v(8))
+	g.i("MOVQ R8, SI")
+	g.i("MOVQ DI, DX")
+	g.sweep("r1", "CX", "AX", "R14", []string{"SI", "DX"}, "r1_next", step(1))
+	g.p("")
+	g.p("r1_next:")
+	g.i("ADDQ R9, R8")
+	g.i("ADDQ R12, R11")
+	g.i("DECQ BX")
+	g.i("JNZ  row1")
+	g.p("")
+	g.p("end:")
+	g.i("VZEROUPPER")
+	g.i("RET")
+}
+
+// off is a memory operand's displacement: "" for none.
+func off(b int) string {
+	if b == 0 {
+		return ""
+	}
+	return fmt.Sprint(b)
+}
+
+// ger writes ger: a[i*lda+j] += (alpha*x[i*incX]) * y[j].
+//
+// Registers: R8 row i of a, R9 lda in bytes, R10 x[i], R11 incX in
+// bytes, DI y, BX rows left, CX n; in the column loop SI the row, DX y,
+// AX steps left; v(15) alpha, v(8) alpha·x[i], v(0…3) y, then the row.
+func ger(g *gen) {
+	v := g.v
+	name := "ger" + g.suffix
+	g.p("")
+	g.p("// func %s(m, n int, alpha float64, x []float64, incX int, y []float64, a []float64, lda int)", name)
+	g.p("//")
+	g.comment(fmt.Sprintf(`a[i*lda+j] += (alpha*x[i*incX]) * y[j]: per row an axpy of y into the
+row, %d columns a step, then %d, then %s; y stays in L1 across rows.`, 4*g.lanes, g.lanes, g.rest()))
+	g.p("TEXT ·%s(SB), NOSPLIT, $0-112", name)
+	g.i("MOVQ x_base+24(FP), R10")
+	g.i("MOVQ incX+48(FP), R11")
+	g.i("SHLQ $3, R11")
+	g.i("MOVQ y_base+56(FP), DI")
+	g.i("MOVQ a_base+80(FP), R8")
+	g.i("MOVQ lda+104(FP), R9")
+	g.i("SHLQ $3, R9")
+	g.i("MOVQ m+0(FP), BX")
+	g.i("MOVQ n+8(FP), CX")
+	g.i("VBROADCASTSD alpha+16(FP), %s", v(15))
+	g.level2Tail()
+	g.i("TESTQ BX, BX")
+	g.i("JZ    end")
+	g.p("")
+	g.p("row:")
+	g.i("VBROADCASTSD (R10), %s", v(8))
+	g.i("VMULPD %s, %s, %s // t = alpha*x[i]", v(15), v(8), v(8))
+	g.i("MOVQ R8, SI")
+	g.i("MOVQ DI, DX")
+	g.sweep("g", "CX", "AX", "R14", []string{"SI", "DX"}, "next_row", func(nv int) {
+		for j := range nv {
+			g.load(g.m(j, "DX"), v(j))
+		}
+		for j := range nv {
+			g.op("VFMADD213PD", g.m(j, "SI"), v(8), v(j)) // t*y + a
+		}
+		for j := range nv {
+			g.store(v(j), g.m(j, "SI"))
+		}
+	})
+	g.p("")
+	g.p("next_row:")
+	g.i("ADDQ R9, R8")
+	g.i("ADDQ R11, R10")
+	g.i("DECQ BX")
+	g.i("JNZ  row")
+	g.p("")
+	g.p("end:")
+	g.i("VZEROUPPER")
+	g.i("RET")
 }
