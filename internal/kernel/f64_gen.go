@@ -58,6 +58,8 @@ var files = []file{
 	{"fused_elementwise_avx512_amd64.s", avx512, elementwiseIntro512, elementwise},
 	{"fused_rows_amd64.s", avx2, "", rows},
 	{"fused_rows_avx512_amd64.s", avx512, rowsIntro512, rows},
+	{"gemvn_amd64.s", avx2, "", gemvN},
+	{"gemvn_avx512_amd64.s", avx512, "", gemvN},
 	{"gemvt_amd64.s", avx2, "", gemvT},
 	{"gemvt_avx512_amd64.s", avx512, "", gemvT},
 	{"ger_amd64.s", avx2, "", ger},
@@ -1094,6 +1096,207 @@ row, %d columns a step, then %d, then %s; y stays in L1 across rows.`, 4*g.lanes
 	g.i("ADDQ R11, R10")
 	g.i("DECQ BX")
 	g.i("JNZ  row")
+	g.p("")
+	g.p("end:")
+	g.i("VZEROUPPER")
+	g.i("RET")
+}
+
+// gemvN writes gemvN: y[i*incY] += alpha * dot(a[i*lda:i*lda+n], x).
+//
+// Registers: R8 row i of a, R9 lda and R10 3·lda in bytes, R11 x, DI
+// y[i*incY], R12 incY and R13 3·incY in bytes, BX rows left, CX n; in
+// the column loop SI the rows, DX x, AX steps left; v(2k), v(2k+1) the
+// two accumulators of row k, v(8), v(9) x; Y15 alpha.
+func gemvN(g *gen) {
+	v, l := g.v, g.lanes
+	name := "gemvN" + g.suffix
+	g.p("")
+	g.p("// func %s(m, n int, alpha float64, a []float64, lda int, x []float64, y []float64, incY int)", name)
+	g.p("//")
+	if g.masked {
+		g.comment(`y[i*incY] += alpha * dot(a[i*lda:i*lda+n], x): four rows at a time, each
+load of x feeding four FMAs, two accumulators a row over 16 columns a
+step (eight chains), then 8 columns, then the masked rest. The last
+n%8 elements of x are loaded once, under the mask, for all rows: a
+masked load whose masked-off lanes overlap a recent store (y written
+just after x in one buffer) waits for that store, and once is enough.
+The dot products sum their partial sums in another order than
+gemvNAVX's.`)
+	} else {
+		g.comment(`y[i*incY] += alpha * dot(a[i*lda:i*lda+n], x), four rows at a time so that
+each load of x feeds four FMAs. Per row two accumulators over 8 columns per
+iteration: eight independent FMA chains. Each of the last n%4 columns is
+gathered from the four rows into one vector. (Masked loads would be
+shorter, but they stall store forwarding when the masked-off lanes
+overlap a recent store, as y right after x in one buffer does.)`)
+	}
+	g.p("TEXT ·%s(SB), NOSPLIT, $0-112", name)
+	g.i("MOVQ a_base+24(FP), R8")
+	g.i("MOVQ lda+48(FP), R9")
+	g.i("SHLQ $3, R9")
+	g.i("LEAQ (R9)(R9*2), R10")
+	g.i("MOVQ x_base+56(FP), R11")
+	g.i("MOVQ y_base+80(FP), DI")
+	g.i("MOVQ incY+104(FP), R12")
+	g.i("SHLQ $3, R12")
+	g.i("LEAQ (R12)(R12*2), R13")
+	g.i("MOVQ m+0(FP), BX")
+	g.i("MOVQ n+8(FP), CX")
+	g.i("VBROADCASTSD alpha+16(FP), Y15")
+	// xRest is the register of x's last n%lanes elements (masked forms).
+	xRest := v(13)
+	if g.masked {
+		g.level2Tail()
+		g.i("MOVQ CX, AX")
+		g.i("SUBQ R14, AX")
+		g.i("VMOVUPD.Z (R11)(AX*8), K3, %s // x's last n%%%d, loaded once", xRest, l)
+	}
+	g.i("CMPQ BX, $4")
+	g.i("JLT  rows1")
+	aRow := []string{"(SI)", "(SI)(R9*1)", "(SI)(R9*2)", "(SI)(R10*1)"}
+	// block writes the dot products of rows rows (1 or 4) into the
+	// accumulators, their sums reduced to lanes of the low vector.
+	block := func(l0 string, rows int) {
+		for k := range 2 * rows {
+			g.i("%s %s, %s, %s", g.zero, v(k), v(k), v(k))
+		}
+		g.i("MOVQ R8, SI")
+		g.i("MOVQ R11, DX")
+		g.i("MOVQ CX, AX")
+		g.i("SHRQ $%d, AX // steps of %d", log2(2*l), 2*l)
+		g.i("JZ   %s_one", l0)
+		g.p("")
+		g.p("%s_two:", l0)
+		g.load(g.m(0, "DX"), v(8))
+		g.load(g.m(1, "DX"), v(9))
+		for k := range rows {
+			g.op("VFMADD231PD", aRow[k], v(8), v(2*k))
+			g.op("VFMADD231PD", off(g.vb())+aRow[k], v(9), v(2*k+1))
+		}
+		g.i("ADDQ $%d, SI", 2*g.vb())
+		g.i("ADDQ $%d, DX", 2*g.vb())
+		g.i("DECQ AX")
+		g.i("JNZ  %s_two", l0)
+		g.p("")
+		g.p("%s_one:", l0)
+		g.i("TESTQ $%d, CX", l)
+		g.i("JZ    %s_rest", l0)
+		g.load(g.m(0, "DX"), v(8))
+		for k := range rows {
+			g.op("VFMADD231PD", aRow[k], v(8), v(2*k))
+		}
+		g.i("ADDQ $%d, SI", g.vb())
+		g.i("ADDQ $%d, DX", g.vb())
+		g.p("")
+		g.p("%s_rest:", l0)
+		if g.masked {
+			// The last columns into the second accumulators.
+			g.i("TESTQ R14, R14")
+			g.i("JZ    %s_reduce", l0)
+			g.mask = "K3"
+			for k := range rows {
+				g.op("VFMADD231PD", aRow[k], xRest, v(2*k+1))
+			}
+			g.mask = ""
+			g.p("")
+			g.p("%s_reduce:", l0)
+		}
+		for k := range rows {
+			g.i("VADDPD %s, %s, %s", v(2*k+1), v(2*k), v(2*k))
+		}
+		if g.masked {
+			// To 256 bits, the AVX2 forms' width.
+			for k := range rows {
+				g.i("VEXTRACTF64X4 $1, Z%d, Y%d", 2*k, 2*k+1)
+				g.i("VADDPD Y%d, Y%d, Y%d", 2*k+1, 2*k, 2*k)
+			}
+		}
+		if rows == 4 {
+			g.i("VHADDPD Y2, Y0, Y0")
+			g.i("VHADDPD Y6, Y4, Y4")
+			g.i("VPERM2F128 $0x20, Y4, Y0, Y1")
+			g.i("VPERM2F128 $0x31, Y4, Y0, Y3")
+			g.i("VADDPD Y3, Y1, Y1 // Y1 = {dot0, dot1, dot2, dot3}")
+		} else {
+			g.i("VEXTRACTF128 $1, Y0, X1")
+			g.i("VADDPD X1, X0, X0")
+			g.i("VHADDPD X0, X0, X0 // X0 = dot")
+		}
+		if g.masked {
+			return
+		}
+		// The last n%4 columns, one at a time.
+		g.i("MOVQ CX, AX")
+		g.i("ANDQ $%d, AX", l-1)
+		g.i("JZ   %s_update", l0)
+		g.p("")
+		g.p("%s_rest_loop:", l0)
+		if rows == 4 {
+			// Column j of the four rows, gathered into Y9.
+			g.i("VMOVSD (SI), X9")
+			g.i("VMOVHPD (SI)(R9*1), X9, X9")
+			g.i("VMOVSD (SI)(R9*2), X10")
+			g.i("VMOVHPD (SI)(R10*1), X10, X10")
+			g.i("VINSERTF128 $1, X10, Y9, Y9")
+			g.i("VBROADCASTSD (DX), Y14")
+			g.i("VFMADD231PD Y9, Y14, Y1")
+		} else {
+			g.i("VMOVSD (DX), X14")
+			g.i("VFMADD231SD (SI), X14, X0")
+		}
+		g.i("ADDQ $8, SI")
+		g.i("ADDQ $8, DX")
+		g.i("DECQ AX")
+		g.i("JNZ  %s_rest_loop", l0)
+		g.p("")
+		g.p("%s_update:", l0)
+	}
+	g.p("")
+	g.p("rows4:")
+	block("r4", 4)
+	g.i("CMPQ R12, $8")
+	g.i("JNE  r4_ystrided")
+	g.i("VFMADD213PD (DI), Y15, Y1 // alpha*dot + y[i:i+4]")
+	g.i("VMOVUPD Y1, (DI)")
+	g.i("ADDQ $32, DI")
+	g.i("JMP  r4_next")
+	g.p("")
+	g.p("r4_ystrided:")
+	for k, y := range []string{"(DI)", "(DI)(R12*1)", "(DI)(R12*2)", "(DI)(R13*1)"} {
+		d := "X1"
+		switch k {
+		case 1, 3:
+			g.i("VPERMILPD $1, X1, X3")
+			d = "X3"
+		case 2:
+			g.i("VEXTRACTF128 $1, Y1, X1")
+		}
+		g.i("VMOVSD %s, X2", y)
+		g.i("VFMADD231SD %s, X15, X2 // y[(i+%d)*incY] += alpha*dot%d", d, k, k)
+		g.i("VMOVSD X2, %s", y)
+	}
+	g.i("LEAQ (DI)(R12*4), DI")
+	g.p("")
+	g.p("r4_next:")
+	g.i("LEAQ (R8)(R9*4), R8")
+	g.i("SUBQ $4, BX")
+	g.i("CMPQ BX, $4")
+	g.i("JGE  rows4")
+	g.p("")
+	g.p("rows1:")
+	g.i("TESTQ BX, BX")
+	g.i("JZ    end")
+	g.p("")
+	g.p("row1:")
+	block("r1", 1)
+	g.i("VMOVSD (DI), X2")
+	g.i("VFMADD231SD X0, X15, X2 // y[i*incY] += alpha*dot")
+	g.i("VMOVSD X2, (DI)")
+	g.i("ADDQ R12, DI")
+	g.i("ADDQ R9, R8")
+	g.i("DECQ BX")
+	g.i("JNZ  row1")
 	g.p("")
 	g.p("end:")
 	g.i("VZEROUPPER")
