@@ -58,6 +58,8 @@ var files = []file{
 	{"fused_elementwise_avx512_amd64.s", avx512, elementwiseIntro512, elementwise},
 	{"fused_rows_amd64.s", avx2, "", rows},
 	{"fused_rows_avx512_amd64.s", avx512, rowsIntro512, rows},
+	{"level1_avx2_amd64.s", avx2, "", level1},
+	{"level1_avx512_amd64.s", avx512, level1Intro512, level1},
 	{"gemvn_amd64.s", avx2, "", gemvN},
 	{"gemvn_avx512_amd64.s", avx512, "", gemvN},
 	{"gemvt_amd64.s", avx2, "", gemvT},
@@ -1299,6 +1301,431 @@ overlap a recent store, as y right after x in one buffer does.)`)
 	g.i("JNZ  row1")
 	g.p("")
 	g.p("end:")
+	g.i("VZEROUPPER")
+	g.i("RET")
+}
+
+const level1Intro512 = `
+AVX-512 forms of dot, sum of squares, scal and iamax: zmm registers,
+the last n%8 elements under the mask K3 (masked-off lanes are neither
+loaded, nor faulted on, nor stored).`
+
+// reduction is a routine that sweeps x (and y) once: CX elements, the
+// pointers ptrs, steps of block vectors, then of one, then the rest.
+type reduction struct {
+	l     string
+	block int // vectors a step of the main loop
+	ptrs  []string
+	step  func(nv int) // nv whole vectors
+	// combine (AVX2) folds the accumulators into the first after the
+	// main loop, on the path that ran it.
+	combine func()
+	// reduce folds the accumulated vector(s) into X0: in the AVX2 forms
+	// before the scalar loop, in the AVX-512 forms at the end.
+	reduce func()
+	scalar func() // one element (AVX2)
+	masked func() // the last n%lanes elements under K3 (AVX-512)
+}
+
+// sweepX writes r; BX is overwritten.
+func (g *gen) sweepX(r reduction) {
+	l, n := r.l, g.lanes
+	advance := func(b int, cnt string, loop string) {
+		for _, p := range r.ptrs {
+			g.i("ADDQ $%d, %s", b, p)
+		}
+		g.i("DECQ %s", cnt)
+		g.i("JNZ  %s", loop)
+	}
+	g.i("MOVQ CX, BX")
+	g.i("ANDQ $%d, BX // BX = n %% %d", r.block*n-1, r.block*n)
+	g.i("SHRQ $%d, CX // CX = n / %d", log2(r.block*n), r.block*n)
+	g.i("JZ   %s_one", l)
+	g.p("")
+	g.p("%s_block:", l)
+	r.step(r.block)
+	advance(r.block*g.vb(), "CX", l+"_block")
+	if !g.masked && r.combine != nil {
+		r.combine()
+	}
+	g.p("")
+	g.p("%s_one:", l)
+	g.i("MOVQ BX, CX")
+	if g.masked {
+		g.i("ANDQ $%d, BX // BX = n %% %d", n-1, n)
+		g.i("SHRQ $%d, CX", log2(n))
+		g.i("JZ   %s_tail", l)
+	} else {
+		g.i("SHRQ $%d, CX", log2(n))
+		g.i("JZ   %s_rest", l)
+	}
+	g.p("")
+	g.p("%s_one_loop:", l)
+	r.step(1)
+	advance(g.vb(), "CX", l+"_one_loop")
+	g.p("")
+	if g.masked {
+		g.p("%s_tail:", l)
+		g.i("TESTQ BX, BX")
+		g.i("JZ    %s_end", l)
+		g.tailMask()
+		r.masked()
+		g.p("")
+		g.p("%s_end:", l)
+		if r.reduce != nil {
+			r.reduce()
+		}
+		return
+	}
+	g.p("%s_rest:", l)
+	if r.reduce != nil {
+		r.reduce()
+	}
+	g.i("ANDQ $%d, BX // BX = n %% %d", n-1, n)
+	g.i("JZ   %s_end", l)
+	g.p("")
+	g.p("%s_scalar:", l)
+	r.scalar()
+	advance(8, "BX", l+"_scalar")
+	g.p("")
+	g.p("%s_end:", l)
+}
+
+// combine folds the accumulators v(0)…v(n-1) into v(0) with op, in the
+// order the partial sums are added: halves of eight, then pairs, then
+// the two pairs.
+func (g *gen) combine(op string, n int) {
+	if n == 8 {
+		for k := range 4 {
+			g.i("%s %s, %s, %s", op, g.v(4+k), g.v(k), g.v(k))
+		}
+	}
+	g.i("%s %s, %s, %s", op, g.v(1), g.v(0), g.v(0))
+	g.i("%s %s, %s, %s", op, g.v(3), g.v(2), g.v(2))
+	g.i("%s %s, %s, %s", op, g.v(2), g.v(0), g.v(0))
+}
+
+// fold folds the lanes of v(0) into X0 with op (and its scalar form
+// sop): the upper 256 bits (AVX-512), the upper 128, then the other
+// element — by VHADDPD if hadd, else by VPERMILPD and sop.
+func (g *gen) fold(op, sop string, hadd bool) {
+	if g.masked {
+		g.i("VEXTRACTF64X4 $1, Z0, Y1")
+		g.i("%s Y1, Y0, Y0", op)
+	}
+	g.i("VEXTRACTF128 $1, Y0, X1")
+	g.i("%s X1, X0, X0", op)
+	if hadd {
+		g.i("VHADDPD X0, X0, X0")
+		return
+	}
+	g.i("VPERMILPD $1, X0, X1")
+	g.i("%s X1, X0, X0", sop)
+}
+
+// level1 writes dot, sumSq, scal and iamax (and, for AVX-512, the
+// table of tail masks).
+func level1(g *gen) {
+	v := g.v
+	zeroAccs := func(n int) {
+		for k := range n {
+			g.i("%s %s, %s, %s", g.zero, v(k), v(k), v(k))
+		}
+	}
+
+	// dot: four accumulators v(0…3), x loaded into v(4…7).
+	name := "dot" + g.suffix
+	g.p("")
+	g.p("// func %s(x, y []float64) float64", name)
+	g.p("//")
+	if g.masked {
+		g.comment("Four zmm accumulators, 32 doubles a step; then 8 at a time into the\nfirst, then the masked tail into the second.")
+	} else {
+		g.comment("Four YMM accumulators, 16 doubles per iteration, so that four FMA chains\nare in flight; then one vector of 4 at a time; then scalars.")
+	}
+	g.p("TEXT ·%s(SB), NOSPLIT, $0-56", name)
+	g.i("MOVQ x_base+0(FP), SI")
+	g.i("MOVQ y_base+24(FP), DI")
+	g.i("MOVQ x_len+8(FP), CX")
+	zeroAccs(4)
+	g.sweepX(reduction{
+		l: "dot", block: 4, ptrs: []string{"SI", "DI"},
+		step: func(nv int) {
+			for k := range nv {
+				g.load(g.m(k, "SI"), v(4+k))
+			}
+			for k := range nv {
+				g.op("VFMADD231PD", g.m(k, "DI"), v(4+k), v(k)) // acc_k += x*y
+			}
+		},
+		combine: func() { g.combine("VADDPD", 4) },
+		reduce: func() {
+			if g.masked {
+				g.combine("VADDPD", 4)
+			}
+			g.fold("VADDPD", "VADDSD", !g.masked)
+		},
+		scalar: func() {
+			g.i("VMOVSD (SI), X4")
+			g.i("VFMADD231SD (DI), X4, X0 // sum += x[i] * y[i]")
+		},
+		masked: func() {
+			g.i("VMOVUPD.Z (SI), K3, Z4")
+			g.i("VFMADD231PD (DI), Z4, K3, Z1 // masked-off lanes of acc1 unchanged")
+		},
+	})
+	g.i("VMOVSD X0, ret+48(FP)")
+	g.i("VZEROUPPER")
+	g.i("RET")
+
+	// sumSq: dot of x with itself, one load an element; the AVX2 form
+	// has eight accumulators to keep both FMA ports busy.
+	accs := 4
+	if !g.masked {
+		accs = 8
+	}
+	name = "sumSq" + g.suffix
+	g.p("")
+	g.p("// func %s(x []float64) float64", name)
+	g.p("//")
+	g.comment(fmt.Sprintf("The dot of x with itself: one load feeds each FMA here (against two in\n"+
+		"dot), with %d accumulators and %d doubles a step.", accs, accs*g.lanes))
+	g.p("TEXT ·%s(SB), NOSPLIT, $0-32", name)
+	g.i("MOVQ x_base+0(FP), SI")
+	g.i("MOVQ x_len+8(FP), CX")
+	zeroAccs(accs)
+	g.sweepX(reduction{
+		l: "sq", block: accs, ptrs: []string{"SI"},
+		step: func(nv int) {
+			for k := range nv {
+				g.load(g.m(k, "SI"), v(accs+k))
+			}
+			for k := range nv {
+				g.op("VFMADD231PD", v(accs+k), v(accs+k), v(k)) // acc_k += x²
+			}
+		},
+		combine: func() { g.combine("VADDPD", accs) },
+		reduce: func() {
+			if g.masked {
+				g.combine("VADDPD", accs)
+			}
+			g.fold("VADDPD", "VADDSD", !g.masked)
+		},
+		scalar: func() {
+			g.i("VMOVSD (SI), X%d", accs)
+			g.i("VFMADD231SD X%d, X%d, X0 // sum += x[i]²", accs, accs)
+		},
+		masked: func() {
+			g.i("VMOVUPD.Z (SI), K3, Z4")
+			g.i("VFMADD231PD Z4, Z4, Z1 // zeros in the masked-off lanes add +0")
+		},
+	})
+	g.i("VMOVSD X0, ret+24(FP)")
+	g.i("VZEROUPPER")
+	g.i("RET")
+
+	// scal: alpha in v(8), x through v(4…7).
+	name = "scal" + g.suffix
+	g.p("")
+	g.p("// func %s(alpha float64, x []float64)", name)
+	g.p("//")
+	g.comment(fmt.Sprintf("x[i] *= alpha: %d elements a step, then %d, then %s. A plain\n"+
+		"multiply, so the result is bit-identical to the Go loop.", 4*g.lanes, g.lanes, map[bool]string{false: "scalars", true: "the masked tail"}[g.masked]))
+	g.p("TEXT ·%s(SB), NOSPLIT, $0-32", name)
+	g.i("VBROADCASTSD alpha+0(FP), %s", v(8))
+	g.i("MOVQ x_base+8(FP), SI")
+	g.i("MOVQ x_len+16(FP), CX")
+	g.sweepX(reduction{
+		l: "scal", block: 4, ptrs: []string{"SI"},
+		step: func(nv int) {
+			for k := range nv {
+				g.op("VMULPD", g.m(k, "SI"), v(8), v(4+k))
+			}
+			for k := range nv {
+				g.store(v(4+k), g.m(k, "SI"))
+			}
+		},
+		scalar: func() {
+			g.i("VMULSD (SI), X8, X4")
+			g.i("VMOVSD X4, (SI)")
+		},
+		masked: func() {
+			g.i("VMOVUPD.Z (SI), K3, Z4")
+			g.i("VMULPD Z4, Z8, Z4")
+			g.i("VMOVUPD Z4, K3, (SI)")
+		},
+	})
+	g.i("VZEROUPPER")
+	g.i("RET")
+
+	iamax(g)
+	if g.masked {
+		g.p("")
+		g.comment(`tailMask16[t] (uint16) has its first t bits set, t < 16: the mask of the
+first t lanes, for the tails of the AVX-512 routines (a table rather than
+BZHI, which is BMI2, not part of the AVX-512 check).`)
+		for t := range 16 {
+			g.p("DATA ·tailMask16+%d(SB)/2, $0x%04x", 2*t, 1<<t-1)
+		}
+		g.p("GLOBL ·tailMask16(SB), RODATA|NOPTR, $32")
+	}
+}
+
+// iamax writes iamax: two passes, m = max|x[i]| and then the first i with
+// |x[i]| == m. Registers: v(15) the mask of |x|, v(14) m, v(0…3) the
+// maxima, v(4…7) |x|.
+func iamax(g *gen) {
+	v := g.v
+	name := "iamax" + g.suffix
+	g.p("")
+	g.p("// func %s(x []float64) int", name)
+	g.p("//")
+	g.comment(`Two passes. The first finds m = max|x[i]| with VMAXPD, seeded with |x[0]|
+(the caller guarantees len(x) ≥ 1 and x[0] not NaN). VMAXPD returns its
+second source when either is NaN, so with the running maximum as second
+source a NaN element is passed over, as in gonum's Idamax. The second pass
+returns the first i with |x[i]| == m, which is the first index of the
+maximum: the reference loop moves only on a strictly greater value.`)
+	g.p("TEXT ·%s(SB), NOSPLIT, $0-32", name)
+	g.i("MOVQ x_base+0(FP), SI")
+	g.i("MOVQ x_len+8(FP), CX")
+	if g.masked {
+		g.i("MOVQ $0x7fffffffffffffff, AX")
+		g.i("VPBROADCASTQ AX, Z15")
+	} else {
+		g.i("MOVQ $0x7fffffffffffffff, DX")
+		g.i("MOVQ DX, X15")
+		g.i("VPBROADCASTQ X15, Y15")
+	}
+	g.i("VBROADCASTSD (SI), %s", v(0))
+	g.i("VANDPD %s, %s, %s // m0 = |x[0]| in every lane", v(15), v(0), v(0))
+	for k := 1; k < 4; k++ {
+		g.i("VMOVAPD %s, %s", v(0), v(k))
+	}
+	g.sweepX(reduction{
+		l: "max", block: 4, ptrs: []string{"SI"},
+		step: func(nv int) {
+			for k := range nv {
+				g.i("VANDPD %s, %s, %s", g.m(k, "SI"), v(15), v(4+k))
+			}
+			for k := range nv {
+				g.i("VMAXPD %s, %s, %s // NaN keeps m_k", v(k), v(4+k), v(k))
+			}
+		},
+		combine: func() { g.combine("VMAXPD", 4) },
+		reduce: func() {
+			if g.masked {
+				g.combine("VMAXPD", 4)
+			}
+			g.fold("VMAXPD", "VMAXSD", false)
+		},
+		scalar: func() {
+			g.i("VMOVSD (SI), X4")
+			g.i("VANDPD X15, X4, X4")
+			g.i("VMAXSD X0, X4, X0")
+		},
+		masked: func() {
+			g.i("VANDPD (SI), Z15, K3, Z4")
+			g.i("VMAXPD Z1, Z4, K3, Z1 // masked-off lanes of m1 unchanged")
+		},
+	})
+	g.i("VBROADCASTSD X0, %s // m in every lane", v(14))
+	g.i("MOVQ x_base+0(FP), SI")
+	g.i("MOVQ x_len+8(FP), CX")
+	if g.masked {
+		// Eight compares into a mask register at a time; DX is i.
+		g.i("XORQ DX, DX")
+		g.i("MOVQ CX, BX")
+		g.i("ANDQ $7, BX")
+		g.i("SHRQ $3, CX")
+		g.i("JZ   find_tail")
+		g.p("")
+		g.p("find8:")
+		g.i("VANDPD (SI)(DX*8), Z15, Z4")
+		g.i("VCMPPD $0, Z14, Z4, K1 // K1 = lanes with |x[i+l]| == m")
+		g.i("KORTESTB K1, K1")
+		g.i("JNZ  found")
+		g.i("ADDQ $8, DX")
+		g.i("DECQ CX")
+		g.i("JNZ  find8")
+		g.p("")
+		g.p("find_tail:")
+		g.i("TESTQ BX, BX")
+		g.i("JZ    not_found // unreachable: m is some |x[i]|")
+		g.tailMask()
+		g.i("VANDPD (SI)(DX*8), Z15, K3, Z4")
+		g.i("VCMPPD $0, Z14, Z4, K3, K1")
+		g.i("KORTESTB K1, K1")
+		g.i("JNZ  found")
+		g.p("")
+		g.p("not_found:")
+		g.i("XORQ DX, DX // unreachable; 0 rather than out of range")
+		g.i("JMP  end")
+		g.p("")
+		g.p("found:")
+		g.i("KMOVB K1, AX")
+		g.i("BSFL  AX, AX // the first equal lane")
+		g.i("ADDQ  AX, DX")
+		g.p("")
+		g.p("end:")
+		g.i("MOVQ DX, ret+24(FP)")
+		g.i("VZEROUPPER")
+		g.i("RET")
+		return
+	}
+	// Eight compares (two vectors) at a time, then one; AX is i.
+	g.i("XORQ AX, AX")
+	g.i("MOVQ CX, BX")
+	g.i("ANDQ $7, BX")
+	g.i("SHRQ $3, CX")
+	g.i("JZ   find1_start")
+	g.p("")
+	g.p("find8:")
+	g.i("VANDPD (SI)(AX*8), Y15, Y4")
+	g.i("VANDPD 32(SI)(AX*8), Y15, Y5")
+	g.i("VCMPPD $0, Y14, Y4, Y4 // |x[i:i+4]| == m")
+	g.i("VCMPPD $0, Y14, Y5, Y5")
+	g.i("VORPD Y5, Y4, Y6")
+	g.i("VPTEST Y6, Y6")
+	g.i("JNZ  found8")
+	g.i("ADDQ $8, AX")
+	g.i("DECQ CX")
+	g.i("JNZ  find8")
+	g.i("JMP  find1_start")
+	g.p("")
+	g.p("found8:")
+	g.i("VMOVMSKPD Y4, DX")
+	g.i("TESTQ DX, DX")
+	g.i("JNZ  found")
+	g.i("VMOVMSKPD Y5, DX")
+	g.i("ADDQ $4, AX")
+	g.p("")
+	g.p("found:")
+	g.i("BSFQ DX, DX // the first equal lane")
+	g.i("ADDQ DX, AX")
+	g.i("JMP  end")
+	g.p("")
+	g.p("find1_start:")
+	g.i("TESTQ BX, BX")
+	g.i("JZ    not_found // unreachable: m is some |x[i]|")
+	g.p("")
+	g.p("find1:")
+	g.i("VMOVSD (SI)(AX*8), X4")
+	g.i("VANDPD X15, X4, X4")
+	g.i("VUCOMISD X0, X4")
+	g.i("JPS  find1_next // |x[i]| is NaN")
+	g.i("JEQ  end")
+	g.p("")
+	g.p("find1_next:")
+	g.i("INCQ AX")
+	g.i("DECQ BX")
+	g.i("JNZ  find1")
+	g.p("")
+	g.p("not_found:")
+	g.i("XORQ AX, AX // unreachable; 0 rather than an index out of range")
+	g.p("")
+	g.p("end:")
+	g.i("MOVQ AX, ret+24(FP)")
 	g.i("VZEROUPPER")
 	g.i("RET")
 }
