@@ -58,6 +58,8 @@ var files = []file{
 	{"fused_elementwise_avx512_amd64.s", avx512, elementwiseIntro512, elementwise},
 	{"fused_rows_amd64.s", avx2, "", rows},
 	{"fused_rows_avx512_amd64.s", avx512, rowsIntro512, rows},
+	{"fused_csr_amd64.s", avx2, csrIntro, csr},
+	{"fused_csr_avx512_amd64.s", avx512, csrIntro, csr},
 	{"level1_avx2_amd64.s", avx2, "", level1},
 	{"level1_avx512_amd64.s", avx512, level1Intro512, level1},
 	{"gemvn_amd64.s", avx2, "", gemvN},
@@ -1728,4 +1730,257 @@ maximum: the reference loop moves only on a strictly greater value.`)
 	g.i("MOVQ AX, ret+24(FP)")
 	g.i("VZEROUPPER")
 	g.i("RET")
+}
+
+const csrIntro = `
+The products of AxpyRowsPacked: row r of y, for r < rows, gets
+
+	y_r = fma(c[m], b_{idx[m]}, y_r),  m = ptr[r], …, ptr[r+1]−1,
+
+one FMA per term and element in order of m, b_j the row j of the packed
+matrix. A row's elements stay in registers through all its terms, so a
+term costs one load and one FMA a vector, and y is read and written
+once. The caller has checked every bound.
+
+Register use: CX rows left, SI &ptr[r], DI idx, R8 c, R9 b, R11 row r
+of y, R12 ldy in bytes; AX and BX the first row's next and end term,
+R13 and R14 the second row's; DX and R15 the terms' rows of b.`
+
+// csr writes the AxpyRowsPacked kernels: axpyCSR24x2 on 24 columns in
+// both forms, and the AVX2 form's axpyCSRPart for a panel's first
+// columns (the AVX-512 form masks those in axpyCSR24x2).
+//
+// The packings differ: the AVX2 tier's panels are 8 columns wide (row
+// j's eight at byte 64·j of its panel, panels R10 bytes apart), the
+// AVX-512 tier's 24 (row j's 24 at byte 192·j).
+func csr(g *gen) {
+	v := g.v
+	nv := 24 / g.lanes // vectors a row of 24 columns
+	name := "axpyCSR24x2" + g.suffix
+	sixth := "pstride int"
+	if g.masked {
+		name = "axpyCSR24x2AVX512"
+		sixth = "mask int"
+	}
+	// term sets b to row idx[t]'s first element and the register c to
+	// c[t].
+	term := func(t, b, c string) {
+		g.i("MOVQ (DI)(%s*8), %s // %s = &b_{idx[%s]}", t, b, b, t)
+		if g.masked {
+			g.i("LEAQ (%s)(%s*2), %s", b, b, b)
+		}
+		g.i("SHLQ $6, %s", b)
+		g.i("ADDQ R9, %s", b)
+		g.i("VBROADCASTSD (R8)(%s*8), %s // c[%s]", t, c, t)
+	}
+	// bVec is the memory operand of vector j of b's row.
+	bVec := func(b string, j int) string {
+		if g.masked {
+			return g.m(j, b)
+		}
+		return off(32*(j%2)) + "(" + b + ")" + []string{"", "(R10*1)", "(R10*2)"}[j/2]
+	}
+	// fma adds c·b to a row's accumulators from v(a0) on.
+	fma := func(b, c string, a0 int) {
+		for j := range nv {
+			g.op("VFMADD231PD", bVec(b, j), c, v(a0+j))
+		}
+	}
+	masks := []string{"K1", "K2", "K3"}
+	// loadY and storeY move a row of y (masked in the AVX-512 form).
+	loadY := func(y string, a0 int) {
+		for j := range nv {
+			if g.masked {
+				g.mask = masks[j]
+			}
+			g.load(g.m(j, y), v(a0+j))
+		}
+		g.mask = ""
+	}
+	storeY := func(y string, a0 int) {
+		for j := range nv {
+			if g.masked {
+				g.mask = masks[j]
+			}
+			g.store(v(a0+j), g.m(j, y))
+		}
+		g.mask = ""
+	}
+	prefetch := func(y string) {
+		for _, o := range []int{192, 256, 320, 383} {
+			g.i("PREFETCHT1 %d(%s)", o, y)
+		}
+	}
+	cA, cB := v(2*nv), v(2*nv+1)
+
+	g.p("")
+	g.p("// func %s(rows int, ptr, idx []int, c, b []float64, %s, y []float64, ldy int)", name, sixth)
+	g.p("//")
+	if g.masked {
+		g.comment(`AxpyRowsPacked on one 24-column panel of the AVX-512 tier's packing, on
+its columns j < 24 with bit j of mask set; y is read and written under
+the mask, so the panel's padding (zeros) never reaches it.`)
+	} else {
+		g.comment(`AxpyRowsPacked on 24 columns of y (three panels).`)
+	}
+	g.p("//")
+	g.comment(fmt.Sprintf(`Two rows at a time: the two rows' terms interleave, %d accumulators,
+so that the FMAs do not wait on each other, until the shorter row runs
+out. Each row's next 24 columns are asked for while it works: the panels
+go down the rows of y a few cache lines at a time, which the hardware
+does not foresee.`, 2*nv))
+	g.p("TEXT ·%s(SB), NOSPLIT, $0-144", name)
+	csrArgs(g)
+	if g.masked {
+		g.i("MOVQ mask+104(FP), AX")
+		for j := range nv {
+			if j > 0 {
+				g.i("SHRQ $8, AX")
+			}
+			g.i("KMOVQ AX, %s // columns %d..%d", masks[j], 8*j, 8*j+7)
+		}
+	} else {
+		g.i("MOVQ pstride+104(FP), R10")
+		g.i("SHLQ $3, R10 // R10 = the panel stride in bytes")
+	}
+	g.p("")
+	g.p("c24_pair:")
+	g.i("CMPQ CX, $2")
+	g.i("JLT  c24_single")
+	g.i("MOVQ (SI), AX // first row: terms AX..BX-1")
+	g.i("MOVQ 8(SI), BX")
+	g.i("MOVQ BX, R13 // second row: terms R13..R14-1")
+	g.i("MOVQ 16(SI), R14")
+	loadY("R11", 0)
+	prefetch("R11")
+	g.i("LEAQ (R11)(R12*1), DX")
+	loadY("DX", nv)
+	prefetch("DX")
+	g.p("")
+	g.i("// Both rows while both have terms.")
+	g.i("CMPQ AX, BX")
+	g.i("JGE  c24_tailB")
+	g.i("CMPQ R13, R14")
+	g.i("JGE  c24_tailA")
+	g.p("")
+	g.p("c24_both:")
+	term("AX", "DX", cA)
+	term("R13", "R15", cB)
+	fma("DX", cA, 0)
+	fma("R15", cB, nv)
+	g.i("INCQ AX")
+	g.i("INCQ R13")
+	g.i("CMPQ AX, BX")
+	g.i("JGE  c24_tailB")
+	g.i("CMPQ R13, R14")
+	g.i("JLT  c24_both")
+	g.p("")
+	g.p("c24_tailA:")
+	g.i("CMPQ AX, BX")
+	g.i("JGE  c24_tailB")
+	term("AX", "DX", cA)
+	fma("DX", cA, 0)
+	g.i("INCQ AX")
+	g.i("JMP  c24_tailA")
+	g.p("")
+	g.p("c24_tailB:")
+	g.i("CMPQ R13, R14")
+	g.i("JGE  c24_store")
+	term("R13", "R15", cB)
+	fma("R15", cB, nv)
+	g.i("INCQ R13")
+	g.i("JMP  c24_tailB")
+	g.p("")
+	g.p("c24_store:")
+	storeY("R11", 0)
+	g.i("LEAQ (R11)(R12*1), DX")
+	storeY("DX", nv)
+	g.i("ADDQ $16, SI // r += 2")
+	g.i("LEAQ (DX)(R12*1), R11")
+	g.i("SUBQ $2, CX")
+	g.i("JMP  c24_pair")
+	g.p("")
+	g.p("c24_single:")
+	g.i("TESTQ CX, CX")
+	g.i("JZ    c24_end")
+	g.i("MOVQ (SI), AX")
+	g.i("MOVQ 8(SI), BX")
+	loadY("R11", 0)
+	if g.masked {
+		// (The AVX2 form does not ask for the last row's next columns.)
+		prefetch("R11")
+	}
+	g.p("")
+	g.p("c24_one:")
+	g.i("CMPQ AX, BX")
+	g.i("JGE  c24_onestore")
+	term("AX", "DX", cA)
+	fma("DX", cA, 0)
+	g.i("INCQ AX")
+	g.i("JMP  c24_one")
+	g.p("")
+	g.p("c24_onestore:")
+	storeY("R11", 0)
+	g.p("")
+	g.p("c24_end:")
+	g.i("VZEROUPPER")
+	g.i("RET")
+	if g.masked {
+		return
+	}
+
+	g.p("")
+	g.p("// func axpyCSRPartAVX(rows int, ptr, idx []int, c, b []float64, mask *[8]int64, y []float64, ldy int)")
+	g.p("//")
+	g.comment(`The first w ≤ 8 columns of one panel, w the count of set lanes of mask:
+y is read and written under the mask, the panel's padding (zeros) in
+the other lanes never reaches it.`)
+	g.p("TEXT ·axpyCSRPartAVX(SB), NOSPLIT, $0-144")
+	csrArgs(g)
+	g.i("MOVQ mask+104(FP), R10")
+	g.i("VMOVDQU (R10), Y10")
+	g.i("VMOVDQU 32(R10), Y11")
+	g.i("TESTQ CX, CX")
+	g.i("JZ    part_end")
+	g.i("MOVQ (SI), AX")
+	g.p("")
+	g.p("part_row:")
+	g.i("MOVQ 8(SI), BX")
+	g.i("CMPQ AX, BX")
+	g.i("JGE  part_next")
+	g.i("VMASKMOVPD (R11), Y10, Y0")
+	g.i("VMASKMOVPD 32(R11), Y11, Y1")
+	g.p("")
+	g.p("part_term:")
+	term("AX", "DX", "Y12")
+	g.i("VFMADD231PD (DX), Y12, Y0")
+	g.i("VFMADD231PD 32(DX), Y12, Y1")
+	g.i("INCQ AX")
+	g.i("CMPQ AX, BX")
+	g.i("JLT  part_term")
+	g.p("")
+	g.i("VMASKMOVPD Y0, Y10, (R11)")
+	g.i("VMASKMOVPD Y1, Y11, 32(R11)")
+	g.p("")
+	g.p("part_next:")
+	g.i("ADDQ $8, SI")
+	g.i("ADDQ R12, R11")
+	g.i("DECQ CX")
+	g.i("JNZ  part_row")
+	g.p("")
+	g.p("part_end:")
+	g.i("VZEROUPPER")
+	g.i("RET")
+}
+
+// csrArgs loads the arguments of the CSR kernels but the sixth.
+func csrArgs(g *gen) {
+	g.i("MOVQ rows+0(FP), CX")
+	g.i("MOVQ ptr_base+8(FP), SI")
+	g.i("MOVQ idx_base+32(FP), DI")
+	g.i("MOVQ c_base+56(FP), R8")
+	g.i("MOVQ b_base+80(FP), R9")
+	g.i("MOVQ y_base+112(FP), R11")
+	g.i("MOVQ ldy+136(FP), R12")
+	g.i("SHLQ $3, R12 // R12 = ldy in bytes")
 }
