@@ -60,6 +60,8 @@ var files = []file{
 	{"fused_rows_avx512_amd64.s", avx512, rowsIntro512, rows},
 	{"fused_csr_amd64.s", avx2, csrIntro, csr},
 	{"fused_csr_avx512_amd64.s", avx512, csrIntro, csr},
+	{"gemm_pack_cols_amd64.s", avx2, packColsIntro, packCols},
+	{"gemm_pack_avx512_amd64.s", avx512, packColsIntro, packCols},
 	{"level1_avx2_amd64.s", avx2, "", level1},
 	{"level1_avx512_amd64.s", avx512, level1Intro512, level1},
 	{"gemvn_amd64.s", avx2, "", gemvN},
@@ -1983,4 +1985,103 @@ func csrArgs(g *gen) {
 	g.i("MOVQ y_base+112(FP), R11")
 	g.i("MOVQ ldy+136(FP), R12")
 	g.i("SHLQ $3, R12 // R12 = ldy in bytes")
+}
+
+const packColsIntro = `
+The packing routines of the GEMM driver for a panel stored by rows (see
+gemm_pack.go for the layouts): each step p copies the panel's w columns
+of row p to dst[p*w:]. The AVX2 tier's panels are 6 (of A) and 8 (of B)
+wide, the AVX-512 tier's 24 (of B); the other packing routines, which
+transpose, are AVX2 code in gemm_pack_amd64.s.`
+
+// packCols writes the tier's gemmPackCols<w>.
+func packCols(g *gen) {
+	type panel struct {
+		w      int    // columns
+		m, ld  string // the names of the matrix and its stride
+		unroll int    // steps a turn: 1, or 2 with the odd one after
+	}
+	panels := []panel{{6, "a", "lda", 1}, {8, "b", "ldb", 2}}
+	if g.masked {
+		panels = []panel{{24, "b", "ldb", 1}}
+	}
+	for _, pn := range panels {
+		name := fmt.Sprintf("gemmPackCols%d", pn.w)
+		l := fmt.Sprintf("cols%d", pn.w)
+		// The register kinds of a row's w columns: whole vectors, then
+		// a 128-bit half; step s of a turn uses the registers after
+		// those of step s-1.
+		var kinds []string
+		for c := 0; c < pn.w; c += g.lanes {
+			switch {
+			case pn.w-c >= g.lanes:
+				kinds = append(kinds, g.vreg)
+			case pn.w-c == 2:
+				kinds = append(kinds, "X")
+			default:
+				log.Fatalf("%s: %d columns left", name, pn.w-c)
+			}
+		}
+		reg := func(s, j int) string { return fmt.Sprintf("%s%d", kinds[j], len(kinds)*s+j) }
+		// copyRows copies steps rows from SI to DI.
+		copyRows := func(steps int) {
+			for s := range steps {
+				idx := ""
+				if s == 1 {
+					idx = "(R8*1)"
+				}
+				for j := range kinds {
+					g.i("VMOVUPD %s(SI)%s, %s", off(j*g.vb()), idx, reg(s, j))
+				}
+			}
+			for s := range steps {
+				for j := range kinds {
+					g.i("VMOVUPD %s, %s(DI)", reg(s, j), off((s*pn.w+j*g.lanes)*8))
+				}
+			}
+		}
+		g.p("")
+		g.p("// func %s(k int, %s []float64, %s int, dst []float64)", name, pn.m, pn.ld)
+		g.p("//")
+		g.p("//\tfor p := range k {")
+		g.p("//\t\tcopy(dst[p*%d:p*%d+%d], %s[p*%s:p*%s+%d])", pn.w, pn.w, pn.w, pn.m, pn.ld, pn.ld, pn.w)
+		g.p("//\t}")
+		g.p("TEXT ·%s(SB), NOSPLIT, $0-64", name)
+		g.i("MOVQ k+0(FP), CX")
+		g.i("MOVQ %s_base+8(FP), SI", pn.m)
+		g.i("MOVQ %s+32(FP), R8", pn.ld)
+		g.i("MOVQ dst_base+40(FP), DI")
+		g.i("SHLQ $3, R8 // R8 = %s in bytes", pn.ld)
+		if pn.unroll == 1 {
+			g.i("TESTQ CX, CX")
+			g.i("JZ    %s_done", l)
+			g.p("")
+			g.p("%s_loop:", l)
+			copyRows(1)
+			g.i("ADDQ R8, SI // p++")
+			g.i("ADDQ $%d, DI", 8*pn.w)
+			g.i("DECQ CX")
+			g.i("JNZ  %s_loop", l)
+		} else {
+			g.i("MOVQ CX, BX")
+			g.i("SHRQ $1, BX // BX = k / 2")
+			g.i("JZ   %s_tail", l)
+			g.p("")
+			g.p("%s_loop2:", l)
+			copyRows(2)
+			g.i("LEAQ (SI)(R8*2), SI // p += 2")
+			g.i("ADDQ $%d, DI", 16*pn.w)
+			g.i("DECQ BX")
+			g.i("JNZ  %s_loop2", l)
+			g.p("")
+			g.p("%s_tail:", l)
+			g.i("ANDQ $1, CX // one step left?")
+			g.i("JZ   %s_done", l)
+			copyRows(1)
+		}
+		g.p("")
+		g.p("%s_done:", l)
+		g.i("VZEROUPPER")
+		g.i("RET")
+	}
 }
