@@ -548,9 +548,7 @@ var rowWords = []string{"", "one", "two", "three", "four"}
 
 // rows writes the row kernels of fused_rows.go.
 func rows(g *gen) {
-	if g.masked {
-		axpy512(g)
-	}
+	axpy(g)
 	axpyN(g, 4)
 	axpyN(g, 2)
 	if g.masked {
@@ -587,11 +585,7 @@ func axpyN(g *gen, n int) {
 	g.p("TEXT ·%s(SB), NOSPLIT, $0-%d", name, 8+24*(n+1))
 	g.rowsArgs(n)
 	g.rowsSplit(2)
-	after := l + "_tail"
-	if !g.masked {
-		after = l + "_vec"
-	}
-	g.i("JZ %s", after)
+	g.i("JZ %s_rest", l)
 	g.p("")
 	g.p("%s_loop:", l)
 	g.rowsStep(n, 2, nil)
@@ -599,38 +593,41 @@ func axpyN(g *gen, n int) {
 	g.i("DECQ %s", rLen)
 	g.i("JNZ %s_loop", l)
 	g.p("")
-	if g.masked {
-		g.p("%s_tail:", l)
-		g.i("TESTQ %s, %s", tail, tail)
-		g.i("JZ %s_end", l)
-		g.tailMasks()
-		g.rowsStep(n, 2, []string{"K3", "K4"})
-	} else {
-		// One vector, then scalars.
-		g.p("%s_vec:", l)
-		g.i("TESTQ $%d, %s", g.lanes, tail)
-		g.i("JZ %s_scalars", l)
-		g.rowsStep(n, 1, nil)
-		g.rowsAdvance(n, g.vb())
-		g.p("")
-		g.p("%s_scalars:", l)
-		g.i("ANDQ $%d, %s", g.lanes-1, tail)
-		g.i("JZ %s_end", l)
-		g.p("")
-		g.p("%s_scalar:", l)
-		g.i("VMOVSD (%s), X0", yPtr)
-		for k := range n {
-			g.i("VFMADD231SD (%s), X%d, X0", xPtr[k], g.rowRegs().c+k)
-		}
-		g.i("VMOVSD X0, (%s)", yPtr)
-		g.rowsAdvance(n, 8)
-		g.i("DECQ %s", tail)
-		g.i("JNZ %s_scalar", l)
-	}
+	g.rowsRest(n, l)
 	g.p("")
 	g.p("%s_end:", l)
 	g.i("VZEROUPPER")
 	g.i("RET")
+}
+
+// rowsRest writes the last n%(2·lanes) elements of the n-row forms:
+// under masks, or one vector and then scalars. The main loop's JZ goes
+// to l_rest; l_end follows.
+func (g *gen) rowsRest(n int, l string) {
+	g.p("%s_rest:", l)
+	if g.masked {
+		g.i("TESTQ %s, %s", tail, tail)
+		g.i("JZ %s_end", l)
+		g.tailMasks()
+		g.rowsStep(n, 2, []string{"K3", "K4"})
+		return
+	}
+	g.i("TESTQ $%d, %s", g.lanes, tail)
+	g.i("JZ %s_scalars", l)
+	g.rowsStep(n, 1, nil)
+	g.rowsAdvance(n, g.vb())
+	g.p("")
+	g.p("%s_scalars:", l)
+	g.i("ANDQ $%d, %s", g.lanes-1, tail)
+	g.i("JZ %s_end", l)
+	g.p("")
+	g.p("%s_scalar:", l)
+	g.scalar = true
+	g.rowsStep(n, 1, nil)
+	g.rowsAdvance(n, 8)
+	g.scalar = false
+	g.i("DECQ %s", tail)
+	g.i("JNZ %s_scalar", l)
 }
 
 // rowsParams is the parameter list of n rows: "x0, x1, "…
@@ -642,24 +639,24 @@ func rowsParams(n int) string {
 	return b.String()
 }
 
-// axpy512 writes the AVX-512 axpy (AxpyUnitary): four vectors a step,
-// then two, then the masked tail. Its AVX2 form (axpyAVX in
-// axpy_amd64.s) is written apart, with VFMADD213PD and a scalar tail.
-func axpy512(g *gen) {
+// axpy writes the axpy of AxpyUnitary: four vectors a step, then two,
+// then the rest (rowsRest).
+func axpy(g *gen) {
 	c := g.rowRegs().c
+	name := "axpy" + g.suffix
 	g.p("")
-	g.p("// func axpy512(alpha float64, x, y []float64)")
+	g.p("// func %s(alpha float64, x, y []float64)", name)
 	g.p("//")
-	g.comment("y[i] = fma(alpha, x[i], y[i]) for i < len(x); len(y) ≥ len(x). 32\n" +
-		"elements a step, then 16, then the masked tail.")
-	g.p("TEXT ·axpy512(SB), NOSPLIT, $0-56")
+	g.comment(fmt.Sprintf("y[i] = fma(alpha, x[i], y[i]) for i < len(x); len(y) ≥ len(x). %d\n"+
+		"elements a step, then %d, then %s.", 4*g.lanes, 2*g.lanes, map[bool]string{false: "4 and scalars", true: "the masked tail"}[g.masked]))
+	g.p("TEXT ·%s(SB), NOSPLIT, $0-56", name)
 	g.i("VBROADCASTSD alpha+0(FP), %s", g.v(c))
 	g.i("MOVQ x_base+8(FP), %s", xPtr[0])
 	g.i("MOVQ x_len+16(FP), %s", rLen)
 	g.i("MOVQ y_base+32(FP), %s", yPtr)
 	g.i("MOVQ %s, %s", rLen, tail)
-	g.i("ANDQ $15, %s // tail = n %% 16", tail)
-	g.i("SHRQ $5, %s // n / 32", rLen)
+	g.i("ANDQ $%d, %s // tail = n %% %d", 2*g.lanes-1, tail, 2*g.lanes)
+	g.i("SHRQ $%d, %s // n / %d", log2(4*g.lanes), rLen, 4*g.lanes)
 	g.i("JZ one_two")
 	g.p("")
 	g.p("one_loop:")
@@ -670,16 +667,12 @@ func axpy512(g *gen) {
 	g.p("")
 	g.p("one_two:")
 	g.i("MOVQ x_len+16(FP), %s", rLen)
-	g.i("TESTQ $16, %s", rLen)
-	g.i("JZ one_tail")
+	g.i("TESTQ $%d, %s", 2*g.lanes, rLen)
+	g.i("JZ one_rest")
 	g.rowsStep(1, 2, nil)
 	g.rowsAdvance(1, 2*g.vb())
 	g.p("")
-	g.p("one_tail:")
-	g.i("TESTQ %s, %s", tail, tail)
-	g.i("JZ one_end")
-	g.tailMasks()
-	g.rowsStep(1, 2, []string{"K3", "K4"})
+	g.rowsRest(1, "one")
 	g.p("")
 	g.p("one_end:")
 	g.i("VZEROUPPER")

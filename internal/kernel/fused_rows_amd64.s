@@ -4,6 +4,77 @@
 
 #include "textflag.h"
 
+// func axpyAVX(alpha float64, x, y []float64)
+//
+// y[i] = fma(alpha, x[i], y[i]) for i < len(x); len(y) ≥ len(x). 16
+// elements a step, then 8, then 4 and scalars.
+TEXT ·axpyAVX(SB), NOSPLIT, $0-56
+	VBROADCASTSD alpha+0(FP), Y12
+	MOVQ x_base+8(FP), SI
+	MOVQ x_len+16(FP), CX
+	MOVQ y_base+32(FP), DX
+	MOVQ CX, BX
+	ANDQ $7, BX // tail = n % 8
+	SHRQ $4, CX // n / 16
+	JZ one_two
+
+one_loop:
+	VMOVUPD (DX), Y0
+	VMOVUPD 32(DX), Y1
+	VMOVUPD 64(DX), Y2
+	VMOVUPD 96(DX), Y3
+	VFMADD231PD (SI), Y12, Y0
+	VFMADD231PD 32(SI), Y12, Y1
+	VFMADD231PD 64(SI), Y12, Y2
+	VFMADD231PD 96(SI), Y12, Y3
+	VMOVUPD Y0, (DX)
+	VMOVUPD Y1, 32(DX)
+	VMOVUPD Y2, 64(DX)
+	VMOVUPD Y3, 96(DX)
+	ADDQ $128, SI
+	ADDQ $128, DX
+	DECQ CX
+	JNZ one_loop
+
+one_two:
+	MOVQ x_len+16(FP), CX
+	TESTQ $8, CX
+	JZ one_rest
+	VMOVUPD (DX), Y0
+	VMOVUPD 32(DX), Y1
+	VFMADD231PD (SI), Y12, Y0
+	VFMADD231PD 32(SI), Y12, Y1
+	VMOVUPD Y0, (DX)
+	VMOVUPD Y1, 32(DX)
+	ADDQ $64, SI
+	ADDQ $64, DX
+
+one_rest:
+	TESTQ $4, BX
+	JZ one_scalars
+	VMOVUPD (DX), Y0
+	VFMADD231PD (SI), Y12, Y0
+	VMOVUPD Y0, (DX)
+	ADDQ $32, SI
+	ADDQ $32, DX
+
+one_scalars:
+	ANDQ $3, BX
+	JZ one_end
+
+one_scalar:
+	VMOVSD (DX), X0
+	VFMADD231SD (SI), X12, X0
+	VMOVSD X0, (DX)
+	ADDQ $8, SI
+	ADDQ $8, DX
+	DECQ BX
+	JNZ one_scalar
+
+one_end:
+	VZEROUPPER
+	RET
+
 // func axpy4AVX(c *[4]float64, x0, x1, x2, x3, y []float64)
 //
 // y[i] = fma(c3, x3[i], fma(c2, x2[i], fma(c1, x1[i], fma(c0, x0[i], y[i]))))
@@ -25,7 +96,7 @@ TEXT ·axpy4AVX(SB), NOSPLIT, $0-128
 	MOVQ CX, BX
 	ANDQ $7, BX
 	SHRQ $3, CX
-	JZ four_vec
+	JZ four_rest
 
 four_loop:
 	VMOVUPD (DX), Y0
@@ -48,7 +119,7 @@ four_loop:
 	DECQ CX
 	JNZ four_loop
 
-four_vec:
+four_rest:
 	TESTQ $4, BX
 	JZ four_scalars
 	VMOVUPD (DX), Y0
@@ -101,7 +172,7 @@ TEXT ·axpy2AVX(SB), NOSPLIT, $0-80
 	MOVQ CX, BX
 	ANDQ $7, BX
 	SHRQ $3, CX
-	JZ two_vec
+	JZ two_rest
 
 two_loop:
 	VMOVUPD (DX), Y0
@@ -118,7 +189,7 @@ two_loop:
 	DECQ CX
 	JNZ two_loop
 
-two_vec:
+two_rest:
 	TESTQ $4, BX
 	JZ two_scalars
 	VMOVUPD (DX), Y0

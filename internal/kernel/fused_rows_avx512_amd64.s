@@ -46,7 +46,7 @@ one_loop:
 one_two:
 	MOVQ x_len+16(FP), CX
 	TESTQ $16, CX
-	JZ one_tail
+	JZ one_rest
 	VMOVUPD (DX), Z0
 	VMOVUPD 64(DX), Z1
 	VFMADD231PD (SI), Z28, Z0
@@ -56,7 +56,7 @@ one_two:
 	ADDQ $128, SI
 	ADDQ $128, DX
 
-one_tail:
+one_rest:
 	TESTQ BX, BX
 	JZ one_end
 	LEAQ ·tailMask16(SB), AX
@@ -94,7 +94,7 @@ TEXT ·axpy4x512(SB), NOSPLIT, $0-128
 	MOVQ CX, BX
 	ANDQ $15, BX
 	SHRQ $4, CX
-	JZ four_tail
+	JZ four_rest
 
 four_loop:
 	VMOVUPD (DX), Z0
@@ -117,7 +117,7 @@ four_loop:
 	DECQ CX
 	JNZ four_loop
 
-four_tail:
+four_rest:
 	TESTQ BX, BX
 	JZ four_end
 	LEAQ ·tailMask16(SB), AX
@@ -155,7 +155,7 @@ TEXT ·axpy2x512(SB), NOSPLIT, $0-80
 	MOVQ CX, BX
 	ANDQ $15, BX
 	SHRQ $4, CX
-	JZ two_tail
+	JZ two_rest
 
 two_loop:
 	VMOVUPD (DX), Z0
@@ -172,7 +172,7 @@ two_loop:
 	DECQ CX
 	JNZ two_loop
 
-two_tail:
+two_rest:
 	TESTQ BX, BX
 	JZ two_end
 	LEAQ ·tailMask16(SB), AX
