@@ -17,6 +17,12 @@
 // The AVX2 forms must round as the Go expressions they stand for, and the
 // AVX-512 forms as the AVX2 ones: the operations, their order and their
 // fusing are part of each description, not of the instruction set.
+//
+// A change here that should leave the code as it was (a new routine, a
+// tidier description) is checked by testdata/asmcmp.sh, which compares
+// the machine code of every routine with a git revision's: the AVX-512
+// forms cannot be run on a machine without AVX-512, but they can be
+// compared byte for byte.
 package main
 
 import (
