@@ -117,8 +117,8 @@ func (g *gen) i(format string, args ...any) { g.p("\t"+format, args...) }
 // comment writes text as // lines.
 func (g *gen) comment(text string) {
 	for _, l := range strings.Split(strings.TrimSpace(text), "\n") {
-		if l == "" {
-			g.p("//")
+		if l == "" || l[0] == '\t' {
+			g.p("//" + l)
 		} else {
 			g.p("// %s", l)
 		}

@@ -6,7 +6,7 @@
 
 // The products of AxpyRowsPacked: row r of y, for r < rows, gets
 //
-// 	y_r = fma(c[m], b_{idx[m]}, y_r),  m = ptr[r], …, ptr[r+1]−1,
+//	y_r = fma(c[m], b_{idx[m]}, y_r),  m = ptr[r], …, ptr[r+1]−1,
 //
 // one FMA per term and element in order of m, b_j the row j of the packed
 // matrix. A row's elements stay in registers through all its terms, so a
