@@ -76,7 +76,7 @@ const (
 	// PreprocessNone uses the samples as they are.
 	PreprocessNone Preprocess = "none"
 	// PreprocessDeskew reads each sample as an image of Config.Image,
-	// straightens and centres it by its moments (dataset.Deskew), then
+	// straightens and centres it by its moments (preprocess.Deskew), then
 	// makes it zero-mean with unit norm as PreprocessUnit does. It suits
 	// handwriting, whose slant varies from writer to writer.
 	PreprocessDeskew Preprocess = "deskew"

@@ -8,7 +8,6 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
-	"github.com/oddl-go/oddl/dataset"
 	"github.com/oddl-go/oddl/patch"
 )
 
@@ -101,7 +100,7 @@ func learnFront(ctx context.Context, cfg Config, src Source, threads int) (*patc
 		return nil, fmt.Errorf("oddl: %w: no samples", ErrInput)
 	}
 	X = X.Slice(0, got, 0, n).(*mat.Dense)
-	if err := dataset.Validate(X); err != nil {
+	if err := checkFinite(X); err != nil {
 		return nil, fmt.Errorf("oddl: %w: %v", ErrInput, err)
 	}
 	preprocessRows(X, cfg.Preprocess, cfg.Image, threads)
@@ -136,10 +135,11 @@ type frontSource struct {
 }
 
 // indexed is a Source held in memory that tells which of its samples the
-// next Read gives: upcoming returns their indices in order (what is left
-// of the pass), nil when it cannot tell.
+// next Read gives: Upcoming returns their indices in order (what is left
+// of the pass), nil when it cannot tell. The sources over data in memory,
+// this package's and dataset's, implement it.
 type indexed interface {
-	upcoming() []int
+	Upcoming() []int
 }
 
 func newFrontSource(ctx context.Context, src Source, m *Model) *frontSource {
@@ -163,14 +163,14 @@ func (s *frontSource) Read(x []float64, labels []int) (int, error) {
 	}
 	var ids []int
 	if s.cache != nil {
-		ids = s.src.(indexed).upcoming()
+		ids = s.src.(indexed).Upcoming()
 	}
 	got, err := s.src.Read(s.raw[:want*n], labels[:want])
 	if got <= 0 || got > want {
 		return got, err
 	}
 	X := mat.NewDense(got, n, s.raw[:got*n])
-	if verr := dataset.Validate(X); verr != nil {
+	if verr := checkFinite(X); verr != nil {
 		return 0, fmt.Errorf("%w: %v", ErrInput, verr)
 	}
 	if len(ids) < got {

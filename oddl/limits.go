@@ -6,7 +6,6 @@ import (
 	"math"
 	"runtime"
 
-	"github.com/oddl-go/oddl/dataset"
 	"github.com/oddl-go/oddl/omp"
 )
 
@@ -73,7 +72,6 @@ func Limits() []Limit {
 		{"Research.Forget", "-forget", MaxForget, "(1−1/t)^1000 already keeps only the last few hundred mini-batches"},
 		{"sample dimension n", "", MaxDim, "a 4096×4096 image; the model file's largest dimension"},
 		{"classes q", "", MaxClasses, "labels of an IDX file are bytes; the model file allows more"},
-		{"IDX elements", "", dataset.DefaultMaxElements, "16 GiB of float64; lowered further to the memory available (-max-memory)"},
 	}
 }
 

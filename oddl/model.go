@@ -13,7 +13,6 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/oddl-go/oddl/blas"
-	"github.com/oddl-go/oddl/dataset"
 	"github.com/oddl-go/oddl/patch"
 )
 
@@ -377,7 +376,7 @@ func (m *Model) prepare(X *mat.Dense) (*mat.Dense, error) {
 	if c != m.inputDim() {
 		return nil, fmt.Errorf("oddl: %w: samples have %d values, the model expects %d", ErrInput, c, m.inputDim())
 	}
-	if err := dataset.Validate(X); err != nil {
+	if err := checkFinite(X); err != nil {
 		return nil, fmt.Errorf("oddl: %w: %v", ErrInput, err)
 	}
 	Xc := mat.NewDense(r, c, nil)

@@ -1,10 +1,8 @@
-package oddl
+package dataset
 
 import (
 	"slices"
 	"testing"
-
-	"github.com/oddl-go/oddl/dataset"
 )
 
 func TestImageSourceMatchesSetSource(t *testing.T) {
@@ -27,14 +25,14 @@ func TestImageSourceMatchesSetSource(t *testing.T) {
 			t.Fatalf("key %d: the passes differ", key)
 		}
 	}
-	fa, fb := a.(Fingerprinter).Fingerprint(), b.(Fingerprinter).Fingerprint()
+	fa, fb := a.Fingerprint(), b.Fingerprint()
 	if fa != fb {
 		t.Errorf("fingerprints %x and %x: a model could not resume from one on the other", fa, fb)
 	}
 	other := imgs.Subset([]int{0, 1, 2, 3, 4, 5, 6})
 	other.Pix[5]++
 	c, _ := NewImageSource(other)
-	if c.(Fingerprinter).Fingerprint() == fa {
+	if c.Fingerprint() == fa {
 		t.Error("a changed pixel of the first image left the fingerprint alike")
 	}
 }
@@ -46,7 +44,7 @@ func TestImageSourceErrors(t *testing.T) {
 	badLabel := *imgs
 	badLabel.Labels = slices.Clone(imgs.Labels)
 	badLabel.Labels[3] = 3
-	for name, s := range map[string]*dataset.Images{"nil": nil, "short pixels": &bad, "label": &badLabel, "empty": {}} {
+	for name, s := range map[string]*Images{"nil": nil, "short pixels": &bad, "label": &badLabel, "empty": {}} {
 		if _, err := NewImageSource(s); err == nil {
 			t.Errorf("%s: accepted", name)
 		}
