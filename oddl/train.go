@@ -33,8 +33,12 @@ func Train(ctx context.Context, cfg Config, src Source, opts ...Option) (*Model,
 	if err := cfg.validateData(src.Dim(), src.Classes(), src.Len()); err != nil {
 		return nil, err
 	}
+	o := buildOptions(opts)
+	if err := o.check(); err != nil {
+		return nil, err
+	}
 	m := &Model{cfg: cfg, data: recordOf(src)}
-	if err := m.applyRuntime(buildOptions(opts).rt); err != nil {
+	if err := m.applyRuntime(o.rt); err != nil {
 		return nil, err
 	}
 	if cfg.PatchesOn() {
@@ -45,11 +49,26 @@ func Train(ctx context.Context, cfg Config, src Source, opts ...Option) (*Model,
 		m.front = f
 	}
 	m.st = newState(cfg.K, cfg.featureDim(src.Dim()), src.Classes())
-	err := m.Resume(ctx, src, opts...)
+	err := m.exclusive(func() error { return m.train(ctx, src, o) })
 	if m.cur.phase == phaseStart {
 		return nil, err
 	}
 	return m, err
+}
+
+// train runs training on src from where the model stands (the start of a
+// fresh model, or where Resume found it) to the configured epochs and the
+// refit; the caller has made the model busy and checked src and o.
+func (m *Model) train(ctx context.Context, src Source, o options) error {
+	if m.front != nil {
+		src = newFrontSource(ctx, src, m)
+	}
+	t, err := newTrainer(m, src, o)
+	if err != nil {
+		return err
+	}
+	defer m.invalidate()
+	return t.run(ctx)
 }
 
 // trainer is one training run of a model: the mini-batch, the coders of
