@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"math"
 
 	"gonum.org/v1/gonum/mat"
 
@@ -303,18 +302,6 @@ func (m *Model) frontFeatures(Xc *mat.Dense) (*mat.Dense, error) {
 	return F, nil
 }
 
-// version returns the file version a model is written in, in the
-// prediction form when pred: the lowest that holds it.
-func (m *Model) version(pred bool) uint32 {
-	switch {
-	case m.front != nil:
-		return patchVersion
-	case pred:
-		return predVersion
-	}
-	return fileVersion
-}
-
 // inputDimOf returns the dimension of the samples a model of c whose
 // dictionary has dimension n takes.
 func (c Config) inputDimOf(n int) int {
@@ -322,44 +309,4 @@ func (c Config) inputDimOf(n int) int {
 		return c.Image.Rows * c.Image.Cols
 	}
 	return n
-}
-
-// decodePatches reads the patch section of a version 10 header into
-// c.Patches and returns the front end it holds; n is the dictionary's
-// dimension, which must be that of the front end's features.
-func decodePatches(r *reader, c *Config, n int) (*patch.Front, error) {
-	var v [7]int
-	for i := range v {
-		v[i] = int(r.u32())
-	}
-	p := patch.Config{Size: v[0], Stride: v[1], Atoms: v[2], L: v[3], Cells: v[4], Samples: v[5], Iterations: v[6], Seed: r.u64()}
-	if r.err != nil {
-		return nil, r.err
-	}
-	if p == (patch.Config{}) {
-		return nil, fmt.Errorf("%w: a version %d file without a patch front end", ErrCorrupt, patchVersion)
-	}
-	if err := p.Validate(c.Image.Rows, c.Image.Cols); err != nil {
-		return nil, fmt.Errorf("%w: %v", ErrCorrupt, err)
-	}
-	c.Patches = p
-	if d := c.featureDim(0); d != n {
-		return nil, fmt.Errorf("%w: dimension %d for a patch front end of %d features", ErrCorrupt, n, d)
-	}
-	vals := p.Atoms * p.Size * p.Size
-	atoms := make([]float64, vals)
-	for i := range atoms {
-		atoms[i] = r.f64()
-		if math.IsNaN(atoms[i]) || math.IsInf(atoms[i], 0) {
-			return nil, fmt.Errorf("%w: non-finite patch atom", ErrCorrupt)
-		}
-	}
-	if r.err != nil {
-		return nil, r.err
-	}
-	f, err := patch.New(mat.NewDense(p.Atoms, p.Size*p.Size, atoms), c.Image.Rows, c.Image.Cols, p)
-	if err != nil {
-		return nil, fmt.Errorf("%w: %v", ErrCorrupt, err)
-	}
-	return f, nil
 }

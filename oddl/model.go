@@ -207,6 +207,12 @@ func (m *Model) Done() bool {
 	return m.cur.phase == phaseJoint && m.cur.pass >= m.cfg.Epochs
 }
 
+// PredictionOnly reports whether the model was read from the prediction
+// form: it predicts and evaluates, and cannot be trained further.
+func (m *Model) PredictionOnly() bool {
+	return m != nil && m.st != nil && m.st.m == nil
+}
+
 // Times returns the time spent training, by part, over all sessions.
 func (m *Model) Times() Times { return m.times }
 
