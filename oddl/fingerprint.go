@@ -1,7 +1,5 @@
 package oddl
 
-import "fmt"
-
 // Fingerprinter is implemented by a Source that can sum up its samples
 // cheaply, so that a model can tell later whether it resumes on the same
 // data (see Model.Resume). The source of NewMatrixSource implements it, and
@@ -27,20 +25,4 @@ func recordOf(src Source) dataRecord {
 		r.sum = f.Fingerprint()
 	}
 	return r
-}
-
-// checkData refuses a source other than the one the model records, unless
-// newData allows it.
-func (m *Model) checkData(src Source, newData bool) error {
-	rec := recordOf(src)
-	old := m.data
-	switch {
-	case old.n == 0 || newData:
-		return nil
-	case old.n != rec.n:
-		return fmt.Errorf("oddl: %w: the model was trained on %d samples, this source has %d", ErrNewData, old.n, rec.n)
-	case old.sum != 0 && rec.sum != 0 && old.sum != rec.sum:
-		return fmt.Errorf("oddl: %w: the model was trained on %d other samples (fingerprint %016x, this source's %016x)", ErrNewData, old.n, old.sum, rec.sum)
-	}
-	return nil
 }

@@ -31,33 +31,6 @@ const frontImages = 10000
 // are learned from (the training phases are 1 and 2).
 const frontPhase = 3
 
-// PatchesOn reports whether c has a patch front end.
-func (c Config) PatchesOn() bool { return c.Patches != (patch.Config{}) }
-
-// validatePatches checks the patch settings against the image shape.
-// A front end without one is refused by validateImage, when the data is
-// known.
-func (c Config) validatePatches() error {
-	if !c.PatchesOn() || c.Image == (Shape{}) {
-		// Without the image shape the data checks refuse it (validateImage).
-		return nil
-	}
-	if err := c.Patches.Validate(c.Image.Rows, c.Image.Cols); err != nil {
-		return configErr("%v", err)
-	}
-	return nil
-}
-
-// featureDim returns the dimension the dictionary learns on for samples
-// of dimension n: the front end's features, or n itself.
-func (c Config) featureDim(n int) int {
-	if !c.PatchesOn() {
-		return n
-	}
-	p := c.Patches
-	return 2 * p.Atoms * p.Cells * p.Cells
-}
-
 // inputDim returns the dimension of the samples the model takes.
 func (m *Model) inputDim() int {
 	if m.front != nil {
@@ -207,22 +180,6 @@ func (s *frontSource) Read(x []float64, labels []int) (int, error) {
 	return got, err
 }
 
-// maxCacheBytes bounds the memory the features kept by frontSource take;
-// past it, the images not kept are computed at every read.
-const maxCacheBytes = 1 << 30
-
-// FrontCacheBytes bounds the memory that training a model of c on a
-// source of the given number of samples held in memory keeps for the patch
-// front end's features (each image's features are computed once and kept,
-// up to a fixed bound); 0 without a front end. MemoryEstimate does not
-// count it, as it depends on the number of samples.
-func (c Config) FrontCacheBytes(samples int) int64 {
-	if !c.PatchesOn() || samples < 1 {
-		return 0
-	}
-	return min(int64(maxCacheBytes), int64(samples)*int64(c.featureDim(0)*10+48))
-}
-
 // featureCache keeps the feature vectors of a source's images by index,
 // exactly, as their non-zero entries (pooled codes are mostly zero).
 type featureCache struct {
@@ -281,16 +238,6 @@ func (c *featureCache) put(id int, f []float64) {
 	c.idx[id], c.val[id] = idx, val
 }
 
-// batchPrep returns the preprocessing the training mini-batches apply to
-// what the source gives: the features of a front end are made zero-mean
-// with unit norm, anything else gets Config.Preprocess.
-func (c Config) batchPrep() (Preprocess, Shape) {
-	if c.PatchesOn() {
-		return PreprocessUnit, Shape{}
-	}
-	return c.Preprocess, c.Image
-}
-
 // frontFeatures maps the checked, preprocessed images Xc to the
 // zero-mean unit-norm features prediction codes.
 func (m *Model) frontFeatures(Xc *mat.Dense) (*mat.Dense, error) {
@@ -300,13 +247,4 @@ func (m *Model) frontFeatures(Xc *mat.Dense) (*mat.Dense, error) {
 	}
 	preprocessRows(F, PreprocessUnit, Shape{}, m.threads())
 	return F, nil
-}
-
-// inputDimOf returns the dimension of the samples a model of c whose
-// dictionary has dimension n takes.
-func (c Config) inputDimOf(n int) int {
-	if c.PatchesOn() {
-		return c.Image.Rows * c.Image.Cols
-	}
-	return n
 }

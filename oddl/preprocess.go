@@ -5,6 +5,7 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/oddl-go/oddl/internal/par"
 	"github.com/oddl-go/oddl/internal/sample"
 	"github.com/oddl-go/oddl/preprocess"
 )
@@ -22,7 +23,7 @@ func preprocessRows(X *mat.Dense, p Preprocess, img Shape, threads int) {
 		return
 	}
 	workers := max(1, min(threads, r/64))
-	parallel(workers, func(w int) {
+	par.Do(workers, func(w int) {
 		lo, hi := w*r/workers, (w+1)*r/workers
 		band := X.Slice(lo, hi, 0, n).(*mat.Dense)
 		if p == PreprocessDeskew {

@@ -83,6 +83,22 @@ func (m *Model) checkSource(src Source) error {
 	return nil
 }
 
+// checkData refuses a source other than the one the model records, unless
+// newData allows it.
+func (m *Model) checkData(src Source, newData bool) error {
+	rec := recordOf(src)
+	old := m.data
+	switch {
+	case old.n == 0 || newData:
+		return nil
+	case old.n != rec.n:
+		return fmt.Errorf("oddl: %w: the model was trained on %d samples, this source has %d", ErrNewData, old.n, rec.n)
+	case old.sum != 0 && rec.sum != 0 && old.sum != rec.sum:
+		return fmt.Errorf("oddl: %w: the model was trained on %d other samples (fingerprint %016x, this source's %016x)", ErrNewData, old.n, old.sum, rec.sum)
+	}
+	return nil
+}
+
 // Continue adds epochs to the configured number of epochs and resumes
 // training on src (see Resume).
 func (m *Model) Continue(ctx context.Context, src Source, epochs int, opts ...Option) error {

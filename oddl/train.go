@@ -6,7 +6,6 @@ import (
 	"time"
 
 	"github.com/oddl-go/oddl/blas"
-	"github.com/oddl-go/oddl/internal/par"
 	"github.com/oddl-go/oddl/omp"
 )
 
@@ -392,7 +391,3 @@ func (t *trainer) update(joint, updateW bool) (unused int) {
 	t.dict.changed()
 	return unused
 }
-
-// parallel runs f(0), …, f(workers−1) on as many goroutines (f(0) on the
-// calling one) and waits for them.
-func parallel(workers int, f func(w int)) { par.Do(workers, f) }
