@@ -1,6 +1,7 @@
 package dataset
 
 import (
+	"io"
 	"slices"
 	"testing"
 )
@@ -47,6 +48,39 @@ func TestImageSourceErrors(t *testing.T) {
 	for name, s := range map[string]*Images{"nil": nil, "short pixels": &bad, "label": &badLabel, "empty": {}} {
 		if _, err := NewImageSource(s); err == nil {
 			t.Errorf("%s: accepted", name)
+		}
+	}
+}
+
+// ReadAt gives the samples in their stored order from any position, the
+// same from the set and from its bytes, without moving the pass.
+func TestReadAtStoredOrder(t *testing.T) {
+	imgs := deformBase()
+	a, _ := NewImageSource(imgs)
+	b, _ := NewSetSource(imgs.Set())
+	n, d := imgs.Len(), imgs.Dim()
+	want := imgs.Set()
+	for _, src := range []interface {
+		ReadAt([]float64, []int, int) (int, error)
+	}{a, b} {
+		x, l := make([]float64, 4*d), make([]int, 4)
+		got, err := src.ReadAt(x, l, 2)
+		if got != 4 || err != nil {
+			t.Fatalf("ReadAt 4 from 2: %d, %v", got, err)
+		}
+		for i := range got {
+			if !slices.Equal(x[i*d:(i+1)*d], want.X.RawRowView(2+i)) || l[i] != want.Labels[2+i] {
+				t.Fatalf("sample %d is not row %d", i, 2+i)
+			}
+		}
+		if got, err := src.ReadAt(x, l, n-1); got != 1 || err != nil {
+			t.Errorf("ReadAt from the last: %d, %v", got, err)
+		}
+		if got, err := src.ReadAt(x, l, n); got != 0 || err != io.EOF {
+			t.Errorf("ReadAt at the end: %d, %v", got, err)
+		}
+		if _, err := src.ReadAt(x, l, n+1); err == nil || err == io.EOF {
+			t.Errorf("ReadAt past the end: %v", err)
 		}
 	}
 }

@@ -60,6 +60,14 @@ func (s *SetSource) Read(x []float64, labels []int) (int, error) {
 	return n, wrap(err)
 }
 
+// ReadAt reads up to len(labels) samples from position pos of their
+// stored order, as Read does but without moving the pass: 0, io.EOF at
+// the end. Evaluation reads a set in its order this way.
+func (s *SetSource) ReadAt(x []float64, labels []int, pos int) (int, error) {
+	n, err := s.m.ReadAt(x, labels, pos)
+	return n, wrap(err)
+}
+
 // Fingerprint hashes the dimensions, every label and a few samples spread
 // from the first to the last, so that a model can tell whether it resumes
 // on the same data.
@@ -132,6 +140,22 @@ func (s *ImageSource) Read(x []float64, labels []int) (int, error) {
 		labels[i] = s.s.Labels[j]
 	}
 	s.Pos += cnt
+	return cnt, nil
+}
+
+// ReadAt reads up to len(labels) samples from position pos of their
+// stored order, as Read does but without moving the pass: 0, io.EOF at
+// the end.
+func (s *ImageSource) ReadAt(x []float64, labels []int, pos int) (int, error) {
+	cnt, err := sample.StoredAt(pos, s.Len(), len(labels))
+	if err != nil {
+		return 0, wrap(err)
+	}
+	d := s.Dim()
+	for i := range cnt {
+		s.s.RowTo(x[i*d:(i+1)*d], pos+i)
+		labels[i] = s.s.Labels[pos+i]
+	}
 	return cnt, nil
 }
 

@@ -32,6 +32,9 @@ type Source interface {
 	Read(x []float64, labels []int) (int, error)
 }
 
+// matrixSource is the source of NewMatrixSource.
+type matrixSource = sample.Matrix
+
 // NewMatrixSource returns a Source over the rows of X (one sample a row) with
 // the given labels in 0..classes−1. The data are not copied and must not
 // change while the source is in use. Each pass visits every sample once in a

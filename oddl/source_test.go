@@ -150,4 +150,15 @@ var (
 	_ Fingerprinter = (*dataset.SetSource)(nil)
 	_ Fingerprinter = (*dataset.ImageSource)(nil)
 	_ Fingerprinter = (*dataset.DeformSource)(nil)
+	_ indexed       = (*matrixSource)(nil)
+	// The sources of sets in memory also read in stored order.
+	_ interface {
+		ReadAt([]float64, []int, int) (int, error)
+	} = (*matrixSource)(nil)
+	_ interface {
+		ReadAt([]float64, []int, int) (int, error)
+	} = (*dataset.SetSource)(nil)
+	_ interface {
+		ReadAt([]float64, []int, int) (int, error)
+	} = (*dataset.ImageSource)(nil)
 )

@@ -3,6 +3,7 @@ package sample
 import (
 	"errors"
 	"fmt"
+	"io"
 
 	"gonum.org/v1/gonum/mat"
 
@@ -92,9 +93,37 @@ func (s *Matrix) Read(x []float64, labels []int) (int, error) {
 	return cnt, nil
 }
 
+// ReadAt reads up to len(labels) samples from position pos of their
+// stored order (the rows of X), as Read does but without moving the pass:
+// 0, io.EOF at the end.
+func (s *Matrix) ReadAt(x []float64, labels []int, pos int) (int, error) {
+	cnt, err := StoredAt(pos, s.Len(), len(labels))
+	if err != nil {
+		return 0, err
+	}
+	n := s.Dim()
+	for i := range cnt {
+		copy(x[i*n:(i+1)*n], s.X.RawRowView(pos+i))
+		labels[i] = s.Labels[pos+i]
+	}
+	return cnt, nil
+}
+
 // Fingerprint hashes the dimensions, every label and a few samples (see
 // the package's Fingerprint).
 func (s *Matrix) Fingerprint() uint64 {
 	r, c := s.X.Dims()
 	return Fingerprint(r, c, s.classes, s.Labels, func(i int, _ []float64) []float64 { return s.X.RawRowView(i) })
+}
+
+// StoredAt returns how many of want samples a read in stored order from
+// pos of n samples gives: io.EOF at the end, an error outside 0..n.
+func StoredAt(pos, n, want int) (int, error) {
+	if err := CheckPos(pos, n); err != nil {
+		return 0, err
+	}
+	if pos == n {
+		return 0, io.EOF
+	}
+	return min(want, n-pos), nil
 }
