@@ -25,6 +25,9 @@ func IsSmall(c Config, n int) bool { return n > 0 && n < SmallDataBatches*c.Batc
 const (
 	DefaultFrontCells = 3
 	DefaultFrontL     = 2
+	// DefaultFrontK is the dictionary size on the front end's features
+	// (FitToData).
+	DefaultFrontK = 480
 )
 
 // DefaultFront returns the patch front end that the defaults put on

@@ -1,12 +1,16 @@
 package oddl
 
 import (
+	"bytes"
 	"context"
+	"encoding/binary"
 	"math"
 	"math/rand/v2"
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/oddl-go/oddl/patch"
 )
 
 // collabWant computes the collaborative rule's scores from the model's
@@ -195,5 +199,64 @@ func TestChooseSmallSubspaces(t *testing.T) {
 	t.Logf("fresh samples: collaborative %.3f, %s %.3f", col.ErrorRate, "β", lin.ErrorRate)
 	if col.ErrorRate >= lin.ErrorRate {
 		t.Fatalf("collaborative error %.3f not below the other rule's %.3f", col.ErrorRate, lin.ErrorRate)
+	}
+}
+
+// A model with the collaborative rule is written as version 11, in both
+// forms, with or without a front end, and read back with the same rule and
+// scores; without the rule it keeps the version it had.
+func TestCollaborativeFile(t *testing.T) {
+	rng := rand.New(rand.NewPCG(11, 12))
+	X, labels := bars(rng, 300, 12)
+	Xt, _ := bars(rng, 50, 12)
+	plain := frontConfig()
+	plain.Patches = patch.Config{}
+	for _, cfg := range []Config{plain, frontConfig()} {
+		m, err := Train(context.Background(), cfg, mustSource(t, X, labels, 3), WithThreads(1))
+		if err != nil {
+			t.Fatal(err)
+		}
+		base, err := m.MarshalBinary()
+		if err != nil {
+			t.Fatal(err)
+		}
+		wantVer := uint32(fileVersion)
+		if cfg.PatchesOn() {
+			wantVer = patchVersion
+		}
+		if v := binary.LittleEndian.Uint32(base[8:]); v != wantVer {
+			t.Fatalf("without the rule: version %d, want %d", v, wantVer)
+		}
+		if err := m.SetCollaborative(0.1); err != nil {
+			t.Fatal(err)
+		}
+		want, err := m.Scores(Xt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, pred := range []bool{false, true} {
+			var buf bytes.Buffer
+			if _, err := m.writeTo(&buf, pred); err != nil {
+				t.Fatal(err)
+			}
+			b := buf.Bytes()
+			if v := binary.LittleEndian.Uint32(b[8:]); v != ruleVersion {
+				t.Fatalf("with the rule: version %d, want %d", v, ruleVersion)
+			}
+			var got Model
+			if err := got.UnmarshalBinary(b); err != nil {
+				t.Fatalf("front end %v, prediction form %v: %v", cfg.PatchesOn(), pred, err)
+			}
+			if c := got.Config(); c.Collaborative != 0.1 || c.PatchesOn() != cfg.PatchesOn() || got.PredictionOnly() != pred {
+				t.Fatalf("read back: collaborative %g, front end %v, prediction only %v", c.Collaborative, c.PatchesOn(), got.PredictionOnly())
+			}
+			s, err := got.Scores(Xt)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !mat.Equal(s, want) {
+				t.Fatalf("front end %v, prediction form %v: other scores after reading", cfg.PatchesOn(), pred)
+			}
+		}
 	}
 }
