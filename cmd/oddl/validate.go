@@ -69,8 +69,11 @@ func (f *trainFlags) validationGrid() (oddl.ValidationGrid, error) {
 		if f.set["lambda0"] {
 			g.Lambda0 = nil
 		}
-		if f.set["residual-weight"] {
-			g.ResidualWeights = []float64{f.cfg.ResidualWeight}
+		if f.set["residual-weight"] || f.set["collaborative"] {
+			g.ResidualWeights, g.Collaborative = []float64{f.cfg.ResidualWeight}, nil
+		}
+		if f.set["patches"] {
+			g.Patches = nil
 		}
 		return g, nil
 	}
@@ -102,6 +105,12 @@ func (f *trainFlags) validationGrid() (oddl.ValidationGrid, error) {
 				} else {
 					g.L = append(g.L, n)
 				}
+			case "collaborative":
+				x, err := strconv.ParseFloat(v, 64)
+				if err != nil || !(x > 0) || x > oddl.MaxWeight {
+					return g, fmt.Errorf("%s=%s: want a number above 0, at most %g", d.name, v, oddl.MaxWeight)
+				}
+				g.Collaborative = append(g.Collaborative, x)
 			case "lambda0", "residual-weight":
 				x, err := strconv.ParseFloat(v, 64)
 				if err != nil || math.IsNaN(x) || x < 0 || x > oddl.MaxWeight {
@@ -113,7 +122,7 @@ func (f *trainFlags) validationGrid() (oddl.ValidationGrid, error) {
 					g.ResidualWeights = append(g.ResidualWeights, x)
 				}
 			default:
-				return g, fmt.Errorf("%s: only k, l, lambda0 and residual-weight can be searched", d.name)
+				return g, fmt.Errorf("%s: only k, l, lambda0, residual-weight and collaborative can be searched", d.name)
 			}
 		}
 	}
