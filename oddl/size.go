@@ -21,6 +21,9 @@ type DataSize struct {
 // they are (on the command line, an explicit flag always wins).
 type Given struct {
 	K, L, Epochs bool
+	// Preprocess marks Config.Preprocess as chosen: FitConfig then does
+	// not pick it for the data set (FitToData never changes it).
+	Preprocess bool
 }
 
 // Fitted is one setting FitToData changed, with its new value and why.

@@ -12,8 +12,6 @@ import (
 	"strconv"
 	"strings"
 
-	"gonum.org/v1/gonum/mat"
-
 	"github.com/oddl-go/oddl/bench/experiments"
 	"github.com/oddl-go/oddl/dataset"
 	"github.com/oddl-go/oddl/oddl"
@@ -346,27 +344,4 @@ func sizeText(b int64) string {
 		return fmt.Sprintf("%.1f KiB", float64(b)/(1<<10))
 	}
 	return fmt.Sprintf("%d bytes", b)
-}
-
-// predictFloats is about how many values predictBlocks hands to the model
-// at once (32 MiB of float64).
-const predictFloats = 1 << 22
-
-// predictBlocks predicts the rows of X a block at a time: the model
-// preprocesses a copy of what it codes, so a block's copy is all that is
-// added to the samples (the labels are the same, each sample being coded on
-// its own).
-func predictBlocks(m *oddl.Model, X *mat.Dense) ([]int, error) {
-	r, c := X.Dims()
-	labels := make([]int, 0, r)
-	rows := max(256, predictFloats/max(c, 1))
-	for lo := 0; lo < r; lo += rows {
-		hi := min(lo+rows, r)
-		l, err := m.Predict(X.Slice(lo, hi, 0, c).(*mat.Dense))
-		if err != nil {
-			return nil, err
-		}
-		labels = append(labels, l...)
-	}
-	return labels, nil
 }

@@ -10,7 +10,6 @@ import (
 	"os/signal"
 	"runtime"
 	"runtime/pprof"
-	"slices"
 	"strings"
 	"sync/atomic"
 	"syscall"
@@ -199,7 +198,7 @@ func runTrain(args []string, stdout, stderr io.Writer) (err error) {
 type trainFlags struct {
 	cfg                    oddl.Config
 	base                   oddl.Config     // cfg before it was fitted to the data's size
-	notes                  []string        // what sizeDefaults chose, for stderr
+	notes                  []string        // what fitDefaults chose, for stderr
 	set                    map[string]bool // the flags given
 	data                   *dataFlags
 	stream                 *streamFlags
@@ -288,7 +287,7 @@ func parseTrainFlags(args []string, stderr io.Writer) (*trainFlags, error) {
 		return nil, err
 	}
 	if !f.set["preprocess"] {
-		// Until the data is known (imageDefaults).
+		// Until the data is known (fitDefaults).
 		cfg.Preprocess = def.Preprocess
 	}
 	return f, nil
@@ -474,10 +473,9 @@ func (f *trainFlags) loadData(model *oddl.Model, tooLarge func(error) error, std
 		}
 	}
 	if model == nil {
-		if err := f.imageDefaults(d.train); err != nil {
+		if err := f.fitDefaults(d.train); err != nil {
 			return nil, err
 		}
-		f.sizeDefaults(d.train, stderr)
 	}
 	held := loaded
 	if !f.stream.on() {
@@ -509,56 +507,52 @@ func (f *trainFlags) loadData(model *oddl.Model, tooLarge func(error) error, std
 	return d, nil
 }
 
-// digitSets are the data sets of handwritten digits, which train on
-// deskewed images by default: on held-out training images deskewing made
-// the error about a point lower on MNIST and a third of a point on USPS
-// (docs/RESULTS.md, "How the defaults were chosen").
-var digitSets = []string{"mnist", "usps"}
-
-// imageDefaults records the image shape of the samples in the model and,
-// unless -preprocess is given, picks the preprocessing: deskew for the
-// digit sets, unit for other data (deskewing suits slanted strokes, not
-// aligned photographs such as the faces of yaleb); and it decides the
-// patch front end where it is on by default (frontByDefault).
-func (f *trainFlags) imageDefaults(train samples) error {
-	f.cfg.Image = train.shape()
-	digits := slices.Contains(digitSets, strings.ToLower(f.data.name))
-	if !f.set["preprocess"] && f.cfg.Image != (oddl.Shape{}) && digits {
-		f.cfg.Preprocess = oddl.PreprocessDeskew
+// fitDefaults fits the settings the flags left at their defaults to the
+// training set (oddl.FitImage: the image shape and, unless -preprocess
+// is given, deskew for the digit sets; then oddl.FitToData: K, L and the
+// passes of a small set), keeps the settings before the size fit for
+// -validate's folds, and notes what it chose, said on stderr once
+// training has accepted the settings (so that a refused setting gets a
+// one-line error). An explicit flag always wins.
+func (f *trainFlags) fitDefaults(train samples) error {
+	info, err := f.dataInfo(train)
+	if err != nil {
+		return err
 	}
+	f.cfg = oddl.FitImage(f.cfg, info, f.given())
 	if f.cfg.Preprocess == oddl.PreprocessDeskew && f.cfg.Image == (oddl.Shape{}) {
 		return usageError{fmt.Errorf("-preprocess deskew needs images (IDX files, whose header gives their size): the samples of %s have no image size", train.name())}
 	}
-	return f.patches.checkImage(&f.cfg, train.name(), digits, f.set)
-}
-
-// sizeDefaults fits the settings the flags left at their defaults to the
-// training set (oddl.FitToData: K, L and the passes of a small set),
-// keeps the settings before the fit for -validate's folds, and notes what
-// it chose, said on stderr once training has accepted the settings (so
-// that a refused setting gets a one-line error). An explicit flag always
-// wins.
-func (f *trainFlags) sizeDefaults(train samples, stderr io.Writer) {
+	if err := f.patches.checkImage(&f.cfg, train.name(), info.Digits(), f.set); err != nil {
+		return err
+	}
 	f.base = f.cfg
 	var fitted []oddl.Fitted
-	f.cfg, fitted = oddl.FitToData(f.cfg, f.dataSize(train), f.given())
+	f.cfg, fitted = oddl.FitToData(f.cfg, info.Size, f.given())
 	f.notes = f.notes[:0]
 	for _, c := range fitted {
 		f.notes = append(f.notes, fmt.Sprintf("oddl train: %s (set -%s to choose)", c, flagOf[c.Setting]))
 	}
+	return nil
 }
 
 // flagOf names the flag of each setting FitToData fits.
 var flagOf = map[string]string{"K": "k", "L": "l", "Epochs": "epochs"}
 
-// dataSize describes the training samples to oddl.FitToData.
-func (f *trainFlags) dataSize(train samples) oddl.DataSize {
-	return oddl.DataSize{Samples: train.len(), Varied: train.varied(), Classes: train.classes(), Dim: train.dim()}
+// dataInfo describes the training samples to oddl.FitImage and
+// oddl.FitToData (oddl.Describe counts them).
+func (f *trainFlags) dataInfo(train samples) (oddl.DataInfo, error) {
+	src, err := train.source()
+	if err != nil {
+		return oddl.DataInfo{}, err
+	}
+	size, err := oddl.Describe(src)
+	return oddl.DataInfo{Name: f.data.name, Image: train.image(), Size: size}, err
 }
 
 // given marks the size-dependent settings whose flags were given.
 func (f *trainFlags) given() oddl.Given {
-	return oddl.Given{K: f.set["k"], L: f.set["l"], Epochs: f.set["epochs"]}
+	return oddl.Given{K: f.set["k"], L: f.set["l"], Epochs: f.set["epochs"], Preprocess: f.set["preprocess"]}
 }
 
 // trainSession is a training run under way: the context that Ctrl-C

@@ -144,7 +144,11 @@ func (r *trainSession) crossValidate(d *trainData, stderr io.Writer) (*validatio
 	g := f.given()
 	g.K = g.K || len(grid.K) > 0
 	g.L = g.L || len(grid.L) > 0
-	f.cfg, _ = oddl.FitToData(v.Apply(f.base, grid), f.dataSize(d.train), g)
+	info, err := f.dataInfo(d.train)
+	if err != nil {
+		return nil, err
+	}
+	f.cfg, _ = oddl.FitToData(v.Apply(f.base, grid), info.Size, g)
 	f.cfg.L = min(f.cfg.L, f.cfg.K)
 	if d.src, err = d.train.source(); err != nil {
 		return nil, err
@@ -169,7 +173,9 @@ func (r *trainSession) retrainAll(d *trainData, v *validationReport, addEpochs i
 	beta := r.model.Config().ResidualWeight
 	f.cfg = f.base
 	f.cfg.ResidualWeight = beta
-	f.sizeDefaults(d.all, stderr)
+	if err := f.fitDefaults(d.all); err != nil {
+		return 0, err
+	}
 	d.train, d.held = d.all, samples{}
 	var err error
 	if d.src, err = d.train.source(); err != nil {
