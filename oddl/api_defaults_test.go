@@ -2,6 +2,7 @@ package oddl
 
 import (
 	"context"
+	"errors"
 	"math/rand/v2"
 	"reflect"
 	"testing"
@@ -113,5 +114,18 @@ func TestEvaluateSourceMatchesEvaluate(t *testing.T) {
 	whole, _ := m.Predict(X)
 	if !reflect.DeepEqual(pred, whole) {
 		t.Error("PredictBlocks and Predict differ")
+	}
+}
+
+func TestTooFewSamplesError(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	_, X, labels := planted(rng, 8, 16, 2, 2, 20, 0.05)
+	_, err := Train(context.Background(), smallConfig(40, 2), mustSource(t, X, labels, 2))
+	if !errors.Is(err, ErrTooFewSamples) || !errors.Is(err, ErrConfig) {
+		t.Fatalf("K = 40 on 20 samples: %v, want ErrTooFewSamples and ErrConfig", err)
+	}
+	_, err = Train(context.Background(), smallConfig(8, 20), mustSource(t, X, labels, 2))
+	if err == nil || errors.Is(err, ErrTooFewSamples) {
+		t.Fatalf("L = 20 for dimension 16: %v, want another configuration error", err)
 	}
 }

@@ -30,25 +30,9 @@ func init() {
 
 // trainReport is the JSON object of "oddl train -json".
 type trainReport struct {
-	Dataset          string   `json:"dataset"`
-	K                int      `json:"k"`
-	L                int      `json:"l"`
-	Lambda0          float64  `json:"lambda0"`
-	Lambda1          float64  `json:"lambda1"`
-	Epochs           int      `json:"epochs"`
-	Batch            int      `json:"batch"`
-	InitSamples      int      `json:"init_samples"`
-	Sweeps           int      `json:"sweeps"`
-	Coding           string   `json:"coding"`
-	Refit            bool     `json:"refit"`
-	RefitPass        bool     `json:"refit_pass"`
-	TaskStep         float64  `json:"task_step"`
-	ResidualWeight   float64  `json:"residual_weight"`
-	InitMode         string   `json:"init_mode"`
-	Preprocess       string   `json:"preprocess"`
-	Patches          *patches `json:"patches,omitempty"`
-	Forget           float64  `json:"forget"`
-	Seed             uint64   `json:"seed"`
+	Dataset string `json:"dataset"`
+	// The model's settings (the residual weight the one it ends with).
+	oddl.Settings
 	Backend          string   `json:"backend"`
 	Threads          int      `json:"threads"`
 	TrainSeconds     float64  `json:"train_seconds"`
@@ -636,7 +620,7 @@ func (r *trainSession) trainError(err error) error {
 		return fmt.Errorf("%w (check -data and -limit; -resume-new-data goes on with this data on purpose)", err)
 	}
 	if err == nil || r.ctx.Err() == nil {
-		if errors.Is(err, oddl.ErrConfig) && f.resume == "" && strings.Contains(err.Error(), "training samples to start them from") {
+		if errors.Is(err, oddl.ErrTooFewSamples) && f.resume == "" {
 			return fmt.Errorf("%w (set -k below it, or leave -k out to have it chosen)", err)
 		}
 		return err
@@ -707,9 +691,7 @@ func (f *trainFlags) report(model *oddl.Model, d *trainData, backendName string,
 		threads = runtime.GOMAXPROCS(0)
 	}
 	rep := trainReport{
-		Dataset: d.train.name(), K: cfg.K, L: cfg.L, Lambda0: cfg.Lambda0, Lambda1: cfg.Lambda1,
-		Epochs: cfg.Epochs, Batch: cfg.Batch, InitSamples: cfg.InitSamples, Sweeps: cfg.Research.Sweeps,
-		Coding: string(cfg.Coding), Refit: cfg.Refit, RefitPass: cfg.RefitPass, TaskStep: cfg.TaskStep, ResidualWeight: cfg.ResidualWeight, InitMode: string(cfg.Init), Preprocess: string(cfg.Preprocess), Patches: patchReport(cfg), Forget: cfg.Research.Forget, Seed: cfg.Seed,
+		Dataset: d.train.name(), Settings: cfg.Settings(),
 		Backend: backendName, Threads: threads,
 		TrainSeconds: elapsed.Seconds(), Times: secondsOf(model.Times()),
 		NTrain: d.train.len(), Model: f.out, Resumed: f.resume != "", Classes: model.ClassNames(),
