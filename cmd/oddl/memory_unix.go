@@ -4,7 +4,10 @@ package main
 
 import (
 	"math"
+	"os"
 	"runtime/metrics"
+	"strconv"
+	"strings"
 	"syscall"
 )
 
@@ -46,12 +49,30 @@ func heapReusable() int64 {
 	return b
 }
 
-// peakRSS returns the process's peak resident memory in bytes (getrusage's
-// ru_maxrss, which Linux gives in KiB), 0 if unknown.
+// peakRSS returns the process's peak resident memory in bytes since it
+// started or since resetPeakRSS: Linux's VmHWM, else getrusage's
+// ru_maxrss (which Linux gives in KiB); 0 if unknown.
 func peakRSS() int64 {
+	if b, err := os.ReadFile("/proc/self/status"); err == nil {
+		for _, line := range strings.Split(string(b), "\n") {
+			if v, ok := strings.CutPrefix(line, "VmHWM:"); ok {
+				kib, err := strconv.ParseInt(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(v), "kB")), 10, 64)
+				if err == nil {
+					return kib * 1024
+				}
+			}
+		}
+	}
 	var ru syscall.Rusage
 	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
 		return 0
 	}
 	return int64(ru.Maxrss) * 1024
+}
+
+// resetPeakRSS starts the peak resident memory again from the memory in
+// use, where the system can (Linux: /proc/self/clear_refs); elsewhere the
+// peak stays the process's.
+func resetPeakRSS() {
+	_ = os.WriteFile("/proc/self/clear_refs", []byte("5"), 0)
 }

@@ -1,13 +1,13 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"strconv"
 	"strings"
 
@@ -96,13 +96,13 @@ func streamJobs(sizes []int, k, largeK int) []streamJob {
 }
 
 // runStreamTable trains ODDL (λ0 = 1) and the two reconstructive variants
-// (λ0 = 0) on streams of deformed MNIST images of each length, each run in
-// a process of its own (so that its peak memory is its own), and prints
+// (λ0 = 0) on streams of deformed MNIST images of each length, one run
+// after the other in this process (streamTrain), and prints
 // their errors, training times and peak memory as a Markdown table.
 func runStreamTable(ctx context.Context, o streamTableOptions, stdout io.Writer) error {
 	var runs []streamRun
 	for _, j := range streamJobs(o.sizes, o.k, o.largeK) {
-		args := append([]string{"train", "-q", "-json", "-deform", o.deform}, j.args()...)
+		args := append([]string{"-q", "-deform", o.deform}, j.args()...)
 		if o.threads > 0 {
 			args = append(args, "-threads", strconv.Itoa(o.threads))
 		}
@@ -118,23 +118,14 @@ func runStreamTable(ctx context.Context, o streamTableOptions, stdout io.Writer)
 		if o.log != nil {
 			fmt.Fprintf(o.log, "stream: %s, K = %d, %d samples ...\n", j.method, j.k, j.n)
 		}
-		var out, errb bytes.Buffer
-		cmd, err := selfCommand(ctx, args...)
+		rep, err := streamTrain(args)
 		if err != nil {
-			return err
-		}
-		cmd.Stdout, cmd.Stderr = &out, &errb
-		if err := cmd.Run(); err != nil {
 			if ctx.Err() != nil {
 				return ctx.Err()
 			}
-			return fmt.Errorf("oddl %s: %v: %s", strings.Join(args, " "), err, strings.TrimSpace(errb.String()))
+			return fmt.Errorf("oddl train %s: %w", strings.Join(args, " "), err)
 		}
-		var rep trainReport
-		if err := json.Unmarshal(out.Bytes(), &rep); err != nil {
-			return fmt.Errorf("oddl %s: %w", strings.Join(args, " "), err)
-		}
-		runs = append(runs, streamRun{Method: j.method, Samples: j.n, K: j.k, Report: &rep})
+		runs = append(runs, streamRun{Method: j.method, Samples: j.n, K: j.k, Report: rep})
 		if o.log != nil && rep.TestError != nil {
 			fmt.Fprintf(o.log, "stream: %s, K = %d, %d samples: test error %.2f %%, %.0f s, peak %.0f MiB\n", j.method, j.k, j.n, 100**rep.TestError, rep.TrainSeconds, float64(rep.PeakRSS)/(1<<20))
 		}
@@ -166,6 +157,21 @@ func runStreamTable(ctx context.Context, o streamTableOptions, stdout io.Writer)
 		return err
 	}
 	return plotStream(filepath.Join(o.out, "stream.png"), runs)
+}
+
+// streamTrain runs train with args in this process and returns its
+// report. The memory the runs before it freed goes back to the system
+// first and the peak resident memory starts again from what is in use, so
+// that the report's peak is this run's (where the system can reset it).
+func streamTrain(args []string) (*trainReport, error) {
+	f, err := parseTrainFlags(args, io.Discard)
+	if err != nil {
+		return nil, err
+	}
+	debug.FreeOSMemory()
+	resetPeakRSS()
+	rep, _, err := f.run(io.Discard)
+	return &rep, err
 }
 
 // plotStream draws the test error against the stream's length, a line a

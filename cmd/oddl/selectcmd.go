@@ -1,8 +1,6 @@
 package main
 
 import (
-	"bytes"
-	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -125,8 +123,8 @@ func runSelect(args []string, stdout, stderr io.Writer) error {
 	}
 	for _, combo := range combinations(dims) {
 		targs, all, settings := rowArgs(combo)
-		var out, errb bytes.Buffer
-		if err := runTrain(all, &out, &errb); err != nil {
+		tr, err := selectRun(all)
+		if err != nil {
 			if errors.Is(err, flag.ErrHelp) {
 				return usageError{errors.New("-h among the train flags: see oddl train -h")}
 			}
@@ -136,8 +134,7 @@ func runSelect(args []string, stdout, stderr io.Writer) error {
 			}
 			return fmt.Errorf("%s: %w", strings.Join(targs, " "), err)
 		}
-		var tr trainReport
-		if err := json.Unmarshal(out.Bytes(), &tr); err != nil || tr.Validation == nil {
+		if tr.Validation == nil {
 			return fmt.Errorf("%s: no validation in the train report", strings.Join(targs, " "))
 		}
 		rep.Dataset = tr.Dataset
@@ -179,6 +176,17 @@ func runSelect(args []string, stdout, stderr io.Writer) error {
 		}
 	}
 	return nil
+}
+
+// selectRun trains one row of the grid as oddl train does with the
+// arguments all, and returns its report.
+func selectRun(all []string) (trainReport, error) {
+	f, err := parseTrainFlags(all, io.Discard)
+	if err != nil {
+		return trainReport{}, err
+	}
+	rep, _, err := f.run(io.Discard)
+	return rep, err
 }
 
 // selectMemory checks, before the first run, the memory of every row's

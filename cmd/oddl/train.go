@@ -92,43 +92,64 @@ var evaluateHook func(ctx context.Context)
 // modelFlags are the flags that define a model; a resumed model keeps its own.
 var modelFlags = append([]string{"k", "l", "lambda0", "lambda1", "batch", "init", "sweeps", "unused", "update", "coding", "init-mode", "forget", "preprocess", "seed", "refit", "refit-pass", "task-step"}, patchFlagNames...)
 
-func runTrain(args []string, stdout, stderr io.Writer) (err error) {
+func runTrain(args []string, stdout, stderr io.Writer) error {
 	f, err := parseTrainFlags(args, stderr)
 	if err != nil {
 		return err
 	}
-	backendName, err := f.check()
+	rep, res, err := f.run(stderr)
 	if err != nil {
 		return err
 	}
+	if f.asJSON {
+		return writeJSON(stdout, rep)
+	}
+	printTrainReport(stdout, rep, res.model, res.data, f)
+	return nil
+}
+
+// trainResult is what a training run leaves besides its report: the model
+// and the data, for the summary.
+type trainResult struct {
+	model *oddl.Model
+	data  *trainData
+}
+
+// run does the work of train with the flags parsed: oddl select and
+// oddl reproduce -table stream call it for each of their runs.
+func (f *trainFlags) run(stderr io.Writer) (rep trainReport, res trainResult, err error) {
+	backendName, err := f.check()
+	if err != nil {
+		return rep, res, err
+	}
 	if err := sameInput("-resume", f.resume, "-data", f.data.paths()); err != nil {
-		return err
+		return rep, res, err
 	}
 	if f.out != "" {
 		// One writer per model, locked before -resume reads it.
 		release, err := lockModel("-o", f.out)
 		if err != nil {
-			return err
+			return rep, res, err
 		}
 		defer release()
 	}
 	model, addEpochs, err := f.resumeModel()
 	if err != nil {
-		return err
+		return rep, res, err
 	}
 	tooLarge, err := f.checkResources(model != nil)
 	if err != nil {
-		return err
+		return rep, res, err
 	}
 	stop, err := startCPUProfile(f.cpuProfile)
 	if err != nil {
-		return err
+		return rep, res, err
 	}
 	defer stop(&err)
 
 	d, err := f.loadData(model, tooLarge, stderr)
 	if err != nil {
-		return err
+		return rep, res, err
 	}
 	ctx, cancel, caught := catchSignals()
 	defer cancel()
@@ -137,23 +158,23 @@ func runTrain(args []string, stdout, stderr io.Writer) (err error) {
 	if model == nil && f.validate > 0 && !d.held.present() {
 		// k-fold: the settings are chosen first, then trained on all rows.
 		if vrep, err = r.crossValidate(d, stderr); err != nil {
-			return err
+			return rep, res, err
 		}
 	}
 	elapsed, seen0, err := r.train(d, addEpochs, stderr)
 	if err != nil {
-		return err
+		return rep, res, err
 	}
 	if vrep == nil {
 		if vrep, err = r.validate(d); err != nil {
-			return err
+			return rep, res, err
 		}
 	}
 	if vrep != nil && d.held.present() && d.tr == nil && model == nil && !f.validateKeep {
 		// The chosen β on a model of all the training rows.
 		more, err := r.retrainAll(d, vrep, addEpochs, stderr)
 		if err != nil {
-			return err
+			return rep, res, err
 		}
 		elapsed += more
 	}
@@ -161,21 +182,17 @@ func runTrain(args []string, stdout, stderr io.Writer) (err error) {
 		fmt.Fprintln(stderr, n)
 	}
 	if err := r.finish(d); err != nil {
-		return err
+		return rep, res, err
 	}
-	rep := f.report(r.model, d, backendName, elapsed, seen0)
+	rep = f.report(r.model, d, backendName, elapsed, seen0)
 	if err := r.test(d, &rep); err != nil {
-		return err
+		return rep, res, err
 	}
 	rep.JointUpdates = r.model.JointUpdates()
 	rep.PeakRSS = peakRSS()
 	rep.Validation = vrep
 	rep.ResidualWeight = r.model.Config().ResidualWeight
-	if f.asJSON {
-		return writeJSON(stdout, rep)
-	}
-	printTrainReport(stdout, rep, r.model, d, f)
-	return nil
+	return rep, trainResult{model: r.model, data: d}, nil
 }
 
 // trainFlags are the flags of train, parsed.
