@@ -64,7 +64,7 @@ type streamReport struct {
 	Samples     int                 `json:"samples"`
 	Deformation dataset.Deformation `json:"deformation"`
 	NValidation int                 `json:"n_validation"`
-	Curve       []curvePoint        `json:"curve"`
+	Curve       []oddl.CurvePoint   `json:"curve"`
 }
 
 // timesRep is the time split in seconds.
@@ -435,7 +435,8 @@ type trainData struct {
 	train, held, test samples
 	all               samples // the training samples before -validate held some out
 	src               oddl.Source
-	tr                *tracker // the validation tracker of -stream
+	tr                *oddl.Tracker // the validation tracker of -stream
+	trVal             samples       // its held-out images
 }
 
 // loadData reads the data set, checks its memory, holds out -validate's
@@ -504,7 +505,11 @@ func (f *trainFlags) loadData(model *oddl.Model, tooLarge func(error) error, std
 	if d.src, val, err = f.stream.source(imgs, f.cfg.Seed); err != nil {
 		return nil, err
 	}
-	d.tr = f.stream.newTracker(val)
+	d.trVal = samples{img: val}
+	d.tr, err = f.stream.newTracker(d.trVal)
+	if err != nil {
+		return nil, err
+	}
 	return d, nil
 }
 
@@ -590,7 +595,7 @@ func (r *trainSession) train(d *trainData, addEpochs int, stderr io.Writer) (ela
 		}
 		return m.Save(f.out)
 	}
-	if n, cb := checkpointEvery(f.every, f.cfg.Batch, d.tr, save); n > 0 {
+	if n, cb := oddl.CheckpointSchedule(f.every, f.cfg.Batch, d.tr, save); n > 0 {
 		opts = append(opts, oddl.WithCheckpoint(n, cb))
 	}
 	if f.newData {
@@ -660,7 +665,7 @@ func (r *trainSession) trainError(err error) error {
 func (r *trainSession) validate(d *trainData) (*validationReport, error) {
 	f := r.f
 	if d.tr != nil && !f.set["residual-weight"] {
-		d.held, f.validate = d.tr.val, float64(d.tr.val.len())/float64(d.train.len()+d.tr.val.len())
+		d.held, f.validate = d.trVal, float64(d.trVal.len())/float64(d.train.len()+d.trVal.len())
 	}
 	if !d.held.present() {
 		return nil, nil
@@ -681,12 +686,12 @@ func (r *trainSession) finish(d *trainData) error {
 		}
 	}
 	if d.tr != nil {
-		if err := d.tr.observe(r.model, true); err != nil {
+		if err := d.tr.Observe(context.Background(), r.model, true); err != nil {
 			return err
 		}
 		if f.stream.plot != "" {
 			cfg := r.model.Config()
-			if err := d.tr.draw(f.stream.plot, fmt.Sprintf("%s, K = %d, λ0 = %g: %s", d.train.name(), cfg.K, cfg.Lambda0, "validation error along the stream")); err != nil {
+			if err := drawCurve(d.tr.Curve(), f.stream.plot, fmt.Sprintf("%s, K = %d, λ0 = %g: %s", d.train.name(), cfg.K, cfg.Lambda0, "validation error along the stream")); err != nil {
 				return fmt.Errorf("-plot: %w", err)
 			}
 		}
@@ -714,7 +719,7 @@ func (f *trainFlags) report(model *oddl.Model, d *trainData, backendName string,
 		NTrain: d.train.len(), Model: f.out, Resumed: f.resume != "", Classes: model.ClassNames(),
 	}
 	if d.tr != nil {
-		rep.Stream = &streamReport{Samples: f.stream.n, Deformation: f.stream.d, NValidation: d.tr.val.len(), Curve: d.tr.curve}
+		rep.Stream = &streamReport{Samples: f.stream.n, Deformation: f.stream.d, NValidation: d.trVal.len(), Curve: d.tr.Curve()}
 	}
 	if s := elapsed.Seconds(); s > 0 {
 		rep.SamplesPerSecond = float64(model.Seen()-seen0) / s
@@ -779,9 +784,9 @@ func printTrainReport(w io.Writer, rep trainReport, model *oddl.Model, d *trainD
 		}
 		fmt.Fprintf(w, "validation   %.2f%% (%d of %d held-out training samples, %.3g of the set); %s%s\n", 100*v.Error, int(math.Round(v.Error*float64(v.Samples))), v.Samples, v.Fraction, how, kept)
 	}
-	if d.tr != nil && len(d.tr.curve) > 0 {
-		last := d.tr.curve[len(d.tr.curve)-1]
-		fmt.Fprintf(w, "stream       %d deformed images; validation error %.2f%% on %d held-out training images after %d samples\n", f.stream.n, 100*last.ValidationError, d.tr.val.len(), last.Samples)
+	if d.tr != nil && len(d.tr.Curve()) > 0 {
+		last := d.tr.Curve()[len(d.tr.Curve())-1]
+		fmt.Fprintf(w, "stream       %d deformed images; validation error %.2f%% on %d held-out training images after %d samples\n", f.stream.n, 100*last.ValidationError, d.trVal.len(), last.Samples)
 	}
 	if rep.TestError != nil {
 		fmt.Fprintf(w, "test error   %.2f%% (%d of %d)\n", 100**rep.TestError, rep.TestErrors, rep.NTest)
