@@ -590,7 +590,7 @@ func (r *trainSession) train(d *trainData, addEpochs int, stderr io.Writer) (ela
 		}
 	})}
 	save := func(m *oddl.Model) error {
-		if err := nameClasses(m, names); err != nil {
+		if err := m.NameClasses(names); err != nil {
 			return err
 		}
 		return m.Save(f.out)
@@ -604,14 +604,10 @@ func (r *trainSession) train(d *trainData, addEpochs int, stderr io.Writer) (ela
 	start := time.Now()
 	if r.model != nil {
 		seen0 = r.model.Seen()
-		switch {
-		case f.set["epochs"]:
-			err = r.model.Continue(r.ctx, d.src, addEpochs, opts...)
-		case r.model.Done():
-			err = r.model.Continue(r.ctx, d.src, 1, opts...)
-		default:
-			err = r.model.Resume(r.ctx, d.src, opts...)
+		if !f.set["epochs"] {
+			addEpochs = oddl.AutoEpochs
 		}
+		err = r.model.TrainMore(r.ctx, d.src, addEpochs, opts...)
 	} else {
 		r.model, err = oddl.Train(r.ctx, f.cfg, d.src, append(opts, oddl.WithBackend(f.rt.blas), oddl.WithThreads(f.rt.threads))...)
 	}
@@ -619,19 +615,10 @@ func (r *trainSession) train(d *trainData, addEpochs int, stderr io.Writer) (ela
 	if prog != nil {
 		prog.done()
 	}
-	if nerr := nameClasses(r.model, names); nerr != nil && err == nil {
+	if nerr := r.model.NameClasses(names); nerr != nil && err == nil {
 		err = nerr
 	}
 	return elapsed, seen0, r.trainError(err)
-}
-
-// nameClasses gives a new model the names of its training data's classes
-// (a resumed model has them already: the data was mapped to them).
-func nameClasses(m *oddl.Model, names []string) error {
-	if m == nil || len(names) != m.Classes() || !dataset.IdentityNames(m.ClassNames()) {
-		return nil
-	}
-	return m.SetClassNames(names)
 }
 
 // trainError explains an error of training; an interrupted run saves its
