@@ -16,6 +16,7 @@ import (
 	"gonum.org/v1/plot/plotutil"
 	"gonum.org/v1/plot/vg"
 
+	"github.com/oddl-go/oddl/internal/membudget"
 	"github.com/oddl-go/oddl/internal/safefile"
 )
 
@@ -169,7 +170,7 @@ func streamTrain(args []string) (*trainReport, error) {
 		return nil, err
 	}
 	debug.FreeOSMemory()
-	resetPeakRSS()
+	membudget.ResetPeakRSS()
 	rep, _, err := f.run(io.Discard)
 	return &rep, err
 }

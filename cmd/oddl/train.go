@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/oddl-go/oddl/dataset"
+	"github.com/oddl-go/oddl/internal/membudget"
 	"github.com/oddl-go/oddl/internal/safefile"
 	"github.com/oddl-go/oddl/oddl"
 )
@@ -189,7 +190,7 @@ func (f *trainFlags) run(stderr io.Writer) (rep trainReport, res trainResult, er
 		return rep, res, err
 	}
 	rep.JointUpdates = r.model.JointUpdates()
-	rep.PeakRSS = peakRSS()
+	rep.PeakRSS = membudget.PeakRSS()
 	rep.Validation = vrep
 	rep.ResidualWeight = r.model.Config().ResidualWeight
 	return rep, trainResult{model: r.model, data: d}, nil
