@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/oddl-go/oddl/oddl"
+	"github.com/oddl-go/oddl/selection"
 )
 
 func init() {
@@ -83,7 +84,7 @@ func runSelect(args []string, stdout, stderr io.Writer) error {
 	if err := checkValidate(*frac, false); err != nil || *frac == 0 {
 		return usageError{fmt.Errorf("-validate %v: want a fraction above 0 and below 1", *frac)}
 	}
-	dims, err := parseGrid(*grid)
+	dims, err := selection.ParseGrid(*grid)
 	if err != nil {
 		return usageError{fmt.Errorf("-grid: %w", err)}
 	}
@@ -100,8 +101,8 @@ func runSelect(args []string, stdout, stderr io.Writer) error {
 		}
 	}
 	for _, d := range dims {
-		for _, v := range d.values {
-			if err := selectRefuses(d.name, v); err != nil {
+		for _, v := range d.Values {
+			if err := selectRefuses(d.Name, v); err != nil {
 				return usageError{fmt.Errorf("-grid: %w", err)}
 			}
 		}
@@ -110,18 +111,18 @@ func runSelect(args []string, stdout, stderr io.Writer) error {
 	rowArgs := func(combo []string) (targs, all []string, settings map[string]string) {
 		settings = map[string]string{}
 		for i, d := range dims {
-			targs = append(targs, "-"+d.name+"="+combo[i])
-			settings[d.name] = combo[i]
+			targs = append(targs, "-"+d.Name+"="+combo[i])
+			settings[d.Name] = combo[i]
 		}
 		// Each row's own settings: -validate searches the residual weight
 		// alone, by folds where the held-out share is small.
 		all = append(append([]string{"-q", "-json", "-test=false", "-validate", strconv.FormatFloat(*frac, 'g', -1, 64), "-validate-grid", "residual-weight", "-validate-keep"}, base...), targs...)
 		return targs, all, settings
 	}
-	if err := selectMemory(combinations(dims), rowArgs); err != nil {
+	if err := selectMemory(selection.Combinations(dims), rowArgs); err != nil {
 		return err
 	}
-	for _, combo := range combinations(dims) {
+	for _, combo := range selection.Combinations(dims) {
 		targs, all, settings := rowArgs(combo)
 		tr, err := selectRun(all)
 		if err != nil {
@@ -285,65 +286,6 @@ func selectRefuses(name, val string) error {
 		}
 	}
 	return nil
-}
-
-// gridDim is one flag of the grid with its values.
-type gridDim struct {
-	name   string
-	values []string
-}
-
-// parseGrid reads "name=v1,v2;name2=…".
-func parseGrid(s string) ([]gridDim, error) {
-	if strings.TrimSpace(s) == "" {
-		return nil, errors.New("empty: give name=v1,v2,… for the train flags to compare")
-	}
-	var dims []gridDim
-	seen := map[string]bool{}
-	n := 1
-	for _, part := range strings.Split(s, ";") {
-		name, vals, ok := strings.Cut(strings.TrimSpace(part), "=")
-		name = strings.TrimLeft(strings.TrimSpace(name), "-")
-		if !ok || name == "" || vals == "" {
-			return nil, fmt.Errorf("%q: want name=v1,v2,…", part)
-		}
-		if seen[name] {
-			return nil, fmt.Errorf("%s given twice", name)
-		}
-		seen[name] = true
-		d := gridDim{name: name}
-		for _, v := range strings.Split(vals, ",") {
-			if v = strings.TrimSpace(v); v == "" {
-				return nil, fmt.Errorf("%s: an empty value", name)
-			}
-			d.values = append(d.values, v)
-		}
-		n *= len(d.values)
-		if n > maxSelectRuns {
-			return nil, fmt.Errorf("more than %d combinations", maxSelectRuns)
-		}
-		dims = append(dims, d)
-	}
-	return dims, nil
-}
-
-// maxSelectRuns bounds the number of trainings one select runs.
-const maxSelectRuns = 256
-
-// combinations lists every choice of one value per dimension, the first
-// dimension varying slowest.
-func combinations(dims []gridDim) [][]string {
-	out := [][]string{{}}
-	for _, d := range dims {
-		var next [][]string
-		for _, c := range out {
-			for _, v := range d.values {
-				next = append(next, append(append([]string(nil), c...), v))
-			}
-		}
-		out = next
-	}
-	return out
 }
 
 // rowMark says whether row i of a table is the best or the chosen one.
