@@ -129,3 +129,20 @@ func TestTooFewSamplesError(t *testing.T) {
 		t.Fatalf("L = 20 for dimension 16: %v, want another configuration error", err)
 	}
 }
+
+func TestSettingsRoundTrip(t *testing.T) {
+	c := DefaultConfig()
+	c.K, c.Lambda0, c.Research.Sweeps, c.Seed = 77, 0.5, 2, 9
+	if got := c.Settings().Apply(DefaultConfig()); !reflect.DeepEqual(got, c) {
+		t.Errorf("Apply(Settings()) = %+v, want %+v", got, c)
+	}
+	var rep struct {
+		K       int     `json:"k"`
+		Lambda0 float64 `json:"lambda0"`
+		Other   int     `json:"other"`
+		Coding  string  `json:"coding"` // another type: left alone
+	}
+	if n := CopySettings(&rep, c.Settings()); n != 2 || rep.K != 77 || rep.Lambda0 != 0.5 || rep.Coding != "" {
+		t.Errorf("CopySettings set %d fields: %+v", n, rep)
+	}
+}

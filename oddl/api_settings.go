@@ -1,5 +1,10 @@
 package oddl
 
+import (
+	"reflect"
+	"strings"
+)
+
 // Settings is a Config as reports show it: flat, with the JSON names of
 // oddl train's report, the patch front end summarised (nil when off).
 // Reports embed it rather than copy Config's fields one by one.
@@ -50,4 +55,64 @@ func (c Config) Settings() Settings {
 		s.Patches = &PatchSettings{Size: p.Size, Stride: p.Stride, Atoms: p.Atoms, L: p.L, Cells: p.Cells, Features: 2 * p.Atoms * p.Cells * p.Cells}
 	}
 	return s
+}
+
+// Apply returns c with the settings of s: Settings and Config.Settings
+// are the one mapping between the two. The patch front end's seed, and
+// the Research settings other than Sweeps and Forget, stay c's.
+func (s Settings) Apply(c Config) Config {
+	c.K, c.L, c.Lambda0, c.Lambda1 = s.K, s.L, s.Lambda0, s.Lambda1
+	c.Epochs, c.Batch, c.InitSamples, c.Research.Sweeps = s.Epochs, s.Batch, s.InitSamples, s.Sweeps
+	c.Coding, c.Refit, c.RefitPass, c.TaskStep = s.Coding, s.Refit, s.RefitPass, s.TaskStep
+	c.ResidualWeight, c.Init, c.Preprocess = s.ResidualWeight, s.InitMode, s.Preprocess
+	c.Research.Forget, c.Seed = s.Forget, s.Seed
+	if p := s.Patches; p != nil {
+		c.Patches.Size, c.Patches.Stride, c.Patches.Atoms, c.Patches.L, c.Patches.Cells = p.Size, p.Stride, p.Atoms, p.L, p.Cells
+	}
+	return c
+}
+
+// CopySettings sets every field of the struct *dst whose JSON name is
+// that of a field of the struct src to src's value, where the types
+// agree, and returns how many it set: reports and parameter sets that
+// show some of a Config's settings under Settings' JSON names take them
+// from Settings (or give them to it) this way instead of copying them
+// one by one. Fields without a JSON name, and embedded structs, are left
+// alone.
+func CopySettings(dst, src any) int {
+	dv := reflect.ValueOf(dst)
+	if dv.Kind() != reflect.Pointer || dv.Elem().Kind() != reflect.Struct {
+		panic("oddl: CopySettings wants a pointer to a struct")
+	}
+	dv = dv.Elem()
+	sv := reflect.Indirect(reflect.ValueOf(src))
+	from := map[string]reflect.Value{}
+	for i := range sv.NumField() {
+		if name := jsonName(sv.Type().Field(i)); name != "" {
+			from[name] = sv.Field(i)
+		}
+	}
+	n := 0
+	for i := range dv.NumField() {
+		v, ok := from[jsonName(dv.Type().Field(i))]
+		if !ok || !dv.Field(i).CanSet() || !v.Type().AssignableTo(dv.Field(i).Type()) {
+			continue
+		}
+		dv.Field(i).Set(v)
+		n++
+	}
+	return n
+}
+
+// jsonName returns the JSON name of a field, "" for none (untagged,
+// unexported, embedded or "-").
+func jsonName(f reflect.StructField) string {
+	if f.Anonymous || !f.IsExported() {
+		return ""
+	}
+	name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+	if name == "-" {
+		return ""
+	}
+	return name
 }

@@ -6,6 +6,8 @@ import (
 	"io"
 	"runtime"
 	"time"
+
+	"github.com/oddl-go/oddl/oddl"
 )
 
 func init() {
@@ -16,7 +18,8 @@ func init() {
 	})
 }
 
-// evalReport is the JSON object of "oddl eval -json".
+// evalReport is the JSON object of "oddl eval -json". K to Batch are
+// the model's settings (oddl.CopySettings fills them by their JSON names).
 type evalReport struct {
 	Dataset          string  `json:"dataset"`
 	Set              string  `json:"set"`
@@ -123,11 +126,11 @@ func runEval(args []string, stdout, stderr io.Writer) error {
 		threads = runtime.GOMAXPROCS(0)
 	}
 	rep := evalReport{
-		Dataset: set.Name, Set: *which, Model: *modelPath, K: cfg.K, L: cfg.L, Lambda0: cfg.Lambda0,
-		ResidualWeight: cfg.ResidualWeight, Epochs: cfg.Epochs, Batch: cfg.Batch, Backend: backend, Threads: threads,
+		Dataset: set.Name, Set: *which, Model: *modelPath, Backend: backend, Threads: threads,
 		TestError: ev.ErrorRate, Errors: ev.Errors, NTest: ev.Samples, Seconds: el, Confusion: ev.Confusion,
 		Classes: names,
 	}
+	oddl.CopySettings(&rep, cfg.Settings())
 	if el > 0 {
 		rep.SamplesPerSecond = float64(ev.Samples) / el
 	}
