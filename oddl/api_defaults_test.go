@@ -140,9 +140,10 @@ func TestSettingsRoundTrip(t *testing.T) {
 		K       int     `json:"k"`
 		Lambda0 float64 `json:"lambda0"`
 		Other   int     `json:"other"`
-		Coding  string  `json:"coding"` // another type: left alone
+		Coding  string  `json:"coding"` // a string from a Coding
+		Seed    string  `json:"seed"`   // another kind: left alone
 	}
-	if n := CopySettings(&rep, c.Settings()); n != 2 || rep.K != 77 || rep.Lambda0 != 0.5 || rep.Coding != "" {
+	if n := CopySettings(&rep, c.Settings()); n != 3 || rep.K != 77 || rep.Lambda0 != 0.5 || rep.Coding != string(c.Coding) || rep.Seed != "" {
 		t.Errorf("CopySettings set %d fields: %+v", n, rep)
 	}
 }

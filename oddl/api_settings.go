@@ -73,8 +73,9 @@ func (s Settings) Apply(c Config) Config {
 }
 
 // CopySettings sets every field of the struct *dst whose JSON name is
-// that of a field of the struct src to src's value, where the types
-// agree, and returns how many it set: reports and parameter sets that
+// that of a field of the struct src to src's value, where the two are of
+// one kind (a Coding goes to a string field, not an int to a string),
+// and returns how many it set: reports and parameter sets that
 // show some of a Config's settings under Settings' JSON names take them
 // from Settings (or give them to it) this way instead of copying them
 // one by one. Fields without a JSON name, and embedded structs, are left
@@ -95,10 +96,11 @@ func CopySettings(dst, src any) int {
 	n := 0
 	for i := range dv.NumField() {
 		v, ok := from[jsonName(dv.Type().Field(i))]
-		if !ok || !dv.Field(i).CanSet() || !v.Type().AssignableTo(dv.Field(i).Type()) {
+		t := dv.Field(i).Type()
+		if !ok || !dv.Field(i).CanSet() || v.Kind() != t.Kind() || !v.Type().ConvertibleTo(t) {
 			continue
 		}
-		dv.Field(i).Set(v)
+		dv.Field(i).Set(v.Convert(t))
 		n++
 	}
 	return n

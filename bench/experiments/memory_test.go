@@ -92,3 +92,14 @@ func TestParamsMapConfig(t *testing.T) {
 		t.Errorf("oddlConfig(PaperParams(FaceParams())) = %+v", c)
 	}
 }
+
+func TestWithPaperParams(t *testing.T) {
+	cfg := oddl.DefaultConfig()
+	cfg.K, cfg.Batch, cfg.Preprocess = 50, 32, oddl.PreprocessNone
+	want := cfg
+	want.Init, want.Coding, want.Lambda0, want.TaskStep = oddl.InitShared, oddl.CodingDictionary, PaperLambda0, 0
+	want.Refit, want.RefitPass, want.ResidualWeight = false, false, 0
+	if got := withParams(cfg, PaperParams(paramsOf(cfg))); !reflect.DeepEqual(got, want) {
+		t.Errorf("the paper's algorithm on %+v: %+v, want %+v", cfg, got, want)
+	}
+}

@@ -235,12 +235,24 @@ func linearCopy(m *oddl.Model) (*oddl.Model, error) {
 }
 
 func oddlConfig(p Params) oddl.Config {
-	c := oddl.DefaultConfig()
-	s := c.Settings()
-	oddl.CopySettings(&s, p)
-	c = s.Apply(c)
+	c := withParams(oddl.DefaultConfig(), p)
 	c.Preprocess = oddl.PreprocessNone // Data is preprocessed already
 	return c
+}
+
+// withParams returns c with the ODDL settings of p (those Params and
+// oddl.Settings name alike).
+func withParams(c oddl.Config, p Params) oddl.Config {
+	s := c.Settings()
+	oddl.CopySettings(&s, p)
+	return s.Apply(c)
+}
+
+// paramsOf returns the ODDL settings of c as Params.
+func paramsOf(c oddl.Config) Params {
+	var p Params
+	oddl.CopySettings(&p, c.Settings())
+	return p
 }
 
 func fitODDL(ctx context.Context, d *Data, p Params) (*oddl.Model, error) {

@@ -156,9 +156,7 @@ func runSmallRow(ctx context.Context, row string, set SmallSet, seed uint64, thr
 	case SmallLambda0:
 		cfg.Lambda0 = 0
 	case SmallPaper:
-		p := PaperParams(Params{})
-		cfg.Init, cfg.Coding, cfg.Lambda0, cfg.TaskStep = p.Init, p.Coding, p.Lambda0, p.TaskStep
-		cfg.Refit, cfg.RefitPass, cfg.ResidualWeight = p.Refit, p.RefitPass, p.ResidualWeight
+		cfg = withParams(cfg, PaperParams(paramsOf(cfg)))
 	case SmallValidate:
 		grid := oddl.DefaultValidationGrid(base)
 		v, err := oddl.CrossValidate(ctx, base, oddl.Given{}, tr.X, tr.Labels, tr.Classes, SmallFolds, grid, opts...)
