@@ -79,8 +79,6 @@ var interruptHook func(batches int64) bool
 // before the final evaluation.
 var evaluateHook func(ctx context.Context)
 
-// modelFlags are the flags that define a model; a resumed model keeps its own.
-var modelFlags = append([]string{"k", "l", "lambda0", "lambda1", "batch", "init", "sweeps", "unused", "update", "coding", "init-mode", "forget", "preprocess", "seed", "refit", "refit-pass", "task-step"}, patchFlagNames...)
 
 func runTrain(args []string, stdout, stderr io.Writer) error {
 	f, err := parseTrainFlags(args, stderr)

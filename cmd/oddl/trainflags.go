@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"runtime/pprof"
+	"slices"
 	"strings"
 
 	"github.com/oddl-go/oddl/internal/safefile"
@@ -14,6 +15,7 @@ import (
 
 // trainFlags are the flags of train, parsed.
 type trainFlags struct {
+	modelFlags             []string // the flags that define a model; a resumed model keeps its own
 	cfg                    oddl.Config
 	base                   oddl.Config     // cfg before it was fitted to the data's size
 	notes                  []string        // what fitDefaults chose, for stderr
@@ -42,25 +44,31 @@ func parseTrainFlags(args []string, stderr io.Writer) (*trainFlags, error) {
 	def := oddl.DefaultConfig()
 	f := &trainFlags{cfg: def}
 	cfg := &f.cfg
-	fs.IntVar(&cfg.K, "k", def.K, "number of atoms K (fewer for a small training set: see above)")
-	fs.IntVar(&cfg.L, "l", def.L, "sparsity L: atoms per code")
-	fs.Float64Var(&cfg.Lambda0, "lambda0", def.Lambda0, "weight λ0 of the classification term (0: reconstructive dictionary + ridge classifier)")
-	fs.Float64Var(&cfg.Lambda1, "lambda1", def.Lambda1, "ridge λ1 of the classifier initialisation, relative to the mean diagonal of A·Aᵀ")
-	fs.IntVar(&cfg.Batch, "batch", def.Batch, "mini-batch size κ")
-	fs.IntVar(&cfg.Epochs, "epochs", def.Epochs, "passes over the training set (with -resume: epochs to add)")
-	fs.IntVar(&cfg.InitSamples, "init", def.InitSamples, "samples of the reconstructive initialisation (0: none)")
-	fs.IntVar(&cfg.Research.Sweeps, "sweeps", def.Research.Sweeps, "block-coordinate descent sweeps per mini-batch")
-	fs.StringVar((*string)(&cfg.Research.Unused), "unused", string(def.Research.Unused), "atoms never used: reseed (from a random sample) or keep")
-	fs.StringVar((*string)(&cfg.Research.Update), "update", string(def.Research.Update), "dictionary update form: blocked (GEMM) or column (GEMV, reference)")
-	fs.StringVar((*string)(&cfg.Coding), "coding", string(def.Coding), "training codes: stacked ([x; √λ0·y] on [D; √λ0·W]) or dictionary (x on D)")
-	fs.StringVar((*string)(&cfg.Init), "init-mode", string(def.Init), "initialisation: class (a block of K/q atoms per class, each class coded on its own block) or shared (one reconstructive dictionary)")
-	fs.Float64Var(&cfg.Research.Forget, "forget", def.Research.Forget, "exponent ρ of the down-weighting (1−1/t)^ρ of past statistics (0: plain sums)")
-	fs.StringVar((*string)(&cfg.Preprocess), "preprocess", "", "sample preprocessing: unit (zero mean, unit norm), none, or deskew (images: straighten and centre each one by its moments, then unit) (default: deskew for -data mnist and usps, unit for other data)")
-	fs.BoolVar(&cfg.Refit, "refit", def.Refit, "after training, refit the prediction classifier on codes on D (-refit=false: predict with the training classifier)")
-	fs.BoolVar(&cfg.RefitPass, "refit-pass", def.RefitPass, "with -refit, code the training set once more on the final D and fit ridge then multiclass hinge on those codes (-refit-pass=false: ridge on the running statistics of the joint phase's codes on D, no extra pass)")
-	fs.Float64Var(&cfg.TaskStep, "task-step", def.TaskStep, "weight η of the supervised (task-driven) dictionary gradient in the joint phase (0: off)")
-	fs.Float64Var(&cfg.ResidualWeight, "residual-weight", def.ResidualWeight, "weight β of the class residuals in the prediction scores (0: the linear scores W·a alone, the paper's rule); prediction only, so -resume may change it")
-	fs.Uint64Var(&cfg.Seed, "seed", def.Seed, "random seed (sample order, reseeded atoms, yaleb split)")
+	// The flags of Config's settings: setting records their names, so that
+	// the flags that define a model (modelFlags) are these less those a
+	// resumed model may change.
+	var settings []string
+	setting := func(name string) string { settings = append(settings, name); return name }
+	fs.IntVar(&cfg.K, setting("k"), def.K, "number of atoms K (fewer for a small training set: see above)")
+	fs.IntVar(&cfg.L, setting("l"), def.L, "sparsity L: atoms per code")
+	fs.Float64Var(&cfg.Lambda0, setting("lambda0"), def.Lambda0, "weight λ0 of the classification term (0: reconstructive dictionary + ridge classifier)")
+	fs.Float64Var(&cfg.Lambda1, setting("lambda1"), def.Lambda1, "ridge λ1 of the classifier initialisation, relative to the mean diagonal of A·Aᵀ")
+	fs.IntVar(&cfg.Batch, setting("batch"), def.Batch, "mini-batch size κ")
+	fs.IntVar(&cfg.Epochs, setting("epochs"), def.Epochs, "passes over the training set (with -resume: epochs to add)")
+	fs.IntVar(&cfg.InitSamples, setting("init"), def.InitSamples, "samples of the reconstructive initialisation (0: none)")
+	fs.IntVar(&cfg.Research.Sweeps, setting("sweeps"), def.Research.Sweeps, "block-coordinate descent sweeps per mini-batch")
+	fs.StringVar((*string)(&cfg.Research.Unused), setting("unused"), string(def.Research.Unused), "atoms never used: reseed (from a random sample) or keep")
+	fs.StringVar((*string)(&cfg.Research.Update), setting("update"), string(def.Research.Update), "dictionary update form: blocked (GEMM) or column (GEMV, reference)")
+	fs.StringVar((*string)(&cfg.Coding), setting("coding"), string(def.Coding), "training codes: stacked ([x; √λ0·y] on [D; √λ0·W]) or dictionary (x on D)")
+	fs.StringVar((*string)(&cfg.Init), setting("init-mode"), string(def.Init), "initialisation: class (a block of K/q atoms per class, each class coded on its own block) or shared (one reconstructive dictionary)")
+	fs.Float64Var(&cfg.Research.Forget, setting("forget"), def.Research.Forget, "exponent ρ of the down-weighting (1−1/t)^ρ of past statistics (0: plain sums)")
+	fs.StringVar((*string)(&cfg.Preprocess), setting("preprocess"), "", "sample preprocessing: unit (zero mean, unit norm), none, or deskew (images: straighten and centre each one by its moments, then unit) (default: deskew for -data mnist and usps, unit for other data)")
+	fs.Uint64Var(&cfg.Seed, setting("seed"), def.Seed, "random seed (sample order, reseeded atoms, yaleb split)")
+	fs.BoolVar(&cfg.Refit, setting("refit"), def.Refit, "after training, refit the prediction classifier on codes on D (-refit=false: predict with the training classifier)")
+	fs.BoolVar(&cfg.RefitPass, setting("refit-pass"), def.RefitPass, "with -refit, code the training set once more on the final D and fit ridge then multiclass hinge on those codes (-refit-pass=false: ridge on the running statistics of the joint phase's codes on D, no extra pass)")
+	fs.Float64Var(&cfg.TaskStep, setting("task-step"), def.TaskStep, "weight η of the supervised (task-driven) dictionary gradient in the joint phase (0: off)")
+	fs.Float64Var(&cfg.ResidualWeight, setting("residual-weight"), def.ResidualWeight, "weight β of the class residuals in the prediction scores (0: the linear scores W·a alone, the paper's rule); prediction only, so -resume may change it")
+	f.modelFlags = append(slices.DeleteFunc(settings, func(n string) bool { return n == "epochs" || n == "residual-weight" }), patchFlagNames...)
 	f.data = addDataFlags(fs)
 	f.stream = addStreamFlags(fs)
 	f.patches = addPatchFlags(fs)
@@ -169,7 +177,7 @@ func (f *trainFlags) resumeModel() (model *oddl.Model, addEpochs int, err error)
 		return nil, 0, nil
 	}
 	var given []string
-	for _, name := range modelFlags {
+	for _, name := range f.modelFlags {
 		if f.set[name] {
 			given = append(given, "-"+name)
 		}
