@@ -79,7 +79,6 @@ var interruptHook func(batches int64) bool
 // before the final evaluation.
 var evaluateHook func(ctx context.Context)
 
-
 func runTrain(args []string, stdout, stderr io.Writer) error {
 	f, err := parseTrainFlags(args, stderr)
 	if err != nil {
