@@ -147,3 +147,14 @@ func TestSettingsRoundTrip(t *testing.T) {
 		t.Errorf("CopySettings set %d fields: %+v", n, rep)
 	}
 }
+
+func TestCrossValidationBytes(t *testing.T) {
+	c := DefaultConfig()
+	est, _ := c.MemoryEstimate(784, 10, 1)
+	if got, want := c.CrossValidationBytes(1000, 784, 10, 1), 2*1000*784*8+est; got != want {
+		t.Errorf("CrossValidationBytes = %d, want %d", got, want)
+	}
+	if c.CrossValidationBytes(2000, 784, 10, 1) <= c.CrossValidationBytes(1000, 784, 10, 1) {
+		t.Error("more rows, no more memory")
+	}
+}

@@ -64,11 +64,7 @@ func (f *trainFlags) loadData(model *oddl.Model, tooLarge func(error) error, std
 		held += f.cfg.FrontCacheBytes(d.train.len())
 	}
 	if model == nil && f.useFolds(d.train.len()) {
-		// k-fold validation holds the training rows as float64 once more,
-		// a fold's copy of them, and the previous fold's model until the
-		// collector frees it.
-		est, _ := f.cfg.MemoryEstimate(train.dim(), train.classes(), f.rt.threads)
-		held += 2*int64(d.train.len())*int64(train.dim())*8 + est
+		held += f.cfg.CrossValidationBytes(d.train.len(), train.dim(), train.classes(), f.rt.threads)
 	}
 	if err := f.mem.checkTraining(f.cfg, f.rt.threads, train.dim(), train.classes(), held, model != nil); err != nil {
 		return nil, err
