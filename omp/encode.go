@@ -379,7 +379,10 @@ func (c *core[T]) prepareGram(i, row int) error {
 		}
 	}
 	scale := 1.0
-	if xx != 0 && !(xx >= normLo && xx <= normHi) {
+	// Float32 correlations are never scaled: every square the recurrence
+	// takes of them is float64, where it cannot overflow or underflow, and
+	// a power of two far from 1 could take them out of float32's range.
+	if _, f32 := any(T(0)).(float32); !f32 && xx != 0 && !(xx >= normLo && xx <= normHi) {
 		_, e := math.Frexp(math.Sqrt(xx))
 		scale = math.Ldexp(1, -e)
 		xx *= scale * scale
