@@ -103,7 +103,9 @@ func compareCodes(t *testing.T, c32 *Codes32, c64 *Codes) agreement {
 func TestCoder32MatchesFloat64(t *testing.T) {
 	problems := []problem{
 		{n: 20, k: 50, l: 5, unit: true},
-		{n: 16, k: 16, l: 16, unit: true},
+		// Not L = n = K: the last atoms of such codes fit residuals
+		// below float32's noise, which the float32 coder stops at.
+		{n: 16, k: 16, l: 10, unit: true},
 		{n: 40, k: 24, l: 12},
 		{n: 30, k: 90, l: 10, tol: 0.05, hasTol: true},
 		{n: 25, k: 60, tol: 1e-3, hasTol: true},
@@ -143,10 +145,11 @@ func TestCoder32MatchesFloat64(t *testing.T) {
 					if a.sameSet < 0.99 || a.normwise > 1e-4 {
 						t.Errorf("float32 against float64: %v", a)
 					}
-					// The codes do not depend on the goroutines.
+					// The codes do not depend on the goroutines, where
+					// the GEMM's rounding does not depend on the shape.
 					if first == nil {
 						first = got
-					} else if !sameCodes32(got, first) {
+					} else if blas.RoundsAsKernel(b) && !sameCodes32(got, first) {
 						t.Errorf("codes on %d goroutines differ from those on 1", th)
 					}
 				})
