@@ -241,6 +241,11 @@ func Run(ctx context.Context, o Options) (*Report, error) {
 						return nil, err
 					}
 					r.OMP = append(r.OMP, res)
+					logf("batch-omp %s %v signals=%d threads=%d float32", b, s, signals, t)
+					if res, err = MeasureOMP32(b, s, signals, t, sz.minTime); err != nil {
+						return nil, err
+					}
+					r.OMP = append(r.OMP, res)
 				}
 			}
 		}
