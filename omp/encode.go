@@ -230,7 +230,9 @@ func (c *core[T]) runParts(w *worker[T]) {
 // the packed dictionary costs more than the correlations save, hence the
 // bound. BenchmarkEncodeChunks measures both ways; docs/benchmarks/omp.md
 // (its design choices) has the figures behind the two constants.
-// chunkRows is a multiple of the GEMM micro-kernel's six rows.
+// chunkRows is a multiple of the GEMM micro-kernel's six rows (DGEMM's
+// and SGEMM's). The float32 coder takes the same bound in entries, which
+// has not been measured in float32: its dictionaries take half the bytes.
 const (
 	chunkRows    = 48
 	chunkMaxDict = 5 << 16 // n·K entries
