@@ -129,3 +129,31 @@ func BenchmarkOMP32(b *testing.B) {
 		}
 	}
 }
+
+// TestOMPRows32 checks where the float32 rows go: right after the float64
+// row of the same backend, shape and threads in the tables, labelled with
+// the precision, and never into the verdict on the kernel tiers (which
+// compares float64 rates).
+func TestOMPRows32(t *testing.T) {
+	o := OMPShape{784, 960, 5}
+	r := &Report{Backends: []string{blas.NativeName}, Tiers: []string{"avx2", "go"}, OMP: []OMPResult{
+		{Backend: blas.NativeName, Precision: Precision32, Kernel: "avx2", Shape: o, Threads: 1, SignalsPerS: 1000},
+		{Backend: blas.NativeName, Kernel: "avx2", Shape: o, Threads: 1, SignalsPerS: 38},
+		{Backend: blas.NativeName, Kernel: "go", Shape: o, Threads: 1, SignalsPerS: 20},
+	}}
+	var labels []string
+	for _, row := range r.ompRows() {
+		labels = append(labels, row.Label()+"/"+row.Kernel)
+	}
+	if got := strings.Join(labels, " "); got != "native/avx2 native/go native float32/avx2" {
+		t.Errorf("rows %s", got)
+	}
+	v, ok := tierVerdict(r, "avx2")
+	if !ok || v.Fastest != "avx2" {
+		t.Errorf("verdict %+v, %v: want avx2 fastest on the float64 rows", v, ok)
+	}
+	r.OMP[1].SignalsPerS = 10 // float64 avx2 now slower than go; the float32 row must not count
+	if v, ok := tierVerdict(r, "avx2"); !ok || v.Fastest != "go" {
+		t.Errorf("verdict %+v, %v: want go fastest on the float64 rows", v, ok)
+	}
+}
