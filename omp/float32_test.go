@@ -7,8 +7,10 @@ import (
 	"math/rand/v2"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 
+	gblas "gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas32"
 	"gonum.org/v1/gonum/blas/gonum"
 	"gonum.org/v1/gonum/mat"
@@ -613,5 +615,67 @@ func TestMNIST32(t *testing.T) {
 	}
 	if user.sameSet < 0.98 || user.normwise > 1e-3 {
 		t.Errorf("float32 against float64 on the float64 data: %v", user)
+	}
+}
+
+// spy32 is gonum's BLAS that can be bound to a thread count
+// (blas.Threaded) and records the count of the value each Sgemm ran on.
+type spy32 struct {
+	gonum.Implementation
+	threads int
+	mu      *sync.Mutex
+	calls   *[]int
+}
+
+func (s spy32) Threads() int { return s.threads }
+
+func (s spy32) WithThreads(n int) blas.Threaded { s.threads = n; return s }
+
+func (s spy32) Sgemm(tA, tB gblas.Transpose, m, n, k int, alpha float32, a []float32, lda int, b []float32, ldb int, beta float32, c []float32, ldc int) {
+	s.mu.Lock()
+	*s.calls = append(*s.calls, s.threads)
+	s.mu.Unlock()
+	s.Implementation.Sgemm(tA, tB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
+}
+
+// f64only is a backend without float32 routines.
+type f64only struct{ gblas.Float64 }
+
+// TestCoder32Backends checks that the float32 coder runs each part's SGEMM
+// on the backend bound to one thread when several goroutines share a round,
+// and on the backend as given with one, as the float64 coder does
+// (TestThreadsBound); that WithBackend32 takes a float32 backend; and that
+// a backend without float32 routines is refused.
+func TestCoder32Backends(t *testing.T) {
+	rng := rand.New(rand.NewPCG(9, 32))
+	D32, _ := to32(randDict(rng, 30, 12))
+	X32, _ := to32(randSamples(rng, 100, 12, true))
+	var calls []int
+	spy := spy32{threads: 3, mu: new(sync.Mutex), calls: &calls}
+	for _, opt := range []func(spy32) Option{
+		func(s spy32) Option { return WithBackend(s) },
+		func(s spy32) Option { return WithBackend32(s) },
+	} {
+		for _, tc := range []struct{ threads, want int }{{2, 1}, {1, 3}} {
+			calls = calls[:0]
+			c, err := New32(D32, WithSparsity(3), opt(spy), WithThreads(tc.threads))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := c.Encode(X32); err != nil {
+				t.Fatal(err)
+			}
+			if len(calls) == 0 {
+				t.Fatalf("coder threads %d: no SGEMM on the backend", tc.threads)
+			}
+			for _, got := range calls {
+				if got != tc.want {
+					t.Fatalf("coder threads %d: an SGEMM ran on a backend bound to %d threads, want %d (%v)", tc.threads, got, tc.want, calls)
+				}
+			}
+		}
+	}
+	if _, err := New32(D32, WithBackend(f64only{gonum.Implementation{}})); !errors.Is(err, ErrOption) {
+		t.Errorf("a backend without float32 routines: %v, want ErrOption", err)
 	}
 }
