@@ -128,7 +128,7 @@ func BenchmarkTrainStep(b *testing.B) {
 			s.Backend = name
 			cfg := trainConfig(s)
 			start := (s.K + s.Batch - 1) / s.Batch * s.Batch
-			first, err := oddl.NewSetSource(train.Head(start))
+			first, err := dataset.NewSetSource(train.Head(start))
 			if err != nil {
 				b.Fatal(err)
 			}
@@ -136,7 +136,7 @@ func BenchmarkTrainStep(b *testing.B) {
 			if err != nil {
 				b.Fatal(err)
 			}
-			src, err := oddl.NewSetSource(train.Subset(seq(start, start+s.Batch)))
+			src, err := dataset.NewSetSource(train.Subset(seq(start, start+s.Batch)))
 			if err != nil {
 				b.Fatal(err)
 			}

@@ -116,7 +116,7 @@ func MeasureTrain(ctx context.Context, set *dataset.Set, s TrainSettings) (Train
 
 // trainPass trains and times one run of MeasureTrain.
 func trainPass(ctx context.Context, set *dataset.Set, s TrainSettings) (TrainResult, *oddl.Model, error) {
-	src, err := oddl.NewSetSource(set.Head(s.Samples))
+	src, err := dataset.NewSetSource(set.Head(s.Samples))
 	if err != nil {
 		return TrainResult{}, nil, err
 	}

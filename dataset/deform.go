@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+
+	"github.com/oddl-go/oddl/preprocess"
 )
 
 // Deformation describes the random distortions Deform applies to an image:
@@ -174,7 +176,7 @@ func (df *Deformer) Deform(dst, src []float64, rng *rand.Rand) {
 				x += ex
 				y += ey
 			}
-			dst[r*cols+c] = bilinear(src, rows, cols, x, y)
+			dst[r*cols+c] = preprocess.Bilinear(src, rows, cols, x, y)
 		}
 	}
 }
@@ -248,38 +250,4 @@ func (df *Deformer) displacement(r, c int) (dx, dy float64) {
 		return top + wr*(bot-top)
 	}
 	return lerp2(df.fx), lerp2(df.fy)
-}
-
-// bilinear samples img (rows×cols) at (x, y), with 0 outside the image.
-func bilinear(img []float64, rows, cols int, x, y float64) float64 {
-	if !(x > -1 && x < float64(cols) && y > -1 && y < float64(rows)) {
-		return 0 // NaN coordinates land here too
-	}
-	x0f, y0f := math.Floor(x), math.Floor(y)
-	x0, y0 := int(x0f), int(y0f)
-	wx, wy := x-x0f, y-y0f
-	var a, b, c, d float64
-	if x0 >= 0 && y0 >= 0 && x0+1 < cols && y0+1 < rows {
-		i := y0*cols + x0
-		a, b, c, d = img[i], img[i+1], img[i+cols], img[i+cols+1]
-	} else {
-		a, b = pixel(img, rows, cols, y0, x0), pixel(img, rows, cols, y0, x0+1)
-		c, d = pixel(img, rows, cols, y0+1, x0), pixel(img, rows, cols, y0+1, x0+1)
-	}
-	if wx == 0 && wy == 0 {
-		return a
-	}
-	top := a + wx*(b-a)
-	bot := c + wx*(d-c)
-	v := top + wy*(bot-top)
-	// Rounding may step a hair outside the four values; keep the range.
-	return min(max(v, min(a, b, c, d)), max(a, b, c, d))
-}
-
-// pixel returns img's pixel (r, c), 0 outside the image.
-func pixel(img []float64, rows, cols, r, c int) float64 {
-	if r < 0 || r >= rows || c < 0 || c >= cols {
-		return 0
-	}
-	return img[r*cols+c]
 }

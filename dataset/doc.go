@@ -24,6 +24,17 @@
 // ReadIDXImagesFrom; NewReader from two io.ReadSeekers). WriteIDX writes
 // unsigned-byte files.
 //
+// # Sources
+//
+// The learner reads its training samples from a source: a stream read in
+// passes, each in an order fixed by a key (package oddl's Source
+// interface, which the types here satisfy without naming it).
+// NewSetSource and NewImageSource shuffle a set held in memory (as float64
+// or as bytes, the same passes bit for bit); NewStreamSource reads an IDX
+// Reader window by window, shuffling within each window; NewDeformSource
+// draws deformed copies of base images (Deformation), any sample made
+// alone from the seed, the key and its number.
+//
 // # CSV files and labels
 //
 // ReadCSV reads one sample a line, its label in one column: the one
@@ -72,7 +83,8 @@
 //
 // # Preprocessing
 //
-// Preprocess maps every sample x ∈ ℝⁿ, in place, to
+// Preprocess (package preprocess's Unit, which the learner applies too)
+// maps every sample x ∈ ℝⁿ, in place, to
 //
 //	x̂ = (x − x̄·1) / ‖x − x̄·1‖₂,    x̄ = (1/n) Σᵢ xᵢ,
 //

@@ -2,200 +2,29 @@ package dataset
 
 import (
 	"fmt"
-	"math"
 
 	"gonum.org/v1/gonum/mat"
 
-	"github.com/oddl-go/oddl/internal/kernel"
+	"github.com/oddl-go/oddl/internal/sample"
+	"github.com/oddl-go/oddl/preprocess"
 )
 
-// Preprocess normalises each row of X in place as the paper does: subtract
-// the row's mean, then divide by the row's L2 norm, so every sample has zero
-// mean and unit norm.
-//
-// A row that is constant (its centred norm is at rounding level,
-// ≤ 2⁻⁴⁰·√n·max|x|, or exactly zero) has no direction: it is set to all
-// zeros and its index is returned in zero, in increasing order; nothing
-// becomes NaN. Rows holding NaN or ±Inf are left unchanged and not listed;
-// call Validate first to reject them.
-func Preprocess(X *mat.Dense) (zero []int) {
-	r, c := X.Dims()
-	i := 0
-	// Four rows at a time: each row's sums are the same sequential sums
-	// (the same values bit for bit), but the four chains of dependent
-	// additions run side by side instead of one after another.
-	for ; i+4 <= r && c > 0; i += 4 {
-		rows := [4][]float64{X.RawRowView(i), X.RawRowView(i + 1), X.RawRowView(i + 2), X.RawRowView(i + 3)}
-		if !preprocess4(&rows) {
-			for q := range 4 {
-				if preprocessRow(rows[q]) {
-					zero = append(zero, i+q)
-				}
-			}
-			continue
-		}
-		for q := range 4 {
-			if rows[q] == nil {
-				zero = append(zero, i+q)
-			}
-		}
-	}
-	for ; i < r; i++ {
-		if preprocessRow(X.RawRowView(i)) {
-			zero = append(zero, i)
-		}
-	}
-	return zero
-}
+// Preprocess normalises each row of X in place to zero mean and unit L2
+// norm and returns the constant rows, which become all zeros; see
+// preprocess.Unit, which the learner applies too.
+func Preprocess(X *mat.Dense) (zero []int) { return preprocess.Unit(X) }
 
-// preprocessTol is the relative size below which a centred norm counts as
-// zero: 2⁻⁴⁰·√n·max|x|.
-const preprocessTol = 0x1p-40
-
-// preprocessRow normalises one row as Preprocess does and reports whether
-// it was constant (and is now all zeros).
-func preprocessRow(row []float64) (constant bool) {
-	n := float64(len(row))
-	tol := preprocessTol * math.Sqrt(n)
-	amax := 0.0
-	for _, v := range row {
-		amax = max(amax, math.Abs(v)) // NaN-propagating
-	}
-	if math.IsNaN(amax) || math.IsInf(amax, 0) {
-		return false
-	}
-	if amax > 0x1p500 || (amax < 0x1p-500 && amax > 0) {
-		// The result does not depend on the scale: bring the row near 1
-		// by a power of two (exact) so sums neither overflow nor underflow.
-		// Two factors: 2^-e alone overflows for subnormal amax.
-		_, e := math.Frexp(amax)
-		s1, s2 := math.Ldexp(1, -e/2), math.Ldexp(1, -e-(-e/2))
-		for j := range row {
-			row[j] = row[j] * s1 * s2
-		}
-		amax = amax * s1 * s2
-	}
-	var sum float64
-	for _, v := range row {
-		sum += v
-	}
-	mean := sum / n
-	// Centre, then correct the mean's rounding error with the sum of the
-	// centred values (the corrected two-pass algorithm).
-	var sd, ss float64
-	for j, v := range row {
-		v -= mean
-		row[j] = v
-		sd += v
-		ss += v * v
-	}
-	corr := sd / n
-	ss = max(ss-sd*corr, 0)
-	nrm := math.Sqrt(ss)
-	if nrm == 0 || nrm <= tol*amax {
-		clear(row)
-		return true
-	}
-	inv := 1 / nrm
-	for j, v := range row {
-		row[j] = (v - corr) * inv
-	}
-	return false
-}
-
-// preprocess4 is preprocessRow on four rows of one length, their passes
-// interleaved. It returns false, having changed nothing, when a row needs
-// more than the common path (a NaN or ±Inf, or a scale far from 1); the
-// caller then runs preprocessRow on each. Otherwise it sets rows[q] to nil
-// for each constant row (now all zeros).
-func preprocess4(rows *[4][]float64) bool {
-	r0, r1, r2, r3 := rows[0], rows[1], rows[2], rows[3]
-	c := len(r0)
-	r1, r2, r3 = r1[:c], r2[:c], r3[:c]
-	// The largest |x| of each row, NaNs passed over (a NaN shows in the
-	// sums below): the maximum is exact in any order.
-	var a0, a1, a2, a3 float64
-	for j := range r0 {
-		v0, v1, v2, v3 := r0[j], r1[j], r2[j], r3[j]
-		if v0 > a0 || -v0 > a0 {
-			a0 = math.Abs(v0)
-		}
-		if v1 > a1 || -v1 > a1 {
-			a1 = math.Abs(v1)
-		}
-		if v2 > a2 || -v2 > a2 {
-			a2 = math.Abs(v2)
-		}
-		if v3 > a3 || -v3 > a3 {
-			a3 = math.Abs(v3)
-		}
-	}
-	amax := [4]float64{a0, a1, a2, a3}
-	for _, a := range amax {
-		// The rest of the common path needs 0 or 2⁻⁵⁰⁰ ≤ a ≤ 2⁵⁰⁰ (±Inf
-		// is above).
-		if a > 0x1p500 || (a < 0x1p-500 && a > 0) {
-			return false
-		}
-	}
-	var s0, s1, s2, s3 float64
-	for j := range r0 {
-		s0 += r0[j]
-		s1 += r1[j]
-		s2 += r2[j]
-		s3 += r3[j]
-	}
-	if math.IsNaN(s0 + s1 + s2 + s3) {
-		return false // a row holds a NaN: nothing has changed yet
-	}
-	n := float64(c)
-	m0, m1, m2, m3 := s0/n, s1/n, s2/n, s3/n
-	var d0, d1, d2, d3, q0, q1, q2, q3 float64
-	for j := range r0 {
-		v0, v1, v2, v3 := r0[j]-m0, r1[j]-m1, r2[j]-m2, r3[j]-m3
-		r0[j], r1[j], r2[j], r3[j] = v0, v1, v2, v3
-		d0 += v0
-		d1 += v1
-		d2 += v2
-		d3 += v3
-		q0 += v0 * v0
-		q1 += v1 * v1
-		q2 += v2 * v2
-		q3 += v3 * v3
-	}
-	tol := preprocessTol * math.Sqrt(n)
-	sd, ss := [4]float64{d0, d1, d2, d3}, [4]float64{q0, q1, q2, q3}
-	for q, row := range rows {
-		corr := sd[q] / n
-		nrm := math.Sqrt(max(ss[q]-sd[q]*corr, 0))
-		if nrm == 0 || nrm <= tol*amax[q] {
-			clear(row)
-			rows[q] = nil
-			continue
-		}
-		inv := 1 / nrm
-		for j, v := range row {
-			row[j] = (v - corr) * inv
-		}
-	}
-	return true
-}
+// Deskew writes to dst the rows×cols image src straightened and centred by
+// its moments; see preprocess.Deskew, which the learner applies too.
+func Deskew(dst, src []float64, rows, cols int) { preprocess.Deskew(dst, src, rows, cols) }
 
 // Validate returns an error wrapping ErrValue naming the first element of X
 // (row, column) that is NaN or ±Inf, nil if all are finite.
 func Validate(X *mat.Dense) error {
 	r, _ := X.Dims()
 	for i := range r {
-		row := X.RawRowView(i)
-		// A NaN or infinite entry makes the sum of squares NaN or
-		// infinite; so may large finite ones, which the scan then clears.
-		if s := kernel.SumSqUnitary(row); !math.IsNaN(s) && !math.IsInf(s, 0) {
-			continue
-		}
-		for j, v := range row {
-			if math.IsNaN(v) || math.IsInf(v, 0) {
-				return fmt.Errorf("dataset: row %d, column %d is %v: %w", i, j, v, ErrValue)
-			}
+		if j, v, bad := sample.NonFinite(X.RawRowView(i)); bad {
+			return fmt.Errorf("dataset: row %d, column %d is %v: %w", i, j, v, ErrValue)
 		}
 	}
 	return nil

@@ -54,8 +54,8 @@ func (e *Evaluation) Add(o Evaluation) {
 // EvaluateSource classifies every sample of src and compares the labels
 // with src's (see EvaluateContext), in bounded memory: samples held as
 // float64 rows (NewMatrixSource) at once, others EvalBlock at a time —
-// in their stored order for a SampleReaderAt (NewImageSource), else one
-// pass of src. The counts do not depend on the blocks: each sample is
+// in their stored order for a SampleReaderAt (dataset's sources over sets
+// and images in memory), else one pass of src. The counts do not depend on the blocks: each sample is
 // coded on its own. This is the score of scikit-learn's estimators, as
 // an error rate with its confusion matrix.
 func (m *Model) EvaluateSource(ctx context.Context, src Source) (Evaluation, error) {
@@ -63,7 +63,7 @@ func (m *Model) EvaluateSource(ctx context.Context, src Source) (Evaluation, err
 		return Evaluation{}, fmt.Errorf("oddl: %w: no samples", ErrInput)
 	}
 	if s, ok := src.(*matrixSource); ok {
-		return m.EvaluateContext(ctx, s.x, s.labels)
+		return m.EvaluateContext(ctx, s.X, s.Labels)
 	}
 	n, d := src.Len(), src.Dim()
 	at, ordered := src.(SampleReaderAt)
@@ -128,23 +128,4 @@ func (m *Model) PredictBlocks(ctx context.Context, X *mat.Dense) ([]int, error) 
 		labels = append(labels, l...)
 	}
 	return labels, nil
-}
-
-// ReadAt reads the images from position pos of their stored order (see
-// SampleReaderAt).
-func (s *imageSource) ReadAt(x []float64, labels []int, pos int) (int, error) {
-	n := s.Len()
-	if pos < 0 || pos > n {
-		return 0, fmt.Errorf("oddl: position %d outside %d samples", pos, n)
-	}
-	if pos == n {
-		return 0, io.EOF
-	}
-	cnt := min(len(labels), n-pos)
-	d := s.Dim()
-	for i := range cnt {
-		s.s.RowTo(x[i*d:(i+1)*d], pos+i)
-		labels[i] = s.s.Labels[pos+i]
-	}
-	return cnt, nil
 }

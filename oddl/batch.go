@@ -5,8 +5,6 @@ import (
 	"io"
 
 	"gonum.org/v1/gonum/mat"
-
-	"github.com/oddl-go/oddl/dataset"
 )
 
 // batch is the mini-batch under way: samples read from a source, checked
@@ -76,7 +74,7 @@ func (b *batch) read(src Source, want int, index int64) (int, error) {
 		return 0, nil
 	}
 	b.x = mat.NewDense(cnt, n, b.buf[:cnt*n])
-	if err := dataset.Validate(b.x); err != nil {
+	if err := checkFinite(b.x); err != nil {
 		if index < 1 {
 			return 0, fmt.Errorf("oddl: %w: %v", ErrInput, err)
 		}

@@ -5,10 +5,10 @@ import (
 	"sync/atomic"
 
 	gblas "gonum.org/v1/gonum/blas"
-	"gonum.org/v1/gonum/mat"
 
 	"github.com/oddl-go/oddl/blas"
 	"github.com/oddl-go/oddl/internal/kernel"
+	"github.com/oddl-go/oddl/internal/par"
 )
 
 // bcdBlock is the number of atoms per block of the blocked update: large
@@ -20,69 +20,6 @@ const bcdBlock = 128
 // reach back at most bcdSub−1 rows, and a small GEMM per sub-block carries
 // its changes to the rest of the block.
 const bcdSub = 32
-
-// state is the learner's numeric state: the stacked dictionary and the
-// accumulated statistics, all row-major in flat slices.
-type state struct {
-	k, n, q int // atoms, sample dimension, classes
-	// dt is the stacked dictionary, atom-major: K rows of length n+q,
-	// row j = [d_j, w_j] with ||d_j|| = 1.
-	dt []float64
-	// m is M = Σ a aᵀ, K×K, symmetric (both triangles kept).
-	m []float64
-	// nt is N = Σ [x; y] aᵀ stored atom-major: K rows of length n+q,
-	// row j = Σ_i a_ij [x_i, y_i].
-	nt []float64
-	// ra and ry are the running statistics of the codes on D that the
-	// joint phase computes (Σ a aᵀ, K×K, and Σ a yᵀ, K×q atom-major), or
-	// nil while it has computed none: the prediction classifier is their
-	// ridge regression (Config.Refit without RefitPass).
-	ra, ry []float64
-	// p is P = M·D~ (K×(n+q), row j = Σ_k M_jk d~_k) when pValid. The
-	// blocked sweep keeps it exact through its own changes of D~, and
-	// accumulate through the batch's additions to M, so a sweep need not
-	// recompute it; anything else that changes M or D~ clears pValid (or,
-	// like the ridge fit of W, recomputes the columns it changed).
-	p      []float64
-	pValid bool
-}
-
-func newState(k, n, q int) *state {
-	s := n + q
-	return &state{
-		k: k, n: n, q: q,
-		dt: make([]float64, k*s),
-		m:  make([]float64, k*k),
-		nt: make([]float64, k*s),
-	}
-}
-
-// stride is the row length of dt and nt.
-func (st *state) stride() int { return st.n + st.q }
-
-// dictView returns D as a K×n view of the stacked dictionary.
-func (st *state) dictView() *mat.Dense {
-	return mat.NewDense(st.k, st.stride(), st.dt).Slice(0, st.k, 0, st.n).(*mat.Dense)
-}
-
-// block returns the atoms [lo, hi) of class c under InitClass: the K atoms
-// split into q consecutive blocks whose sizes differ by at most one.
-func (st *state) block(c int) (lo, hi int) {
-	return c * st.k / st.q, (c + 1) * st.k / st.q
-}
-
-// classOf returns the class whose block holds atom j.
-func (st *state) classOf(j int) int {
-	// The largest c with c·K/q ≤ j.
-	c := (j*st.q + st.q - 1) / st.k
-	for c > 0 && c*st.k/st.q > j {
-		c--
-	}
-	for c+1 < st.q && (c+1)*st.k/st.q <= j {
-		c++
-	}
-	return c
-}
 
 // unusedTol reports the threshold under which M_jj counts as zero: a tiny
 // fraction of the mean diagonal, so that it scales with the statistics.
@@ -289,7 +226,7 @@ func (up *updater) sparseParallel(st *state, lo, hi, b int, bt *blockTerms) {
 	s := st.stride()
 	up.pd[0].Pack(false, b, s, up.delta[:b*s], s)
 	w := max(1, min(up.threads, (hi-lo)/16))
-	parallel(w, func(i int) {
+	par.Do(w, func(i int) {
 		sparseRows(st, lo+i*(hi-lo)/w, lo+(i+1)*(hi-lo)/w, bt, &up.pd[0])
 	})
 }
@@ -426,7 +363,7 @@ func (up *updater) sweepAhead(st *state) (unused int) {
 		up.terms = append(up.terms, blockTerms{})
 	}
 	dec := up.dec[:nb]
-	parallel(2, func(w int) {
+	par.Do(2, func(w int) {
 		for b := w; b < nb; b += 2 {
 			j0 := b * bcdBlock
 			dec[b] = blockSparse(st, 0, k, j0, min(j0+bcdBlock, k), &up.terms[b])
@@ -478,7 +415,7 @@ func (up *updater) sweepAhead(st *state) (unused int) {
 		// goroutine gives the next block's rows their product first, runs
 		// that block's updates (its products on one thread) and then
 		// joins in.
-		parallel(2, func(w int) {
+		par.Do(2, func(w int) {
 			if w == 0 && j2 > j1 {
 				if sparse {
 					sparseRows(st, j1, j2, &up.terms[bi], ppd)

@@ -152,7 +152,7 @@ func BenchmarkSweepMNIST(b *testing.B) {
 	if err != nil {
 		b.Skipf("MNIST not available: %v", err)
 	}
-	src, err := NewSetSource(train.Head(30720))
+	src, err := dataset.NewSetSource(train.Head(30720))
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -1,11 +1,6 @@
 package oddl
 
-import (
-	"errors"
-	"fmt"
-
-	"github.com/oddl-go/oddl/patch"
-)
+import "github.com/oddl-go/oddl/patch"
 
 // Unused is the policy for atoms that no code has used yet (M_jj ≈ 0),
 // the Unused field of Research.
@@ -76,7 +71,7 @@ const (
 	// PreprocessNone uses the samples as they are.
 	PreprocessNone Preprocess = "none"
 	// PreprocessDeskew reads each sample as an image of Config.Image,
-	// straightens and centres it by its moments (dataset.Deskew), then
+	// straightens and centres it by its moments (preprocess.Deskew), then
 	// makes it zero-mean with unit norm as PreprocessUnit does. It suits
 	// handwriting, whose slant varies from writer to writer.
 	PreprocessDeskew Preprocess = "deskew"
@@ -266,14 +261,6 @@ func DefaultConfig() Config {
 	}
 }
 
-// ErrConfig is wrapped by every error of Config.Validate and of the checks
-// of Config against the data.
-var ErrConfig = errors.New("invalid configuration")
-
-func configErr(format string, args ...any) error {
-	return fmt.Errorf("%w: "+format, append([]any{ErrConfig}, args...)...)
-}
-
 // Validate checks the values on their own, against the bounds of
 // Limits; the checks against the data (sample dimension, number of
 // samples) are made when training starts.
@@ -377,4 +364,50 @@ func (c Config) validateImage(n int) error {
 		return configErr("image shape %d×%d for samples of dimension %d", im.Rows, im.Cols, n)
 	}
 	return nil
+}
+
+// PatchesOn reports whether c has a patch front end.
+func (c Config) PatchesOn() bool { return c.Patches != (patch.Config{}) }
+
+// validatePatches checks the patch settings against the image shape.
+// A front end without one is refused by validateImage, when the data is
+// known.
+func (c Config) validatePatches() error {
+	if !c.PatchesOn() || c.Image == (Shape{}) {
+		// Without the image shape the data checks refuse it (validateImage).
+		return nil
+	}
+	if err := c.Patches.Validate(c.Image.Rows, c.Image.Cols); err != nil {
+		return configErr("%v", err)
+	}
+	return nil
+}
+
+// featureDim returns the dimension the dictionary learns on for samples
+// of dimension n: the front end's features, or n itself.
+func (c Config) featureDim(n int) int {
+	if !c.PatchesOn() {
+		return n
+	}
+	p := c.Patches
+	return 2 * p.Atoms * p.Cells * p.Cells
+}
+
+// batchPrep returns the preprocessing the training mini-batches apply to
+// what the source gives: the features of a front end are made zero-mean
+// with unit norm, anything else gets Config.Preprocess.
+func (c Config) batchPrep() (Preprocess, Shape) {
+	if c.PatchesOn() {
+		return PreprocessUnit, Shape{}
+	}
+	return c.Preprocess, c.Image
+}
+
+// inputDimOf returns the dimension of the samples a model of c whose
+// dictionary has dimension n takes.
+func (c Config) inputDimOf(n int) int {
+	if c.PatchesOn() {
+		return c.Image.Rows * c.Image.Cols
+	}
+	return n
 }

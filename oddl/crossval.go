@@ -9,7 +9,7 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
-	"github.com/oddl-go/oddl/dataset"
+	"github.com/oddl-go/oddl/internal/split"
 )
 
 // ValidationGrid lists the settings CrossValidate compares. Each of K, L
@@ -160,8 +160,8 @@ func CrossValidate(ctx context.Context, base Config, given Given, X *mat.Dense, 
 			}
 		}
 	}
-	split := dataset.Folds(labels, classes, folds, base.Seed)
-	for _, f := range split {
+	parts := split.Folds(labels, classes, folds, base.Seed)
+	for _, f := range parts {
 		if len(f.Held) == 0 {
 			continue
 		}

@@ -141,8 +141,11 @@
 //
 // # Streaming, resuming, files
 //
-// Training reads a Source: NewSetSource and NewMatrixSource for data in
-// memory, NewStreamSource for IDX files read window by window. The model
+// Training reads a Source: NewMatrixSource for a matrix in memory; package
+// dataset's sources satisfy the interface without this package knowing them
+// (dataset.NewSetSource and NewImageSource for sets in memory,
+// NewStreamSource for IDX files read window by window, NewDeformSource for a
+// stream of deformed images). The model
 // keeps D~, M, N, the position in the stream and the counters, so Resume and
 // Continue go on exactly where training stopped (bit for bit with the same
 // data and backend), also after Save and Load. Training stops cleanly when its
@@ -176,7 +179,7 @@
 // made zero-mean with unit norm, in training and — by the model itself — in
 // Predict, Scores and Evaluate, which take raw samples. PreprocessDeskew
 // first straightens and centres each sample as an image of Config.Image
-// pixels (dataset.Deskew): handwriting varies less once its slant is
+// pixels (preprocess.Deskew): handwriting varies less once its slant is
 // undone, which leaves the atoms fewer variations to cover.
 //
 // # Patch front end

@@ -39,7 +39,7 @@ func trainedModel(t testing.TB) (*Model, []byte) {
 // model with m's contents as that file holds them.
 func asVersion4(t testing.TB, m *Model, b []byte) ([]byte, *Model) {
 	t.Helper()
-	if v := binary.LittleEndian.Uint32(b[8:]); v == imageVersion {
+	if v := binary.LittleEndian.Uint32(b[8:]); v == fileVersion {
 		b = asLegacy(t, m, b, 0, "")
 	}
 	if v := binary.LittleEndian.Uint32(b[8:]); v != 5 {
@@ -86,7 +86,7 @@ func TestDecodeVersion4(t *testing.T) {
 // model with m's contents as that file holds them.
 func asVersion3(t testing.TB, m *Model, b []byte) ([]byte, *Model) {
 	t.Helper()
-	if v := binary.LittleEndian.Uint32(b[8:]); v == imageVersion || v == 5 {
+	if v := binary.LittleEndian.Uint32(b[8:]); v == fileVersion || v == 5 {
 		b, m = asVersion4(t, m, b)
 	}
 	if v := binary.LittleEndian.Uint32(b[8:]); v != 4 {
@@ -216,7 +216,7 @@ func TestDecodeVersion2(t *testing.T) {
 	bad := append([]byte{}, b...)
 	bad[prologue+hlen-2] = 2
 	binary.LittleEndian.PutUint32(bad[len(bad)-4:], crc32.Checksum(bad[:len(bad)-4], castagnoli))
-	if _, err := decode(bad); !errors.Is(err, ErrCorrupt) || !strings.Contains(err.Error(), "running and P flags") {
+	if _, err := decode(bad); !errors.Is(err, ErrCorrupt) || !strings.Contains(err.Error(), "the running flag is 2") {
 		t.Fatalf("running flag 2: %v", err)
 	}
 }

@@ -4,11 +4,9 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"math"
 
 	"gonum.org/v1/gonum/mat"
 
-	"github.com/oddl-go/oddl/dataset"
 	"github.com/oddl-go/oddl/patch"
 )
 
@@ -32,33 +30,6 @@ const frontImages = 10000
 // frontPhase keys the shuffled pass whose first images the patch atoms
 // are learned from (the training phases are 1 and 2).
 const frontPhase = 3
-
-// PatchesOn reports whether c has a patch front end.
-func (c Config) PatchesOn() bool { return c.Patches != (patch.Config{}) }
-
-// validatePatches checks the patch settings against the image shape.
-// A front end without one is refused by validateImage, when the data is
-// known.
-func (c Config) validatePatches() error {
-	if !c.PatchesOn() || c.Image == (Shape{}) {
-		// Without the image shape the data checks refuse it (validateImage).
-		return nil
-	}
-	if err := c.Patches.Validate(c.Image.Rows, c.Image.Cols); err != nil {
-		return configErr("%v", err)
-	}
-	return nil
-}
-
-// featureDim returns the dimension the dictionary learns on for samples
-// of dimension n: the front end's features, or n itself.
-func (c Config) featureDim(n int) int {
-	if !c.PatchesOn() {
-		return n
-	}
-	p := c.Patches
-	return 2 * p.Atoms * p.Cells * p.Cells
-}
 
 // inputDim returns the dimension of the samples the model takes.
 func (m *Model) inputDim() int {
@@ -101,7 +72,7 @@ func learnFront(ctx context.Context, cfg Config, src Source, threads int) (*patc
 		return nil, fmt.Errorf("oddl: %w: no samples", ErrInput)
 	}
 	X = X.Slice(0, got, 0, n).(*mat.Dense)
-	if err := dataset.Validate(X); err != nil {
+	if err := checkFinite(X); err != nil {
 		return nil, fmt.Errorf("oddl: %w: %v", ErrInput, err)
 	}
 	preprocessRows(X, cfg.Preprocess, cfg.Image, threads)
@@ -136,10 +107,11 @@ type frontSource struct {
 }
 
 // indexed is a Source held in memory that tells which of its samples the
-// next Read gives: upcoming returns their indices in order (what is left
-// of the pass), nil when it cannot tell.
+// next Read gives: Upcoming returns their indices in order (what is left
+// of the pass), nil when it cannot tell. The sources over data in memory,
+// this package's and dataset's, implement it.
 type indexed interface {
-	upcoming() []int
+	Upcoming() []int
 }
 
 func newFrontSource(ctx context.Context, src Source, m *Model) *frontSource {
@@ -163,14 +135,14 @@ func (s *frontSource) Read(x []float64, labels []int) (int, error) {
 	}
 	var ids []int
 	if s.cache != nil {
-		ids = s.src.(indexed).upcoming()
+		ids = s.src.(indexed).Upcoming()
 	}
 	got, err := s.src.Read(s.raw[:want*n], labels[:want])
 	if got <= 0 || got > want {
 		return got, err
 	}
 	X := mat.NewDense(got, n, s.raw[:got*n])
-	if verr := dataset.Validate(X); verr != nil {
+	if verr := checkFinite(X); verr != nil {
 		return 0, fmt.Errorf("%w: %v", ErrInput, verr)
 	}
 	if len(ids) < got {
@@ -206,22 +178,6 @@ func (s *frontSource) Read(x []float64, labels []int) (int, error) {
 		}
 	}
 	return got, err
-}
-
-// maxCacheBytes bounds the memory the features kept by frontSource take;
-// past it, the images not kept are computed at every read.
-const maxCacheBytes = 1 << 30
-
-// FrontCacheBytes bounds the memory that training a model of c on a
-// source of the given number of samples held in memory keeps for the patch
-// front end's features (each image's features are computed once and kept,
-// up to a fixed bound); 0 without a front end. MemoryEstimate does not
-// count it, as it depends on the number of samples.
-func (c Config) FrontCacheBytes(samples int) int64 {
-	if !c.PatchesOn() || samples < 1 {
-		return 0
-	}
-	return min(int64(maxCacheBytes), int64(samples)*int64(c.featureDim(0)*10+48))
 }
 
 // featureCache keeps the feature vectors of a source's images by index,
@@ -282,16 +238,6 @@ func (c *featureCache) put(id int, f []float64) {
 	c.idx[id], c.val[id] = idx, val
 }
 
-// batchPrep returns the preprocessing the training mini-batches apply to
-// what the source gives: the features of a front end are made zero-mean
-// with unit norm, anything else gets Config.Preprocess.
-func (c Config) batchPrep() (Preprocess, Shape) {
-	if c.PatchesOn() {
-		return PreprocessUnit, Shape{}
-	}
-	return c.Preprocess, c.Image
-}
-
 // frontFeatures maps the checked, preprocessed images Xc to the
 // zero-mean unit-norm features prediction codes.
 func (m *Model) frontFeatures(Xc *mat.Dense) (*mat.Dense, error) {
@@ -301,65 +247,4 @@ func (m *Model) frontFeatures(Xc *mat.Dense) (*mat.Dense, error) {
 	}
 	preprocessRows(F, PreprocessUnit, Shape{}, m.threads())
 	return F, nil
-}
-
-// version returns the file version a model is written in, in the
-// prediction form when pred: the lowest that holds it.
-func (m *Model) version(pred bool) uint32 {
-	switch {
-	case m.front != nil:
-		return patchVersion
-	case pred:
-		return predVersion
-	}
-	return fileVersion
-}
-
-// inputDimOf returns the dimension of the samples a model of c whose
-// dictionary has dimension n takes.
-func (c Config) inputDimOf(n int) int {
-	if c.PatchesOn() {
-		return c.Image.Rows * c.Image.Cols
-	}
-	return n
-}
-
-// decodePatches reads the patch section of a version 10 header into
-// c.Patches and returns the front end it holds; n is the dictionary's
-// dimension, which must be that of the front end's features.
-func decodePatches(r *reader, c *Config, n int) (*patch.Front, error) {
-	var v [7]int
-	for i := range v {
-		v[i] = int(r.u32())
-	}
-	p := patch.Config{Size: v[0], Stride: v[1], Atoms: v[2], L: v[3], Cells: v[4], Samples: v[5], Iterations: v[6], Seed: r.u64()}
-	if r.err != nil {
-		return nil, r.err
-	}
-	if p == (patch.Config{}) {
-		return nil, fmt.Errorf("%w: a version %d file without a patch front end", ErrCorrupt, patchVersion)
-	}
-	if err := p.Validate(c.Image.Rows, c.Image.Cols); err != nil {
-		return nil, fmt.Errorf("%w: %v", ErrCorrupt, err)
-	}
-	c.Patches = p
-	if d := c.featureDim(0); d != n {
-		return nil, fmt.Errorf("%w: dimension %d for a patch front end of %d features", ErrCorrupt, n, d)
-	}
-	vals := p.Atoms * p.Size * p.Size
-	atoms := make([]float64, vals)
-	for i := range atoms {
-		atoms[i] = r.f64()
-		if math.IsNaN(atoms[i]) || math.IsInf(atoms[i], 0) {
-			return nil, fmt.Errorf("%w: non-finite patch atom", ErrCorrupt)
-		}
-	}
-	if r.err != nil {
-		return nil, r.err
-	}
-	f, err := patch.New(mat.NewDense(p.Atoms, p.Size*p.Size, atoms), c.Image.Rows, c.Image.Cols, p)
-	if err != nil {
-		return nil, fmt.Errorf("%w: %v", ErrCorrupt, err)
-	}
-	return f, nil
 }

@@ -197,8 +197,8 @@ func TestPatchFrontEndChecks(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if v := binary.LittleEndian.Uint32(pb[8:]); v != imageVersion {
-		t.Errorf("a model without front end: version %d, want %d", v, imageVersion)
+	if v := binary.LittleEndian.Uint32(pb[8:]); v != fileVersion {
+		t.Errorf("a model without front end: version %d, want %d", v, fileVersion)
 	}
 	// The same model claiming version 10 lacks the form field and the patch section.
 	v9 := append([]byte(nil), pb...)

@@ -125,16 +125,16 @@ func TestBadInputAPI(t *testing.T) {
 		{"zero classes", func() error { _, err := NewMatrixSource(X, labels, 0); return err }, nil, "0 classes"},
 		{"empty data set", func() error { _, err := NewMatrixSource(&mat.Dense{}, nil, 3); return err }, nil, "empty"},
 		{"nil matrix", func() error { _, err := NewMatrixSource(nil, nil, 3); return err }, nil, "no samples"},
-		{"nil data set", func() error { _, err := NewSetSource(nil); return err }, nil, "no data set"},
+		{"nil data set", func() error { _, err := dataset.NewSetSource(nil); return err }, nil, "no data set"},
 		{"nil source", func() error { _, err := Train(bg, cfg, nil); return err }, nil, "no training data"},
-		{"nil reader", func() error { _, err := NewStreamSource(nil, 3, 0); return err }, nil, "no reader"},
+		{"nil reader", func() error { _, err := dataset.NewStreamSource(nil, 3, 0); return err }, nil, "no reader"},
 		{"stream label beyond classes", func() error {
 			r, err := dataset.OpenIDX(img, lab)
 			if err != nil {
 				return err
 			}
 			defer r.Close()
-			src, err := NewStreamSource(r, 2, 16)
+			src, err := dataset.NewStreamSource(r, 2, 16)
 			if err != nil {
 				return err
 			}
@@ -555,7 +555,7 @@ func TestDeterminismThreads(t *testing.T) {
 						t.Fatal(err)
 					}
 					defer rd.Close()
-					if src, err = NewStreamSource(rd, 0, 400); err != nil {
+					if src, err = dataset.NewStreamSource(rd, 0, 400); err != nil {
 						t.Fatal(err)
 					}
 				} else {

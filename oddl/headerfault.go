@@ -47,7 +47,7 @@ func headerFault(head []byte, size int64, sum sumFunc) error {
 		return fmt.Errorf("%w: the header says %s = %d, the file's length and checksum say %d", ErrCorrupt, name, was, is)
 	}
 	for v := uint32(1); v <= maxVersion; v++ {
-		if v != ver && fileSize(v, pred && v >= predVersion, hlen, dims[0], dims[1], dims[2]) == size {
+		if v != ver && versionSize(v, pred && v >= predVersion, hlen, dims[0], dims[1], dims[2]) == size {
 			if err := try("version", int64(ver), int64(v), func(p []byte) { le.PutUint32(p[8:], v) }); err != nil {
 				return err
 			}
@@ -57,7 +57,7 @@ func headerFault(head []byte, size int64, sum sumFunc) error {
 		at := func(x int64) int64 {
 			d := dims
 			d[i] = x
-			return fileSize(ver, pred, hlen, d[0], d[1], d[2])
+			return versionSize(ver, pred, hlen, d[0], d[1], d[2])
 		}
 		// The length is a·x² + b·x + c in K (a = 0 for n and q): fit it
 		// through three points and solve.

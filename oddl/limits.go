@@ -4,9 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"runtime"
 
-	"github.com/oddl-go/oddl/dataset"
 	"github.com/oddl-go/oddl/omp"
 )
 
@@ -73,8 +71,15 @@ func Limits() []Limit {
 		{"Research.Forget", "-forget", MaxForget, "(1−1/t)^1000 already keeps only the last few hundred mini-batches"},
 		{"sample dimension n", "", MaxDim, "a 4096×4096 image; the model file's largest dimension"},
 		{"classes q", "", MaxClasses, "labels of an IDX file are bytes; the model file allows more"},
-		{"IDX elements", "", dataset.DefaultMaxElements, "16 GiB of float64; lowered further to the memory available (-max-memory)"},
 	}
+}
+
+// ErrConfig is wrapped by every error of Config.Validate and of the checks
+// of Config against the data.
+var ErrConfig = errors.New("invalid configuration")
+
+func configErr(format string, args ...any) error {
+	return fmt.Errorf("%w: "+format, append([]any{ErrConfig}, args...)...)
 }
 
 // checkInt refuses v above max, naming the setting.
@@ -94,39 +99,6 @@ func checkReal(what string, v, max float64) error {
 		return configErr("%s = %v, at most %g", what, v, max)
 	}
 	return nil
-}
-
-// MemoryEstimate returns an estimate of the bytes that training with c on
-// n-dimensional samples of q classes on the given number of threads (0:
-// all cores) allocates, besides the samples themselves, and the setting
-// that contributes most ("K", "Batch" or "Threads"), so that a message can
-// name the setting to change. It counts
-// the K×K matrices (M, the running statistics, the Gram matrices of the
-// coders), the K×(n+q) ones (D~, N, P and prediction's copy), the batch
-// buffers (samples, correlations with the atoms, codes) and each thread's
-// scratch space; it is a lower bound within a small factor, meant to refuse
-// a run that cannot fit before anything big is allocated.
-func (c Config) MemoryEstimate(n, q, threads int) (bytes int64, setting string) {
-	const f = 8         // bytes of a float64
-	n = c.featureDim(n) // the dictionary's dimension (front.go)
-	k, s := int64(c.K), int64(n)+int64(q)
-	b, l := int64(c.Batch), int64(c.L)
-	th := int64(threads)
-	if th == 0 {
-		th = int64(runtime.GOMAXPROCS(0))
-	}
-	square := 5 * k * k * f
-	atoms := 5 * k * s * f
-	batch := b*(3*int64(n)+3*k)*f + b*l*16
-	thread := th * (4*k + l*l + 64*k) * f
-	bytes = square + atoms + batch + thread
-	setting = "K"
-	if batch > square+atoms && batch >= thread {
-		setting = "Batch"
-	} else if thread > square+atoms && thread > batch {
-		setting = "Threads"
-	}
-	return bytes, setting
 }
 
 // diverged reports an error of the coder on the dictionary (what) in

@@ -13,7 +13,6 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/oddl-go/oddl/blas"
-	"github.com/oddl-go/oddl/dataset"
 	"github.com/oddl-go/oddl/patch"
 )
 
@@ -208,6 +207,12 @@ func (m *Model) Done() bool {
 	return m.cur.phase == phaseJoint && m.cur.pass >= m.cfg.Epochs
 }
 
+// PredictionOnly reports whether the model was read from the prediction
+// form: it predicts and evaluates, and cannot be trained further.
+func (m *Model) PredictionOnly() bool {
+	return m != nil && m.st != nil && m.st.m == nil
+}
+
 // Times returns the time spent training, by part, over all sessions.
 func (m *Model) Times() Times { return m.times }
 
@@ -377,7 +382,7 @@ func (m *Model) prepare(X *mat.Dense) (*mat.Dense, error) {
 	if c != m.inputDim() {
 		return nil, fmt.Errorf("oddl: %w: samples have %d values, the model expects %d", ErrInput, c, m.inputDim())
 	}
-	if err := dataset.Validate(X); err != nil {
+	if err := checkFinite(X); err != nil {
 		return nil, fmt.Errorf("oddl: %w: %v", ErrInput, err)
 	}
 	Xc := mat.NewDense(r, c, nil)

@@ -32,6 +32,14 @@ func buildOptions(opts []Option) options {
 	return o
 }
 
+// check refuses options that cannot run, before training starts.
+func (o options) check() error {
+	if o.checkpoint != nil && o.every < 1 {
+		return configErr("checkpoint every %d mini-batches, need at least 1", o.every)
+	}
+	return nil
+}
+
 // WithBackend makes the model compute with the BLAS backend called name
 // (see package blas; "" for the ODDL_BLAS environment variable or the best
 // backend compiled in, the default). The backend does not change the

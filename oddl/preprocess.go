@@ -1,9 +1,13 @@
 package oddl
 
 import (
+	"fmt"
+
 	"gonum.org/v1/gonum/mat"
 
-	"github.com/oddl-go/oddl/dataset"
+	"github.com/oddl-go/oddl/internal/par"
+	"github.com/oddl-go/oddl/internal/sample"
+	"github.com/oddl-go/oddl/preprocess"
 )
 
 // preprocessRows applies the preprocessing p to every row of X in place
@@ -19,7 +23,7 @@ func preprocessRows(X *mat.Dense, p Preprocess, img Shape, threads int) {
 		return
 	}
 	workers := max(1, min(threads, r/64))
-	parallel(workers, func(w int) {
+	par.Do(workers, func(w int) {
 		lo, hi := w*r/workers, (w+1)*r/workers
 		band := X.Slice(lo, hi, 0, n).(*mat.Dense)
 		if p == PreprocessDeskew {
@@ -27,9 +31,21 @@ func preprocessRows(X *mat.Dense, p Preprocess, img Shape, threads int) {
 			for i := range hi - lo {
 				row := band.RawRowView(i)
 				copy(tmp, row)
-				dataset.Deskew(row, tmp, img.Rows, img.Cols)
+				preprocess.Deskew(row, tmp, img.Rows, img.Cols)
 			}
 		}
-		dataset.Preprocess(band)
+		preprocess.Unit(band)
 	})
+}
+
+// checkFinite returns an error naming the first element of X (row, column)
+// that is NaN or ±Inf, nil if all are finite.
+func checkFinite(X *mat.Dense) error {
+	r, _ := X.Dims()
+	for i := range r {
+		if j, v, bad := sample.NonFinite(X.RawRowView(i)); bad {
+			return fmt.Errorf("row %d, column %d is %v", i, j, v)
+		}
+	}
+	return nil
 }

@@ -9,7 +9,8 @@ import "math/rand/v2"
 //
 //   - The sample order of a pass is a permutation keyed by streamKey(seed,
 //     phase, pass); the source draws it (Source.Seek; the in-memory
-//     sources shuffle with a PCG of state (key, permSalt)).
+//     sources shuffle with a PCG of state (key, "oddl_per"); see
+//     internal/sample).
 //   - The atoms that replace unused ones (Config.Research.Unused) come from
 //     the run's atom stream, a PCG that atomStream puts at the start of
 //     mini-batch b (counted over both phases) before the batch's update:
@@ -18,11 +19,10 @@ import "math/rand/v2"
 //     of state (seed, hingeSalt).
 //
 // The salts keep the streams of one seed apart; they are the ASCII of
-// "reseed!!", "hinge" and "oddl_per".
+// "reseed!!" and "hinge".
 const (
 	atomSalt  = 0x7265736565642121
 	hingeSalt = 0x68696e6765
-	permSalt  = 0x6f64646c5f706572
 )
 
 // streamKey derives the key of the sample order of one pass from the seed.

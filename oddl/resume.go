@@ -4,8 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-
-	"github.com/oddl-go/oddl/blas"
 )
 
 // Resume continues training on src until the model has done
@@ -41,8 +39,8 @@ func (m *Model) resume(ctx context.Context, src Source, opts ...Option) error {
 		return err
 	}
 	o := buildOptions(opts)
-	if o.checkpoint != nil && o.every < 1 {
-		return configErr("checkpoint every %d mini-batches, need at least 1", o.every)
+	if err := o.check(); err != nil {
+		return err
 	}
 	if err := m.checkData(src, o.newData); err != nil {
 		return err
@@ -65,15 +63,7 @@ func (m *Model) resume(ctx context.Context, src Source, opts ...Option) error {
 		// Training moves D and W: a refitted classifier no longer fits them.
 		m.pw = nil
 	}
-	if m.front != nil {
-		src = newFrontSource(ctx, src, m)
-	}
-	t, err := newTrainer(m, src, o)
-	if err != nil {
-		return err
-	}
-	defer m.invalidate()
-	return t.run(ctx)
+	return m.train(ctx, src, o)
 }
 
 // checkSource refuses a source whose samples do not fit the model.
@@ -89,6 +79,22 @@ func (m *Model) checkSource(src Source) error {
 	}
 	if src.Len() < 1 {
 		return fmt.Errorf("oddl: %w: no samples", ErrInput)
+	}
+	return nil
+}
+
+// checkData refuses a source other than the one the model records, unless
+// newData allows it.
+func (m *Model) checkData(src Source, newData bool) error {
+	rec := recordOf(src)
+	old := m.data
+	switch {
+	case old.n == 0 || newData:
+		return nil
+	case old.n != rec.n:
+		return fmt.Errorf("oddl: %w: the model was trained on %d samples, this source has %d", ErrNewData, old.n, rec.n)
+	case old.sum != 0 && rec.sum != 0 && old.sum != rec.sum:
+		return fmt.Errorf("oddl: %w: the model was trained on %d other samples (fingerprint %016x, this source's %016x)", ErrNewData, old.n, old.sum, rec.sum)
 	}
 	return nil
 }
@@ -116,63 +122,4 @@ func (m *Model) Continue(ctx context.Context, src Source, epochs int, opts ...Op
 		m.mu.Unlock()
 		return m.resume(ctx, src, opts...)
 	})
-}
-
-// SetRuntime sets the BLAS backend ("" for the default) and the number of
-// threads (0 for all cores) that later training and prediction use, as
-// the options WithBackend and WithThreads do. They do not change the
-// results, except for rounding differences between backends.
-func (m *Model) SetRuntime(backend string, threads int) error {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	if err := m.idle(true); err != nil {
-		return err
-	}
-	return m.setRuntime(runtimeOptions{backend: backend, setBackend: true, threads: threads, setThreads: true})
-}
-
-// applyRuntime applies the run-time options given to Train, Resume or
-// Continue; the caller has the model to itself.
-func (m *Model) applyRuntime(o runtimeOptions) error {
-	if !o.setBackend && !o.setThreads {
-		return nil
-	}
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	return m.setRuntime(o)
-}
-
-// setRuntime checks and applies o; the caller holds mu.
-func (m *Model) setRuntime(o runtimeOptions) error {
-	rt := m.rt
-	if o.setBackend {
-		rt.backend = o.backend
-	}
-	if o.setThreads {
-		rt.threads = o.threads
-	}
-	if err := rt.validate(); err != nil {
-		return err
-	}
-	m.rt = rt
-	m.invalidate()
-	return nil
-}
-
-// validate checks the settings: a thread count within 0..MaxThreads and a
-// backend that this binary has.
-func (rt runtimeSettings) validate() error {
-	switch {
-	case rt.threads < 0:
-		return configErr("threads = %d, need at least 0 (0 = all cores)", rt.threads)
-	case len(rt.backend) > 64:
-		return configErr("backend name of %d bytes is too long", len(rt.backend))
-	}
-	if err := checkInt("threads", rt.threads, MaxThreads); err != nil {
-		return err
-	}
-	if _, _, err := blas.Select(rt.backend); err != nil {
-		return fmt.Errorf("%w: %w", ErrConfig, err)
-	}
-	return nil
 }

@@ -59,7 +59,7 @@ func TestSources(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer r.Close()
-	stream, err := NewStreamSource(r, 0, 50)
+	stream, err := dataset.NewStreamSource(r, 0, 50)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -136,3 +136,29 @@ func TestSources(t *testing.T) {
 		}
 	}
 }
+
+// Package dataset's sources are Sources without naming this package, and
+// those held in memory tell their upcoming samples, which the patch front
+// end's feature cache keys on.
+var (
+	_ Source        = (*dataset.SetSource)(nil)
+	_ Source        = (*dataset.ImageSource)(nil)
+	_ Source        = (*dataset.StreamSource)(nil)
+	_ Source        = (*dataset.DeformSource)(nil)
+	_ indexed       = (*dataset.SetSource)(nil)
+	_ indexed       = (*dataset.ImageSource)(nil)
+	_ Fingerprinter = (*dataset.SetSource)(nil)
+	_ Fingerprinter = (*dataset.ImageSource)(nil)
+	_ Fingerprinter = (*dataset.DeformSource)(nil)
+	_ indexed       = (*matrixSource)(nil)
+	// The sources of sets in memory also read in stored order.
+	_ interface {
+		ReadAt([]float64, []int, int) (int, error)
+	} = (*matrixSource)(nil)
+	_ interface {
+		ReadAt([]float64, []int, int) (int, error)
+	} = (*dataset.SetSource)(nil)
+	_ interface {
+		ReadAt([]float64, []int, int) (int, error)
+	} = (*dataset.ImageSource)(nil)
+)

@@ -9,6 +9,7 @@ import (
 
 	"github.com/oddl-go/oddl/blas"
 	"github.com/oddl-go/oddl/internal/kernel"
+	"github.com/oddl-go/oddl/internal/par"
 	"github.com/oddl-go/oddl/omp"
 )
 
@@ -100,7 +101,7 @@ func (s *stackedCoder) encode(st *state, d *dictCoder, b *batch, lambda0 float64
 		return fmt.Errorf("oddl: coding: %w", err)
 	}
 	sw := max(1, min(workers, r))
-	parallel(sw, func(w int) {
+	par.Do(sw, func(w int) {
 		lo, hi := w*r/sw, (w+1)*r/sw
 		for i := lo; i < hi; i++ {
 			xx := kernel.SumSqUnitary(x.Data[i*x.Stride : i*x.Stride+n])
@@ -128,7 +129,7 @@ func (s *stackedCoder) fillGram(st *state, G, gs []float64, lambda0 float64, wor
 		// The values of the backend's Dsyrk followed by the division, row
 		// by row in one pass: each entry's dot product over the classes as
 		// the kernel's GEMM rounds it.
-		parallel(workers, func(w int) {
+		par.Do(workers, func(w int) {
 			for i := w; i < k; i += workers {
 				kernel.DotsAddDiv(gs[i*k+i:(i+1)*k], G[i*k+i:(i+1)*k], s.snorm[i:],
 					st.dt[i*stride+n:(i+1)*stride], s.wt[i:], k, lambda0, s.snorm[i])
@@ -142,7 +143,7 @@ func (s *stackedCoder) fillGram(st *state, G, gs []float64, lambda0 float64, wor
 	} else {
 		s.c.impl.Dsyrk(gblas.Upper, gblas.NoTrans, k, q, lambda0, st.dt[n:], stride, 0, gs, k)
 	}
-	parallel(workers, func(w int) {
+	par.Do(workers, func(w int) {
 		for i := w; i < k; i += workers {
 			// srow[j] = (srow[j] + grow[j]) / (c_i·c_j), j ≥ i.
 			kernel.AddDiv(gs[i*k+i:(i+1)*k], G[i*k+i:(i+1)*k], s.snorm[i:], s.snorm[i])

@@ -6,6 +6,7 @@ import (
 	gblas "gonum.org/v1/gonum/blas"
 
 	"github.com/oddl-go/oddl/internal/kernel"
+	"github.com/oddl-go/oddl/internal/par"
 	"github.com/oddl-go/oddl/internal/ridge"
 	"github.com/oddl-go/oddl/omp"
 )
@@ -59,8 +60,8 @@ func (a *accumulator) add(st *state, b *batch, codes *omp.Codes, lambda0 float64
 		// (worker w takes c0+w, c0+w+workers, …); then the statistics,
 		// atom by atom (worker w takes the rows of its share of atoms),
 		// each row in sample order.
-		parallel(workers, func(w int) { a.reconstruct(st, b, codes, c0, c1, w, workers) })
-		parallel(workers, func(w int) {
+		par.Do(workers, func(w int) { a.reconstruct(st, b, codes, c0, c1, w, workers) })
+		par.Do(workers, func(w int) {
 			lo, hi := w*st.k/workers, (w+1)*st.k/workers
 			a.addRows(st, b, codes, c0, c1, lo, hi)
 		})

@@ -4,6 +4,7 @@ import (
 	"math"
 
 	"github.com/oddl-go/oddl/internal/kernel"
+	"github.com/oddl-go/oddl/internal/par"
 	"github.com/oddl-go/oddl/omp"
 )
 
@@ -38,13 +39,13 @@ func (tt *taskTerm) add(st *state, b *batch, codes *omp.Codes, eta float64) {
 		c1 := min(r, c0+taskChunk)
 		grads := tt.grads[:(c1-c0)*l*n]
 		// Compute: worker w takes samples c0+w, c0+w+workers, …
-		parallel(workers, func(w int) {
+		par.Do(workers, func(w int) {
 			tt.gradients(st, b, codes, c0, c1, w, workers, grads)
 		})
 		// Add, in batch order: worker w adds to the rows of N of its
 		// share of the atoms, so each row sees the same additions in the
 		// same order whatever the number of workers.
-		parallel(workers, func(w int) {
+		par.Do(workers, func(w int) {
 			lo, hi := w*st.k/workers, (w+1)*st.k/workers
 			for i := c0; i < c1; i++ {
 				idx, _ := codes.Row(i)

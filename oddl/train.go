@@ -6,7 +6,6 @@ import (
 	"time"
 
 	"github.com/oddl-go/oddl/blas"
-	"github.com/oddl-go/oddl/internal/par"
 	"github.com/oddl-go/oddl/omp"
 )
 
@@ -33,8 +32,12 @@ func Train(ctx context.Context, cfg Config, src Source, opts ...Option) (*Model,
 	if err := cfg.validateData(src.Dim(), src.Classes(), src.Len()); err != nil {
 		return nil, err
 	}
+	o := buildOptions(opts)
+	if err := o.check(); err != nil {
+		return nil, err
+	}
 	m := &Model{cfg: cfg, data: recordOf(src)}
-	if err := m.applyRuntime(buildOptions(opts).rt); err != nil {
+	if err := m.applyRuntime(o.rt); err != nil {
 		return nil, err
 	}
 	if cfg.PatchesOn() {
@@ -45,11 +48,26 @@ func Train(ctx context.Context, cfg Config, src Source, opts ...Option) (*Model,
 		m.front = f
 	}
 	m.st = newState(cfg.K, cfg.featureDim(src.Dim()), src.Classes())
-	err := m.Resume(ctx, src, opts...)
+	err := m.exclusive(func() error { return m.train(ctx, src, o) })
 	if m.cur.phase == phaseStart {
 		return nil, err
 	}
 	return m, err
+}
+
+// train runs training on src from where the model stands (the start of a
+// fresh model, or where Resume found it) to the configured epochs and the
+// refit; the caller has made the model busy and checked src and o.
+func (m *Model) train(ctx context.Context, src Source, o options) error {
+	if m.front != nil {
+		src = newFrontSource(ctx, src, m)
+	}
+	t, err := newTrainer(m, src, o)
+	if err != nil {
+		return err
+	}
+	defer m.invalidate()
+	return t.run(ctx)
 }
 
 // trainer is one training run of a model: the mini-batch, the coders of
@@ -373,7 +391,3 @@ func (t *trainer) update(joint, updateW bool) (unused int) {
 	t.dict.changed()
 	return unused
 }
-
-// parallel runs f(0), …, f(workers−1) on as many goroutines (f(0) on the
-// calling one) and waits for them.
-func parallel(workers int, f func(w int)) { par.Do(workers, f) }

@@ -7,9 +7,9 @@
 // It writes MNIST's 60000 training images once (60k) and ten times (600k,
 // each copy after the first with every pixel moved by a random −2..2) as
 // plain IDX files, then, for each file, starts itself again in a fresh
-// process that trains with oddl.NewStreamSource over dataset.OpenIDX and
+// process that trains with dataset.NewStreamSource over dataset.OpenIDX and
 // reports its peak RSS. For contrast, one process trains on the 60k file
-// loaded whole (dataset.ReadIDX and oddl.NewSetSource). A last process
+// loaded whole (dataset.ReadIDX and dataset.NewSetSource). A last process
 // codes 10⁶ samples of the 600k file (wrapping around) in chunks with one
 // reused omp.Codes.
 //
@@ -69,13 +69,13 @@ func main() {
 	k := flag.Int("k", 256, "atoms K")
 	l := flag.Int("l", 5, "sparsity L")
 	batch := flag.Int("batch", 1024, "mini-batch size")
-	window := flag.Int("window", oddl.DefaultWindow, "shuffling window of the stream source")
+	window := flag.Int("window", dataset.DefaultWindow, "shuffling window of the stream source")
 	samples := flag.Int64("samples", 0, "stop each training after `N` samples (0: all the epochs)")
 	epochs := flag.Int("epochs", 1, "passes over the file in each training run")
 	encodeN := flag.Int64("encode", 1_000_000, "samples to code in the encode measurement (0: skip it)")
 	chunk := flag.Int("chunk", 4096, "samples coded per EncodeTo call")
 	threads := flag.Int("threads", 0, "threads (0: all cores)")
-	inMemory := flag.Bool("in-memory", true, "also train on the smallest file loaded whole (dataset.ReadIDX, oddl.NewSetSource), for contrast")
+	inMemory := flag.Bool("in-memory", true, "also train on the smallest file loaded whole (dataset.ReadIDX, dataset.NewSetSource), for contrast")
 	child := flag.String("child", "", "internal: measure one thing in this process (train, train-in-memory or encode)")
 	images := flag.String("images", "", "internal: images file of -child")
 	labels := flag.String("labels", "", "internal: labels file of -child")
@@ -313,7 +313,7 @@ func trainChild(images, labels string, o childOptions, inMemory bool) (result, e
 		if err != nil {
 			return result{}, err
 		}
-		if src, err = oddl.NewSetSource(set); err != nil {
+		if src, err = dataset.NewSetSource(set); err != nil {
 			return result{}, err
 		}
 		fileN = set.Len()
@@ -323,7 +323,7 @@ func trainChild(images, labels string, o childOptions, inMemory bool) (result, e
 			return result{}, err
 		}
 		defer r.Close()
-		if src, err = oddl.NewStreamSource(r, 0, o.window); err != nil {
+		if src, err = dataset.NewStreamSource(r, 0, o.window); err != nil {
 			return result{}, err
 		}
 		fileN = r.Len()

@@ -20,10 +20,10 @@ import (
 // TestReadmeLibraryExample runs (less the error checks).
 var readmeLines = []string{
 	`train, test, err := dataset.LoadImages("mnist", "")`,
-	`src, err := oddl.NewImageSource(train)`,
+	`src, err := dataset.NewImageSource(train)`,
 	`cfg, err := oddl.ConfigFor("mnist", oddl.Shape{Rows: train.Rows, Cols: train.Cols}, src)`,
 	`model, err := oddl.Train(ctx, cfg, src)`,
-	`testSrc, err := oddl.NewImageSource(test)`,
+	`testSrc, err := dataset.NewImageSource(test)`,
 	`ev, err := model.EvaluateSource(ctx, testSrc)`,
 }
 
@@ -62,7 +62,7 @@ func TestReadmeLibraryExample(t *testing.T) {
 		t.Fatal(err)
 	}
 	train, test = train.Head(limit), test.Head(testLimit)
-	src, err := oddl.NewImageSource(train)
+	src, err := dataset.NewImageSource(train)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -74,7 +74,7 @@ func TestReadmeLibraryExample(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	testSrc, err := oddl.NewImageSource(test)
+	testSrc, err := dataset.NewImageSource(test)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -101,9 +101,9 @@ func (s samples) bytes() int64 {
 // source returns a training source over the samples.
 func (s samples) source() (oddl.Source, error) {
 	if s.img != nil {
-		return oddl.NewImageSource(s.img)
+		return dataset.NewImageSource(s.img)
 	}
-	return oddl.NewSetSource(s.set)
+	return dataset.NewSetSource(s.set)
 }
 
 // images returns the samples as byte images (the base of a -stream run).

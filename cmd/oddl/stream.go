@@ -21,7 +21,7 @@ import (
 )
 
 // streamFlags turn a training run into one pass over a stream of deformed
-// training images (oddl.NewDeformSource), tracked on a validation set held
+// training images (dataset.NewDeformSource), tracked on a validation set held
 // out of the training images.
 type streamFlags struct {
 	n      int
@@ -150,7 +150,7 @@ func (s *streamFlags) source(train *dataset.Images, seed uint64) (oddl.Source, *
 	order := rand.New(rand.NewPCG(seed, 0x76616c)).Perm(train.Len())
 	val := train.Subset(order[:s.val])
 	base := train.Subset(order[s.val:])
-	src, err := oddl.NewDeformSource(base, s.n, s.d, seed)
+	src, err := dataset.NewDeformSource(base, s.n, s.d, seed)
 	if err != nil {
 		return nil, nil, err
 	}

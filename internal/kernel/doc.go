@@ -88,6 +88,8 @@
 //	SaxpyUnitary, SaxpyInc  y[i] += α·x[i]
 //	SscalUnitary, SscalInc  x[i] *= α
 //	Snrm2Unitary, Snrm2Inc  √Σ x[i]², the sum taken in float64
+//	SsumSqUnitary           Σ x[i]² in float64 (Snrm2's sum)
+//	Prefetch32              Prefetch for a float32 slice
 //	IsamaxUnitary, IsamaxInc  first i with the largest |x[i]| (Iamax's NaN rule)
 //	SaxpyRows, SaxpyRowsIamax  AxpyRows and AxpyRowsIamax: Batch-OMP's
 //	                        correlation update and atom choice
@@ -217,9 +219,24 @@
 // Transpose), gemm.go, gemm_pack.go and gemm_packed.go for the generic
 // BLAS; fused_rows.go and fused_elementwise.go for the fused kernels. The
 // assembly files are named after the family and the routine, _avx512 for
-// the AVX-512 tier's; gemm_avx512_amd64.s is written by
-// gemm_avx512_gen.go. The float32 routines are level1_f32.go and sgemm.go,
-// their dispatchers f32_amd64.go and f32_noasm.go, and their assembly
-// f32_avx2_amd64.s, written by f32_gen.go. Both generators run with go
-// generate ./kernel/.
+// the AVX-512 tier's. A routine with an AVX2 and an AVX-512 form is
+// described once, in f64_gen.go, which writes both forms; what differs by
+// instruction set is a table (register names and width, how a vector is
+// zeroed) and how the elements past the last whole vector are done (a
+// scalar loop or the Go caller in the AVX2 form, the mask register K3 in
+// the AVX-512 one). Its files: level1_avx2_amd64.s and
+// level1_avx512_amd64.s, gemvn, gemvt and ger, fused_rows (with the
+// unit-stride axpy), fused_elementwise, fused_csr, and the copies of row
+// panels of the GEMM packing (gemm_pack_cols_amd64.s,
+// gemm_pack_avx512_amd64.s). The GEMM micro-kernels, gemm_amd64.s (6×8)
+// and gemm_avx512_amd64.s (8×24), are written by gemm_gen.go. The float32
+// routines are level1_f32.go and sgemm.go, their dispatchers f32_amd64.go
+// and f32_noasm.go, and their assembly f32_avx2_amd64.s, written by
+// f32_gen.go. The generators run with go generate ./internal/kernel/, and
+// CI checks that the files they write are current. Written by hand are
+// the routines with one form only (the strided axpyInc and dotInc,
+// transpose4, prefetchL2, and the GEMM packing that transposes,
+// gemm_pack_amd64.s) and the two forms of CompressNonzero, which are
+// different algorithms (a permutation table in AVX2, VCOMPRESSPD in
+// AVX-512).
 package kernel

@@ -2,6 +2,8 @@
 
 package kernel
 
+//go:generate go run f64_gen.go
+
 import (
 	"math"
 	"unsafe"

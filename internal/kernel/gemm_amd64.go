@@ -2,7 +2,7 @@
 
 package kernel
 
-//go:generate go run gemm_avx512_gen.go
+//go:generate go run gemm_gen.go
 
 // The GEMM on amd64: the running tier's micro-kernel and packing routines.
 
@@ -115,7 +115,7 @@ func gemmPackCols6(k int, a []float64, lda int, dst []float64)
 func gemmPackCols8(k int, b []float64, ldb int, dst []float64)
 
 // gemmKernel8x24 is the AVX-512 micro-kernel (gemm_avx512_amd64.s, written
-// by gemm_avx512_gen.go). With T = Σ_p a[8p:8p+8] ⊗ b[24p:24p+24], the 8×24
+// by gemm_gen.go). With T = Σ_p a[8p:8p+8] ⊗ b[24p:24p+24], the 8×24
 // outer-product sum over the packed panels a (8 values per step) and b (24
 // values per step) of depth k, it computes
 //

@@ -1,4 +1,4 @@
-package dataset
+package split
 
 import (
 	"slices"

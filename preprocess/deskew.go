@@ -1,4 +1,4 @@
-package dataset
+package preprocess
 
 import (
 	"fmt"
@@ -32,7 +32,7 @@ const maxSkew = 1
 func Deskew(dst, src []float64, rows, cols int) {
 	n := rows * cols
 	if rows < 1 || cols < 1 || len(src) != n || len(dst) != n {
-		panic(fmt.Sprintf("dataset: Deskew of %d and %d values as a %d×%d image", len(dst), len(src), rows, cols))
+		panic(fmt.Sprintf("preprocess: Deskew of %d and %d values as a %d×%d image", len(dst), len(src), rows, cols))
 	}
 	// Row sums Σv and Σv·c give the mass, the centre and, with the centre,
 	// the second moments: var(y) and cov(x, y) need only these per row.

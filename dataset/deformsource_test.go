@@ -1,15 +1,13 @@
-package oddl
+package dataset
 
 import (
 	"io"
 	"slices"
 	"testing"
-
-	"github.com/oddl-go/oddl/dataset"
 )
 
 // deformBase returns a small base set of 12×10 images with distinct labels.
-func deformBase() *dataset.Images {
+func deformBase() *Images {
 	const rows, cols, n = 12, 10, 7
 	pix := make([]byte, n*rows*cols)
 	labels := make([]int, n)
@@ -19,11 +17,15 @@ func deformBase() *dataset.Images {
 		}
 		labels[i] = i % 3
 	}
-	return &dataset.Images{Name: "tiny", Pix: pix, Labels: labels, Classes: 3, Rows: rows, Cols: cols}
+	return &Images{Name: "tiny", Pix: pix, Labels: labels, Classes: 3, Rows: rows, Cols: cols}
 }
 
 // readAll reads a whole pass of src ordered by key, in reads of chunk.
-func readAll(t *testing.T, src Source, key uint64, pos, chunk int) ([]float64, []int) {
+func readAll(t *testing.T, src interface {
+	Dim() int
+	Seek(uint64, int) error
+	Read([]float64, []int) (int, error)
+}, key uint64, pos, chunk int) ([]float64, []int) {
 	t.Helper()
 	if err := src.Seek(key, pos); err != nil {
 		t.Fatal(err)
@@ -48,7 +50,7 @@ func readAll(t *testing.T, src Source, key uint64, pos, chunk int) ([]float64, [
 
 func TestDeformSource(t *testing.T) {
 	base := deformBase()
-	src, err := NewDeformSource(base, 100, dataset.DefaultDeformation, 5)
+	src, err := NewDeformSource(base, 100, DefaultDeformation, 5)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -70,16 +72,16 @@ func TestDeformSource(t *testing.T) {
 	if slices.Equal(x4, x1) {
 		t.Fatal("two keys gave the same pass")
 	}
-	other, _ := NewDeformSource(base, 100, dataset.DefaultDeformation, 6)
+	other, _ := NewDeformSource(base, 100, DefaultDeformation, 6)
 	x5, _ := readAll(t, other, 11, 0, 64)
 	if slices.Equal(x5, x1) {
 		t.Fatal("two seeds gave the same pass")
 	}
 	// The fingerprint tells the streams apart.
-	fp := func(s Source) uint64 { return s.(Fingerprinter).Fingerprint() }
-	same, _ := NewDeformSource(base, 100, dataset.DefaultDeformation, 5)
-	longer, _ := NewDeformSource(base, 101, dataset.DefaultDeformation, 5)
-	milder, _ := NewDeformSource(base, 100, dataset.Deformation{Shift: 1}, 5)
+	fp := func(s *DeformSource) uint64 { return s.Fingerprint() }
+	same, _ := NewDeformSource(base, 100, DefaultDeformation, 5)
+	longer, _ := NewDeformSource(base, 101, DefaultDeformation, 5)
+	milder, _ := NewDeformSource(base, 100, Deformation{Shift: 1}, 5)
 	if fp(src) != fp(same) || fp(src) == fp(other) || fp(src) == fp(longer) || fp(src) == fp(milder) {
 		t.Error("fingerprints do not follow the stream's seed, length and deformation")
 	}
@@ -98,16 +100,16 @@ func TestDeformSource(t *testing.T) {
 
 func TestDeformSourceErrors(t *testing.T) {
 	base := deformBase()
-	if _, err := NewDeformSource(nil, 10, dataset.Deformation{}, 1); err == nil {
+	if _, err := NewDeformSource(nil, 10, Deformation{}, 1); err == nil {
 		t.Error("nil base accepted")
 	}
-	if _, err := NewDeformSource(base, 0, dataset.Deformation{}, 1); err == nil {
+	if _, err := NewDeformSource(base, 0, Deformation{}, 1); err == nil {
 		t.Error("0 samples accepted")
 	}
-	if _, err := NewDeformSource(base, 10, dataset.Deformation{Scale: 5}, 1); err == nil {
+	if _, err := NewDeformSource(base, 10, Deformation{Scale: 5}, 1); err == nil {
 		t.Error("bad deformation accepted")
 	}
-	src, _ := NewDeformSource(base, 10, dataset.Deformation{}, 1)
+	src, _ := NewDeformSource(base, 10, Deformation{}, 1)
 	if _, err := src.Read(make([]float64, 120), make([]int, 1)); err == nil {
 		t.Error("Read before Seek accepted")
 	}

@@ -1,4 +1,4 @@
-package oddl
+package dataset
 
 import (
 	"encoding/binary"
@@ -10,20 +10,20 @@ import (
 	"math/rand/v2"
 	"runtime"
 
-	"github.com/oddl-go/oddl/dataset"
 	"github.com/oddl-go/oddl/internal/par"
+	"github.com/oddl-go/oddl/internal/sample"
 )
 
-// deformSource is a Source of deformed copies of a base set's images: the
+// DeformSource is a source of deformed copies of a base set's images: the
 // "infinite" data set of online learning. Sample i of the pass ordered by
 // key is the base image and the distortion drawn from one random stream
 // seeded by (seed, key) and numbered i, so any sample can be made alone, in
 // any order and on any goroutine, and is the same on every run: seeking to
 // a position costs nothing, and a resumed run sees the samples it would
 // have seen.
-type deformSource struct {
-	base    *dataset.Images
-	def     dataset.Deformation
+type DeformSource struct {
+	base    *Images
+	def     Deformation
 	n       int
 	seed    uint64
 	key     uint64
@@ -36,31 +36,31 @@ type deformSource struct {
 	first  int
 }
 
-// NewDeformSource returns a Source of n samples, each a base image (drawn
+// NewDeformSource returns a source of n samples, each a base image (drawn
 // uniformly, with replacement) under a random deformation d (see
-// dataset.Deformation; dataset.DefaultDeformation suits MNIST). The stream
+// Deformation; DefaultDeformation suits MNIST). The stream
 // is fixed by seed and the key of each pass; samples are generated on as
 // many goroutines as GOMAXPROCS allows when they are read. base must not
 // change while the source is in use.
-func NewDeformSource(base *dataset.Images, n int, d dataset.Deformation, seed uint64) (Source, error) {
+func NewDeformSource(base *Images, n int, d Deformation, seed uint64) (*DeformSource, error) {
 	if base == nil || base.Len() == 0 {
-		return nil, errors.New("oddl: no base images to deform")
+		return nil, errors.New("dataset: no base images to deform")
 	}
 	if n < 1 {
-		return nil, fmt.Errorf("oddl: a deformation stream of %d samples", n)
+		return nil, fmt.Errorf("dataset: a deformation stream of %d samples", n)
 	}
 	if base.Rows < 1 || base.Cols < 1 || len(base.Pix) != base.Len()*base.Dim() {
-		return nil, errors.New("oddl: base images of unknown size")
+		return nil, errors.New("dataset: base images of unknown size")
 	}
 	if base.Classes < 1 {
-		return nil, errors.New("oddl: base set has no classes")
+		return nil, errors.New("dataset: base set has no classes")
 	}
 	w := max(1, runtime.GOMAXPROCS(0))
-	s := &deformSource{base: base, def: d, n: n, seed: seed, workers: make([]deformWorker, w)}
+	s := &DeformSource{base: base, def: d, n: n, seed: seed, workers: make([]deformWorker, w)}
 	for i := range s.workers {
-		df, err := dataset.NewDeformer(d, base.Rows, base.Cols)
+		df, err := NewDeformer(d, base.Rows, base.Cols)
 		if err != nil {
-			return nil, fmt.Errorf("oddl: %w", err)
+			return nil, fmt.Errorf("dataset: %w", err)
 		}
 		pcg := rand.NewPCG(0, 0)
 		s.workers[i] = deformWorker{df: df, row: make([]float64, base.Dim()), pcg: pcg, rng: rand.New(pcg)}
@@ -68,13 +68,13 @@ func NewDeformSource(base *dataset.Images, n int, d dataset.Deformation, seed ui
 	return s, nil
 }
 
-func (s *deformSource) Dim() int     { return s.base.Dim() }
-func (s *deformSource) Classes() int { return s.base.Classes }
-func (s *deformSource) Len() int     { return s.n }
+func (s *DeformSource) Dim() int     { return s.base.Dim() }
+func (s *DeformSource) Classes() int { return s.base.Classes }
+func (s *DeformSource) Len() int     { return s.n }
 
-func (s *deformSource) Seek(key uint64, pos int) error {
-	if pos < 0 || pos > s.n {
-		return fmt.Errorf("oddl: position %d outside a pass of %d samples", pos, s.n)
+func (s *DeformSource) Seek(key uint64, pos int) error {
+	if err := sample.CheckPos(pos, s.n); err != nil {
+		return wrap(err)
 	}
 	s.key, s.pos, s.seeked = key, pos, true
 	return nil
@@ -84,18 +84,18 @@ func (s *deformSource) Seek(key uint64, pos int) error {
 // streams derived from the same seed.
 const deformStreamSalt = 0x646566_6f726d // "deform"
 
-// deformWorker is one goroutine's part of a deformSource: its deformer,
+// deformWorker is one goroutine's part of a DeformSource: its deformer,
 // room for a base image as float64, and a random stream reseeded for every
 // sample.
 type deformWorker struct {
-	df  *dataset.Deformer
+	df  *Deformer
 	row []float64
 	pcg *rand.PCG
 	rng *rand.Rand
 }
 
-// sample makes sample i of the current pass into x and returns its label.
-func (s *deformSource) sample(w *deformWorker, i int, x []float64) int {
+// draw makes sample i of the current pass into x and returns its label.
+func (s *DeformSource) draw(w *deformWorker, i int, x []float64) int {
 	w.pcg.Seed(s.seed^deformStreamSalt, s.key^uint64(i)*0x9e3779b97f4a7c15)
 	b := w.rng.IntN(s.base.Len())
 	s.base.RowTo(w.row, b)
@@ -103,9 +103,9 @@ func (s *deformSource) sample(w *deformWorker, i int, x []float64) int {
 	return s.base.Labels[b]
 }
 
-func (s *deformSource) Read(x []float64, labels []int) (int, error) {
+func (s *DeformSource) Read(x []float64, labels []int) (int, error) {
 	if !s.seeked {
-		return 0, errors.New("oddl: Read before Seek")
+		return 0, wrap(sample.ErrNoSeek)
 	}
 	if s.pos >= s.n {
 		return 0, io.EOF
@@ -118,7 +118,7 @@ func (s *deformSource) Read(x []float64, labels []int) (int, error) {
 		wk := &s.workers[g]
 		lo, hi := g*cnt/w, (g+1)*cnt/w
 		for i := lo; i < hi; i++ {
-			s.labels[i] = s.sample(wk, s.first+i, s.x[i*n:(i+1)*n])
+			s.labels[i] = s.draw(wk, s.first+i, s.x[i*n:(i+1)*n])
 		}
 	})
 	s.x, s.labels = nil, nil
@@ -129,11 +129,10 @@ func (s *deformSource) Read(x []float64, labels []int) (int, error) {
 // Fingerprint hashes what fixes the stream: the base images (as a matrix
 // source's fingerprint), the number of samples, the seed and the
 // deformation, so that resuming on another stream is refused.
-func (s *deformSource) Fingerprint() uint64 {
+func (s *DeformSource) Fingerprint() uint64 {
 	h := fnv.New64a()
 	var b []byte
-	base := &imageSource{s: s.base}
-	b = binary.LittleEndian.AppendUint64(b, base.Fingerprint())
+	b = binary.LittleEndian.AppendUint64(b, imagesFingerprint(s.base))
 	b = binary.LittleEndian.AppendUint64(b, uint64(s.n))
 	b = binary.LittleEndian.AppendUint64(b, s.seed)
 	d := s.def

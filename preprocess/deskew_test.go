@@ -1,7 +1,8 @@
-package dataset
+package preprocess
 
 import (
 	"math"
+	"math/rand/v2"
 	"slices"
 	"testing"
 )
@@ -171,10 +172,23 @@ func TestDeskewOracle(t *testing.T) {
 			for c := range cols {
 				y := cy + float64(r) - float64(rows-1)/2
 				x := cx + float64(c) - float64(cols-1)/2 + a*(y-cy)
-				if want, got := bilinear(src, rows, cols, x, y), dst[r*cols+c]; math.Abs(want-got) > 1e-9 {
+				if want, got := Bilinear(src, rows, cols, x, y), dst[r*cols+c]; math.Abs(want-got) > 1e-9 {
 					t.Fatalf("seed %d: pixel (%d, %d) = %g, want %g", seed, r, c, got, want)
 				}
 			}
 		}
 	}
+}
+
+// testImage returns a rows×cols image of pixels in 0..255 with a blob away
+// from the border.
+func testImage(rows, cols int, seed uint64) []float64 {
+	r := rand.New(rand.NewPCG(seed, 7))
+	img := make([]float64, rows*cols)
+	for i := 4; i < rows-4; i++ {
+		for j := 4; j < cols-4; j++ {
+			img[i*cols+j] = float64(r.IntN(256))
+		}
+	}
+	return img
 }

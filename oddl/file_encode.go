@@ -1,0 +1,118 @@
+package oddl
+
+import (
+	"bufio"
+	"encoding/binary"
+	"hash/crc32"
+	"io"
+	"math"
+)
+
+// header encodes the header section, of the prediction form when pred.
+func (m *Model) header(pred bool) []byte {
+	var w headerWriter
+	w.put([3]uint32{uint32(m.st.k), uint32(m.st.n), uint32(m.st.q)})
+	switch {
+	case pred:
+		w.put(uint32(formPredict))
+	case m.front != nil:
+		w.put(uint32(formFull))
+	}
+	h := headerFlags{
+		refitted: m.pw != nil,
+		running:  m.st.ra != nil && !pred,
+		pValid:   m.st.pValid && !pred,
+		front:    m.front != nil,
+	}
+	// headerFields takes pointers for the reader's sake; the writer only
+	// reads through them.
+	m.headerFields(&w, &h)
+	if m.front != nil {
+		w.put(m.front.Atoms().RawMatrix().Data)
+	}
+	return w.b.Bytes()
+}
+
+// version returns the file version a model is written in, in the
+// prediction form when pred: the lowest that holds it.
+func (m *Model) version(pred bool) uint32 {
+	switch {
+	case m.front != nil:
+		return patchVersion
+	case pred:
+		return predVersion
+	}
+	return fileVersion
+}
+
+// writeTo writes the model to w without the checks (tests use it to make
+// files that the decoder must refuse), in the prediction form when pred
+// (always for a model read from it); the caller holds mu.
+func (m *Model) writeTo(w io.Writer, pred bool) (int64, error) {
+	pred = pred || m.PredictionOnly()
+	crc := crc32.New(castagnoli)
+	cw := &countWriter{w: io.MultiWriter(w, crc)}
+	bw := bufio.NewWriterSize(cw, 1<<16)
+	hdr := m.header(pred)
+	var pro [prologue]byte
+	copy(pro[:], fileMagic)
+	ver := m.version(pred)
+	blocks := m.blocks()
+	if pred {
+		blocks = append(blocks[:1], m.predBlock())
+	}
+	binary.LittleEndian.PutUint32(pro[8:], ver)
+	binary.LittleEndian.PutUint32(pro[12:], uint32(len(hdr)))
+	bw.Write(pro[:])
+	bw.Write(hdr)
+	var buf [8]byte
+	for _, s := range blocks {
+		for _, v := range s {
+			binary.LittleEndian.PutUint64(buf[:], math.Float64bits(v))
+			bw.Write(buf[:])
+		}
+	}
+	if err := bw.Flush(); err != nil {
+		return cw.n, err
+	}
+	binary.LittleEndian.PutUint32(buf[:4], crc.Sum32())
+	k, err := w.Write(buf[:4])
+	return cw.n + int64(k), err
+}
+
+// predBlock returns the prediction classifier, zeros when the model is
+// not refitted.
+func (m *Model) predBlock() []float64 {
+	if m.pw == nil {
+		return make([]float64, m.st.k*m.st.q)
+	}
+	return m.pw
+}
+
+// blocks returns the arrays of the file after the header, in order, with
+// zeros for those the model does not use.
+func (m *Model) blocks() [][]float64 {
+	k, q := m.st.k, m.st.q
+	pw, ra, ry, pp := m.pw, m.st.ra, m.st.ry, m.st.p
+	if pw == nil {
+		pw = make([]float64, k*q)
+	}
+	if ra == nil {
+		ra, ry = make([]float64, k*k), make([]float64, k*q)
+	}
+	if !m.st.pValid {
+		pp = make([]float64, k*m.st.stride())
+	}
+	return [][]float64{m.st.dt, m.st.m, m.st.nt, pw, ra, ry, pp}
+}
+
+type countWriter struct {
+	w io.Writer
+	n int64
+}
+
+func (c *countWriter) Write(p []byte) (int, error) {
+	n, err := c.w.Write(p)
+	c.n += int64(n)
+	return n, err
+}

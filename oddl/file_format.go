@@ -1,0 +1,142 @@
+package oddl
+
+import (
+	"errors"
+	"fmt"
+	"hash/crc32"
+
+	"github.com/oddl-go/oddl/patch"
+)
+
+// The model file, all numbers little-endian:
+//
+//	magic     8 bytes  "ODDLMODL"
+//	version   uint32   8 (a whole model), 9 (the prediction form), 10 (a
+//	                   model with a patch front end, either form)
+//	hlen      uint32   length of the header that follows
+//	header    hlen bytes:
+//	            K, n, q                            uint32
+//	            form (versions 9 and 10)           uint32: 0 whole, 1 prediction
+//	            L, Batch, Epochs, InitSamples,
+//	            Sweeps                             int64
+//	            Lambda0, Lambda1, Forget           float64
+//	            Seed                               uint64
+//	            Unused, Update, Coding,
+//	            Preprocess                         uint16 length + bytes
+//	            phase, pass, pos, initSeen,
+//	            seen, batches                      int64
+//	            Times (5 parts, nanoseconds)       int64
+//	            running objective                  float64
+//	            Refit                              uint8 (0 or 1)
+//	            refitted: P below is in use        uint8 (0 or 1)
+//	            Times.Refit (nanoseconds)          int64
+//	            TaskStep                           float64
+//	            Init                               uint16 length + bytes
+//	            RefitPass                          uint8 (0 or 1)
+//	            running: RA, RY below in use       uint8 (0 or 1)
+//	            P below in use                     uint8 (0 or 1)
+//	            ResidualWeight                     float64
+//	            training set: samples              int64
+//	            training set: fingerprint          uint64
+//	            residual weight choice: samples    int64
+//	              held-out fraction, chosen β      float64
+//	              grid size G                      uint16
+//	              G × (β, error rate)              float64
+//	            class names: count (0, or q)       uint32
+//	              count × name: uint16 length + UTF-8 bytes
+//	            Image: Rows, Cols                  uint32 (0, 0: not images)
+//	            version 10 only, the patch front end (front.go):
+//	              Size, Stride, Atoms, L, Cells,
+//	              Samples, Iterations              uint32
+//	              Seed                             uint64
+//	              Atoms × Size² patch atoms        float64
+//	D~        K×(n+q) float64, atom-major (row j = [d_j, w_j])
+//	M         K×K     float64
+//	N         K×(n+q) float64, atom-major
+//	P         K×q     float64, atom-major: the prediction classifier
+//	                  (zeros when not refitted)
+//	RA        K×K     float64: running Σ a aᵀ of the codes on D    } zeros
+//	RY        K×q     float64: running Σ a yᵀ, atom-major          } when
+//	P         K×(n+q) float64: M·D~ as the update keeps it         } unused
+//	crc       uint32   CRC-32C (Castagnoli) of every byte before it
+//
+// The times and the checksum over them are the only fields that differ
+// between two runs that train the same model. The file holds what defines
+// the model and where its training stands, nothing of the machine that
+// trained it: the backend and the thread count are options of Train and
+// Load (WithBackend, WithThreads). The header's fields are described once,
+// for writing and reading alike, by Model.headerFields (file_header.go).
+//
+// A reader accepts any hlen at least as long as the fields it knows (later
+// versions may append fields), up to maxHeader.
+//
+// The prediction form keeps what prediction needs and nothing of the
+// training state: its arrays are D~ and the prediction classifier P (K×q,
+// zeros when not refitted) alone, then the checksum. The running
+// statistics and the flags of RA, RY and the kept P are zero. A model read
+// from it predicts, evaluates and is written again in the same form; it
+// cannot be trained further (ErrPredictionOnly).
+//
+// A model is written in the lowest version that holds it: 10 with a patch
+// front end, else 9 for the prediction form and 8 for a whole model.
+// Versions 1 to 7 were written by development builds; one reader,
+// file_legacy.go, rewrites them as version 8 before they are decoded.
+
+const (
+	fileMagic = "ODDLMODL"
+	// fileVersion is the version of a whole model without a front end,
+	// the first of the current format (file_legacy.go reads the earlier
+	// ones).
+	fileVersion = 8
+	// predVersion is the first version with the form field, and the
+	// version of the prediction form of a model without a front end.
+	predVersion = 9
+	// formFull and formPredict are the values of the form field.
+	formFull    = 0
+	formPredict = 1
+	// patchVersion is the first version with a patch front end.
+	patchVersion = 10
+	// maxVersion is the highest version read.
+	maxVersion = patchVersion
+	maxHeader  = 1<<12 + maxNamesBytes + maxPatchBytes
+	// maxPatchBytes bounds the patch section of the header.
+	maxPatchBytes = 40 + 8*patch.MaxAtomValues
+	prologue      = 16 // magic, version, hlen
+)
+
+// Errors of Load and UnmarshalBinary; each returned error wraps one of them.
+var (
+	// ErrNotModel reports bytes that do not start like a model file.
+	ErrNotModel = errors.New("not an oddl model file")
+	// ErrVersion reports a model file written by a newer version of oddl.
+	ErrVersion = errors.New("unsupported model file version")
+	// ErrTruncated reports a model file shorter than its header declares.
+	ErrTruncated = errors.New("truncated model file")
+	// ErrCorrupt reports a model file whose checksum does not match or
+	// whose contents are inconsistent.
+	ErrCorrupt = errors.New("corrupt model file")
+	// ErrPredictionOnly reports training asked of a model read from the
+	// prediction form, which keeps no training state.
+	ErrPredictionOnly = errors.New("a prediction-only model cannot be trained further: resume from the full model file")
+)
+
+var castagnoli = crc32.MakeTable(crc32.Castagnoli)
+
+func sizeError(size, want int64) error {
+	if size < want {
+		return fmt.Errorf("%w: %d bytes, the header declares %d", ErrTruncated, size, want)
+	}
+	return fmt.Errorf("%w: %d bytes, the header declares %d (trailing data)", ErrCorrupt, size, want)
+}
+
+// fileSize is the length of a file of a current version (8 to 10) of the
+// given form (pred: the prediction form), header length and shape.
+func fileSize(pred bool, hlen, k, n, q int64) int64 {
+	if pred {
+		return prologue + hlen + 8*(k*(n+q)+k*q) + 4
+	}
+	// D~, M, N, P, RA, RY and the kept P: at most 3·2¹⁶·(2²⁴+2¹⁶) + 2·2³²
+	// + 2·2³² values, far from overflowing int64.
+	vals := 3*k*(n+q) + 2*k*k + 2*k*q
+	return prologue + hlen + 8*vals + 4
+}

@@ -1,0 +1,72 @@
+package oddl
+
+import (
+	"bytes"
+	"encoding/binary"
+	"fmt"
+)
+
+// declaredSize checks the prologue and the sizes in the header and returns
+// the file length they imply. head is the start of the file (possibly all
+// of it).
+func declaredSize(head []byte) (int64, error) {
+	if len(head) < len(fileMagic) {
+		if bytes.HasPrefix([]byte(fileMagic), head) {
+			return 0, fmt.Errorf("%w: %d bytes", ErrTruncated, len(head))
+		}
+		return 0, ErrNotModel
+	}
+	if string(head[:len(fileMagic)]) != fileMagic {
+		return 0, ErrNotModel
+	}
+	if len(head) < prologue {
+		return 0, fmt.Errorf("%w: %d bytes", ErrTruncated, len(head))
+	}
+	ver := binary.LittleEndian.Uint32(head[8:])
+	switch {
+	case ver == 0:
+		return 0, fmt.Errorf("%w: version 0", ErrCorrupt)
+	case ver > maxVersion:
+		return 0, fmt.Errorf("%w: the file has version %d, this oddl reads up to version %d (a newer oddl wrote it)", ErrVersion, ver, maxVersion)
+	}
+	hlen := int64(binary.LittleEndian.Uint32(head[12:]))
+	if hlen < 12 || hlen > maxHeader || ver < fileVersion && hlen > legacyMaxHeader(ver) || ver < patchVersion && hlen > maxHeader-maxPatchBytes {
+		return 0, fmt.Errorf("%w: header length %d", ErrCorrupt, hlen)
+	}
+	if int64(len(head)) < prologue+12 {
+		return 0, fmt.Errorf("%w: %d bytes", ErrTruncated, len(head))
+	}
+	k := int64(binary.LittleEndian.Uint32(head[prologue:]))
+	n := int64(binary.LittleEndian.Uint32(head[prologue+4:]))
+	q := int64(binary.LittleEndian.Uint32(head[prologue+8:]))
+	switch {
+	case k < 1 || k > MaxAtoms:
+		return 0, fmt.Errorf("%w: %d atoms", ErrCorrupt, k)
+	case n < 1 || n > MaxDim:
+		return 0, fmt.Errorf("%w: dimension %d", ErrCorrupt, n)
+	case q < 1 || q > MaxClasses:
+		return 0, fmt.Errorf("%w: %d classes", ErrCorrupt, q)
+	}
+	pred := false
+	if ver >= predVersion {
+		if len(head) < prologue+16 {
+			return 0, fmt.Errorf("%w: %d bytes", ErrTruncated, len(head))
+		}
+		form := binary.LittleEndian.Uint32(head[prologue+12:])
+		// Version 9 is the prediction form only; version 10 is either.
+		if form != formPredict && (ver == predVersion || form != formFull) {
+			return 0, fmt.Errorf("%w: form %d", ErrCorrupt, form)
+		}
+		pred = form == formPredict
+	}
+	return versionSize(ver, pred, hlen, k, n, q), nil
+}
+
+// versionSize is the length of a file of the given version, form (pred:
+// the prediction form), header length and shape.
+func versionSize(ver uint32, pred bool, hlen, k, n, q int64) int64 {
+	if ver < fileVersion {
+		return legacySize(ver, hlen, k, n, q)
+	}
+	return fileSize(pred, hlen, k, n, q)
+}
