@@ -46,7 +46,9 @@
 //	bound = N / t(A0)             signals/s
 //
 // and MeasureOMP reports time(coder)/t(A0) — 1 would mean the coder is
-// as fast as its unavoidable GEMM.
+// as fast as its unavoidable GEMM. MeasureOMP32 does the same for the
+// float32 coder (omp.Coder32) on the signals rounded to float32, its A0 by
+// SGEMM; Run measures it beside every float64 row (not with Quick).
 //
 // # Kernel tiers
 //

@@ -110,7 +110,7 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 		p("|---|---|---|---:|---:|---:|---:|---:|---:|")
 		for _, o := range r.ompRows() {
 			p("| %v | %s | %s | %d | %d | %.0f | %.0f | %.2f× | %.1f |",
-				o.Shape, o.Backend, o.Kernel, o.Threads, o.Signals, o.SignalsPerS, o.GemmBoundPerS, o.OverBound, o.A0GFLOPS)
+				o.Shape, o.Label(), o.Kernel, o.Threads, o.Signals, o.SignalsPerS, o.GemmBoundPerS, o.OverBound, o.A0GFLOPS)
 		}
 	}
 

@@ -51,6 +51,10 @@ func fullReport() *Report {
 				r.OMP = append(r.OMP, OMPResult{Backend: c.backend, Kernel: c.kernel, Shape: s, Threads: th,
 					Signals: 10000, SignalsPerS: 1e5, GemmBoundPerS: 1.1e5, OverBound: 1.1, A0GFLOPS: 90})
 			}
+			for _, b := range []string{blas.OpenBLASName, blas.NativeName, blas.GonumName} { // float32, default tier
+				r.OMP = append(r.OMP, OMPResult{Backend: b, Precision: Precision32, Kernel: tiers[0], Shape: s, Threads: th,
+					Signals: 10000, SignalsPerS: 2e5, GemmBoundPerS: 2.2e5, OverBound: 1.1, A0GFLOPS: 180})
+			}
 		}
 	}
 	for i, b := range []string{blas.NativeName, blas.NativeName, blas.OpenBLASName, blas.GonumName} {
@@ -130,7 +134,7 @@ func TestWriteMarkdown(t *testing.T) {
 	wantRows := []int{
 		13,                                         // machine
 		len(MNISTGemmShapes()) * 2,                 // DGEMM: shapes × threads
-		len(OMPShapes()) * 2 * 5,                   // Batch-OMP: shapes × threads × columns
+		len(OMPShapes()) * 2 * (5 + 3),             // Batch-OMP: shapes × threads × (columns + float32 backends)
 		len(r.Train), len(r.Train), len(r.Predict), // training pass, step; prediction
 	}
 	if len(tables) != len(wantRows) {

@@ -29,7 +29,7 @@ var Sections = []string{SectionGemm, SectionOMP, SectionTrain, SectionPredict}
 // every backend compiled in, at full size.
 type Options struct {
 	// Quick trims every measurement for a quick look: shorter probes,
-	// fewer repetitions, a fraction of an epoch.
+	// fewer repetitions, a fraction of an epoch, no float32 Batch-OMP.
 	Quick bool
 	// Backends to measure; empty means blas.Available(). The default one
 	// (blas.Default), or else the first, is the "best" backend, which gets
@@ -238,6 +238,14 @@ func Run(ctx context.Context, o Options) (*Report, error) {
 					logf("batch-omp %s %v signals=%d threads=%d", b, s, signals, t)
 					res, err := MeasureOMP(b, s, signals, t, sz.minTime)
 					if err != nil {
+						return nil, err
+					}
+					r.OMP = append(r.OMP, res)
+					if o.Quick {
+						continue // float32 beside float64: not in a quick look
+					}
+					logf("batch-omp %s %v signals=%d threads=%d float32", b, s, signals, t)
+					if res, err = MeasureOMP32(b, s, signals, t, sz.minTime); err != nil {
 						return nil, err
 					}
 					r.OMP = append(r.OMP, res)

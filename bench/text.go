@@ -79,7 +79,7 @@ func (r *Report) WriteText(w io.Writer) error {
 		p("  (n, K, L)\tbackend\tkernel\tthreads\tsignals\tsignals/s\tGEMM bound\ttime / bound\tA0 GFLOP/s")
 		for _, o := range r.ompRows() {
 			p("  %v\t%s\t%s\t%d\t%d\t%.0f\t%.0f\t%.2f×\t%.1f",
-				o.Shape, o.Backend, o.Kernel, o.Threads, o.Signals, o.SignalsPerS, o.GemmBoundPerS, o.OverBound, o.A0GFLOPS)
+				o.Shape, o.Label(), o.Kernel, o.Threads, o.Signals, o.SignalsPerS, o.GemmBoundPerS, o.OverBound, o.A0GFLOPS)
 		}
 	}
 
@@ -207,8 +207,8 @@ func (r *Report) tierNote() string {
 }
 
 // ompRows orders the Batch-OMP results for the table: by backend, then
-// shape and threads as measured, the tiers of one shape and thread count
-// next to each other.
+// shape and threads as measured, float64 before float32, the tiers of one
+// shape, thread count and precision next to each other.
 func (r *Report) ompRows() []OMPResult {
 	rank := func(list []string, v string) int {
 		if i := slices.Index(list, v); i >= 0 {
@@ -228,6 +228,7 @@ func (r *Report) ompRows() []OMPResult {
 			cmp.Compare(rank(r.Backends, a.Backend), rank(r.Backends, b.Backend)),
 			cmp.Compare(slices.Index(shapes, a.Shape), slices.Index(shapes, b.Shape)),
 			cmp.Compare(a.Threads, b.Threads),
+			cmp.Compare(a.Precision, b.Precision),
 			cmp.Compare(rank(r.Tiers, a.Kernel), rank(r.Tiers, b.Kernel)))
 	})
 	return rows

@@ -53,7 +53,7 @@ func tierVerdict(r *Report, defaultTier string) (TierVerdict, bool) {
 	if len(rates) == 0 {
 		basis = SectionOMP
 		for _, o := range r.OMP {
-			if o.Backend == blas.NativeName {
+			if o.Backend == blas.NativeName && o.Precision == "" {
 				rates = append(rates, tierRate{fmt.Sprintf("%v/%d", o.Shape, o.Threads), o.Kernel, o.SignalsPerS})
 			}
 		}

@@ -32,8 +32,10 @@ type TrainSettings struct {
 // the batch size of the scikit-learn comparison, over the whole training
 // set.
 func MNISTTrainSettings() TrainSettings {
-	d := oddl.DefaultConfig()
-	return TrainSettings{K: 960, L: 5, Batch: 256, Lambda0: d.Lambda0, Coding: string(d.Coding), Seed: 1}
+	var s TrainSettings
+	oddl.CopySettings(&s, oddl.DefaultConfig().Settings())
+	s.K, s.L, s.Batch, s.Seed = 960, 5, 256, 1
+	return s
 }
 
 // TrainResult is the measured speed of a training pass: the fastest of
@@ -174,12 +176,13 @@ func trainPass(ctx context.Context, set *dataset.Set, s TrainSettings) (TrainRes
 // reconstructive initialisation phase, the other settings oddl's defaults.
 func trainConfig(s TrainSettings) oddl.Config {
 	cfg := oddl.DefaultConfig()
-	cfg.K, cfg.L, cfg.Batch, cfg.Lambda0 = s.K, s.L, s.Batch, s.Lambda0
-	if s.Coding != "" {
-		cfg.Coding = oddl.Coding(s.Coding)
+	st := cfg.Settings()
+	oddl.CopySettings(&st, s)
+	if s.Coding == "" {
+		st.Coding = cfg.Coding
 	}
+	cfg = st.Apply(cfg)
 	cfg.Epochs, cfg.InitSamples = 1, 0
-	cfg.Seed = s.Seed
 	return cfg
 }
 

@@ -359,7 +359,7 @@ func (c Config) validateData(n, q, size int) error {
 	case c.L > n:
 		return configErr("sparsity L = %d is larger than the sample dimension %d", c.L, n)
 	case size < c.K:
-		return configErr("K = %d atoms but only %d training samples to start them from", c.K, size)
+		return tooFewSamples{configErr("K = %d atoms but only %d training samples to start them from", c.K, size)}
 	case c.Init == InitClass && c.K < q:
 		return configErr("K = %d atoms for %d classes: the per-class initialisation needs at least one atom a class", c.K, q)
 	}

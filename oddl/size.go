@@ -23,6 +23,9 @@ type Given struct {
 	K, L, Epochs bool
 	// Patches: the front end (Config.Patches, on or off) was chosen.
 	Patches bool
+	// Preprocess marks Config.Preprocess as chosen: FitConfig then does
+	// not pick it for the data set (FitToData never changes it).
+	Preprocess bool
 }
 
 // Fitted is one setting FitToData changed, with its new value and why.

@@ -10,7 +10,7 @@ import (
 // square is at most tiny·||x||² is rounding noise, and an atom whose
 // distance² to the span of the chosen ones is at most tiny·G_kk depends on
 // them. It is float64's machine epsilon, scikit-learn's threshold for unit
-// signals.
+// signals; float32 coders take float32's (tinyOf).
 const tiny = 0x1p-52
 
 // With L >= gemvMinL and K <= gemvMaxK, the correlation update runs as one
@@ -25,15 +25,21 @@ const (
 )
 
 // worker is the scratch space of one goroutine of the recurrence phase.
-type worker struct {
+// The recurrence's own numbers — the Cholesky factor, y, the coefficients
+// and the residual energy — are float64 in both precisions (see
+// batchOMP); the correlations and the rows of G it reads, and the buffers
+// of the updates that run over them, are of the coder's type T.
+type worker[T Float] struct {
 	lc   []float64 // L(L+1)/2: the Cholesky factor of G[I,I], packed by rows
 	y    []float64 // L: lc⁻¹·a0[I], grown by one entry a step
+	c    []float64 // L: the coefficients of the current step
 	prev []float64 // L: the coefficients of the previous step
-	u    []float64 // copies of the rows of G of the first chosen atoms, or nil
-	dc   []float64 // the change of their coefficients
-	dc2  []float64 // L: the change of the others' coefficients
-	r    []float64 // n: residual, only with WithResiduals
-	a0   []float64 // chunk×K: the correlations of a chunk, reused by each
+	u    []T       // copies of the rows of G of the first chosen atoms, or nil
+	dc   []T       // the change of their coefficients
+	dc2  []T       // L: the change of the others' coefficients
+	r    []T       // n: residual, only with WithResiduals
+	a0   []T       // chunk×K: the correlations of a chunk, reused by each
+	tiny float64   // the stopping threshold of T (tinyOf)
 
 	err    error // first bad sample of the worker's part in this round
 	errRow int
@@ -41,26 +47,32 @@ type worker struct {
 
 // fail records a bad sample: the first of the round's, as a worker may run
 // several parts and find one in each.
-func (w *worker) fail(err error, row int) {
+func (w *worker[T]) fail(err error, row int) {
 	if w.err == nil || row < w.errRow {
 		w.err, w.errRow = err, row
 	}
 }
 
-func newWorker(n, k, l int, residuals bool) *worker {
-	w := &worker{
+// newWorker returns the scratch space of a goroutine coding samples of n
+// entries on K atoms with at most l of them. Only float64 workers take the
+// GEMV update: there is no float32 GEMV kernel, and SaxpyRowsIamax does
+// the float32 update.
+func newWorker[T Float](n, k, l int, residuals bool) *worker[T] {
+	w := &worker[T]{
 		lc:   make([]float64, l*(l+1)/2),
 		y:    make([]float64, l),
+		c:    make([]float64, l),
 		prev: make([]float64, l),
-		dc2:  make([]float64, l),
+		dc2:  make([]T, l),
+		tiny: tinyOf[T](),
 	}
-	if l >= gemvMinL && k <= gemvMaxK {
+	if _, f64 := any(T(0)).(float64); f64 && l >= gemvMinL && k <= gemvMaxK {
 		rows := min(l, gemvMaxRows)
-		w.u = make([]float64, rows*k)
-		w.dc = make([]float64, rows)
+		w.u = make([]T, rows*k)
+		w.dc = make([]T, rows)
 	}
 	if residuals {
-		w.r = make([]float64, n)
+		w.r = make([]T, n)
 	}
 	return w
 }
@@ -72,6 +84,17 @@ func newWorker(n, k, l int, residuals bool) *worker {
 // idx and their coefficients into val, both in selection order, and returns
 // how many there are (at most len(idx)). It allocates nothing.
 //
+// In float32 (T) only the O(K) work a step runs in float32: the
+// correlations a, the rows of G and their update. The O(L²) rest is
+// float64 in both precisions: a Cholesky factor of float32 Gram entries
+// loses digits in G_kk − wᵀw, which for nearly dependent atoms is a
+// difference of nearly equal numbers, and the residual energy
+// ||x||² − yᵀy, on which the tolerance and the stopping rule decide, is
+// one too; a float32 sum would add an error of 2⁻²⁴·||x||² at each step
+// on top of the error of the float32 correlations, enough to stop a
+// pursuit early or late near the target, while in float64 its rounding is
+// negligible. The coefficients are rounded to T once, at the end.
+//
 // The recurrence (Rubinstein, Zibulevsky & Elad 2008) keeps the Cholesky
 // factor lc of G[I,I], grown by one row a step: the new row w solves
 // lc·w = G[I,k] and its diagonal is sqrt(G_kk − wᵀw). Since lc only grows,
@@ -82,17 +105,18 @@ func newWorker(n, k, l int, residuals bool) *worker {
 // residual energy is ||x||² − yᵀy, so each step lowers it by the new entry
 // squared, never raises it. The correlations a = a0 − G[I,:]ᵀ·c are updated
 // in place by the change of c, |I| axpys over rows of G a step.
-func (w *worker) batchOMP(g, diag []float64, k int, a []float64, j int, xx, tol float64, hasTol bool, idx []int, val []float64) int {
+func (w *worker[T]) batchOMP(g, diag []T, k int, a []T, j int, xx, tol float64, hasTol bool, idx []int, val []T) int {
 	l := len(idx)
 	if hasTol && xx <= tol {
 		return 0
 	}
 	lc, y, prev := w.lc, w.y, w.prev
+	tiny := w.tiny
 	noise := tiny * xx
 	r2 := xx
 	p := 0
 	for {
-		aj := a[j]
+		aj := float64(a[j])
 		if aj*aj <= noise || contains(idx[:p], j) {
 			break
 		}
@@ -105,7 +129,7 @@ func (w *worker) batchOMP(g, diag []float64, k int, a []float64, j int, xx, tol 
 			// atom's row while the previous sample was coded; the last
 			// atom's row is not read, only its entries at I, from the
 			// other atoms' rows.)
-			kernel.Prefetch(gj)
+			prefetchT(gj)
 		}
 		// Row p of the factor: forward substitution lc[:p,:p]·row = G[I,j].
 		// G[i,j] is read as G[j,i] from the rows of the chosen atoms, which
@@ -116,9 +140,9 @@ func (w *worker) batchOMP(g, diag []float64, k int, a []float64, j int, xx, tol 
 		for m := range p {
 			om := m * (m + 1) / 2
 			rm := lc[om : om+m+1]
-			row[m] = (g[idx[m]*k+j] - dot(rm[:m], row[:m])) / rm[m]
+			row[m] = (float64(g[idx[m]*k+j]) - dot(rm[:m], row[:m])) / rm[m]
 		}
-		gjj := diag[j]
+		gjj := float64(diag[j])
 		d := gjj - dot(row[:p], row[:p])
 		if !(d > tiny*gjj) {
 			break // j depends on the chosen atoms
@@ -131,7 +155,7 @@ func (w *worker) batchOMP(g, diag []float64, k int, a []float64, j int, xx, tol 
 		r2 -= yp * yp
 
 		// Back substitution lcᵀ·c = y, by rows of lc.
-		c := val[:p]
+		c := w.c[:p]
 		copy(c, y[:p])
 		for m := p - 1; m >= 0; m-- {
 			om := m * (m + 1) / 2
@@ -156,21 +180,24 @@ func (w *worker) batchOMP(g, diag []float64, k int, a []float64, j int, xx, tol 
 			}
 			dc := w.dc[:rows]
 			for m := range dc {
-				dc[m] = prev[m] - c[m]
+				dc[m] = T(prev[m] - c[m])
 			}
-			kernel.GemvT(rows, k, 1, u, k, dc, 1, 1, a, 1)
+			gemvT(rows, k, u, dc, a)
 		}
 		// The next atom: argmax |a|, found by the last pass of the update.
 		if rows < p {
 			dc := w.dc2[:p-rows]
 			for m := range dc {
-				dc[m] = prev[rows+m] - c[rows+m]
+				dc[m] = T(prev[rows+m] - c[rows+m])
 			}
-			j = kernel.AxpyRowsIamax(dc, g, k, idx[rows:p], a)
+			j = axpyRowsIamaxT(dc, g, k, idx[rows:p], a)
 		} else {
-			j = kernel.IamaxUnitary(a)
+			j = iamaxT(a)
 		}
 		copy(prev[:p], c)
+	}
+	for m, v := range w.c[:p] {
+		val[m] = T(v)
 	}
 	return p
 }

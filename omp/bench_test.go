@@ -215,7 +215,7 @@ func BenchmarkSetDictionary(b *testing.B) {
 // correlations (which the recurrence overwrites) and room for its code.
 type recurrenceCase struct {
 	c    *Coder
-	w    *worker
+	w    *worker[float64]
 	a0   []float64
 	xx   []float64
 	a    []float64
@@ -235,7 +235,7 @@ func newRecurrenceCase(b *testing.B, n, k, l int) *recurrenceCase {
 	var a0 mat.Dense
 	a0.Mul(X, D.T())
 	r := &recurrenceCase{
-		c: c, w: newWorker(n, k, l, false), a0: a0.RawMatrix().Data,
+		c: c, w: newWorker[float64](n, k, l, false), a0: a0.RawMatrix().Data,
 		xx: make([]float64, nsig), a: make([]float64, k),
 		idx: make([]int, l), val: make([]float64, l),
 		k: k, nsig: nsig,

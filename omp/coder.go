@@ -5,11 +5,8 @@ import (
 	"math"
 	"sync"
 
-	gblas "gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/mat"
 
-	"github.com/oddl-go/oddl/blas"
-	"github.com/oddl-go/oddl/internal/kernel"
 	"github.com/oddl-go/oddl/internal/par"
 )
 
@@ -21,12 +18,20 @@ func defaultBlock(k int) int {
 }
 
 // Coder computes sparse codes of samples on a fixed dictionary by Batch-OMP.
-// New builds one; SetDictionary replaces its dictionary in place.
+// New builds one; SetDictionary replaces its dictionary in place. Coder32
+// is its float32 twin.
 //
 // A Coder may be used from several goroutines: Encode, EncodeTo and
 // SetDictionary take a lock, so calls run one at a time, each using all the
 // coder's threads.
 type Coder struct {
+	core[float64]
+	gramView *mat.Dense // G as a matrix
+}
+
+// core is a coder in precision T: all of Coder and Coder32 but their
+// typed entry points.
+type core[T Float] struct {
 	mu       sync.Mutex
 	settings // the options, completed
 
@@ -35,48 +40,51 @@ type Coder struct {
 	gramBad  bool // a FillGram failed: no valid Gram matrix
 
 	// dict is K×n, row-major, stride n: the (normalised) atoms, or nil
-	// when nothing reads it: with a packed GEMM (packer), and neither
-	// normalisation nor residuals, only D's packed copy and G are read
-	// after SetDictionary, which makes both from the caller's D.
-	dict []float64
+	// when nothing reads it: with a packed GEMM (gm.packed()), and
+	// neither normalisation nor residuals, only D's packed copy and G are
+	// read after SetDictionary, which makes both from the caller's D.
+	dict []T
 	// spare is where a new dictionary is copied while it is checked (then
 	// swapped with dict).
-	spare    []float64
-	gram     []float64 // K×K, row-major: G = D Dᵀ
-	diag     []float64 // K: the diagonal of G
-	gramView *mat.Dense
-	norms    []float64 // K: atom norms, scratch of SetDictionary
-	bandErr  []error   // a band's first bad atom, scratch of SetDictionary
+	spare   []T
+	gram    []T       // K×K, row-major: G = D Dᵀ
+	diag    []T       // K: the diagonal of G
+	norms   []float64 // K: atom norms, scratch of SetDictionary
+	bandErr []error   // a band's first bad atom, scratch of SetDictionary
 
-	gemms   // what the correlation GEMMs run on
-	scratch // Encode's buffers
-}
-
-// gemms are the backends of the correlation GEMMs. one is the backend
-// bound to one thread, for the GEMMs of a round shared among several
-// goroutines (see Coder.gemm). When the backend offers a packed GEMM
-// (packer, and onePacker bound to one thread), the correlation GEMMs run
-// with D packed once per dictionary (packed holds Dᵀ as the GEMM's second
-// operand) instead of once per block of samples.
-type gemms struct {
-	one       gblas.Float64
-	packer    blas.PackedGEMM
-	onePacker blas.PackedGEMM
-	packed    blas.PackedB
+	// gm runs the Gram matrix and the correlation GEMMs (see gemms64): on
+	// the backend bound to one thread for the GEMMs of a round shared
+	// among several goroutines, and, when the backend offers a packed
+	// GEMM, with D packed once per dictionary instead of once per block
+	// of samples.
+	gm         gemmer[T]
+	scratch[T] // Encode's buffers
 }
 
 // scratch holds Encode's buffers for a round of up to threads×block
 // samples, grown on demand and kept.
-type scratch struct {
-	a0      []float64 // correlations, one row of K per sample
+type scratch[T Float] struct {
+	a0      []T       // correlations, one row of K per sample
 	xx      []float64 // squared sample norms
 	scale   []float64 // the power of two applied to each sample
 	slotIdx []int     // atom indices, one slot of L per sample
-	slotVal []float64 // coefficients, one slot of L per sample
+	slotVal []T       // coefficients, one slot of L per sample
 	count   []int     // code lengths
-	workers []*worker
-	round   round
+	workers []*worker[T]
+	round   round[T]
 	partsFn func(w int) // runParts on worker w, for par.Do
+}
+
+// general is a row-major matrix of T: blas64.General or blas32.General.
+type general[T Float] struct {
+	rows, cols, stride int
+	data               []T
+}
+
+// dense returns the raw matrix of D.
+func dense(D *mat.Dense) general[float64] {
+	r := D.RawMatrix()
+	return general[float64]{r.Rows, r.Cols, r.Stride, r.Data}
 }
 
 // New returns a Coder for the dictionary D, a K×n matrix with one atom per
@@ -95,32 +103,46 @@ func New(D *mat.Dense, opts ...Option) (*Coder, error) {
 		return nil, err
 	}
 	k, n := D.Dims()
+	if err := newSparsity(&s, k, n); err != nil {
+		return nil, err
+	}
+	if err := s.complete(k, true); err != nil {
+		return nil, err
+	}
+	c := &Coder{}
+	c.init(s, k, n, newGemms64(s.backend))
+	c.gramView = mat.NewDense(k, k, c.gram)
+	if err := c.setDictionary(dense(D)); err != nil {
+		return nil, err
+	}
+	return c, nil
+}
+
+// init sets up a coder of k atoms of dimension n (n = 0: of a Gram matrix
+// alone) with completed settings s, running its GEMMs on gm.
+func (c *core[T]) init(s settings, k, n int, gm gemmer[T]) {
+	c.settings, c.k, c.n, c.gm = s, k, n, gm
+	c.gramOnly = n == 0
+	c.gram = make([]T, k*k)
+	c.diag = make([]T, k)
+	if n > 0 {
+		c.norms = make([]float64, k)
+	}
+}
+
+// newSparsity checks and completes the sparsity of settings s for a
+// dictionary of k atoms of dimension n (New, New32).
+func newSparsity(s *settings, k, n int) error {
 	maxL := min(n, k)
 	switch {
 	case s.sparsity > maxL:
-		return nil, fmt.Errorf("%w: sparsity %d > min(n, K) = min(%d, %d)", ErrOption, s.sparsity, n, k)
+		return fmt.Errorf("%w: sparsity %d > min(n, K) = min(%d, %d)", ErrOption, s.sparsity, n, k)
 	case s.sparsity == 0 && s.hasTol:
 		s.sparsity = maxL
 	case s.sparsity == 0:
 		s.sparsity = min(max(1, n/10), maxL)
 	}
-	if err := s.complete(k, true); err != nil {
-		return nil, err
-	}
-	c := &Coder{
-		settings: s,
-		k:        k,
-		n:        n,
-		gram:     make([]float64, k*k),
-		diag:     make([]float64, k),
-		norms:    make([]float64, k),
-	}
-	c.gramView = mat.NewDense(k, k, c.gram)
-	c.setBackends()
-	if err := c.setDictionary(D); err != nil {
-		return nil, err
-	}
-	return c, nil
+	return nil
 }
 
 // SetDictionary replaces the dictionary by D, which must have the shape of
@@ -136,8 +158,14 @@ func (c *Coder) SetDictionary(D *mat.Dense) error {
 	if D == nil || D.IsEmpty() {
 		return ErrEmpty
 	}
-	if r, cols := D.Dims(); r != c.k || cols != c.n {
-		return fmt.Errorf("%w: dictionary is %d×%d, the coder's is %d×%d", ErrShape, r, cols, c.k, c.n)
+	return c.setDictionaryLocked(dense(D))
+}
+
+// setDictionaryLocked is SetDictionary on the raw matrix D, not empty,
+// of a coder with a dictionary.
+func (c *core[T]) setDictionaryLocked(D general[T]) error {
+	if D.rows != c.k || D.cols != c.n {
+		return fmt.Errorf("%w: dictionary is %d×%d, the coder's is %d×%d", ErrShape, D.rows, D.cols, c.k, c.n)
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -150,22 +178,21 @@ func (c *Coder) SetDictionary(D *mat.Dense) error {
 // which replaces c.dict only when every atom passed; the error is the first
 // bad atom's. A direct coder only checks D, then packs it and computes G
 // from it.
-func (c *Coder) setDictionary(D *mat.Dense) error {
-	raw := D.RawMatrix()
+func (c *core[T]) setDictionary(raw general[T]) error {
 	const tile = 64
 	bands := (c.k + tile - 1) / tile
 	if len(c.bandErr) < bands {
 		c.bandErr = make([]error, bands)
 	}
-	direct := c.packer != nil && !c.normalize && !c.residuals
+	direct := c.gm.packed() && !c.normalize && !c.residuals
 	if !direct && len(c.spare) < c.k*c.n {
-		c.spare = make([]float64, c.k*c.n)
+		c.spare = make([]T, c.k*c.n)
 	}
 	errs := c.bandErr[:bands]
 	forBands(c.threads, bands, func(b int) {
 		errs[b] = nil
 		for j := b * tile; j < min(b*tile+tile, c.k); j++ {
-			row := raw.Data[j*raw.Stride : j*raw.Stride+c.n]
+			row := raw.data[j*raw.stride : j*raw.stride+c.n]
 			if err := c.checkAtom(row, j); err != nil {
 				errs[b] = err
 				return
@@ -176,7 +203,7 @@ func (c *Coder) setDictionary(D *mat.Dense) error {
 			dst := c.spare[j*c.n : (j+1)*c.n]
 			copy(dst, row)
 			if c.normalize {
-				kernel.ScalUnitary(1/c.norms[j], dst)
+				scalT(T(1/c.norms[j]), dst)
 			}
 		}
 	})
@@ -184,7 +211,7 @@ func (c *Coder) setDictionary(D *mat.Dense) error {
 		return err
 	}
 	if direct {
-		c.computeGram(raw.Data, raw.Stride)
+		c.computeGram(raw.data, raw.stride)
 		return nil
 	}
 	c.dict, c.spare = c.spare, c.dict
@@ -193,11 +220,11 @@ func (c *Coder) setDictionary(D *mat.Dense) error {
 }
 
 // checkAtom checks atom j (row of D) and stores its norm.
-func (c *Coder) checkAtom(row []float64, j int) error {
-	nrm := kernel.Nrm2Unitary(row)
+func (c *core[T]) checkAtom(row []T, j int) error {
+	nrm := nrm2T(row)
 	if math.IsNaN(nrm) || math.IsInf(nrm, 0) {
 		for i, v := range row {
-			if math.IsNaN(v) || math.IsInf(v, 0) {
+			if isNaNOrInf(v) {
 				return fmt.Errorf("%w: atom %d, entry %d is %v", ErrNonFinite, j, i, v)
 			}
 		}
@@ -206,9 +233,9 @@ func (c *Coder) checkAtom(row []float64, j int) error {
 	switch {
 	case nrm == 0:
 		return fmt.Errorf("%w: atom %d is zero", ErrZeroAtom, j)
-	case !c.normalize && math.Abs(nrm-1) > NormTolerance:
+	case !c.normalize && math.Abs(nrm-1) > normTolOf[T]():
 		return fmt.Errorf("%w: atom %d has norm %.17g (tolerance %g; use WithNormalize to normalise)",
-			ErrNotUnit, j, nrm, NormTolerance)
+			ErrNotUnit, j, nrm, normTolOf[T]())
 	}
 	c.norms[j] = nrm
 	return nil
@@ -220,17 +247,9 @@ func (c *Coder) checkAtom(row []float64, j int) error {
 // here, once for the Gram matrix and the correlations, and where the
 // backend offers it (blas.GramUpper) the upper triangle is one product
 // over the micro-tiles that reach it (for Native the values of its Dsyrk).
-func (c *Coder) computeGram(d []float64, ld int) {
-	k := c.k
-	if c.packer != nil {
-		c.packer.PackB(&c.packed, gblas.Trans, c.n, c.k, d, ld)
-	}
-	if g, ok := c.packer.(blas.GramUpper); ok {
-		g.DgemmPackedUpper(gblas.NoTrans, 1, d, ld, &c.packed, 0, c.gram, k)
-	} else {
-		c.backend.Dsyrk(gblas.Upper, gblas.NoTrans, k, c.n, 1, d, ld, 0, c.gram, k)
-	}
-	mirrorUpper(c.gram, k, c.threads)
+func (c *core[T]) computeGram(d []T, ld int) {
+	c.gm.gram(c.k, c.n, d, ld, c.gram)
+	mirrorUpper(c.gram, c.k, c.threads)
 	c.setDiag()
 }
 
@@ -238,7 +257,7 @@ func (c *Coder) computeGram(d []float64, ld int) {
 // lower triangle on up to threads goroutines: each takes bands of rows and
 // fills their lower part in square tiles, so that the column reads stay in
 // cache (the upper triangle it reads is not written).
-func mirrorUpper(g []float64, k, threads int) {
+func mirrorUpper[T Float](g []T, k, threads int) {
 	bands := (k + gramTile - 1) / gramTile
 	forBands(threads, bands, func(b int) {
 		mirrorBand(g, g, k, k, b*gramTile, min(b*gramTile+gramTile, k), false)
@@ -270,20 +289,21 @@ func forBands(threads, bands int, band func(b int)) {
 
 // setDiag copies the diagonal of G into c.diag, where the recurrence reads
 // it without touching a row of G.
-func (c *Coder) setDiag() {
+func (c *core[T]) setDiag() {
 	for j := range c.k {
 		c.diag[j] = c.gram[j*c.k+j]
 	}
 }
 
 // Atoms returns K, the number of atoms.
-func (c *Coder) Atoms() int { return c.k }
+func (c *core[T]) Atoms() int { return c.k }
 
-// Dim returns n, the dimension of atoms and samples.
-func (c *Coder) Dim() int { return c.n }
+// Dim returns n, the dimension of atoms and samples (0 for a coder built
+// from a Gram matrix).
+func (c *core[T]) Dim() int { return c.n }
 
 // Sparsity returns L, the largest number of atoms in a code.
-func (c *Coder) Sparsity() int { return c.sparsity }
+func (c *core[T]) Sparsity() int { return c.sparsity }
 
 // Gram returns G = D Dᵀ (K×K) as a view of the coder's own matrix. The
 // caller must not modify it; SetDictionary overwrites it.

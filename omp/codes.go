@@ -2,30 +2,36 @@ package omp
 
 import "gonum.org/v1/gonum/mat"
 
-// Codes holds the sparse codes of N samples on K atoms in compressed-row
-// form: sample i's code has atoms Index[Indptr[i]:Indptr[i+1]] (in the order
+// SparseCodes holds the sparse codes of N samples on K atoms in
+// compressed-row form, with coefficients of type T: sample i's code has atoms Index[Indptr[i]:Indptr[i+1]] (in the order
 // Batch-OMP chose them) with coefficients Value[Indptr[i]:Indptr[i+1]], so
 // x_i ≈ Σ_j Value[j]·D[Index[j]].
 //
-// The zero value is an empty Codes ready for EncodeTo, which reuses its
-// slices when they are large enough.
-type Codes struct {
+// The zero value is empty and ready for EncodeTo, which reuses its slices
+// when they are large enough. Codes and Codes32 are its two forms.
+type SparseCodes[T Float] struct {
 	Samples, Atoms int // N, K
 
-	Indptr []int     // len N+1, Indptr[0] = 0
-	Index  []int     // atom indices
-	Value  []float64 // coefficients
+	Indptr []int // len N+1, Indptr[0] = 0
+	Index  []int // atom indices
+	Value  []T   // coefficients
 
 	// Residual holds ||x_i - D a_i|| for every sample when the coder was
 	// built WithResiduals; otherwise it is nil.
-	Residual []float64
+	Residual []T
 }
 
+// Codes holds the codes of a Coder (float64).
+type Codes = SparseCodes[float64]
+
+// Codes32 holds the codes of a Coder32 (float32).
+type Codes32 = SparseCodes[float32]
+
 // Len returns N, the number of samples.
-func (c *Codes) Len() int { return c.Samples }
+func (c *SparseCodes[T]) Len() int { return c.Samples }
 
 // Row returns sample i's atom indices and coefficients. The slices alias c.
-func (c *Codes) Row(i int) (index []int, value []float64) {
+func (c *SparseCodes[T]) Row(i int) (index []int, value []T) {
 	if i < 0 || i >= c.Samples {
 		panic("omp: sample index out of range")
 	}
@@ -34,16 +40,16 @@ func (c *Codes) Row(i int) (index []int, value []float64) {
 }
 
 // Nnz returns the number of stored coefficients.
-func (c *Codes) Nnz() int {
+func (c *SparseCodes[T]) Nnz() int {
 	if c.Samples == 0 {
 		return 0
 	}
 	return c.Indptr[c.Samples]
 }
 
-// Dense returns the codes as a new N×K matrix, one code per row. For N = 0
-// it returns an empty matrix (mat.Dense's zero value).
-func (c *Codes) Dense() *mat.Dense {
+// Dense returns the codes as a new N×K float64 matrix, one code per row.
+// For N = 0 it returns an empty matrix (mat.Dense's zero value).
+func (c *SparseCodes[T]) Dense() *mat.Dense {
 	if c.Samples == 0 || c.Atoms == 0 {
 		return &mat.Dense{}
 	}
@@ -52,7 +58,7 @@ func (c *Codes) Dense() *mat.Dense {
 	for i := range c.Samples {
 		row := raw.Data[i*raw.Stride : i*raw.Stride+c.Atoms]
 		for j := c.Indptr[i]; j < c.Indptr[i+1]; j++ {
-			row[c.Index[j]] = c.Value[j]
+			row[c.Index[j]] = float64(c.Value[j])
 		}
 	}
 	return out
@@ -60,7 +66,7 @@ func (c *Codes) Dense() *mat.Dense {
 
 // reset prepares c for n samples on k atoms, keeping the slices' memory.
 // capHint is the number of entries to reserve (0: keep what is there).
-func (c *Codes) reset(n, k, capHint int, residuals bool) {
+func (c *SparseCodes[T]) reset(n, k, capHint int, residuals bool) {
 	c.Samples, c.Atoms = n, k
 	c.Indptr = grow(c.Indptr, n+1)
 	c.Indptr[0] = 0
@@ -68,7 +74,7 @@ func (c *Codes) reset(n, k, capHint int, residuals bool) {
 		c.Index = make([]int, 0, capHint)
 	}
 	if cap(c.Value) < capHint {
-		c.Value = make([]float64, 0, capHint)
+		c.Value = make([]T, 0, capHint)
 	}
 	c.Index, c.Value = c.Index[:0], c.Value[:0]
 	if residuals {

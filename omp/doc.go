@@ -35,7 +35,7 @@
 // correlations of the residual, without touching a0 again.
 //
 // The coefficients of the chosen atoms I (in the order chosen) are c. tiny is
-// float64's machine epsilon. Per sample the recurrence costs about K·L²/2
+// the machine epsilon of the coder's precision (2⁻⁵² in float64). Per sample the recurrence costs about K·L²/2
 // multiply-adds on top of the 2·n·K flops of its share of the GEMM, so for
 // n and K in the hundreds and L of a few, the GEMM dominates.
 //
@@ -89,6 +89,44 @@
 // copy; FillGram lets the caller write it straight into the coder's own
 // matrix. Package oddl codes [x; √λ0·y] on a stacked dictionary that way,
 // from the Gram matrix and correlations of D.
+//
+// # Single precision
+//
+// Coder32 (New32, NewGram32) is the same coder in float32, from the same
+// source: the coder is generic over its element type, and the float64
+// Coder gives bit for bit the codes it gave before it was. Its matrices
+// are gonum's blas32.General and its codes Codes32; the options are
+// New's. The dictionary, G, the correlations and the codes are float32,
+// and so is the work that grows with K or n: the GEMMs, on the backend's
+// float32 routines (with the native backend, its SGEMM on the dictionary
+// packed once and its half Gram product), and the correlation update and
+// atom choice of each step (kernel.SaxpyRowsIamax). Half the bytes of G
+// and of the correlations go through the caches, and a vector register
+// holds twice the numbers.
+//
+// What each sample's recurrence keeps besides — the Cholesky factor, y,
+// the coefficients and the residual energy, O(L²) numbers — stays float64.
+// Both the factor's pivot G_kk − wᵀw and the residual energy ||x||² − yᵀy
+// are differences of nearly equal numbers when atoms are close or the fit
+// is good; in float32 they would lose what the float32 inputs still know,
+// and the residual energy is what WithTolerance and the stopping rule
+// test. Squared norms are float64 too (EncodeGramTo takes them so): a
+// float32 sample's squares and their sum cannot overflow or underflow
+// there, so float32 samples are never scaled.
+//
+// The stopping threshold tiny is float32's machine epsilon, 2⁻²³, as in
+// scikit-learn for float32 data: G and the correlations carry errors of
+// about 2⁻²⁴, below which an atom's distance to the span of the chosen
+// ones and a correlation are rounding noise. Atoms may be NormTolerance32
+// (10⁻⁴) from unit norm, room for Gram matrices summed in float32. There
+// is no float32 GEMV kernel, so the GEMV form of the update (L ≥ 6,
+// K ≤ 512) is float64's only.
+//
+// On the same float32 numbers, float32 and float64 codes choose the same
+// atoms except where two atoms' correlations tie to float32's precision
+// (the tests hold the float32 coder to the float64 one on random problems
+// and on MNIST), and coefficients agree to float32 accuracy, scaled by the
+// conditioning of the chosen atoms.
 //
 // # Numbers
 //

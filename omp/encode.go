@@ -6,11 +6,8 @@ import (
 	"math"
 	"sync/atomic"
 
-	gblas "gonum.org/v1/gonum/blas"
-	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/mat"
 
-	"github.com/oddl-go/oddl/internal/kernel"
 	"github.com/oddl-go/oddl/internal/par"
 )
 
@@ -24,15 +21,15 @@ const (
 
 // round is the state that the goroutines of one round share. A round is
 // up to threads×block samples, cut into one contiguous part per goroutine.
-type round struct {
+type round[T Float] struct {
 	next   atomic.Int64 // next part to hand out
 	start  int          // first sample of the round
 	m      int          // samples in the round
 	parts  int
-	x      blas64.General // the samples, or
-	a0     blas64.General // their correlations (EncodeGramTo)
-	xx     []float64      // and squared norms
-	resOut []float64      // Codes.Residual of the call, or nil
+	x      general[T] // the samples, or
+	a0     general[T] // their correlations (EncodeGramTo)
+	xx     []float64  // and squared norms
+	resOut []T        // Codes.Residual of the call, or nil
 }
 
 // Encode returns the codes of the samples in X, an N×n matrix with one sample
@@ -61,24 +58,29 @@ func (c *Coder) EncodeToContext(ctx context.Context, dst *Codes, X *mat.Dense) e
 	if dst == nil {
 		panic("omp: nil destination Codes")
 	}
+	var x general[float64]
+	if X != nil && !X.IsEmpty() {
+		x = dense(X)
+	}
+	return c.encodeSamples(ctx, dst, x)
+}
+
+// encodeSamples is EncodeToContext on the raw matrix x (rows = 0: no
+// samples).
+func (c *core[T]) encodeSamples(ctx context.Context, dst *SparseCodes[T], x general[T]) error {
 	if c.gramOnly {
 		return errNoDictionary
 	}
-	var N int
-	if X != nil && !X.IsEmpty() {
-		var cols int
-		N, cols = X.Dims()
-		if cols != c.n {
-			return fmt.Errorf("%w: samples have %d features, the dictionary's atoms %d", ErrShape, cols, c.n)
-		}
+	N := x.rows
+	if N > 0 && x.cols != c.n {
+		return fmt.Errorf("%w: samples have %d features, the dictionary's atoms %d", ErrShape, x.cols, c.n)
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	var x blas64.General
-	if N > 0 {
-		x = X.RawMatrix()
+	if N == 0 {
+		x = general[T]{}
 	}
-	return c.encode(ctx, dst, N, x, blas64.General{}, nil, c.residuals)
+	return c.encode(ctx, dst, N, x, general[T]{}, nil, c.residuals)
 }
 
 // EncodeGramTo codes N samples given by their correlations with the atoms,
@@ -94,15 +96,21 @@ func (c *Coder) EncodeGramTo(dst *Codes, A0 *mat.Dense, xx []float64) error {
 	if dst == nil {
 		panic("omp: nil destination Codes")
 	}
-	var N int
-	var a0 blas64.General
+	var a0 general[float64]
 	if A0 != nil && !A0.IsEmpty() {
-		var cols int
-		N, cols = A0.Dims()
-		if cols != c.k {
-			return fmt.Errorf("%w: correlations have %d columns, the coder has %d atoms", ErrShape, cols, c.k)
-		}
-		a0 = A0.RawMatrix()
+		a0 = dense(A0)
+	}
+	return c.encodeGram(dst, a0, xx)
+}
+
+// encodeGram is EncodeGramTo on the raw matrix a0 (rows = 0: no samples).
+func (c *core[T]) encodeGram(dst *SparseCodes[T], a0 general[T], xx []float64) error {
+	N := a0.rows
+	if N > 0 && a0.cols != c.k {
+		return fmt.Errorf("%w: correlations have %d columns, the coder has %d atoms", ErrShape, a0.cols, c.k)
+	}
+	if N == 0 {
+		a0 = general[T]{}
 	}
 	if len(xx) != N {
 		return fmt.Errorf("%w: %d squared norms for %d samples", ErrShape, len(xx), N)
@@ -112,12 +120,12 @@ func (c *Coder) EncodeGramTo(dst *Codes, A0 *mat.Dense, xx []float64) error {
 	if c.gramBad {
 		return errNoGram
 	}
-	return c.encode(context.Background(), dst, N, blas64.General{}, a0, xx, false)
+	return c.encode(context.Background(), dst, N, general[T]{}, a0, xx, false)
 }
 
 // encode codes N samples, from x or (when a0.Data is set) from the
 // correlations a0 and squared norms xx, checking ctx between rounds.
-func (c *Coder) encode(ctx context.Context, dst *Codes, N int, x, a0 blas64.General, xx []float64, residuals bool) error {
+func (c *core[T]) encode(ctx context.Context, dst *SparseCodes[T], N int, x, a0 general[T], xx []float64, residuals bool) error {
 	l := c.sparsity
 	capHint := 0
 	if !c.hasTol {
@@ -131,16 +139,16 @@ func (c *Coder) encode(ctx context.Context, dst *Codes, N int, x, a0 blas64.Gene
 	const minPart = 8
 	t := max(1, min(c.threads, N/minPart))
 	size := min(t*c.block, N)
-	c.ensureScratch(size, a0.Data != nil || !c.chunked())
+	c.ensureScratch(size, a0.data != nil || !c.chunked())
 	for len(c.workers) < t {
-		c.workers = append(c.workers, newWorker(c.n, c.k, l, c.residuals))
+		c.workers = append(c.workers, newWorker[T](c.n, c.k, l, c.residuals))
 	}
 
 	r := &c.round
 	r.x, r.a0, r.xx = x, a0, xx
 	r.resOut = dst.Residual
 	r.parts = t
-	defer func() { r.x, r.a0, r.xx, r.resOut = blas64.General{}, blas64.General{}, nil, nil }()
+	defer func() { r.x, r.a0, r.xx, r.resOut = general[T]{}, general[T]{}, nil, nil }()
 	if c.partsFn == nil {
 		c.partsFn = func(w int) { c.runParts(c.workers[w]) }
 	}
@@ -182,7 +190,7 @@ func (c *Coder) encode(ctx context.Context, dst *Codes, N int, x, a0 blas64.Gene
 // ensureScratch sizes the round buffers for size samples, with room for
 // their correlations when withA0 (when they are not computed a chunk at a
 // time into the workers' own buffers).
-func (c *Coder) ensureScratch(size int, withA0 bool) {
+func (c *core[T]) ensureScratch(size int, withA0 bool) {
 	if withA0 {
 		c.a0 = grow(c.a0, size*c.k)
 	}
@@ -194,7 +202,7 @@ func (c *Coder) ensureScratch(size int, withA0 bool) {
 }
 
 // runParts runs parts of the current round until none is left.
-func (c *Coder) runParts(w *worker) {
+func (c *core[T]) runParts(w *worker[T]) {
 	r := &c.round
 	for {
 		part := int(r.next.Add(1)) - 1
@@ -222,7 +230,9 @@ func (c *Coder) runParts(w *worker) {
 // the packed dictionary costs more than the correlations save, hence the
 // bound. BenchmarkEncodeChunks measures both ways; docs/benchmarks/omp.md
 // (its design choices) has the figures behind the two constants.
-// chunkRows is a multiple of the GEMM micro-kernel's six rows.
+// chunkRows is a multiple of the GEMM micro-kernel's six rows (DGEMM's
+// and SGEMM's). The float32 coder takes the same bound in entries, which
+// has not been measured in float32: its dictionaries take half the bytes.
 const (
 	chunkRows    = 48
 	chunkMaxDict = 5 << 16 // n·K entries
@@ -230,14 +240,14 @@ const (
 
 // chunked reports whether Encode computes the correlations a chunk at a
 // time.
-func (c *Coder) chunked() bool { return c.packer != nil && c.n*c.k <= c.chunkMax }
+func (c *core[T]) chunked() bool { return c.gm.packed() && c.n*c.k <= c.chunkMax }
 
 // runPart codes samples lo..hi-1 of the current round: checks and norms,
 // the correlations by one GEMM, then the recurrences — all at once, or a
 // chunk at a time. A bad sample stops the part where it is found.
-func (c *Coder) runPart(w *worker, lo, hi int) {
+func (c *core[T]) runPart(w *worker[T], lo, hi int) {
 	r := &c.round
-	if r.a0.Data != nil {
+	if r.a0.data != nil {
 		for i := lo; i < hi; i++ {
 			if err := c.prepareGram(i, r.start+i); err != nil {
 				w.fail(err, r.start+i)
@@ -266,14 +276,7 @@ func (c *Coder) runPart(w *worker, lo, hi int) {
 		if !chunked {
 			a = c.a0[g*c.k:]
 		}
-		b, p := c.gemm(r.parts)
-		if p != nil {
-			p.DgemmPacked(gblas.NoTrans, e-g, 1, x.Data[(r.start+g)*x.Stride:], x.Stride, &c.packed, 0, a, c.k)
-		} else {
-			b.Dgemm(gblas.NoTrans, gblas.Trans, e-g, c.k, c.n,
-				1, x.Data[(r.start+g)*x.Stride:], x.Stride, c.dict, c.n,
-				0, a, c.k)
-		}
+		c.gm.corr(r.parts, e-g, c.k, c.n, x.data[(r.start+g)*x.stride:], x.stride, c.dict, a, c.k)
 		c.codeSamples(w, a, g, e, e, min(hi, e+step), chunked)
 	}
 }
@@ -285,22 +288,22 @@ func (c *Coder) runPart(w *worker, lo, hi int) {
 // too, one with each sample coded. Sample i's correlations are
 // a[(i-lo)·K:], overwritten; inL2 says they were just computed (a
 // chunk's), so that they need not be requested ahead.
-func (c *Coder) codeSamples(w *worker, a []float64, lo, hi, pf0, pf1 int, inL2 bool) {
+func (c *core[T]) codeSamples(w *worker[T], a []T, lo, hi, pf0, pf1 int, inL2 bool) {
 	k := c.k
-	corr := func(i int) []float64 { return a[(i-lo)*k : (i-lo+1)*k] }
+	corr := func(i int) []T { return a[(i-lo)*k : (i-lo+1)*k] }
 	j := c.firstAtom(corr(lo), lo)
 	x := c.round.x
 	for i := lo; i < hi; i++ {
 		if q := pf0 + i - lo; q < pf1 {
-			row := (c.round.start + q) * x.Stride
-			kernel.Prefetch(x.Data[row : row+c.n])
+			row := (c.round.start + q) * x.stride
+			prefetchT(x.data[row : row+c.n])
 		}
 		next := -1
 		if i+2 < hi && !inL2 {
 			// The correlations of the sample after next, which the
 			// part's GEMM wrote long before (out of L2 by now), so that
 			// its first atom does not wait for them.
-			kernel.Prefetch(corr(i + 2))
+			prefetchT(corr(i + 2))
 		}
 		if i+1 < hi {
 			next = c.firstAtom(corr(i+1), i+1)
@@ -313,29 +316,31 @@ func (c *Coder) codeSamples(w *worker, a []float64, lo, hi, pf0, pf1 int, inL2 b
 // firstAtom scales a, the correlations of sample i of the round (by the
 // power of two that prepare chose), and returns the sample's first atom,
 // argmax |a0|, having asked for its row of G to be brought into cache.
-func (c *Coder) firstAtom(a []float64, i int) int {
+func (c *core[T]) firstAtom(a []T, i int) int {
 	k := c.k
 	if s := c.scale[i]; s != 1 {
-		kernel.ScalUnitary(s, a)
+		scalT(T(s), a)
 	}
-	j := kernel.IamaxUnitary(a)
-	kernel.Prefetch(c.gram[j*k : (j+1)*k])
+	j := iamaxT(a)
+	prefetchT(c.gram[j*k : (j+1)*k])
 	return j
 }
 
 // prepare checks sample row (slot i of the round) and stores its squared
-// norm and scale factor.
-func (c *Coder) prepare(i, row int) error {
+// norm and scale factor. A float32 sample's squared norm is summed in
+// float64, where it neither overflows nor underflows, so only float64
+// samples are ever scaled.
+func (c *core[T]) prepare(i, row int) error {
 	x := c.round.x
-	v := x.Data[row*x.Stride : row*x.Stride+c.n]
-	xx := kernel.SumSqUnitary(v)
+	v := x.data[row*x.stride : row*x.stride+c.n]
+	xx := sumSqT(v)
 	scale := 1.0
 	if !(xx >= normLo && xx <= normHi) {
-		nrm := kernel.Nrm2Unitary(v)
+		nrm := nrm2T(v)
 		switch {
 		case math.IsNaN(nrm) || math.IsInf(nrm, 0):
 			for j, e := range v {
-				if math.IsNaN(e) || math.IsInf(e, 0) {
+				if isNaNOrInf(e) {
 					return fmt.Errorf("%w: sample %d (row %d of X), feature %d is %v", ErrNonFinite, row, row, j, e)
 				}
 			}
@@ -356,9 +361,9 @@ func (c *Coder) prepare(i, row int) error {
 
 // prepareGram copies the correlations of sample row (slot i of the round)
 // and stores its squared norm and scale factor, checking both.
-func (c *Coder) prepareGram(i, row int) error {
+func (c *core[T]) prepareGram(i, row int) error {
 	r := &c.round
-	src := r.a0.Data[row*r.a0.Stride : row*r.a0.Stride+c.k]
+	src := r.a0.data[row*r.a0.stride : row*r.a0.stride+c.k]
 	dst := c.a0[i*c.k : (i+1)*c.k]
 	copy(dst, src)
 	xx := r.xx[row]
@@ -368,15 +373,18 @@ func (c *Coder) prepareGram(i, row int) error {
 	case xx < 0:
 		return fmt.Errorf("%w: sample %d: squared norm %v is negative", ErrShape, row, xx)
 	}
-	if s := kernel.SumSqUnitary(dst); math.IsNaN(s) || math.IsInf(s, 0) {
+	if s := sumSqT(dst); math.IsNaN(s) || math.IsInf(s, 0) {
 		for j, v := range dst {
-			if math.IsNaN(v) || math.IsInf(v, 0) {
+			if isNaNOrInf(v) {
 				return fmt.Errorf("%w: sample %d (row %d of A0), correlation %d is %v", ErrNonFinite, row, row, j, v)
 			}
 		}
 	}
 	scale := 1.0
-	if xx != 0 && !(xx >= normLo && xx <= normHi) {
+	// Float32 correlations are never scaled: every square the recurrence
+	// takes of them is float64, where it cannot overflow or underflow, and
+	// a power of two far from 1 could take them out of float32's range.
+	if _, f32 := any(T(0)).(float32); !f32 && xx != 0 && !(xx >= normLo && xx <= normHi) {
 		_, e := math.Frexp(math.Sqrt(xx))
 		scale = math.Ldexp(1, -e)
 		xx *= scale * scale
@@ -388,7 +396,7 @@ func (c *Coder) prepareGram(i, row int) error {
 
 // codeSample codes sample i of the current round, whose correlations are a
 // (overwritten) and first atom j (firstAtom), into its slot.
-func (c *Coder) codeSample(w *worker, a []float64, i, j int) {
+func (c *core[T]) codeSample(w *worker[T], a []T, i, j int) {
 	r := &c.round
 	k, l := c.k, c.sparsity
 	idx := c.slotIdx[i*l : (i+1)*l]
@@ -401,19 +409,19 @@ func (c *Coder) codeSample(w *worker, a []float64, i, j int) {
 	cnt := w.batchOMP(c.gram, c.diag, k, a, j, c.xx[i], tol, c.hasTol, idx, val)
 	if scale != 1 {
 		for j := range val[:cnt] {
-			val[j] /= scale
+			val[j] /= T(scale)
 		}
 	}
 	c.count[i] = cnt
 	if r.resOut != nil {
 		row := r.start + i
-		x := r.x.Data[row*r.x.Stride : row*r.x.Stride+c.n]
+		x := r.x.data[row*r.x.stride : row*r.x.stride+c.n]
 		res := w.r
 		copy(res, x)
 		for j, a := range idx[:cnt] {
-			kernel.AxpyUnitary(-val[j], c.dict[a*c.n:(a+1)*c.n], res)
+			axpyT(-val[j], c.dict[a*c.n:(a+1)*c.n], res)
 		}
-		r.resOut[row] = kernel.Nrm2Unitary(res)
+		r.resOut[row] = T(nrm2T(res))
 	}
 }
 
@@ -430,20 +438,21 @@ func (c *Coder) CorrelationsTo(dst, X *mat.Dense) error {
 	if X == nil || X.IsEmpty() || dst == nil || dst.IsEmpty() {
 		return ErrEmpty
 	}
-	N, cols := X.Dims()
-	if cols != c.n {
-		return fmt.Errorf("%w: samples have %d features, the dictionary's atoms %d", ErrShape, cols, c.n)
+	return c.correlations(dense(dst), dense(X))
+}
+
+// correlations is CorrelationsTo on raw matrices, not empty, of a coder
+// with a dictionary.
+func (c *core[T]) correlations(d, x general[T]) error {
+	N := x.rows
+	if x.cols != c.n {
+		return fmt.Errorf("%w: samples have %d features, the dictionary's atoms %d", ErrShape, x.cols, c.n)
 	}
-	if r, k := dst.Dims(); r != N || k != c.k {
-		return fmt.Errorf("%w: correlations are %d×%d, want %d×%d", ErrShape, r, k, N, c.k)
+	if d.rows != N || d.cols != c.k {
+		return fmt.Errorf("%w: correlations are %d×%d, want %d×%d", ErrShape, d.rows, d.cols, N, c.k)
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	x, d := X.RawMatrix(), dst.RawMatrix()
-	if c.packer != nil {
-		c.packer.DgemmPacked(gblas.NoTrans, N, 1, x.Data, x.Stride, &c.packed, 0, d.Data, d.Stride)
-		return nil
-	}
-	c.backend.Dgemm(gblas.NoTrans, gblas.Trans, N, c.k, c.n, 1, x.Data, x.Stride, c.dict, c.n, 0, d.Data, d.Stride)
+	c.gm.corr(1, N, c.k, c.n, x.data, x.stride, c.dict, d.data, d.stride)
 	return nil
 }

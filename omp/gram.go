@@ -6,8 +6,6 @@ import (
 	"math"
 
 	"gonum.org/v1/gonum/mat"
-
-	"github.com/oddl-go/oddl/internal/kernel"
 )
 
 // errNoDictionary is returned by the calls that need the atoms themselves
@@ -38,35 +36,39 @@ func NewGram(G *mat.Dense, opts ...Option) (*Coder, error) {
 		return nil, err
 	}
 	k, cols := G.Dims()
+	if err := gramSettings(&s, k, cols); err != nil {
+		return nil, err
+	}
+	if err := s.complete(k, false); err != nil {
+		return nil, err
+	}
+	c := &Coder{}
+	c.init(s, k, 0, nil)
+	c.gramView = mat.NewDense(k, k, c.gram)
+	if err := c.setGram(dense(G)); err != nil {
+		return nil, err
+	}
+	return c, nil
+}
+
+// gramSettings checks and completes the settings s of a coder of the
+// k×cols Gram matrix (NewGram, NewGram32).
+func gramSettings(s *settings, k, cols int) error {
 	switch {
 	case k != cols:
-		return nil, fmt.Errorf("%w: Gram matrix is %d×%d, not square", ErrShape, k, cols)
+		return fmt.Errorf("%w: Gram matrix is %d×%d, not square", ErrShape, k, cols)
 	case s.normalize:
-		return nil, fmt.Errorf("%w: WithNormalize needs the dictionary", ErrOption)
+		return fmt.Errorf("%w: WithNormalize needs the dictionary", ErrOption)
 	case s.residuals:
-		return nil, fmt.Errorf("%w: WithResiduals needs the dictionary", ErrOption)
+		return fmt.Errorf("%w: WithResiduals needs the dictionary", ErrOption)
 	case s.sparsity > k:
-		return nil, fmt.Errorf("%w: sparsity %d > K = %d", ErrOption, s.sparsity, k)
+		return fmt.Errorf("%w: sparsity %d > K = %d", ErrOption, s.sparsity, k)
 	case s.sparsity == 0 && s.hasTol:
 		s.sparsity = k
 	case s.sparsity == 0:
 		s.sparsity = max(1, k/10)
 	}
-	if err := s.complete(k, false); err != nil {
-		return nil, err
-	}
-	c := &Coder{
-		settings: s,
-		k:        k,
-		gramOnly: true,
-		gram:     make([]float64, k*k),
-		diag:     make([]float64, k),
-	}
-	c.gramView = mat.NewDense(k, k, c.gram)
-	if err := c.setGram(G); err != nil {
-		return nil, err
-	}
-	return c, nil
+	return nil
 }
 
 // SetGram replaces the Gram matrix of a Coder built by NewGram by G, which
@@ -75,13 +77,22 @@ func NewGram(G *mat.Dense, opts ...Option) (*Coder, error) {
 // share the copy.
 func (c *Coder) SetGram(G *mat.Dense) error {
 	if !c.gramOnly {
-		return errors.New("omp: SetGram on a coder with a dictionary: use SetDictionary")
+		return errSetGram
 	}
 	if G == nil || G.IsEmpty() {
 		return ErrEmpty
 	}
-	if r, cols := G.Dims(); r != c.k || cols != c.k {
-		return fmt.Errorf("%w: Gram matrix is %d×%d, the coder's is %d×%d", ErrShape, r, cols, c.k, c.k)
+	return c.setGramLocked(dense(G))
+}
+
+// errSetGram is SetGram's error on a coder with a dictionary.
+var errSetGram = errors.New("omp: SetGram on a coder with a dictionary: use SetDictionary")
+
+// setGramLocked is SetGram on the raw matrix G, not empty, of a coder
+// built from a Gram matrix.
+func (c *core[T]) setGramLocked(G general[T]) error {
+	if G.rows != c.k || G.cols != c.k {
+		return fmt.Errorf("%w: Gram matrix is %d×%d, the coder's is %d×%d", ErrShape, G.rows, G.cols, c.k, c.k)
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -95,7 +106,10 @@ func (c *Coder) SetGram(G *mat.Dense) error {
 // under the coder's lock and must not call the coder. On error the coder
 // has no Gram matrix, and EncodeGramTo fails, until a SetGram or FillGram
 // succeeds.
-func (c *Coder) FillGram(fill func(g []float64)) error {
+func (c *Coder) FillGram(fill func(g []float64)) error { return c.fillGram(fill) }
+
+// fillGram is FillGram.
+func (c *core[T]) fillGram(fill func(g []T)) error {
 	if !c.gramOnly {
 		return errors.New("omp: FillGram on a coder with a dictionary: use SetDictionary")
 	}
@@ -132,22 +146,22 @@ const gramTile = 64
 
 // checkGramRows checks rows i0..i1-1 of the upper triangle of the k×k
 // Gram matrix src (row stride ld): finite entries, diagonal within
-// NormTolerance of 1.
-func checkGramRows(src []float64, k, ld, i0, i1 int) error {
+// NormTolerance (NormTolerance32) of 1.
+func checkGramRows[T Float](src []T, k, ld, i0, i1 int) error {
 	for i := i0; i < i1; i++ {
 		row := src[i*ld : i*ld+k]
 		// One vectorised sum of squares finds a non-finite entry (or a
 		// finite one large enough to overflow it, which the scan clears).
-		if ss := kernel.SumSqUnitary(row[i:]); math.IsNaN(ss) || math.IsInf(ss, 0) {
+		if ss := sumSqT(row[i:]); math.IsNaN(ss) || math.IsInf(ss, 0) {
 			for j := i; j < k; j++ {
-				if v := row[j]; math.IsNaN(v) || math.IsInf(v, 0) {
+				if v := row[j]; isNaNOrInf(v) {
 					return fmt.Errorf("%w: Gram matrix entry (%d, %d) is %v", ErrNonFinite, i, j, v)
 				}
 			}
 		}
-		if d := row[i]; !(math.Abs(math.Sqrt(d)-1) <= NormTolerance) {
+		if d := float64(row[i]); !(math.Abs(math.Sqrt(d)-1) <= normTolOf[T]()) {
 			return fmt.Errorf("%w: atom %d has squared norm %.17g in the Gram matrix (tolerance %g on the norm)",
-				ErrNotUnit, i, d, NormTolerance)
+				ErrNotUnit, i, d, normTolOf[T]())
 		}
 	}
 	return nil
@@ -159,14 +173,14 @@ func checkGramRows(src []float64, k, ld, i0, i1 int) error {
 // G[i, i:] = src[i, i:] too. g and src may be the same matrix (ld = k).
 // i0 is a multiple of gramTile: the tiles left of the diagonal one are
 // whole, and kernel.Transpose moves them.
-func mirrorBand(g, src []float64, k, ld, i0, i1 int, upper bool) {
+func mirrorBand[T Float](g, src []T, k, ld, i0, i1 int, upper bool) {
 	if upper {
 		for i := i0; i < i1; i++ {
 			copy(g[i*k+i:(i+1)*k], src[i*ld+i:i*ld+k])
 		}
 	}
 	for j0 := 0; j0 < i0; j0 += gramTile {
-		kernel.Transpose(gramTile, i1-i0, src[j0*ld+i0:], ld, g[i0*k+j0:], k)
+		transposeT(gramTile, i1-i0, src[j0*ld+i0:], ld, g[i0*k+j0:], k)
 	}
 	for i := i0; i < i1; i++ {
 		for j := i0; j < i; j++ {
@@ -177,22 +191,21 @@ func mirrorBand(g, src []float64, k, ld, i0, i1 int, upper bool) {
 
 // setGram checks G's upper triangle and copies it, mirrored, into c.gram.
 // The checks come first, so that on error the coder keeps its matrix.
-func (c *Coder) setGram(G *mat.Dense) error {
+func (c *core[T]) setGram(raw general[T]) error {
 	k := c.k
-	raw := G.RawMatrix()
 	bands := (k + gramTile - 1) / gramTile
 	if len(c.bandErr) < bands {
 		c.bandErr = make([]error, bands)
 	}
 	errs := c.bandErr[:bands]
 	forBands(c.threads, bands, func(b int) {
-		errs[b] = checkGramRows(raw.Data, k, raw.Stride, b*gramTile, min(b*gramTile+gramTile, k))
+		errs[b] = checkGramRows(raw.data, k, raw.stride, b*gramTile, min(b*gramTile+gramTile, k))
 	})
 	if err := firstErr(errs); err != nil {
 		return err
 	}
 	forBands(c.threads, bands, func(b int) {
-		mirrorBand(c.gram, raw.Data, k, raw.Stride, b*gramTile, min(b*gramTile+gramTile, k), true)
+		mirrorBand(c.gram, raw.data, k, raw.stride, b*gramTile, min(b*gramTile+gramTile, k), true)
 	})
 	c.setDiag()
 	c.gramBad = false

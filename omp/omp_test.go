@@ -483,7 +483,7 @@ func TestDegenerate(t *testing.T) {
 // choice depends on the first: it must stop after one atom.
 func TestBatchOMPDependent(t *testing.T) {
 	g := []float64{1, 1, 1, 1}
-	w := newWorker(2, 2, 2, false)
+	w := newWorker[float64](2, 2, 2, false)
 	idx, val := make([]int, 2), make([]float64, 2)
 	p := w.batchOMP(g, []float64{1, 1}, 2, []float64{1, 0.9}, 0, 1, 0, false, idx, val)
 	if p != 1 || idx[0] != 0 || val[0] != 1 {

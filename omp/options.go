@@ -37,6 +37,12 @@ var (
 // given, not as if their norm were 1.
 const NormTolerance = 1e-6
 
+// NormTolerance32 is NormTolerance for a Coder32: atoms normalised in
+// float32 are within a few units of 2⁻²⁴ of norm 1, and the diagonal of a
+// Gram matrix summed in float32 (NewGram32) is off by up to about n·2⁻²⁴
+// for atoms of n entries, more than NormTolerance for n in the hundreds.
+const NormTolerance32 = 1e-4
+
 // parseOptions applies opts to fresh settings.
 func parseOptions(opts []Option) (settings, error) {
 	var s settings
@@ -57,12 +63,46 @@ func parseOptions(opts []Option) (settings, error) {
 // is not there.
 func (s *settings) complete(k int, needBackend bool) error {
 	if s.backend == nil && needBackend {
+		if s.backend32 != nil {
+			return fmt.Errorf("%w: WithBackend32 sets the backend of a float32 coder; use WithBackend", ErrOption)
+		}
 		b, err := blas.Default()
 		if err != nil {
 			return fmt.Errorf("%w: %v", ErrOption, err)
 		}
 		s.backend = b
 	}
+	s.completeRest(k)
+	return nil
+}
+
+// complete32 is complete for a float32 coder: its backend is the one
+// WithBackend32 gave, else the float32 routines of the one WithBackend
+// gave, else blas.Default32() (the backend ODDL_BLAS names or the
+// automatic choice, as for float64).
+func (s *settings) complete32(k int, needBackend bool) error {
+	if s.backend32 == nil && needBackend {
+		if s.backend != nil {
+			b, ok := s.backend.(gblas.Float32)
+			if !ok {
+				return fmt.Errorf("%w: the backend has no float32 routines (gonum's blas.Float32); use WithBackend32", ErrOption)
+			}
+			s.backend32 = b
+		} else {
+			b, err := blas.Default32()
+			if err != nil {
+				return fmt.Errorf("%w: %v", ErrOption, err)
+			}
+			s.backend32 = b
+		}
+	}
+	s.completeRest(k)
+	return nil
+}
+
+// completeRest fills in the defaults of the options other than the
+// backend.
+func (s *settings) completeRest(k int) {
 	if s.threads == 0 {
 		s.threads = runtime.GOMAXPROCS(0)
 	}
@@ -72,7 +112,6 @@ func (s *settings) complete(k int, needBackend bool) error {
 	if !s.chunkSet {
 		s.chunk, s.chunkMax = chunkRows, chunkMaxDict
 	}
-	return nil
 }
 
 // settings collects the options given to New.
@@ -81,6 +120,7 @@ type settings struct {
 	tol       float64 // residual energy target; valid when hasTol
 	hasTol    bool    // WithTolerance was given
 	backend   gblas.Float64
+	backend32 gblas.Float32
 	threads   int // 0: runtime.GOMAXPROCS(0)
 	block     int // 0: defaultBlock(K)
 	normalize bool
@@ -128,13 +168,29 @@ func WithTolerance(eps float64) Option {
 // (G = D Dᵀ and the per-block correlations X Dᵀ). The default is
 // blas.Default() of package github.com/oddl-go/oddl/blas; when ODDL_BLAS
 // names a backend that is not there, New fails with an error wrapping
-// ErrOption rather than run another one.
+// ErrOption rather than run another one. A float32 coder (New32) runs the
+// backend's float32 routines (gonum's blas.Float32), which every backend
+// of package blas has.
 func WithBackend(b gblas.Float64) Option {
 	return func(s *settings) error {
 		if b == nil {
 			return fmt.Errorf("%w: nil backend", ErrOption)
 		}
 		s.backend = b
+		return nil
+	}
+}
+
+// WithBackend32 sets the BLAS implementation of a float32 coder (New32,
+// NewGram32) when it is not one of package blas's, which all implement
+// gonum's blas.Float32 beside blas.Float64 and can be given by
+// WithBackend. New refuses it: it sets no float64 routines.
+func WithBackend32(b gblas.Float32) Option {
+	return func(s *settings) error {
+		if b == nil {
+			return fmt.Errorf("%w: nil backend", ErrOption)
+		}
+		s.backend32 = b
 		return nil
 	}
 }

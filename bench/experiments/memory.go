@@ -261,3 +261,44 @@ func maxOf(v ...int64) int64 {
 	}
 	return m
 }
+
+// FittingMaxTrain returns the largest Options.MaxTrain, a multiple of 1000,
+// under which the run of o fits in b bytes, 0 if none does.
+func FittingMaxTrain(o Options, b int64) int {
+	lo, hi := 0, 60 // thousands: MNIST's 60000 is the largest set
+	if o.MaxTrain > 0 {
+		hi = min(hi, o.MaxTrain/1000)
+	}
+	for lo < hi {
+		mid := (lo + hi + 1) / 2
+		p := o
+		p.MaxTrain = mid * 1000
+		if EstimateMemory(p).Bytes <= b {
+			lo = mid
+		} else {
+			hi = mid - 1
+		}
+	}
+	return lo * 1000
+}
+
+// FittingSizes returns the longest head of Table 3's sizes, in ascending
+// order, under which the run of o fits in b bytes (nil if none does).
+func FittingSizes(o Options, b int64) []int {
+	sizes := slices.Clone(o.Sizes)
+	if len(sizes) == 0 {
+		sizes = slices.Clone(Sizes)
+		if o.Quick {
+			sizes = slices.Clone(QuickLimits.Sizes)
+		}
+	}
+	slices.Sort(sizes)
+	for n := len(sizes) - 1; n > 0; n-- {
+		p := o
+		p.Sizes = sizes[:n]
+		if EstimateMemory(p).Bytes <= b {
+			return sizes[:n]
+		}
+	}
+	return nil
+}

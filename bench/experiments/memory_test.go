@@ -1,7 +1,10 @@
 package experiments
 
 import (
+	"reflect"
 	"testing"
+
+	"github.com/oddl-go/oddl/oddl"
 )
 
 // measuredPeaks are the peaks of oddl reproduce runs with -threads 1 on
@@ -70,5 +73,33 @@ func TestEstimateMemoryFollowsSettings(t *testing.T) {
 	all := EstimateMemory(Options{Threads: 1})
 	if all.Bytes < full.Bytes {
 		t.Errorf("all tables: %d bytes, below table 1 alone (%d)", all.Bytes, full.Bytes)
+	}
+}
+
+// TestParamsMapConfig checks that the parameters take the library's
+// defaults and give them back: the digit parameters train with
+// DefaultConfig on preprocessed data, and a change of a parameter reaches
+// the configuration.
+func TestParamsMapConfig(t *testing.T) {
+	want := oddl.DefaultConfig()
+	want.Preprocess = oddl.PreprocessNone
+	if got := oddlConfig(DigitParams()); !reflect.DeepEqual(got, want) {
+		t.Errorf("oddlConfig(DigitParams()) = %+v, want %+v", got, want)
+	}
+	p := PaperParams(FaceParams())
+	c := oddlConfig(p)
+	if c.K != 228 || c.L != 15 || c.Batch != 64 || c.Epochs != 10 || c.InitSamples != 6000 || c.Init != oddl.InitShared || c.Coding != oddl.CodingDictionary || c.Refit || c.ResidualWeight != 0 || c.TaskStep != 0 {
+		t.Errorf("oddlConfig(PaperParams(FaceParams())) = %+v", c)
+	}
+}
+
+func TestWithPaperParams(t *testing.T) {
+	cfg := oddl.DefaultConfig()
+	cfg.K, cfg.Batch, cfg.Preprocess = 50, 32, oddl.PreprocessNone
+	want := cfg
+	want.Init, want.Coding, want.Lambda0, want.TaskStep = oddl.InitShared, oddl.CodingDictionary, PaperLambda0, 0
+	want.Refit, want.RefitPass, want.ResidualWeight = false, false, 0
+	if got := withParams(cfg, PaperParams(paramsOf(cfg))); !reflect.DeepEqual(got, want) {
+		t.Errorf("the paper's algorithm on %+v: %+v, want %+v", cfg, got, want)
 	}
 }

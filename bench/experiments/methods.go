@@ -87,17 +87,13 @@ type Params struct {
 // λ0 = 1 and ODDL's defaults otherwise; 10 K-SVD iterations, ridge λ = 1,
 // D-KSVD with γ = 1 and 10 iterations.
 func DigitParams() Params {
-	c := oddl.DefaultConfig()
-	return Params{
-		K: c.K, L: c.L,
-		Lambda0: c.Lambda0, Lambda1: c.Lambda1,
-		Batch: c.Batch, Epochs: c.Epochs, InitSamples: c.InitSamples,
-		Init: c.Init, Coding: c.Coding, TaskStep: c.TaskStep, Refit: c.Refit, RefitPass: c.RefitPass,
-		ResidualWeight: c.ResidualWeight,
+	p := Params{
 		KSVDIterations: 10, Ridge: ksvd.DefaultLambda,
 		Gamma: ksvd.DefaultGamma, DKSVDIterations: 10,
-		Seed: 1,
 	}
+	oddl.CopySettings(&p, oddl.DefaultConfig().Settings())
+	p.Seed = 1
+	return p
 }
 
 // FaceParams returns the settings of the face experiment: K = 228 atoms per
@@ -239,15 +235,24 @@ func linearCopy(m *oddl.Model) (*oddl.Model, error) {
 }
 
 func oddlConfig(p Params) oddl.Config {
-	c := oddl.DefaultConfig()
-	c.K, c.L = p.K, p.L
-	c.Lambda0, c.Lambda1 = p.Lambda0, p.Lambda1
-	c.Batch, c.Epochs, c.InitSamples = p.Batch, p.Epochs, p.InitSamples
-	c.Init, c.Coding, c.TaskStep, c.Refit, c.RefitPass = p.Init, p.Coding, p.TaskStep, p.Refit, p.RefitPass
-	c.ResidualWeight = p.ResidualWeight
+	c := withParams(oddl.DefaultConfig(), p)
 	c.Preprocess = oddl.PreprocessNone // Data is preprocessed already
-	c.Seed = p.Seed
 	return c
+}
+
+// withParams returns c with the ODDL settings of p (those Params and
+// oddl.Settings name alike).
+func withParams(c oddl.Config, p Params) oddl.Config {
+	s := c.Settings()
+	oddl.CopySettings(&s, p)
+	return s.Apply(c)
+}
+
+// paramsOf returns the ODDL settings of c as Params.
+func paramsOf(c oddl.Config) Params {
+	var p Params
+	oddl.CopySettings(&p, c.Settings())
+	return p
 }
 
 func fitODDL(ctx context.Context, d *Data, p Params) (*oddl.Model, error) {

@@ -168,9 +168,7 @@ func runSmallRow(ctx context.Context, row string, set SmallSet, seed uint64, thr
 		cfg.Lambda0, cfg.ResidualWeight, cfg.Collaborative, cfg.Patches = b.Lambda0, b.ResidualWeight, b.Collaborative, b.Patches
 		chosen = v.Rows[v.Chosen].Rule()
 	case SmallPaper:
-		p := PaperParams(Params{})
-		cfg.Init, cfg.Coding, cfg.Lambda0, cfg.TaskStep = p.Init, p.Coding, p.Lambda0, p.TaskStep
-		cfg.Refit, cfg.RefitPass, cfg.ResidualWeight = p.Refit, p.RefitPass, p.ResidualWeight
+		cfg = withParams(cfg, PaperParams(paramsOf(cfg)))
 	case SmallValidate:
 		base.Image = oddl.Shape{Rows: tr.Rows, Cols: tr.Cols}
 		grid := oddl.DefaultValidationGrid(base)

@@ -67,8 +67,8 @@ func main() {
 	}
 	oc := oddl.DefaultConfig()
 	oc.K, oc.L = *k, *L
-	oc.Image = oddl.Shape{Rows: 28, Cols: 28}
-	oc.Preprocess = oddl.PreprocessDeskew
+	// The image shape and the digits' deskewing, as oddl train sets them.
+	oc = oddl.FitImage(oc, oddl.DataInfo{Name: "mnist", Image: oddl.Shape{Rows: train.Rows, Cols: train.Cols}, Size: oddl.DataSize{Dim: train.Dim()}}, oddl.Given{})
 	if !*pixels {
 		oc.Patches = cfg
 	}

@@ -1,11 +1,14 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
 	"runtime"
 	"time"
+
+	"github.com/oddl-go/oddl/oddl"
 )
 
 func init() {
@@ -16,7 +19,8 @@ func init() {
 	})
 }
 
-// evalReport is the JSON object of "oddl eval -json".
+// evalReport is the JSON object of "oddl eval -json". K to Batch are
+// the model's settings (oddl.CopySettings fills them by their JSON names).
 type evalReport struct {
 	Dataset          string  `json:"dataset"`
 	Set              string  `json:"set"`
@@ -89,30 +93,31 @@ func runEval(args []string, stdout, stderr io.Writer) error {
 	if err := sc.apply(model); err != nil {
 		return err
 	}
-	train, test, err := data.load(model.Config().Seed)
+	train, test, err := data.loadSamples(model.Config().Seed)
 	if err != nil {
 		return tooLarge(err)
 	}
 	set := test
-	if *which == "train" || test == nil && !flagsSet(fs)["set"] && data.files() {
+	if *which == "train" || !test.present() && !flagsSet(fs)["set"] && data.files() {
 		set, *which = train, "whole"
 	}
-	if set == nil {
-		return fmt.Errorf("data set %s has no test part (use -set train, or a folder with test files)", train.Name)
+	if !set.present() {
+		return fmt.Errorf("data set %s has no test part (use -set train, or a folder with test files)", train.name())
 	}
-	if set.Dim() != model.Dim() {
-		return fmt.Errorf("data set %s has samples of dimension %d, the model expects %d", set.Name, set.Dim(), model.Dim())
+	if set.dim() != model.Dim() {
+		return fmt.Errorf("data set %s has samples of dimension %d, the model expects %d", set.name(), set.dim(), model.Dim())
 	}
-	if err := checkShape("data set "+set.Name, set.Rows, set.Cols, model.Config().Image); err != nil {
+	im := set.image()
+	if err := checkShape("data set "+set.name(), im.Rows, im.Cols, model.Config().Image); err != nil {
 		return err
 	}
 	names := model.ClassNames()
-	labels, err := toModelClasses(set.Name, set.Labels, set.Names(), names)
-	if err != nil {
+	if set, err = set.toModel(names); err != nil {
 		return err
 	}
 	start := time.Now()
-	ev, err := model.Evaluate(set.X, labels)
+	// Byte images are made float64 a block at a time.
+	ev, err := set.evaluate(context.Background(), model)
 	if err != nil {
 		return err
 	}
@@ -123,11 +128,11 @@ func runEval(args []string, stdout, stderr io.Writer) error {
 		threads = runtime.GOMAXPROCS(0)
 	}
 	rep := evalReport{
-		Dataset: set.Name, Set: *which, Model: *modelPath, K: cfg.K, L: cfg.L, Lambda0: cfg.Lambda0,
-		ResidualWeight: cfg.ResidualWeight, Epochs: cfg.Epochs, Batch: cfg.Batch, Backend: backend, Threads: threads,
+		Dataset: set.name(), Set: *which, Model: *modelPath, Backend: backend, Threads: threads,
 		TestError: ev.ErrorRate, Errors: ev.Errors, NTest: ev.Samples, Seconds: el, Confusion: ev.Confusion,
 		Classes: names,
 	}
+	oddl.CopySettings(&rep, cfg.Settings())
 	if el > 0 {
 		rep.SamplesPerSecond = float64(ev.Samples) / el
 	}
@@ -139,7 +144,7 @@ func runEval(args []string, stdout, stderr io.Writer) error {
 	if *which == "whole" {
 		part = "all of it"
 	}
-	fmt.Fprintf(stdout, "data         %s (%s): %d samples\n", set.Name, part, ev.Samples)
+	fmt.Fprintf(stdout, "data         %s (%s): %d samples\n", set.name(), part, ev.Samples)
 	fmt.Fprintf(stdout, "error rate   %.2f%% (%d of %d)\n", 100*ev.ErrorRate, ev.Errors, ev.Samples)
 	fmt.Fprintf(stdout, "time         %.2f s (%.0f samples/s, %s, %d threads)\n", el, rep.SamplesPerSecond, backend, threads)
 	printConfusion(stdout, ev.Confusion, names)

@@ -17,6 +17,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/oddl-go/oddl/internal/membudget"
 	"github.com/oddl-go/oddl/oddl"
 )
 
@@ -38,7 +39,7 @@ func TestLimitsChild(t *testing.T) {
 	if !ok {
 		t.Skip("the child process of TestLimitsCLI and TestSignals")
 	}
-	if vsz, ok := selfVirtual(); ok {
+	if vsz, ok := membudget.SelfVirtual(); ok {
 		lim := uint64(vsz) + limitsCap
 		if err := syscall.Setrlimit(syscall.RLIMIT_AS, &syscall.Rlimit{Cur: lim, Max: lim}); err != nil {
 			os.Stderr.WriteString("cannot cap the address space: " + err.Error() + "\n")
@@ -346,12 +347,12 @@ func TestParseSize(t *testing.T) {
 		{"1.5K", 1536}, {"2T", 2 << 40}, {" 3 MiB ", 3 << 20},
 		{"", -1}, {"lots", -1}, {"-5G", -1}, {"0", -1}, {"NaN", -1}, {"Inf", -1}, {"5X", -1}, {"9e30T", -1},
 	} {
-		got, err := parseSize(tc.in)
+		got, err := membudget.ParseSize(tc.in)
 		switch {
 		case tc.want < 0 && err == nil:
-			t.Errorf("parseSize(%q) = %d, want an error", tc.in, got)
+			t.Errorf("membudget.ParseSize(%q) = %d, want an error", tc.in, got)
 		case tc.want >= 0 && (err != nil || got != tc.want):
-			t.Errorf("parseSize(%q) = %d, %v; want %d", tc.in, got, err, tc.want)
+			t.Errorf("membudget.ParseSize(%q) = %d, %v; want %d", tc.in, got, err, tc.want)
 		}
 	}
 }

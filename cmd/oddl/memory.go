@@ -1,21 +1,15 @@
 package main
 
 import (
-	"bufio"
-	"bytes"
 	"errors"
 	"flag"
 	"fmt"
-	"math"
-	"os"
-	"slices"
 	"strconv"
 	"strings"
 
-	"gonum.org/v1/gonum/mat"
-
 	"github.com/oddl-go/oddl/bench/experiments"
 	"github.com/oddl-go/oddl/dataset"
+	"github.com/oddl-go/oddl/internal/membudget"
 	"github.com/oddl-go/oddl/oddl"
 )
 
@@ -46,43 +40,12 @@ func (m *memoryFlag) check() error {
 	if m.text == "" {
 		return nil
 	}
-	v, err := parseSize(m.text)
+	v, err := membudget.ParseSize(m.text)
 	if err != nil {
 		return usageError{fmt.Errorf("-max-memory: %w", err)}
 	}
 	m.bytes = v
 	return nil
-}
-
-// parseSize parses a size: a number with an optional unit K, M, G, T
-// (powers of 1024, with or without "iB" or "B").
-func parseSize(s string) (int64, error) {
-	t := strings.TrimSpace(s)
-	num := strings.TrimRightFunc(t, func(r rune) bool { return r >= 'A' && r <= 'z' })
-	unit := strings.ToUpper(strings.TrimSpace(t[len(num):]))
-	shift := 0
-	switch strings.TrimSuffix(strings.TrimSuffix(unit, "B"), "I") {
-	case "":
-	case "K":
-		shift = 10
-	case "M":
-		shift = 20
-	case "G":
-		shift = 30
-	case "T":
-		shift = 40
-	default:
-		return 0, fmt.Errorf("size %q: unknown unit %q (want K, M, G or T)", s, unit)
-	}
-	v, err := strconv.ParseFloat(strings.TrimSpace(num), 64)
-	if err != nil || !(v > 0) || math.IsInf(v, 0) {
-		return 0, fmt.Errorf("size %q: need a positive number of bytes", s)
-	}
-	v *= float64(int64(1) << shift)
-	if v > 1<<62 {
-		return 0, fmt.Errorf("size %q is too large", s)
-	}
-	return max(int64(v), 1), nil
 }
 
 // budget returns the bytes the run may plan to use and where that figure
@@ -92,85 +55,16 @@ func (m *memoryFlag) budget() (bytes int64, from string, ok bool) {
 	if m.bytes > 0 {
 		// A budget the process cannot have is no budget: the address
 		// space left under RLIMIT_AS bounds the flag's value.
-		if left, ok := addressSpaceLeft(); ok && left < m.bytes {
+		if left, ok := membudget.AddressSpaceLeft(); ok && left < m.bytes {
 			return max(left, 0), "address space", true
 		}
 		return m.bytes, "-max-memory", true
 	}
 	if !m.measured {
-		m.avail, m.availKnown = availableMemory()
+		m.avail, m.availKnown = membudget.Available()
 		m.measured = true
 	}
 	return m.avail, "available", m.availKnown
-}
-
-// availableMemory is the least of the machine's available memory, the room
-// under the cgroup's limit and the address space left under RLIMIT_AS.
-func availableMemory() (int64, bool) {
-	best, ok := int64(math.MaxInt64), false
-	take := func(v int64) {
-		if v >= 0 && v < best {
-			best, ok = v, true
-		}
-	}
-	if v, found := meminfo("MemAvailable:"); found {
-		take(v)
-	}
-	if lim, err := readIntFile("/sys/fs/cgroup/memory.max"); err == nil {
-		if cur, err := readIntFile("/sys/fs/cgroup/memory.current"); err == nil {
-			take(lim - cur)
-		}
-	}
-	if v, found := addressSpaceLeft(); found {
-		take(v)
-	}
-	return max(best, 0), ok
-}
-
-// meminfo returns a field of /proc/meminfo in bytes.
-func meminfo(field string) (int64, bool) {
-	b, err := os.ReadFile("/proc/meminfo")
-	if err != nil {
-		return 0, false
-	}
-	sc := bufio.NewScanner(bytes.NewReader(b))
-	for sc.Scan() {
-		f := strings.Fields(sc.Text())
-		if len(f) >= 2 && f[0] == field {
-			v, err := strconv.ParseInt(f[1], 10, 64)
-			if err != nil {
-				return 0, false
-			}
-			return v << 10, true // kB
-		}
-	}
-	return 0, false
-}
-
-// selfVirtual returns the process's virtual size in bytes (/proc/self/statm).
-func selfVirtual() (int64, bool) {
-	b, err := os.ReadFile("/proc/self/statm")
-	if err != nil {
-		return 0, false
-	}
-	f := strings.Fields(string(b))
-	if len(f) < 1 {
-		return 0, false
-	}
-	pages, err := strconv.ParseInt(f[0], 10, 64)
-	if err != nil {
-		return 0, false
-	}
-	return pages * int64(os.Getpagesize()), true
-}
-
-// readIntFile reads a file holding one integer ("max" is not one).
-func readIntFile(path string) (int64, error) {
-	b, err := os.ReadFile(path)
-	if err != nil {
-		return 0, err
-	}
-	return strconv.ParseInt(strings.TrimSpace(string(b)), 10, 64)
 }
 
 // limitData returns the element limit of the data readers for what the
@@ -219,11 +113,11 @@ func (m *memoryFlag) checkTraining(cfg oddl.Config, threads, n, q int, dataBytes
 	default:
 		name = fmt.Sprintf("-k %d", cfg.K)
 	}
-	what := fmt.Sprintf("%s needs about %s", name, sizeText(need))
+	what := fmt.Sprintf("%s needs about %s", name, membudget.Text(need))
 	if dataBytes > est {
-		what = fmt.Sprintf("the data (%s) and the settings need about %s", sizeText(dataBytes), sizeText(need))
+		what = fmt.Sprintf("the data (%s) and the settings need about %s", membudget.Text(dataBytes), membudget.Text(need))
 	} else if resumed {
-		what = fmt.Sprintf("the saved model's %s needs about %s (-resume keeps the model's settings)", strings.TrimPrefix(name, "-"), sizeText(need))
+		what = fmt.Sprintf("the saved model's %s needs about %s (-resume keeps the model's settings)", strings.TrimPrefix(name, "-"), membudget.Text(need))
 	}
 	return fmt.Errorf("%s, more than %s", what, budgetText(b, from))
 }
@@ -246,7 +140,7 @@ func (m *memoryFlag) checkReproduce(o experiments.Options, tables string) error 
 	// What to change: the setting that dominates, where lowering it
 	// makes the run fit; else the sample cap that does, if one does.
 	dataChange := func() string {
-		if v := fittingMaxTrain(o, b); v > 0 {
+		if v := experiments.FittingMaxTrain(o, b); v > 0 {
 			return fmt.Sprintf("lower -max-train (-max-train %d fits)", v)
 		}
 		return "the data sets alone do not fit: run other tables (-table)"
@@ -256,8 +150,8 @@ func (m *memoryFlag) checkReproduce(o experiments.Options, tables string) error 
 	case "K":
 		change = fmt.Sprintf("lower -k (now %d) or -max-train", est.K)
 	case "Sizes":
-		if fit := fittingSizes(o, b); fit != "" {
-			change = fmt.Sprintf("leave K = %d out of -sizes (-sizes %s fits)", est.K, fit)
+		if fit := experiments.FittingSizes(o, b); fit != nil {
+			change = fmt.Sprintf("leave K = %d out of -sizes (-sizes %s fits)", est.K, intList(fit))
 		} else {
 			change = dataChange()
 		}
@@ -269,104 +163,32 @@ func (m *memoryFlag) checkReproduce(o experiments.Options, tables string) error 
 	var budget string
 	switch from {
 	case "-max-memory":
-		budget, change = "-max-memory "+sizeText(b), change+", or raise -max-memory"
+		budget, change = "-max-memory "+membudget.Text(b), change+", or raise -max-memory"
 	case "address space":
-		budget, change = "the "+sizeText(b)+" of address space left under the process's limit (ulimit -v)", change+", or raise that limit"
+		budget, change = "the "+membudget.Text(b)+" of address space left under the process's limit (ulimit -v)", change+", or raise that limit"
 	default:
-		budget, change = "the "+sizeText(b)+" of memory available", change+", or see -max-memory"
+		budget, change = "the "+membudget.Text(b)+" of memory available", change+", or see -max-memory"
 	}
 	return fmt.Errorf("-table %s needs about %s at its peak (%s), more than %s; %s",
-		strings.TrimSpace(tables), sizeText(est.Bytes), est.Step, budget, change)
-}
-
-// fittingMaxTrain returns the largest -max-train, a multiple of 1000,
-// under which the run of o fits in b bytes, 0 if none does.
-func fittingMaxTrain(o experiments.Options, b int64) int {
-	lo, hi := 0, 60 // thousands: MNIST's 60000 is the largest set
-	if o.MaxTrain > 0 {
-		hi = min(hi, o.MaxTrain/1000)
-	}
-	for lo < hi {
-		mid := (lo + hi + 1) / 2
-		p := o
-		p.MaxTrain = mid * 1000
-		if experiments.EstimateMemory(p).Bytes <= b {
-			lo = mid
-		} else {
-			hi = mid - 1
-		}
-	}
-	return lo * 1000
-}
-
-// fittingSizes returns the longest head of Table 3's sizes, in ascending
-// order, under which the run of o fits in b bytes ("" if none does).
-func fittingSizes(o experiments.Options, b int64) string {
-	sizes := slices.Clone(o.Sizes)
-	if len(sizes) == 0 {
-		sizes = slices.Clone(experiments.Sizes)
-		if o.Quick {
-			sizes = slices.Clone(experiments.QuickLimits.Sizes)
-		}
-	}
-	slices.Sort(sizes)
-	for n := len(sizes) - 1; n > 0; n-- {
-		p := o
-		p.Sizes = sizes[:n]
-		if experiments.EstimateMemory(p).Bytes <= b {
-			parts := make([]string, n)
-			for i, k := range sizes[:n] {
-				parts[i] = strconv.Itoa(k)
-			}
-			return strings.Join(parts, ",")
-		}
-	}
-	return ""
+		strings.TrimSpace(tables), membudget.Text(est.Bytes), est.Step, budget, change)
 }
 
 // budgetText says what the budget is, for messages.
 func budgetText(b int64, from string) string {
 	switch from {
 	case "-max-memory":
-		return "-max-memory " + sizeText(b)
+		return "-max-memory " + membudget.Text(b)
 	case "address space":
-		return "the " + sizeText(b) + " of address space left under the process's limit (ulimit -v), below -max-memory"
+		return "the " + membudget.Text(b) + " of address space left under the process's limit (ulimit -v), below -max-memory"
 	}
-	return "the " + sizeText(b) + " of memory available; see -max-memory"
+	return "the " + membudget.Text(b) + " of memory available; see -max-memory"
 }
 
-// sizeText writes a size for people.
-func sizeText(b int64) string {
-	switch {
-	case b >= 1<<30:
-		return fmt.Sprintf("%.1f GiB", float64(b)/(1<<30))
-	case b >= 1<<20:
-		return fmt.Sprintf("%.1f MiB", float64(b)/(1<<20))
-	case b >= 1<<10:
-		return fmt.Sprintf("%.1f KiB", float64(b)/(1<<10))
+// intList writes integers separated by commas, as flags take them.
+func intList(v []int) string {
+	parts := make([]string, len(v))
+	for i, k := range v {
+		parts[i] = strconv.Itoa(k)
 	}
-	return fmt.Sprintf("%d bytes", b)
-}
-
-// predictFloats is about how many values predictBlocks hands to the model
-// at once (32 MiB of float64).
-const predictFloats = 1 << 22
-
-// predictBlocks predicts the rows of X a block at a time: the model
-// preprocesses a copy of what it codes, so a block's copy is all that is
-// added to the samples (the labels are the same, each sample being coded on
-// its own).
-func predictBlocks(m *oddl.Model, X *mat.Dense) ([]int, error) {
-	r, c := X.Dims()
-	labels := make([]int, 0, r)
-	rows := max(256, predictFloats/max(c, 1))
-	for lo := 0; lo < r; lo += rows {
-		hi := min(lo+rows, r)
-		l, err := m.Predict(X.Slice(lo, hi, 0, c).(*mat.Dense))
-		if err != nil {
-			return nil, err
-		}
-		labels = append(labels, l...)
-	}
-	return labels, nil
+	return strings.Join(parts, ",")
 }

@@ -68,28 +68,9 @@ func (p *patchFlags) checkImage(cfg *oddl.Config, name string) error {
 	return nil
 }
 
-// patches is the front end in train's JSON report.
-type patches struct {
-	Size     int `json:"size"`
-	Stride   int `json:"stride"`
-	Atoms    int `json:"atoms"`
-	L        int `json:"l"`
-	Cells    int `json:"cells"`
-	Features int `json:"features"`
-}
-
-// patchReport returns the front end of cfg for the report, nil without one.
-func patchReport(cfg oddl.Config) *patches {
-	if !cfg.PatchesOn() {
-		return nil
-	}
-	p := cfg.Patches
-	return &patches{Size: p.Size, Stride: p.Stride, Atoms: p.Atoms, L: p.L, Cells: p.Cells, Features: 2 * p.Atoms * p.Cells * p.Cells}
-}
-
 // printPatches writes the front end's line of the summary, if any.
 func printPatches(w io.Writer, cfg oddl.Config) {
-	if p := patchReport(cfg); p != nil {
+	if p := cfg.Settings().Patches; p != nil {
 		fmt.Fprintf(w, "front end    patches %d×%d every %d pixels, %d atoms, L=%d, pooled over %d×%d cells: %d features\n", p.Size, p.Size, p.Stride, p.Atoms, p.L, p.Cells, p.Cells, p.Features)
 	}
 }

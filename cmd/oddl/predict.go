@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"compress/gzip"
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -81,7 +82,7 @@ func runPredict(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return tooLarge(err)
 	}
-	labels, err := predictBlocks(model, X)
+	labels, err := model.PredictBlocks(context.Background(), X)
 	if err != nil {
 		return err
 	}

@@ -5,12 +5,11 @@ package main
 import (
 	"os"
 	"path/filepath"
-	"runtime"
-	"runtime/debug"
 	"testing"
 
 	"github.com/oddl-go/oddl/bench/experiments"
 	"github.com/oddl-go/oddl/dataset"
+	"github.com/oddl-go/oddl/internal/membudget"
 )
 
 func init() {
@@ -55,7 +54,7 @@ func reproduceMemoryCases(t *testing.T, e *hostileEnv) []hostileCase {
 // TestCheckReproduceBudget: the check lets a run through whose estimate is
 // below the budget and refuses it one byte below the estimate.
 func TestCheckReproduceBudget(t *testing.T) {
-	if left, ok := addressSpaceLeft(); ok && left < 8<<30 {
+	if left, ok := membudget.AddressSpaceLeft(); ok && left < 8<<30 {
 		t.Skip("under an address-space limit: the budget would be lowered to it")
 	}
 	o := experiments.Options{Tables: []int{1}, MaxTrain: 5000, Threads: 1}
@@ -70,42 +69,7 @@ func TestCheckReproduceBudget(t *testing.T) {
 	}
 	// The cap it proposes fits.
 	tight := &memoryFlag{bytes: experiments.EstimateMemory(experiments.Options{Tables: []int{1}, MaxTrain: 3000, Threads: 1}).Bytes}
-	if v := fittingMaxTrain(o, tight.bytes); v != 3000 {
+	if v := experiments.FittingMaxTrain(o, tight.bytes); v != 3000 {
 		t.Errorf("fitting -max-train for the estimate at 3000: got %d", v)
-	}
-}
-
-// TestAddressSpaceAfterFree: once a large allocation is freed, the address
-// space the process counts as used (its virtual size less the heap the
-// runtime keeps mapped but free) is back near where it was, although the
-// virtual size stays at its peak: the next run of select is not refused
-// for the memory the previous one used.
-func TestAddressSpaceAfterFree(t *testing.T) {
-	used := func() int64 {
-		v, ok := selfVirtual()
-		if !ok {
-			t.Skip("no /proc/self/statm")
-		}
-		return v - heapReusable()
-	}
-	runtime.GC()
-	before := used()
-	vsz0, _ := selfVirtual()
-	const size = 256 << 20
-	b := make([]byte, size)
-	for i := range b {
-		b[i] = byte(i)
-	}
-	during := used()
-	runtime.KeepAlive(b)
-	b = nil
-	debug.FreeOSMemory()
-	after := used()
-	vsz1, _ := selfVirtual()
-	if during-before < size/2 {
-		t.Fatalf("a %d MiB allocation counted as %d MiB", size>>20, (during-before)>>20)
-	}
-	if after-before > size/2 {
-		t.Errorf("after freeing %d MiB: %d MiB still counted as used (virtual size %d → %d MiB)", size>>20, (after-before)>>20, vsz0>>20, vsz1>>20)
 	}
 }

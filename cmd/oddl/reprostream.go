@@ -1,31 +1,16 @@
 package main
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
+	"runtime/debug"
 	"strconv"
 	"strings"
 
-	"gonum.org/v1/plot"
-	"gonum.org/v1/plot/plotter"
-	"gonum.org/v1/plot/plotutil"
-	"gonum.org/v1/plot/vg"
-
-	"github.com/oddl-go/oddl/internal/safefile"
+	"github.com/oddl-go/oddl/bench/experiments"
+	"github.com/oddl-go/oddl/internal/membudget"
 )
-
-// streamRun is one run of the stream table: a train -stream report.
-type streamRun struct {
-	Method  string       `json:"method"`
-	Samples int          `json:"samples"`
-	K       int          `json:"k"`
-	Report  *trainReport `json:"report"`
-}
 
 // streamTableOptions are the settings of reproduce -table stream.
 type streamTableOptions struct {
@@ -96,13 +81,13 @@ func streamJobs(sizes []int, k, largeK int) []streamJob {
 }
 
 // runStreamTable trains ODDL (λ0 = 1) and the two reconstructive variants
-// (λ0 = 0) on streams of deformed MNIST images of each length, each run in
-// a process of its own (so that its peak memory is its own), and prints
+// (λ0 = 0) on streams of deformed MNIST images of each length, one run
+// after the other in this process (streamTrain), and prints
 // their errors, training times and peak memory as a Markdown table.
 func runStreamTable(ctx context.Context, o streamTableOptions, stdout io.Writer) error {
-	var runs []streamRun
+	var runs []experiments.StreamRun
 	for _, j := range streamJobs(o.sizes, o.k, o.largeK) {
-		args := append([]string{"train", "-q", "-json", "-deform", o.deform}, j.args()...)
+		args := append([]string{"-q", "-deform", o.deform}, j.args()...)
 		if o.threads > 0 {
 			args = append(args, "-threads", strconv.Itoa(o.threads))
 		}
@@ -118,93 +103,45 @@ func runStreamTable(ctx context.Context, o streamTableOptions, stdout io.Writer)
 		if o.log != nil {
 			fmt.Fprintf(o.log, "stream: %s, K = %d, %d samples ...\n", j.method, j.k, j.n)
 		}
-		var out, errb bytes.Buffer
-		cmd, err := selfCommand(ctx, args...)
+		rep, err := streamTrain(args)
 		if err != nil {
-			return err
-		}
-		cmd.Stdout, cmd.Stderr = &out, &errb
-		if err := cmd.Run(); err != nil {
 			if ctx.Err() != nil {
 				return ctx.Err()
 			}
-			return fmt.Errorf("oddl %s: %v: %s", strings.Join(args, " "), err, strings.TrimSpace(errb.String()))
+			return fmt.Errorf("oddl train %s: %w", strings.Join(args, " "), err)
 		}
-		var rep trainReport
-		if err := json.Unmarshal(out.Bytes(), &rep); err != nil {
-			return fmt.Errorf("oddl %s: %w", strings.Join(args, " "), err)
-		}
-		runs = append(runs, streamRun{Method: j.method, Samples: j.n, K: j.k, Report: &rep})
+		runs = append(runs, experiments.StreamRun{Method: j.method, Samples: j.n, K: j.k, Report: rep})
 		if o.log != nil && rep.TestError != nil {
 			fmt.Fprintf(o.log, "stream: %s, K = %d, %d samples: test error %.2f %%, %.0f s, peak %.0f MiB\n", j.method, j.k, j.n, 100**rep.TestError, rep.TrainSeconds, float64(rep.PeakRSS)/(1<<20))
 		}
 	}
-	fmt.Fprintf(stdout, "## Table stream: one pass over deformed MNIST images (-deform %s)\n\n", o.deform)
-	fmt.Fprintln(stdout, "| method | K | samples | validation error | test error | training s | peak RSS MiB |")
-	fmt.Fprintln(stdout, "| --- | ---: | ---: | ---: | ---: | ---: | ---: |")
-	for _, r := range runs {
-		val, test := "—", "—"
-		if v := r.Report.Validation; v != nil {
-			val = fmt.Sprintf("%.2f %%", 100*v.Error)
-		}
-		if r.Report.TestError != nil {
-			test = fmt.Sprintf("%.2f %%", 100**r.Report.TestError)
-		}
-		fmt.Fprintf(stdout, "| %s | %d | %d | %s | %s | %.1f | %.0f |\n", r.Method, r.K, r.Samples, val, test, r.Report.TrainSeconds, float64(r.Report.PeakRSS)/(1<<20))
-	}
+	experiments.WriteStreamTable(stdout, o.deform, runs)
 	if o.out == "" {
 		return nil
 	}
-	if err := os.MkdirAll(o.out, 0o777); err != nil {
-		return err
-	}
-	b, err := json.MarshalIndent(runs, "", "  ")
-	if err != nil {
-		return err
-	}
-	if err := safefile.Write(filepath.Join(o.out, "stream.json"), func(w io.Writer) error { _, err := w.Write(b); return err }); err != nil {
-		return err
-	}
-	return plotStream(filepath.Join(o.out, "stream.png"), runs)
+	return experiments.SaveStream(o.out, runs)
 }
 
-// plotStream draws the test error against the stream's length, a line a
-// method and K.
-func plotStream(path string, runs []streamRun) error {
-	p := plot.New()
-	p.Title.Text = "Test error against samples seen (one pass over deformed MNIST)"
-	p.X.Label.Text = "samples"
-	p.Y.Label.Text = "test error (%)"
-	p.X.Scale = plot.LogScale{}
-	p.X.Tick.Marker = plot.LogTicks{Prec: -1}
-	p.Legend.Top = true
-	lines := map[string]plotter.XYs{}
-	var order []string
-	for _, r := range runs {
-		if r.Report.TestError == nil {
-			continue
-		}
-		key := fmt.Sprintf("%s, K = %d", r.Method, r.K)
-		if _, ok := lines[key]; !ok {
-			order = append(order, key)
-		}
-		lines[key] = append(lines[key], plotter.XY{X: float64(r.Samples), Y: 100 * *r.Report.TestError})
-	}
-	var args []any
-	for _, k := range order {
-		args = append(args, k, lines[k])
-	}
-	if len(args) == 0 {
-		return nil
-	}
-	if err := plotutil.AddLinePoints(p, args...); err != nil {
-		return err
-	}
-	// Room above the lines for the legend.
-	p.Y.Max += 0.1 * float64(len(order)) * (p.Y.Max - p.Y.Min)
-	w, err := p.WriterTo(7*vg.Inch, 4.5*vg.Inch, "png")
+// streamTrain runs train with args in this process and returns its
+// report. The memory the runs before it freed goes back to the system
+// first and the peak resident memory starts again from what is in use, so
+// that the report's peak is this run's (where the system can reset it).
+func streamTrain(args []string) (*trainReport, error) {
+	f, err := parseTrainFlags(args, io.Discard)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	return safefile.Write(path, func(f io.Writer) error { _, err := w.WriteTo(f); return err })
+	debug.FreeOSMemory()
+	membudget.ResetPeakRSS()
+	rep, _, err := f.run(io.Discard)
+	return &rep, err
+}
+
+// StreamFigures gives the stream table the figures of a run.
+func (r *trainReport) StreamFigures() experiments.StreamFigures {
+	f := experiments.StreamFigures{TestError: r.TestError, TrainSeconds: r.TrainSeconds, PeakRSS: r.PeakRSS}
+	if r.Validation != nil {
+		f.ValidationError = &r.Validation.Error
+	}
+	return f
 }

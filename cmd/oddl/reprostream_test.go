@@ -31,7 +31,12 @@ func TestReproduceStream(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var runs []streamRun
+	var runs []struct {
+		Method  string       `json:"method"`
+		Samples int          `json:"samples"`
+		K       int          `json:"k"`
+		Report  *trainReport `json:"report"`
+	}
 	if err := json.Unmarshal(b, &runs); err != nil || len(runs) != 6 {
 		t.Fatalf("stream.json: %v, %d runs", err, len(runs))
 	}

@@ -4,8 +4,6 @@ import (
 	"context"
 	"errors"
 
-	"gonum.org/v1/gonum/mat"
-
 	"github.com/oddl-go/oddl/dataset"
 	"github.com/oddl-go/oddl/oddl"
 )
@@ -39,19 +37,13 @@ func (s samples) dim() int {
 	return s.set.Dim()
 }
 
-// shape returns the image size of the samples, the zero Shape when they
-// are not images (CSV rows, or IDX samples of one dimension).
-func (s samples) shape() oddl.Shape {
-	r, c := 0, 0
+// image returns the image size of the samples' files (rows and columns
+// of an IDX header; oddl.FitImage tells whether it is one).
+func (s samples) image() oddl.Shape {
 	if s.img != nil {
-		r, c = s.img.Rows, s.img.Cols
-	} else {
-		r, c = s.set.Rows, s.set.Cols
+		return oddl.Shape{Rows: s.img.Rows, Cols: s.img.Cols}
 	}
-	if r < 2 || c < 2 || r*c != s.dim() {
-		return oddl.Shape{}
-	}
-	return oddl.Shape{Rows: r, Cols: c}
+	return oddl.Shape{Rows: s.set.Rows, Cols: s.set.Cols}
 }
 
 func (s samples) classes() int {
@@ -59,33 +51,6 @@ func (s samples) classes() int {
 		return s.img.Classes
 	}
 	return s.set.Classes
-}
-
-// varied returns how many samples are not constant: those that can start
-// an atom, whatever the preprocessing (a constant sample has no direction
-// once zero-mean).
-func (s samples) varied() int {
-	count := 0
-	for i := range s.len() {
-		if s.img != nil {
-			row := s.img.Row(i)
-			for _, b := range row {
-				if b != row[0] {
-					count++
-					break
-				}
-			}
-			continue
-		}
-		row := s.set.X.RawRowView(i)
-		for _, v := range row {
-			if v != row[0] {
-				count++
-				break
-			}
-		}
-	}
-	return count
 }
 
 // names returns the label of each class, as the data file writes it.
@@ -149,47 +114,14 @@ func (s samples) images() (*dataset.Images, error) {
 	return s.img, nil
 }
 
-// evalBlock is how many byte images evaluate turns into float64 at once:
-// a block's copies (the float64 rows, their preprocessed copy, their
-// correlations with every atom) stay small beside the model, and blocks of
-// this size code as fast as larger ones.
-const evalBlock = 512
-
-// evaluate is m.EvaluateContext over the samples; byte images are turned
+// evaluate is m.EvaluateSource over the samples: byte images are turned
 // into float64 a block at a time.
 func (s samples) evaluate(ctx context.Context, m *oddl.Model) (oddl.Evaluation, error) {
-	if s.img == nil {
-		return m.EvaluateContext(ctx, s.set.X, s.set.Labels)
+	src, err := s.source()
+	if err != nil {
+		return oddl.Evaluation{}, err
 	}
-	var ev oddl.Evaluation
-	n, d := s.img.Len(), s.img.Dim()
-	buf := make([]float64, min(n, evalBlock)*d)
-	for lo := 0; lo < n; lo += evalBlock {
-		hi := min(n, lo+evalBlock)
-		X := mat.NewDense(hi-lo, d, buf[:(hi-lo)*d])
-		for i := lo; i < hi; i++ {
-			s.img.RowTo(X.RawRowView(i-lo), i)
-		}
-		e, err := m.EvaluateContext(ctx, X, s.img.Labels[lo:hi])
-		if err != nil {
-			return oddl.Evaluation{}, err
-		}
-		ev.Samples += e.Samples
-		ev.Errors += e.Errors
-		if ev.Confusion == nil {
-			ev.Confusion = e.Confusion
-			continue
-		}
-		for t, row := range e.Confusion {
-			for p, c := range row {
-				ev.Confusion[t][p] += c
-			}
-		}
-	}
-	if ev.Samples > 0 {
-		ev.ErrorRate = float64(ev.Errors) / float64(ev.Samples)
-	}
-	return ev, nil
+	return m.EvaluateSource(ctx, src)
 }
 
 // loadSamples reads the data set, as byte images where its files hold

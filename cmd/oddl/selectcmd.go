@@ -1,18 +1,15 @@
 package main
 
 import (
-	"bytes"
-	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"math"
-	"os"
 	"strconv"
 	"strings"
 
-	"github.com/oddl-go/oddl/oddl"
+	"github.com/oddl-go/oddl/selection"
 )
 
 func init() {
@@ -85,7 +82,7 @@ func runSelect(args []string, stdout, stderr io.Writer) error {
 	if err := checkValidate(*frac, false); err != nil || *frac == 0 {
 		return usageError{fmt.Errorf("-validate %v: want a fraction above 0 and below 1", *frac)}
 	}
-	dims, err := parseGrid(*grid)
+	dims, err := selection.ParseGrid(*grid)
 	if err != nil {
 		return usageError{fmt.Errorf("-grid: %w", err)}
 	}
@@ -102,8 +99,8 @@ func runSelect(args []string, stdout, stderr io.Writer) error {
 		}
 	}
 	for _, d := range dims {
-		for _, v := range d.values {
-			if err := selectRefuses(d.name, v); err != nil {
+		for _, v := range d.Values {
+			if err := selectRefuses(d.Name, v); err != nil {
 				return usageError{fmt.Errorf("-grid: %w", err)}
 			}
 		}
@@ -112,21 +109,21 @@ func runSelect(args []string, stdout, stderr io.Writer) error {
 	rowArgs := func(combo []string) (targs, all []string, settings map[string]string) {
 		settings = map[string]string{}
 		for i, d := range dims {
-			targs = append(targs, "-"+d.name+"="+combo[i])
-			settings[d.name] = combo[i]
+			targs = append(targs, "-"+d.Name+"="+combo[i])
+			settings[d.Name] = combo[i]
 		}
 		// Each row's own settings: -validate searches the residual weight
 		// alone, by folds where the held-out share is small.
 		all = append(append([]string{"-q", "-json", "-test=false", "-validate", strconv.FormatFloat(*frac, 'g', -1, 64), "-validate-grid", "residual-weight", "-validate-keep"}, base...), targs...)
 		return targs, all, settings
 	}
-	if err := selectMemory(combinations(dims), rowArgs); err != nil {
+	if err := selectMemory(selection.Combinations(dims), rowArgs); err != nil {
 		return err
 	}
-	for _, combo := range combinations(dims) {
+	for _, combo := range selection.Combinations(dims) {
 		targs, all, settings := rowArgs(combo)
-		var out, errb bytes.Buffer
-		if err := runTrain(all, &out, &errb); err != nil {
+		tr, err := selectRun(all)
+		if err != nil {
 			if errors.Is(err, flag.ErrHelp) {
 				return usageError{errors.New("-h among the train flags: see oddl train -h")}
 			}
@@ -136,8 +133,7 @@ func runSelect(args []string, stdout, stderr io.Writer) error {
 			}
 			return fmt.Errorf("%s: %w", strings.Join(targs, " "), err)
 		}
-		var tr trainReport
-		if err := json.Unmarshal(out.Bytes(), &tr); err != nil || tr.Validation == nil {
+		if tr.Validation == nil {
 			return fmt.Errorf("%s: no validation in the train report", strings.Join(targs, " "))
 		}
 		rep.Dataset = tr.Dataset
@@ -181,6 +177,17 @@ func runSelect(args []string, stdout, stderr io.Writer) error {
 	return nil
 }
 
+// selectRun trains one row of the grid as oddl train does with the
+// arguments all, and returns its report.
+func selectRun(all []string) (trainReport, error) {
+	f, err := parseTrainFlags(all, io.Discard)
+	if err != nil {
+		return trainReport{}, err
+	}
+	rep, _, err := f.run(io.Discard)
+	return rep, err
+}
+
 // selectMemory checks, before the first run, the memory of every row's
 // settings as train checks them before reading its data
 // (memoryFlag.checkTraining), so that a grid whose largest setting cannot
@@ -206,159 +213,4 @@ func selectMemory(combos [][]string, rowArgs func([]string) (targs, all []string
 		}
 	}
 	return nil
-}
-
-// meansOverSeeds averages the rows that differ only in -seed, in the order
-// of the settings' first rows; nil unless some setting has several seeds.
-// A mean's Samples is the sum over its seeds, so that pickRows takes the
-// standard error of the mean.
-func meansOverSeeds(rows []selectRow) []selectRow {
-	var means []selectRow
-	var counts []int
-	index := map[string]int{}
-	several := false
-	for _, r := range rows {
-		var args []string
-		for _, a := range r.Args {
-			if !strings.HasPrefix(a, "-seed=") {
-				args = append(args, a)
-			}
-		}
-		key := strings.Join(args, " ")
-		i, ok := index[key]
-		if !ok {
-			i = len(means)
-			index[key] = i
-			settings := map[string]string{}
-			for k, v := range r.Settings {
-				if k != "seed" {
-					settings[k] = v
-				}
-			}
-			means = append(means, selectRow{Settings: settings, Args: args})
-			counts = append(counts, 0)
-		}
-		m := &means[i]
-		m.Error += r.Error
-		m.Samples += r.Samples
-		m.Seconds += r.Seconds
-		counts[i]++
-		several = several || counts[i] > 1
-	}
-	if !several {
-		return nil
-	}
-	for i := range means {
-		n := float64(counts[i])
-		means[i].Error /= n
-		means[i].Seconds /= n
-	}
-	return means
-}
-
-// selectRefuses says why select cannot pass the train flag name (with the
-// value val) to its runs, nil if it can: select sets some flags itself
-// (what it compares on, how it reads the report), and its runs may write
-// nothing and must all read the same data, so no flag may name an output
-// or data that a first run would use up (a pipe, a FIFO, stdin).
-func selectRefuses(name, val string) error {
-	switch name {
-	case "validate":
-		return errors.New("train flag -validate cannot be given to select: its own -validate sets the held-out share")
-	case "validate-grid", "validate-keep":
-		return fmt.Errorf("train flag -%s cannot be given to select: select sets it for each run", name)
-	case "json", "o", "resume", "stream", "test", "cpuprofile", "memprofile", "plot", "checkpoint", "resume-new-data":
-		return fmt.Errorf("train flag -%s cannot be given to select", name)
-	case "data":
-		for _, p := range strings.Split(val, ",") {
-			if fi, err := os.Stat(p); err == nil && !fi.IsDir() && !fi.Mode().IsRegular() {
-				return fmt.Errorf("-data %s is not a regular file: select reads the data once for each run; save it to a file first", val)
-			}
-		}
-	}
-	return nil
-}
-
-// gridDim is one flag of the grid with its values.
-type gridDim struct {
-	name   string
-	values []string
-}
-
-// parseGrid reads "name=v1,v2;name2=…".
-func parseGrid(s string) ([]gridDim, error) {
-	if strings.TrimSpace(s) == "" {
-		return nil, errors.New("empty: give name=v1,v2,… for the train flags to compare")
-	}
-	var dims []gridDim
-	seen := map[string]bool{}
-	n := 1
-	for _, part := range strings.Split(s, ";") {
-		name, vals, ok := strings.Cut(strings.TrimSpace(part), "=")
-		name = strings.TrimLeft(strings.TrimSpace(name), "-")
-		if !ok || name == "" || vals == "" {
-			return nil, fmt.Errorf("%q: want name=v1,v2,…", part)
-		}
-		if seen[name] {
-			return nil, fmt.Errorf("%s given twice", name)
-		}
-		seen[name] = true
-		d := gridDim{name: name}
-		for _, v := range strings.Split(vals, ",") {
-			if v = strings.TrimSpace(v); v == "" {
-				return nil, fmt.Errorf("%s: an empty value", name)
-			}
-			d.values = append(d.values, v)
-		}
-		n *= len(d.values)
-		if n > maxSelectRuns {
-			return nil, fmt.Errorf("more than %d combinations", maxSelectRuns)
-		}
-		dims = append(dims, d)
-	}
-	return dims, nil
-}
-
-// maxSelectRuns bounds the number of trainings one select runs.
-const maxSelectRuns = 256
-
-// combinations lists every choice of one value per dimension, the first
-// dimension varying slowest.
-func combinations(dims []gridDim) [][]string {
-	out := [][]string{{}}
-	for _, d := range dims {
-		var next [][]string
-		for _, c := range out {
-			for _, v := range d.values {
-				next = append(next, append(append([]string(nil), c...), v))
-			}
-		}
-		out = next
-	}
-	return out
-}
-
-// rowMark says whether row i of a table is the best or the chosen one.
-func rowMark(i, best, chosen int) string {
-	switch {
-	case i == chosen && i == best:
-		return " (best, chosen)"
-	case i == chosen:
-		return " (chosen: within one standard error of the best)"
-	case i == best:
-		return " (best)"
-	}
-	return ""
-}
-
-// pickRows returns the row with the lowest error and the first row (in grid
-// order, which puts each flag's first value first) whose error is within
-// one standard error of it (oddl.OneStandardError).
-func pickRows(rows []selectRow) (best, chosen int) {
-	errs := make([]float64, len(rows))
-	samples := make([]int, len(rows))
-	for i, r := range rows {
-		errs[i], samples[i] = r.Error, r.Samples
-	}
-	return oddl.OneStandardError(errs, samples)
 }

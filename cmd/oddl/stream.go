@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"errors"
 	"flag"
 	"fmt"
@@ -158,60 +157,28 @@ func (s *streamFlags) source(train *dataset.Images, seed uint64) (oddl.Source, *
 	return src, val, nil
 }
 
-// curvePoint is one measurement of the validation error.
-type curvePoint struct {
-	Samples         int64   `json:"samples"`
-	ValidationError float64 `json:"validation_error"`
-}
-
-// tracker measures the validation error of the model along a run (from the
-// checkpoint callback, where the model can predict).
-type tracker struct {
-	val   samples
-	every int64 // samples between measurements
-	next  int64
-	curve []curvePoint
-}
-
-func (s *streamFlags) newTracker(val *dataset.Images) *tracker {
+// newTracker returns the tracker of the run's validation error on val,
+// every -val-every samples (twenty times a run by default).
+func (s *streamFlags) newTracker(val samples) (*oddl.Tracker, error) {
 	every := int64(s.every)
 	if every == 0 {
 		every = max(1, int64(s.n)/20)
 	}
-	return &tracker{val: samples{img: val}, every: every, next: every}
-}
-
-// observe measures the model if it has seen enough samples since the last
-// measurement (or final is set).
-func (t *tracker) observe(m *oddl.Model, final bool) error {
-	seen := m.Seen()
-	if !final && seen < t.next {
-		return nil
-	}
-	if final && len(t.curve) > 0 && t.curve[len(t.curve)-1].Samples == seen {
-		return nil
-	}
-	for t.next <= seen {
-		t.next += t.every
-	}
-	// From the checkpoint callback, where training waits and the model
-	// predicts as it stands.
-	ev, err := t.val.evaluate(context.Background(), m)
+	src, err := val.source()
 	if err != nil {
-		return err
+		return nil, err
 	}
-	t.curve = append(t.curve, curvePoint{Samples: seen, ValidationError: ev.ErrorRate})
-	return nil
+	return oddl.NewTracker(src, every)
 }
 
-// draw writes the curve to path as a PNG or SVG picture.
-func (t *tracker) draw(path, title string) error {
+// drawCurve writes the curve to path as a PNG or SVG picture.
+func drawCurve(curve []oddl.CurvePoint, path, title string) error {
 	p := plot.New()
 	p.Title.Text = title
 	p.X.Label.Text = "samples seen"
 	p.Y.Label.Text = "validation error (%)"
-	pts := make(plotter.XYs, len(t.curve))
-	for i, c := range t.curve {
+	pts := make(plotter.XYs, len(curve))
+	for i, c := range curve {
 		pts[i] = plotter.XY{X: float64(c.Samples), Y: 100 * c.ValidationError}
 	}
 	line, dots, err := plotter.NewLinePoints(pts)
@@ -227,35 +194,4 @@ func (t *tracker) draw(path, title string) error {
 		_, err := w.WriteTo(f)
 		return err
 	})
-}
-
-// checkpointEvery returns how often (in mini-batches) training must call
-// back for saves every saveEvery batches (0: none) and for the tracker
-// (nil: none), and the callback that does both.
-func checkpointEvery(saveEvery, batch int, tr *tracker, save func(*oddl.Model) error) (int, func(*oddl.Model) error) {
-	if tr == nil {
-		return saveEvery, save
-	}
-	track := int(max(1, tr.every/int64(batch)))
-	every := track
-	if saveEvery > 0 {
-		every = gcd(saveEvery, track)
-	}
-	calls := 0
-	return every, func(m *oddl.Model) error {
-		calls++
-		if saveEvery > 0 && calls*every%saveEvery == 0 {
-			if err := save(m); err != nil {
-				return err
-			}
-		}
-		return tr.observe(m, false)
-	}
-}
-
-func gcd(a, b int) int {
-	for b != 0 {
-		a, b = b, a%b
-	}
-	return a
 }

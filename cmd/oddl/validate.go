@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"strconv"
 	"strings"
 	"time"
 
@@ -14,6 +13,7 @@ import (
 
 	"github.com/oddl-go/oddl/dataset"
 	"github.com/oddl-go/oddl/oddl"
+	"github.com/oddl-go/oddl/selection"
 )
 
 // validationReport is the part of the train report on held-out training
@@ -37,24 +37,13 @@ type validationReport struct {
 	Retrained bool `json:"retrained"`
 }
 
-// foldsBelow is the held-out share, in samples, under which -validate
-// cross-validates by folds: on fewer held-out samples one standard error
-// of an error rate is a point or more, too coarse to tell settings apart.
-var foldsBelow = 1000
-
-// maxFolds bounds k.
-const maxFolds = 10
+// foldsBelow is selection.FoldsBelow (the tests lower it).
+var foldsBelow = selection.FoldsBelow
 
 // useFolds says whether -validate cross-validates a new model's n
 // training samples by folds rather than one hold-out.
 func (f *trainFlags) useFolds(n int) bool {
-	return f.validate > 0 && f.resume == "" && !f.stream.on() && int(math.Round(f.validate*float64(n))) < foldsBelow
-}
-
-// folds returns k for -validate's fraction: each fold holds out about
-// that share.
-func (f *trainFlags) folds(n int) int {
-	return max(2, min(maxFolds, n, int(math.Round(1/f.validate))))
+	return f.resume == "" && !f.stream.on() && selection.Folds(f.validate, n, foldsBelow) > 0
 }
 
 // validationGrid returns the grid of k-fold -validate: -validate-grid, or
@@ -85,46 +74,21 @@ func (f *trainFlags) validationGrid() (oddl.ValidationGrid, error) {
 		}
 		return g, nil
 	}
-	dims, err := parseGrid(f.validateGrid)
+	dims, err := selection.ParseGrid(f.validateGrid)
 	if err != nil {
 		return g, err
 	}
 	for _, d := range dims {
-		if f.set[d.name] {
-			return g, fmt.Errorf("%s is given as -%s too", d.name, d.name)
+		if f.set[d.Name] {
+			return g, fmt.Errorf("%s is given as -%s too", d.Name, d.Name)
 		}
-		for _, v := range d.values {
-			switch d.name {
-			case "k", "l":
-				n, err := strconv.Atoi(v)
-				if err != nil || n < 1 {
-					return g, fmt.Errorf("%s=%s: want a positive integer", d.name, v)
-				}
-				if d.name == "k" {
-					g.K = append(g.K, n)
-				} else {
-					g.L = append(g.L, n)
-				}
-			case "collaborative":
-				x, err := strconv.ParseFloat(v, 64)
-				if err != nil || !(x > 0) || x > oddl.MaxWeight {
-					return g, fmt.Errorf("%s=%s: want a number above 0, at most %g", d.name, v, oddl.MaxWeight)
-				}
-				g.Collaborative = append(g.Collaborative, x)
-			case "lambda0", "residual-weight":
-				x, err := strconv.ParseFloat(v, 64)
-				if err != nil || math.IsNaN(x) || x < 0 || x > oddl.MaxWeight {
-					return g, fmt.Errorf("%s=%s: want a number from 0 to %g", d.name, v, oddl.MaxWeight)
-				}
-				if d.name == "lambda0" {
-					g.Lambda0 = append(g.Lambda0, x)
-				} else {
-					g.ResidualWeights = append(g.ResidualWeights, x)
-				}
-			default:
-				return g, fmt.Errorf("%s: only k, l, lambda0, residual-weight and collaborative can be searched", d.name)
-			}
+		one, err := selection.ValidationGrid([]selection.Dim{d})
+		if err != nil {
+			return g, err
 		}
+		g.K, g.L = append(g.K, one.K...), append(g.L, one.L...)
+		g.Lambda0, g.ResidualWeights = append(g.Lambda0, one.Lambda0...), append(g.ResidualWeights, one.ResidualWeights...)
+		g.Collaborative = append(g.Collaborative, one.Collaborative...)
 	}
 	if len(g.ResidualWeights) == 0 {
 		g.ResidualWeights = []float64{f.cfg.ResidualWeight}
@@ -173,7 +137,7 @@ func (r *trainSession) crossValidate(d *trainData, stderr io.Writer) (*validatio
 	if err != nil {
 		return nil, usageError{fmt.Errorf("-validate-grid: %w", err)}
 	}
-	return r.crossValidateGrid(d, grid, f.folds(d.train.len()), stderr)
+	return r.crossValidateGrid(d, grid, selection.Folds(f.validate, d.train.len(), foldsBelow), stderr)
 }
 
 // crossValidateGrid compares grid by k-fold cross-validation and sets the
@@ -193,7 +157,11 @@ func (r *trainSession) crossValidateGrid(d *trainData, grid oddl.ValidationGrid,
 	g.K = g.K || len(grid.K) > 0
 	g.L = g.L || len(grid.L) > 0
 	g.Patches = g.Patches || len(grid.Patches) > 0
-	f.cfg, _ = oddl.FitToData(v.Apply(f.base, grid), f.dataSize(d.train), g)
+	info, err := f.dataInfo(d.train)
+	if err != nil {
+		return nil, err
+	}
+	f.cfg, _ = oddl.FitToData(v.Apply(f.base, grid), info.Size, g)
 	f.cfg.L = min(f.cfg.L, f.cfg.K)
 	if d.src, err = d.train.source(); err != nil {
 		return nil, err
@@ -218,7 +186,9 @@ func (r *trainSession) retrainAll(d *trainData, v *validationReport, addEpochs i
 	beta := r.model.Config().ResidualWeight
 	f.cfg = f.base
 	f.cfg.ResidualWeight = beta
-	f.sizeDefaults(d.all, stderr)
+	if err := f.fitDefaults(d.all); err != nil {
+		return 0, err
+	}
 	d.train, d.held = d.all, samples{}
 	var err error
 	if d.src, err = d.train.source(); err != nil {

@@ -88,6 +88,8 @@
 //	SaxpyUnitary, SaxpyInc  y[i] += α·x[i]
 //	SscalUnitary, SscalInc  x[i] *= α
 //	Snrm2Unitary, Snrm2Inc  √Σ x[i]², the sum taken in float64
+//	SsumSqUnitary           Σ x[i]² in float64 (Snrm2's sum)
+//	Prefetch32              Prefetch for a float32 slice
 //	IsamaxUnitary, IsamaxInc  first i with the largest |x[i]| (Iamax's NaN rule)
 //	SaxpyRows, SaxpyRowsIamax  AxpyRows and AxpyRowsIamax: Batch-OMP's
 //	                        correlation update and atom choice

@@ -1,20 +1,23 @@
 //go:build unix
 
-package main
+package membudget
 
 import (
 	"math"
+	"os"
 	"runtime/metrics"
+	"strconv"
+	"strings"
 	"syscall"
 )
 
-// addressSpaceLeft returns the room left under RLIMIT_AS (prlimit --as,
+// AddressSpaceLeft returns the room left under RLIMIT_AS (prlimit --as,
 // ulimit -v): the limit less the process's virtual size now, plus the heap
 // memory the Go runtime keeps mapped but free. The runtime never unmaps
 // its heap: after a large run (one row of oddl select, one table of
 // reproduce) the virtual size stays at its peak, while the next run
 // allocates from the same free pages first.
-func addressSpaceLeft() (int64, bool) {
+func AddressSpaceLeft() (int64, bool) {
 	var rl syscall.Rlimit
 	if err := syscall.Getrlimit(syscall.RLIMIT_AS, &rl); err != nil {
 		return 0, false
@@ -24,7 +27,7 @@ func addressSpaceLeft() (int64, bool) {
 	if cur := uint64(rl.Cur); cur == math.MaxUint64 || cur >= 1<<62 {
 		return 0, false
 	}
-	vsz, ok := selfVirtual()
+	vsz, ok := SelfVirtual()
 	if !ok {
 		return 0, false
 	}
@@ -46,12 +49,30 @@ func heapReusable() int64 {
 	return b
 }
 
-// peakRSS returns the process's peak resident memory in bytes (getrusage's
-// ru_maxrss, which Linux gives in KiB), 0 if unknown.
-func peakRSS() int64 {
+// PeakRSS returns the process's peak resident memory in bytes since it
+// started or since ResetPeakRSS: Linux's VmHWM, else getrusage's
+// ru_maxrss (which Linux gives in KiB); 0 if unknown.
+func PeakRSS() int64 {
+	if b, err := os.ReadFile("/proc/self/status"); err == nil {
+		for _, line := range strings.Split(string(b), "\n") {
+			if v, ok := strings.CutPrefix(line, "VmHWM:"); ok {
+				kib, err := strconv.ParseInt(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(v), "kB")), 10, 64)
+				if err == nil {
+					return kib * 1024
+				}
+			}
+		}
+	}
 	var ru syscall.Rusage
 	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
 		return 0
 	}
 	return int64(ru.Maxrss) * 1024
+}
+
+// ResetPeakRSS starts the peak resident memory again from the memory in
+// use, where the system can (Linux: /proc/self/clear_refs); elsewhere the
+// peak stays the process's.
+func ResetPeakRSS() {
+	_ = os.WriteFile("/proc/self/clear_refs", []byte("5"), 0)
 }
