@@ -1,11 +1,14 @@
 package oddl
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
 	"slices"
 	"strings"
+
+	"gonum.org/v1/gonum/mat"
 )
 
 // DataInfo describes a training set to FitConfig: what it is besides its
@@ -74,15 +77,69 @@ func (d DataInfo) imageShape() Shape {
 // ConfigFor returns the configuration oddl train uses, without flags, on
 // the training set src named name whose samples are images of shape
 // image (the zero Shape if they are not): DefaultConfig fitted to the
-// data by FitConfig. Training on src with it gives the model oddl train
-// gives on the same samples, bit for bit.
-func ConfigFor(name string, image Shape, src Source) (Config, error) {
+// data by FitConfig and, for a small set (IsSmall), its representation
+// and prediction rule chosen on folds of its samples by ChooseSmall,
+// which trains a model a fold (with opts: the backend and threads) and
+// honours ctx. Training on src with it gives the model oddl train gives
+// on the same samples, bit for bit.
+func ConfigFor(ctx context.Context, name string, image Shape, src Source, opts ...Option) (Config, error) {
 	size, err := Describe(src)
 	if err != nil {
 		return Config{}, err
 	}
-	cfg, _ := FitConfig(DefaultConfig(), DataInfo{Name: name, Image: image, Size: size}, Given{})
+	info := DataInfo{Name: name, Image: image, Size: size}
+	base := FitImage(DefaultConfig(), info, Given{})
+	cfg, _ := FitToData(base, size, Given{})
+	if !IsSmall(cfg, size.Samples) {
+		return cfg, nil
+	}
+	X, labels, err := readAll(src)
+	if err != nil {
+		return Config{}, err
+	}
+	grid := SmallGrid(base)
+	chosen, _, err := ChooseSmall(ctx, base, Given{}, X, labels, size.Classes, opts...)
+	if err != nil {
+		return Config{}, err
+	}
+	cfg, _ = FitToData(chosen, size, Given{Patches: len(grid.Patches) > 0})
+	cfg.L = min(cfg.L, cfg.K)
 	return cfg, nil
+}
+
+// readAll returns the samples of src and their labels, in their stored
+// order when src has one (SampleReaderAt), else in the order of a pass.
+func readAll(src Source) (*mat.Dense, []int, error) {
+	n, d := src.Len(), src.Dim()
+	X := mat.NewDense(max(n, 1), max(d, 1), nil)
+	labels := make([]int, n)
+	got := 0
+	at, ordered := src.(SampleReaderAt)
+	if !ordered {
+		if err := src.Seek(0, 0); err != nil {
+			return nil, nil, err
+		}
+	}
+	for got < n {
+		var k int
+		var err error
+		if ordered {
+			k, err = at.ReadAt(X.RawMatrix().Data[got*d:n*d], labels[got:n], got)
+		} else {
+			k, err = src.Read(X.RawMatrix().Data[got*d:n*d], labels[got:n])
+		}
+		got += k
+		if err == io.EOF || k == 0 {
+			break
+		}
+		if err != nil {
+			return nil, nil, err
+		}
+	}
+	if got != n {
+		return nil, nil, fmt.Errorf("oddl: %w: the source gave %d of its %d samples", ErrInput, got, n)
+	}
+	return X, labels, nil
 }
 
 // describeBlock is how many samples Describe reads at a time.

@@ -230,6 +230,14 @@ func CrossValidate(ctx context.Context, base Config, given Given, X *mat.Dense, 
 			}
 		}
 	}
+	// Settings the whole set cannot train are refused as training would
+	// refuse them, naming the whole set rather than a fold.
+	{
+		c, _ := FitToData(base, DataSize{Samples: N, Varied: variedRows(X), Classes: classes, Dim: dim}, given)
+		if err := c.validateData(dim, classes, N); err != nil {
+			return Validation{}, err
+		}
+	}
 	parts := split.Folds(labels, classes, folds, base.Seed)
 	for _, f := range parts {
 		if len(f.Held) == 0 {

@@ -14,7 +14,7 @@ func TestExport(t *testing.T) {
 	data := toyData(t)
 	dir := t.TempDir()
 	full, small := filepath.Join(dir, "m.oddl"), filepath.Join(dir, "p.oddl")
-	if st, _, errs := runCmd(toyTrain(data, "-q", "-o", full)...); st != 0 {
+	if st, _, errs := runCmd(toyTrain(data, "-q", "-patches=false", "-o", full)...); st != 0 {
 		t.Fatalf("train: %s", errs)
 	}
 	st, out, errs := runCmd("export", "-model", full, "-o", small)

@@ -29,8 +29,8 @@ func TestTrainPatches(t *testing.T) {
 	if p := rep.Patches; p == nil || p.Size != 3 || p.Stride != 1 || p.Atoms != 6 || p.Cells != 2 || p.Features != 48 {
 		t.Errorf("report's front end: %+v", p)
 	}
-	if rep := trainJSON(t, "-data", dir, "-k", "12", "-test=false"); rep.Patches != nil {
-		t.Errorf("a run without -patches reports a front end: %+v", rep.Patches)
+	if rep := trainJSON(t, "-data", dir, "-k", "12", "-test=false", "-patches=false"); rep.Patches != nil {
+		t.Errorf("a run with -patches=false reports a front end: %+v", rep.Patches)
 	}
 	m, err := oddl.Load(model)
 	if err != nil {

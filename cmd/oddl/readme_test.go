@@ -21,7 +21,7 @@ import (
 var readmeLines = []string{
 	`train, test, err := dataset.LoadImages("mnist", "")`,
 	`src, err := dataset.NewImageSource(train)`,
-	`cfg, err := oddl.ConfigFor("mnist", oddl.Shape{Rows: train.Rows, Cols: train.Cols}, src)`,
+	`cfg, err := oddl.ConfigFor(ctx, "mnist", oddl.Shape{Rows: train.Rows, Cols: train.Cols}, src)`,
 	`model, err := oddl.Train(ctx, cfg, src)`,
 	`testSrc, err := dataset.NewImageSource(test)`,
 	`ev, err := model.EvaluateSource(ctx, testSrc)`,
@@ -66,7 +66,7 @@ func TestReadmeLibraryExample(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cfg, err := oddl.ConfigFor("mnist", oddl.Shape{Rows: train.Rows, Cols: train.Cols}, src)
+	cfg, err := oddl.ConfigFor(ctx, "mnist", oddl.Shape{Rows: train.Rows, Cols: train.Cols}, src)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -9,7 +9,7 @@ import (
 
 func TestTrainValidate(t *testing.T) {
 	dir := toyData(t)
-	base := []string{"train", "-q", "-json", "-data", dir, "-k", "40", "-init", "200", "-batch", "64"}
+	base := []string{"train", "-q", "-json", "-data", dir, "-k", "40", "-init", "200", "-batch", "64", "-patches=false"}
 	status, out, errOut := runCmd(append(base, "-validate", "0.25")...)
 	if status != 0 {
 		t.Fatalf("status %d: %s", status, errOut)
@@ -20,13 +20,14 @@ func TestTrainValidate(t *testing.T) {
 	}
 	v := rep.Validation
 	// 600 samples of 4 classes, a quarter held out: 150, too few to
-	// decide, so 4-fold cross-validation over L, λ0 and β, every sample
+	// decide, so 4-fold cross-validation over L, λ0 and the rules (five β,
+	// three λc; the pixels only, as -patches=false is given), every sample
 	// held out once, and the model trained on all 600.
-	if v == nil || v.Folds != 4 || v.Samples != 600 || rep.NTrain != 600 || !v.Retrained || len(v.Rows) != 3*2*5 {
+	if v == nil || v.Folds != 4 || v.Samples != 600 || rep.NTrain != 600 || !v.Retrained || len(v.Rows) != 3*2*8 {
 		t.Fatalf("validation %+v, %d training samples", v, rep.NTrain)
 	}
 	c := v.Rows[v.ChosenRow]
-	if v.Chosen == nil || *v.Chosen != c.ResidualWeight || rep.ResidualWeight != c.ResidualWeight || rep.L != c.L || rep.Lambda0 != c.Lambda0 || v.Error != c.Error {
+	if v.Chosen == nil || *v.Chosen != c.ResidualWeight || rep.ResidualWeight != c.ResidualWeight || rep.Collaborative != c.Collaborative || rep.L != c.L || rep.Lambda0 != c.Lambda0 || v.Error != c.Error {
 		t.Fatalf("chosen row %+v, model L %d λ0 %g β %g, error %v", c, rep.L, rep.Lambda0, rep.ResidualWeight, v.Error)
 	}
 	// A flag given is not searched.
@@ -36,7 +37,7 @@ func TestTrainValidate(t *testing.T) {
 	}
 	rep = trainReport{}
 	json.Unmarshal([]byte(out), &rep)
-	if v := rep.Validation; v == nil || len(v.Rows) != 5 || rep.L != 3 || rep.Lambda0 != 1 {
+	if v := rep.Validation; v == nil || len(v.Rows) != 8 || rep.L != 3 || rep.Lambda0 != 1 {
 		t.Fatalf("with -l 3 -lambda0 1: %+v, L %d", v, rep.L)
 	}
 	// Where the hold-out is large enough, one hold-out chooses β, and the
