@@ -151,7 +151,7 @@ func (r *trainSession) crossValidateGrid(d *trainData, grid oddl.ValidationGrid,
 		if r.ctx.Err() != nil {
 			return nil, interrupted(r.caught(), errors.New("interrupted while validating; nothing saved"))
 		}
-		return nil, err
+		return nil, r.trainError(err)
 	}
 	g := f.given()
 	g.K = g.K || len(grid.K) > 0
