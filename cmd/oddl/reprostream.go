@@ -48,9 +48,10 @@ type streamJob struct {
 // sample on the whole dictionary after the class-block initialisation of
 // 20 000 samples, online-rec per class stays in that initialisation for the
 // whole stream (-init n -epochs 0), each sample coded on its class's block
-// of atoms only, so every atom keeps its class.
+// of atoms only, so every atom keeps its class. The table is of the
+// methods on the pixels (-patches=false), as its published figures are.
 func (j streamJob) args() []string {
-	a := []string{"-stream", strconv.Itoa(j.n), "-k", strconv.Itoa(j.k)}
+	a := []string{"-stream", strconv.Itoa(j.n), "-k", strconv.Itoa(j.k), "-patches=false"}
 	switch j.method {
 	case methodRec:
 		a = append(a, "-lambda0", "0")
