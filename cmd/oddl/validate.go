@@ -46,7 +46,7 @@ func (f *trainFlags) chooseSmall(model *oddl.Model, n int) bool {
 // oddl.ChooseSmall does, and sets them for the training that follows.
 func (r *trainSession) chooseSmall(d *trainData, stderr io.Writer) (*validationReport, error) {
 	f := r.f
-	return r.crossValidateGrid(d, selection.SmallGrid(f.base, f.set), min(oddl.RuleFolds, d.train.len()), stderr)
+	return r.crossValidateGrid(d, selection.SmallGrid(f.base, f.set), min(oddl.RuleFolds, d.train.Len()), stderr)
 }
 
 // crossValidate chooses a new model's settings by k-fold
@@ -58,16 +58,16 @@ func (r *trainSession) crossValidate(d *trainData, stderr io.Writer) (*validatio
 	if err != nil {
 		return nil, usageError{fmt.Errorf("-validate-grid: %w", err)}
 	}
-	return r.crossValidateGrid(d, grid, selection.Folds(f.validate, d.train.len(), foldsBelow), stderr)
+	return r.crossValidateGrid(d, grid, selection.Folds(f.validate, d.train.Len(), foldsBelow), stderr)
 }
 
 // crossValidateGrid compares grid by k-fold cross-validation and sets the
 // chosen settings, fitted to the whole set.
 func (r *trainSession) crossValidateGrid(d *trainData, grid oddl.ValidationGrid, k int, stderr io.Writer) (*validationReport, error) {
 	f := r.f
-	X, labels := d.train.dense()
+	X, labels := d.train.Dense()
 	var err error
-	v, err := oddl.CrossValidate(r.ctx, f.base, f.given(), X, labels, d.train.classes(), k, grid, oddl.WithBackend(f.rt.blas), oddl.WithThreads(f.rt.threads))
+	v, err := oddl.CrossValidate(r.ctx, f.base, f.given(), X, labels, d.train.NumClasses(), k, grid, oddl.WithBackend(f.rt.blas), oddl.WithThreads(f.rt.threads))
 	if err != nil {
 		if r.ctx.Err() != nil {
 			return nil, interrupted(r.caught(), errors.New("interrupted while validating; nothing saved"))
@@ -79,7 +79,7 @@ func (r *trainSession) crossValidateGrid(d *trainData, grid oddl.ValidationGrid,
 		return nil, err
 	}
 	f.cfg = selection.Fitted(v, f.base, f.given(), grid, info.Size)
-	if d.src, err = d.train.source(); err != nil {
+	if d.src, err = sourceOf(d.train); err != nil {
 		return nil, err
 	}
 	rep := selection.FoldsReport(v, grid, k, f.validate)
@@ -103,7 +103,7 @@ func (r *trainSession) retrainAll(d *trainData, v *validationReport, addEpochs i
 	}
 	d.train, d.held = d.all, samples{}
 	var err error
-	if d.src, err = d.train.source(); err != nil {
+	if d.src, err = sourceOf(d.train); err != nil {
 		return 0, err
 	}
 	r.model = nil
@@ -130,29 +130,11 @@ func checkValidate(f float64, stream bool) error {
 // share frac of each class is held out, the rest trains. The split is the
 // same for the same data, fraction and seed.
 func holdOut(train samples, frac float64, seed uint64) (rest, held samples, err error) {
-	var labels []int
-	if train.img != nil {
-		labels = train.img.Labels
-	} else {
-		labels = train.set.Labels
-	}
-	keep, out := dataset.HoldOut(labels, frac, seed)
+	keep, out := dataset.HoldOut(train.Labels(), frac, seed)
 	if len(keep) == 0 || len(out) == 0 {
-		return samples{}, samples{}, fmt.Errorf("-validate %v: the %d training samples leave nothing to hold out or to train on", frac, len(labels))
+		return samples{}, samples{}, fmt.Errorf("-validate %v: the %d training samples leave nothing to hold out or to train on", frac, train.Len())
 	}
-	if train.img != nil {
-		return samples{img: train.img.Subset(keep)}, samples{img: train.img.Subset(out)}, nil
-	}
-	return samples{set: train.set.Subset(keep)}, samples{set: train.set.Subset(out)}, nil
-}
-
-// dense returns the samples as a float64 matrix and their labels.
-func (s samples) dense() (*mat.Dense, []int) {
-	if s.img != nil {
-		set := s.img.Set()
-		return set.X, set.Labels
-	}
-	return s.set.X, s.set.Labels
+	return train.Subset(keep), train.Subset(out), nil
 }
 
 // validate measures the model on the held-out samples and, unless fixed
@@ -162,9 +144,9 @@ func validate(ctx context.Context, m *oddl.Model, held samples, frac float64, fi
 	var X *mat.Dense
 	var labels []int
 	if !fixed {
-		X, labels = held.dense()
+		X, labels = held.Dense()
 	}
-	src, err := held.source()
+	src, err := sourceOf(held)
 	if err != nil {
 		return nil, err
 	}
