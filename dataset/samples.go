@@ -1,6 +1,12 @@
 package dataset
 
-import "gonum.org/v1/gonum/mat"
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"gonum.org/v1/gonum/mat"
+)
 
 // Samples is a data set in memory as its files hold it: byte images
 // (Images) when they hold bytes, an eighth of the memory of float64
@@ -113,4 +119,42 @@ func (s Samples) Dense() (*mat.Dense, []int) {
 		return set.X, set.Labels
 	}
 	return s.Set.X, s.Set.Labels
+}
+
+// ToClasses returns the samples with their labels as the classes named
+// names (those of a model, say): the samples themselves where their
+// classes are the first of names, else a copy relabelled. A label not
+// among names is an error naming the sample.
+func (s Samples) ToClasses(names []string) (Samples, error) {
+	own := s.Names()
+	if slices.Equal(own, names[:min(len(own), len(names))]) {
+		return s.Relabel(s.Labels(), names), nil
+	}
+	index := NewClassIndex(names)
+	to := make([]int, len(own))
+	for c, name := range own {
+		m, ok := index.Class(name)
+		if !ok {
+			m = -1
+		}
+		to[c] = m
+	}
+	labels := s.Labels()
+	out := make([]int, len(labels))
+	for i, y := range labels {
+		if to[y] < 0 {
+			return Samples{}, fmt.Errorf("data set %s: label %s of sample %d is not one of the model's %d classes (%s)", s.Name(), own[y], i+1, len(names), NameList(names))
+		}
+		out[i] = to[y]
+	}
+	return s.Relabel(out, names), nil
+}
+
+// NameList writes the first class names, for messages.
+func NameList(names []string) string {
+	const most = 10
+	if len(names) <= most {
+		return strings.Join(names, ", ")
+	}
+	return strings.Join(names[:most], ", ") + ", …"
 }

@@ -2,6 +2,7 @@ package dataset
 
 import (
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -32,5 +33,23 @@ func TestSamplesBytesAndSet(t *testing.T) {
 	}
 	if re := d.Relabel([]int{0, 1, 1}, []string{"0", "1"}); re.Set.ClassNames != nil {
 		t.Fatalf("identity names kept: %v", re.Set.ClassNames)
+	}
+}
+
+func TestSamplesToClasses(t *testing.T) {
+	set := &Set{Name: "own", Labels: []int{0, 1, 0}, Classes: 2, ClassNames: []string{"cat", "dog"}, Rows: 1, Cols: 1}
+	s := Samples{Set: set}
+	to, err := s.ToClasses([]string{"dog", "cat", "eel"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(to.Labels(), []int{1, 0, 1}) || to.NumClasses() != 3 || !slices.Equal(set.Labels, []int{0, 1, 0}) {
+		t.Fatalf("relabelled %v of %d classes; original %v", to.Labels(), to.NumClasses(), set.Labels)
+	}
+	if same, err := s.ToClasses([]string{"cat", "dog", "eel"}); err != nil || !slices.Equal(same.Labels(), set.Labels) || same.NumClasses() != 3 {
+		t.Fatalf("same prefix: %v, %v", same, err)
+	}
+	if _, err := s.ToClasses([]string{"cat", "eel"}); err == nil || !strings.Contains(err.Error(), "label dog of sample 2") {
+		t.Fatalf("unknown label: %v", err)
 	}
 }

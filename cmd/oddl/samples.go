@@ -21,14 +21,11 @@ func imageOf(s samples) oddl.Shape {
 }
 
 // toModel returns the samples with their labels as the classes of a model
-// named names (a resumed model): a copy of the labels where they differ.
-func toModel(s samples, names []string) (samples, error) {
-	labels, err := toModelClasses(s.Name(), s.Labels(), s.Names(), names)
-	if err != nil {
-		return samples{}, err
-	}
-	return s.Relabel(labels, names), nil
-}
+// named names (a resumed model): dataset.Samples.ToClasses.
+func toModel(s samples, names []string) (samples, error) { return s.ToClasses(names) }
+
+// nameList writes the first class names, for messages.
+func nameList(names []string) string { return dataset.NameList(names) }
 
 // sourceOf returns a training source over the samples.
 func sourceOf(s samples) (oddl.Source, error) {
