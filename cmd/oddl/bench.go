@@ -10,11 +10,9 @@ import (
 	"os"
 	"os/exec"
 	"os/signal"
-	"runtime/debug"
 	"slices"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/oddl-go/oddl/bench"
 	"github.com/oddl-go/oddl/blas"
@@ -129,7 +127,7 @@ func runBench(args []string, stdout, stderr io.Writer) (err error) {
 		// A partial run is no report to keep.
 		return fmt.Errorf("interrupted; no report written: %w", err)
 	}
-	rep.Commit = buildCommit(ctx)
+	rep.Commit = bench.BuildCommit(ctx)
 	var out bytes.Buffer
 	switch {
 	case *asMarkdown:
@@ -165,35 +163,6 @@ func runBench(args []string, stdout, stderr io.Writer) (err error) {
 // benchRun is bench.Run; the tests replace it to write reports of made-up
 // results without measuring.
 var benchRun = bench.Run
-
-// buildCommit names the source this binary was built from: the VCS
-// revision Go stamped into it (with "-dirty" for uncommitted changes), else
-// what "git describe" says of the working directory, else "".
-func buildCommit(ctx context.Context) string {
-	if info, ok := debug.ReadBuildInfo(); ok {
-		var rev, dirty string
-		for _, s := range info.Settings {
-			switch s.Key {
-			case "vcs.revision":
-				rev = s.Value
-			case "vcs.modified":
-				if s.Value == "true" {
-					dirty = "-dirty"
-				}
-			}
-		}
-		if rev != "" {
-			return rev[:min(len(rev), 12)] + dirty
-		}
-	}
-	ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
-	defer cancel()
-	out, err := exec.CommandContext(ctx, "git", "describe", "--always", "--dirty", "--tags").Output()
-	if err != nil {
-		return ""
-	}
-	return strings.TrimSpace(string(out))
-}
 
 // benchList splits a comma-separated flag value, dropping empty items.
 func benchList(s string) []string {

@@ -7,12 +7,10 @@ import (
 	"io"
 	"math"
 	"os"
-	"slices"
 	"strings"
 	"unicode/utf8"
 
 	"github.com/oddl-go/oddl/blas"
-	"github.com/oddl-go/oddl/dataset"
 	"github.com/oddl-go/oddl/internal/cpu"
 	"github.com/oddl-go/oddl/oddl"
 )
@@ -164,40 +162,4 @@ func printConfusion(w io.Writer, conf [][]int, names []string) {
 		}
 		fmt.Fprintln(w)
 	}
-}
-
-// toModelClasses maps the labels of a data set (classes under the set's
-// names) to the classes of a model (under its names). A label the model
-// does not know is an error.
-func toModelClasses(setName string, labels []int, setNames, modelNames []string) ([]int, error) {
-	if slices.Equal(setNames, modelNames[:min(len(setNames), len(modelNames))]) {
-		return labels, nil
-	}
-	index := dataset.NewClassIndex(modelNames)
-	to := make([]int, len(setNames))
-	for c, name := range setNames {
-		m, ok := index.Class(name)
-		if !ok {
-			to[c] = -1
-			continue
-		}
-		to[c] = m
-	}
-	out := make([]int, len(labels))
-	for i, y := range labels {
-		if to[y] < 0 {
-			return nil, fmt.Errorf("data set %s: label %s of sample %d is not one of the model's %d classes (%s)", setName, setNames[y], i+1, len(modelNames), nameList(modelNames))
-		}
-		out[i] = to[y]
-	}
-	return out, nil
-}
-
-// nameList writes the first class names, for messages.
-func nameList(names []string) string {
-	const most = 10
-	if len(names) <= most {
-		return strings.Join(names, ", ")
-	}
-	return strings.Join(names[:most], ", ") + ", …"
 }

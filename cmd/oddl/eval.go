@@ -98,26 +98,26 @@ func runEval(args []string, stdout, stderr io.Writer) error {
 		return tooLarge(err)
 	}
 	set := test
-	if *which == "train" || !test.present() && !flagsSet(fs)["set"] && data.files() {
+	if *which == "train" || !test.Present() && !flagsSet(fs)["set"] && data.files() {
 		set, *which = train, "whole"
 	}
-	if !set.present() {
-		return fmt.Errorf("data set %s has no test part (use -set train, or a folder with test files)", train.name())
+	if !set.Present() {
+		return fmt.Errorf("data set %s has no test part (use -set train, or a folder with test files)", train.Name())
 	}
-	if set.dim() != model.Dim() {
-		return fmt.Errorf("data set %s has samples of dimension %d, the model expects %d", set.name(), set.dim(), model.Dim())
+	if set.Dim() != model.Dim() {
+		return fmt.Errorf("data set %s has samples of dimension %d, the model expects %d", set.Name(), set.Dim(), model.Dim())
 	}
-	im := set.image()
-	if err := checkShape("data set "+set.name(), im.Rows, im.Cols, model.Config().Image); err != nil {
+	im := imageOf(set)
+	if err := checkShape("data set "+set.Name(), im.Rows, im.Cols, model.Config().Image); err != nil {
 		return err
 	}
 	names := model.ClassNames()
-	if set, err = set.toModel(names); err != nil {
+	if set, err = toModel(set, names); err != nil {
 		return err
 	}
 	start := time.Now()
 	// Byte images are made float64 a block at a time.
-	ev, err := set.evaluate(context.Background(), model)
+	ev, err := evaluateOn(context.Background(), set, model)
 	if err != nil {
 		return err
 	}
@@ -128,7 +128,7 @@ func runEval(args []string, stdout, stderr io.Writer) error {
 		threads = runtime.GOMAXPROCS(0)
 	}
 	rep := evalReport{
-		Dataset: set.name(), Set: *which, Model: *modelPath, Backend: backend, Threads: threads,
+		Dataset: set.Name(), Set: *which, Model: *modelPath, Backend: backend, Threads: threads,
 		TestError: ev.ErrorRate, Errors: ev.Errors, NTest: ev.Samples, Seconds: el, Confusion: ev.Confusion,
 		Classes: names,
 	}
@@ -144,7 +144,7 @@ func runEval(args []string, stdout, stderr io.Writer) error {
 	if *which == "whole" {
 		part = "all of it"
 	}
-	fmt.Fprintf(stdout, "data         %s (%s): %d samples\n", set.name(), part, ev.Samples)
+	fmt.Fprintf(stdout, "data         %s (%s): %d samples\n", set.Name(), part, ev.Samples)
 	fmt.Fprintf(stdout, "error rate   %.2f%% (%d of %d)\n", 100*ev.ErrorRate, ev.Errors, ev.Samples)
 	fmt.Fprintf(stdout, "time         %.2f s (%.0f samples/s, %s, %d threads)\n", el, rep.SamplesPerSecond, backend, threads)
 	printConfusion(stdout, ev.Confusion, names)

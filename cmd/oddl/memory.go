@@ -22,11 +22,8 @@ import (
 type memoryFlag struct {
 	text  string // the flag as given
 	bytes int64  // its value, 0 if not given
-	// The budget, measured once (before any data is read, so that the data
-	// a command loads is counted against it, not taken from it).
-	measured   bool
-	avail      int64
-	availKnown bool
+	// machine is the budget, measured once.
+	machine membudget.Budget
 }
 
 func addMemoryFlag(fs *flag.FlagSet) *memoryFlag {
@@ -52,19 +49,9 @@ func (m *memoryFlag) check() error {
 // comes from, for messages. ok is false when nothing is known (then no
 // check is made).
 func (m *memoryFlag) budget() (bytes int64, from string, ok bool) {
-	if m.bytes > 0 {
-		// A budget the process cannot have is no budget: the address
-		// space left under RLIMIT_AS bounds the flag's value.
-		if left, ok := membudget.AddressSpaceLeft(); ok && left < m.bytes {
-			return max(left, 0), "address space", true
-		}
-		return m.bytes, "-max-memory", true
-	}
-	if !m.measured {
-		m.avail, m.availKnown = membudget.Available()
-		m.measured = true
-	}
-	return m.avail, "available", m.availKnown
+	m.machine.Given = m.bytes
+	b, src, ok := m.machine.Bytes()
+	return b, [...]string{membudget.FromGiven: "-max-memory", membudget.FromAddressSpace: "address space", membudget.FromAvailable: "available"}[src], ok
 }
 
 // limitData returns the element limit of the data readers for what the

@@ -164,7 +164,7 @@ func (s *streamFlags) newTracker(val samples) (*oddl.Tracker, error) {
 	if every == 0 {
 		every = max(1, int64(s.n)/20)
 	}
-	src, err := val.source()
+	src, err := sourceOf(val)
 	if err != nil {
 		return nil, err
 	}

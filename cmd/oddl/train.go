@@ -142,12 +142,12 @@ func (f *trainFlags) run(stderr io.Writer) (rep trainReport, res trainResult, er
 	defer cancel()
 	r := &trainSession{f: f, ctx: ctx, cancel: cancel, caught: caught, model: model}
 	var vrep *validationReport
-	if model == nil && f.validate > 0 && !d.held.present() {
+	if model == nil && f.validate > 0 && !d.held.Present() {
 		// k-fold: the settings are chosen first, then trained on all rows.
 		if vrep, err = r.crossValidate(d, stderr); err != nil {
 			return rep, res, err
 		}
-	} else if f.chooseSmall(model, d.train.len()) {
+	} else if f.chooseSmall(model, d.train.Len()) {
 		// A small set: the representation and the rule chosen on folds.
 		if vrep, err = r.chooseSmall(d, stderr); err != nil {
 			return rep, res, err
@@ -162,7 +162,7 @@ func (f *trainFlags) run(stderr io.Writer) (rep trainReport, res trainResult, er
 			return rep, res, err
 		}
 	}
-	if vrep != nil && d.held.present() && d.tr == nil && model == nil && !f.validateKeep {
+	if vrep != nil && d.held.Present() && d.tr == nil && model == nil && !f.validateKeep {
 		// The chosen β on a model of all the training rows.
 		more, err := r.retrainAll(d, vrep, addEpochs, stderr)
 		if err != nil {

@@ -28,28 +28,28 @@ func (f *trainFlags) loadData(model *oddl.Model, tooLarge func(error) error, std
 	if err != nil {
 		return nil, tooLarge(err)
 	}
-	if model == nil && train.classes() < 2 {
+	if model == nil && train.NumClasses() < 2 {
 		// A classifier of one class answers without looking: most often
 		// the label column is not the one meant.
-		return nil, fmt.Errorf("data set %s: one class (%s) in %d training samples: a classifier needs two at least (is the label column the right one? see -label-column)", train.name(), strings.Join(train.names(), ""), train.len())
+		return nil, fmt.Errorf("data set %s: one class (%s) in %d training samples: a classifier needs two at least (is the label column the right one? see -label-column)", train.Name(), strings.Join(train.Names(), ""), train.Len())
 	}
-	loaded := train.bytes()
-	if test.present() {
-		loaded += test.bytes()
+	loaded := train.Bytes()
+	if test.Present() {
+		loaded += test.Bytes()
 	}
 	d := &trainData{train: train, test: test}
 	if model != nil {
-		if d.train, err = train.toModel(model.ClassNames()); err != nil {
+		if d.train, err = toModel(train, model.ClassNames()); err != nil {
 			return nil, err
 		}
-		if test.present() {
-			if d.test, err = test.toModel(model.ClassNames()); err != nil {
+		if test.Present() {
+			if d.test, err = toModel(test, model.ClassNames()); err != nil {
 				return nil, err
 			}
 		}
 	}
 	d.all = d.train
-	if f.validate > 0 && (model != nil || !f.useFolds(d.train.len())) {
+	if f.validate > 0 && (model != nil || !f.useFolds(d.train.Len())) {
 		if d.train, d.held, err = holdOut(d.train, f.validate, f.cfg.Seed); err != nil {
 			return nil, err
 		}
@@ -61,19 +61,19 @@ func (f *trainFlags) loadData(model *oddl.Model, tooLarge func(error) error, std
 	}
 	held := loaded
 	if !f.stream.on() {
-		held += f.cfg.FrontCacheBytes(d.train.len())
+		held += f.cfg.FrontCacheBytes(d.train.Len())
 	}
-	if model == nil && (f.useFolds(d.train.len()) || f.chooseSmall(model, d.train.len())) {
-		held += f.cfg.CrossValidationBytes(d.train.len(), train.dim(), train.classes(), f.rt.threads)
+	if model == nil && (f.useFolds(d.train.Len()) || f.chooseSmall(model, d.train.Len())) {
+		held += f.cfg.CrossValidationBytes(d.train.Len(), train.Dim(), train.NumClasses(), f.rt.threads)
 	}
-	if err := f.mem.checkTraining(f.cfg, f.rt.threads, train.dim(), train.classes(), held, model != nil); err != nil {
+	if err := f.mem.checkTraining(f.cfg, f.rt.threads, train.Dim(), train.NumClasses(), held, model != nil); err != nil {
 		return nil, err
 	}
 	if !f.stream.on() {
-		d.src, err = d.train.source()
+		d.src, err = sourceOf(d.train)
 		return d, err
 	}
-	imgs, err := d.train.images()
+	imgs, err := imagesOf(d.train)
 	if err != nil {
 		return nil, err
 	}
@@ -81,7 +81,7 @@ func (f *trainFlags) loadData(model *oddl.Model, tooLarge func(error) error, std
 	if d.src, val, err = f.stream.source(imgs, f.cfg.Seed); err != nil {
 		return nil, err
 	}
-	d.trVal = samples{img: val}
+	d.trVal = samples{Images: val}
 	d.tr, err = f.stream.newTracker(d.trVal)
 	if err != nil {
 		return nil, err
@@ -103,9 +103,9 @@ func (f *trainFlags) fitDefaults(train samples) error {
 	}
 	f.cfg = oddl.FitImage(f.cfg, info, f.given())
 	if f.cfg.Preprocess == oddl.PreprocessDeskew && f.cfg.Image == (oddl.Shape{}) {
-		return usageError{fmt.Errorf("-preprocess deskew needs images (IDX files, whose header gives their size): the samples of %s have no image size", train.name())}
+		return usageError{fmt.Errorf("-preprocess deskew needs images (IDX files, whose header gives their size): the samples of %s have no image size", train.Name())}
 	}
-	if err := f.patches.checkImage(&f.cfg, train.name()); err != nil {
+	if err := f.patches.checkImage(&f.cfg, train.Name()); err != nil {
 		return err
 	}
 	f.base = f.cfg
@@ -124,12 +124,12 @@ var flagOf = map[string]string{"K": "k", "L": "l", "Epochs": "epochs", "Patches"
 // dataInfo describes the training samples to oddl.FitImage and
 // oddl.FitToData (oddl.Describe counts them).
 func (f *trainFlags) dataInfo(train samples) (oddl.DataInfo, error) {
-	src, err := train.source()
+	src, err := sourceOf(train)
 	if err != nil {
 		return oddl.DataInfo{}, err
 	}
 	size, err := oddl.Describe(src)
-	return oddl.DataInfo{Name: f.data.name, Image: train.image(), Size: size}, err
+	return oddl.DataInfo{Name: f.data.name, Image: imageOf(train), Size: size}, err
 }
 
 // given marks the size-dependent settings whose flags were given.

@@ -19,7 +19,7 @@ import (
 func printTrainReport(w io.Writer, rep trainReport, model *oddl.Model, d *trainData, f *trainFlags) {
 	cfg := model.Config()
 	t := model.Times()
-	fmt.Fprintf(w, "dataset      %s: %d training samples of dimension %d, %d classes\n", d.train.name(), d.train.len(), d.train.dim(), d.train.classes())
+	fmt.Fprintf(w, "dataset      %s: %d training samples of dimension %d, %d classes\n", d.train.Name(), d.train.Len(), d.train.Dim(), d.train.NumClasses())
 	rule := fmt.Sprintf("residual-weight=%g", cfg.ResidualWeight)
 	if cfg.Collaborative > 0 {
 		rule = fmt.Sprintf("collaborative=%g", cfg.Collaborative)
@@ -47,7 +47,7 @@ func printTrainReport(w io.Writer, rep trainReport, model *oddl.Model, d *trainD
 	}
 	if d.tr != nil && len(d.tr.Curve()) > 0 {
 		last := d.tr.Curve()[len(d.tr.Curve())-1]
-		fmt.Fprintf(w, "stream       %d deformed images; validation error %.2f%% on %d held-out training images after %d samples\n", f.stream.n, 100*last.ValidationError, d.trVal.len(), last.Samples)
+		fmt.Fprintf(w, "stream       %d deformed images; validation error %.2f%% on %d held-out training images after %d samples\n", f.stream.n, 100*last.ValidationError, d.trVal.Len(), last.Samples)
 	}
 	if rep.TestError != nil {
 		fmt.Fprintf(w, "test error   %.2f%% (%d of %d)\n", 100**rep.TestError, rep.TestErrors, rep.NTest)

@@ -33,7 +33,7 @@ func (r *trainSession) train(d *trainData, addEpochs int, stderr io.Writer) (ela
 	if !f.quiet {
 		prog = newProgressPrinter(stderr)
 	}
-	names := d.train.names()
+	names := d.train.Names()
 	opts := []oddl.Option{oddl.WithProgress(func(p oddl.Progress) {
 		if prog != nil {
 			prog.update(p)
@@ -105,9 +105,9 @@ func (r *trainSession) trainError(err error) error {
 func (r *trainSession) validate(d *trainData) (*validationReport, error) {
 	f := r.f
 	if d.tr != nil && !f.set["residual-weight"] {
-		d.held, f.validate = d.trVal, float64(d.trVal.len())/float64(d.train.len()+d.trVal.len())
+		d.held, f.validate = d.trVal, float64(d.trVal.Len())/float64(d.train.Len()+d.trVal.Len())
 	}
-	if !d.held.present() {
+	if !d.held.Present() {
 		return nil, nil
 	}
 	vrep, err := validate(r.ctx, r.model, d.held, f.validate, f.set["residual-weight"])
@@ -131,7 +131,7 @@ func (r *trainSession) finish(d *trainData) error {
 		}
 		if f.stream.plot != "" {
 			cfg := r.model.Config()
-			if err := drawCurve(d.tr.Curve(), f.stream.plot, fmt.Sprintf("%s, K = %d, λ0 = %g: %s", d.train.name(), cfg.K, cfg.Lambda0, "validation error along the stream")); err != nil {
+			if err := drawCurve(d.tr.Curve(), f.stream.plot, fmt.Sprintf("%s, K = %d, λ0 = %g: %s", d.train.Name(), cfg.K, cfg.Lambda0, "validation error along the stream")); err != nil {
 				return fmt.Errorf("-plot: %w", err)
 			}
 		}
@@ -153,13 +153,13 @@ func (f *trainFlags) report(model *oddl.Model, d *trainData, backendName string,
 		threads = runtime.GOMAXPROCS(0)
 	}
 	rep := trainReport{
-		Dataset: d.train.name(), Settings: cfg.Settings(),
+		Dataset: d.train.Name(), Settings: cfg.Settings(),
 		Backend: backendName, Threads: threads,
 		TrainSeconds: elapsed.Seconds(), Times: secondsOf(model.Times()),
-		NTrain: d.train.len(), Model: f.out, Resumed: f.resume != "", Classes: model.ClassNames(),
+		NTrain: d.train.Len(), Model: f.out, Resumed: f.resume != "", Classes: model.ClassNames(),
 	}
 	if d.tr != nil {
-		rep.Stream = &streamReport{Samples: f.stream.n, Deformation: f.stream.d, NValidation: d.trVal.len(), Curve: d.tr.Curve()}
+		rep.Stream = &streamReport{Samples: f.stream.n, Deformation: f.stream.d, NValidation: d.trVal.Len(), Curve: d.tr.Curve()}
 	}
 	if s := elapsed.Seconds(); s > 0 {
 		rep.SamplesPerSecond = float64(model.Seen()-seen0) / s
@@ -173,7 +173,7 @@ func (r *trainSession) test(d *trainData, rep *trainReport) error {
 	if !r.f.withTest {
 		d.test = samples{}
 	}
-	if !d.test.present() {
+	if !d.test.Present() {
 		return nil
 	}
 	// Training's buffers are garbage now: collecting them before the
@@ -183,7 +183,7 @@ func (r *trainSession) test(d *trainData, rep *trainReport) error {
 	if evaluateHook != nil {
 		evaluateHook(r.ctx)
 	}
-	ev, err := d.test.evaluate(r.ctx, r.model)
+	ev, err := evaluateOn(r.ctx, d.test, r.model)
 	if err != nil {
 		if r.ctx.Err() != nil {
 			saved := "not saved (no -o)"

@@ -127,3 +127,47 @@ func Text(b int64) string {
 	}
 	return fmt.Sprintf("%d bytes", b)
 }
+
+// From says where a Budget's figure comes from.
+type From int
+
+const (
+	// FromGiven is the bytes the user gave.
+	FromGiven From = iota
+	// FromAddressSpace is the address space left under RLIMIT_AS, when
+	// it is below the bytes given: a budget the process cannot have is no
+	// budget.
+	FromAddressSpace
+	// FromAvailable is what the machine has free for this process: the
+	// least of the available memory, the room under a cgroup limit and
+	// the address space left (Available).
+	FromAvailable
+)
+
+// Budget is how much memory a process may plan to use: Given bytes if
+// not 0, else what the machine has available, measured once (before any
+// data is read, so that the data a command loads is counted against it,
+// not taken from it).
+type Budget struct {
+	Given int64
+
+	measured bool
+	avail    int64
+	known    bool
+}
+
+// Bytes returns the budget and where it comes from; ok is false when
+// nothing is known (then no check is to be made).
+func (b *Budget) Bytes() (bytes int64, from From, ok bool) {
+	if b.Given > 0 {
+		if left, ok := AddressSpaceLeft(); ok && left < b.Given {
+			return max(left, 0), FromAddressSpace, true
+		}
+		return b.Given, FromGiven, true
+	}
+	if !b.measured {
+		b.avail, b.known = Available()
+		b.measured = true
+	}
+	return b.avail, FromAvailable, b.known
+}
