@@ -194,5 +194,17 @@
 // sensitive to small shifts. The model saves the patch atoms and applies
 // the front end in prediction, so Predict, Scores and Evaluate still take
 // raw images, and Dim is the image's dimension while the dictionary has
-// the features' one.
+// the features' one. FitToData puts DefaultFront on images of a set that
+// is not small.
+//
+// # Small sets
+//
+// On a set smaller than the default K every atom starts as one training
+// sample, and what decides the error is the representation and the
+// prediction rule, whose best choice depends on the data: ChooseSmall
+// compares the pixels and the front end, the residual weights and the
+// collaborative rule (Config.Collaborative: a ridge code on all atoms at
+// once, scored by each class's residual over the size of its part of the
+// code) by cross-validation on the set's own rows, as oddl train does by
+// default on a small set; ConfigFor includes that choice.
 package oddl

@@ -91,10 +91,13 @@ func parseTrainFlags(args []string, stderr io.Writer) (*trainFlags, error) {
 	fs.BoolVar(&f.quiet, "q", false, "no progress on stderr")
 	setUsage(fs, stderr, "oddl train [flags]", fmt.Sprintf(
 		"Learns a dictionary D and linear classifier W jointly and online (ODDL) on the\n"+
-			"training set, then reports the error on the test set. Defaults: MNIST, K=960,\n"+
-			"L=5, λ0=%g, one epoch; the digit sets mnist and usps are deskewed (see\n"+
-			"-preprocess). Ctrl-C saves a checkpoint when -o is given; resume it with\n"+
-			"-resume.\n"+
+			"training set, then reports the error on the test set. Defaults: MNIST, L=5,\n"+
+			"λ0=%g, one epoch; the digit sets mnist and usps are deskewed (see\n"+
+			"-preprocess); images of 4096 samples or more learn on the patch front end\n"+
+			"(K=480, see -patches), other data on the values (K=960, fewer for a small\n"+
+			"set); a set under 4096 samples chooses its representation and prediction\n"+
+			"rule on 5 folds of its rows. Ctrl-C saves a checkpoint when -o is given;\n"+
+			"resume it with -resume.\n"+
 			"\n"+
 			"Your own data: -data names a CSV file (one sample a line, its label in a\n"+
 			"column: see -label-column), two files, or a folder (docs/DATA.md). Labels may\n"+
