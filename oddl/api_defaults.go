@@ -97,6 +97,9 @@ func ConfigFor(ctx context.Context, name string, image Shape, src Source, opts .
 	if err != nil {
 		return Config{}, err
 	}
+	if !CanChooseSmall(cfg, Given{}, labels, size.Classes) {
+		return cfg, nil
+	}
 	grid := SmallGrid(base)
 	chosen, _, err := ChooseSmall(ctx, base, Given{}, X, labels, size.Classes, opts...)
 	if err != nil {

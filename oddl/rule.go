@@ -30,6 +30,11 @@ const (
 	DefaultFrontK = 480
 )
 
+// MinFrontSide is the smallest image side the defaults put the front end
+// on: the 16×16 digits of USPS are the smallest images it was measured on
+// (on 8×8 images a 6×6 patch is most of the image).
+const MinFrontSide = 16
+
 // DefaultFront returns the patch front end that the defaults put on
 // images, seeded with seed.
 func DefaultFront(seed uint64) patch.Config {
@@ -43,7 +48,7 @@ func DefaultFront(seed uint64) patch.Config {
 // the prediction rules of RuleGrid.
 func SmallGrid(base Config) ValidationGrid {
 	g := RuleGrid()
-	if base.Image != (Shape{}) {
+	if frontFits(base.Image) {
 		if f := DefaultFront(base.Seed); f.Validate(base.Image.Rows, base.Image.Cols) == nil {
 			g.Patches = []patch.Config{{}, f}
 		}
@@ -75,4 +80,32 @@ func ChooseSmall(ctx context.Context, base Config, given Given, X *mat.Dense, la
 		return base, v, err
 	}
 	return v.Apply(base, grid), v, nil
+}
+
+// frontFits reports whether the defaults may put DefaultFront on images
+// of shape s: both sides at least MinFrontSide.
+func frontFits(s Shape) bool { return s.Rows >= MinFrontSide && s.Cols >= MinFrontSide }
+
+// CanChooseSmall reports whether the folds of ChooseSmall can train where
+// the whole set can: every class has at least RuleFolds samples (so that
+// each fold's training part has some of every class), and a K the caller
+// fixed (given.K) leaves enough samples in each fold's training part. A
+// set that cannot keeps the defaults' rule.
+func CanChooseSmall(c Config, given Given, labels []int, classes int) bool {
+	n := len(labels)
+	if n < RuleFolds || classes < 1 {
+		return false
+	}
+	count := make([]int, classes)
+	for _, y := range labels {
+		if y >= 0 && y < classes {
+			count[y]++
+		}
+	}
+	for _, k := range count {
+		if k < RuleFolds {
+			return false
+		}
+	}
+	return !given.K || c.K <= n-(n+RuleFolds-1)/RuleFolds
 }

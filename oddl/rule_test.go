@@ -260,3 +260,36 @@ func TestCollaborativeFile(t *testing.T) {
 		}
 	}
 }
+
+// The folds choose only where they can train: every class with RuleFolds
+// samples, and a fixed K that each fold's training part can start.
+func TestCanChooseSmall(t *testing.T) {
+	c := DefaultConfig()
+	labels := func(per ...int) []int {
+		var y []int
+		for cl, n := range per {
+			for range n {
+				y = append(y, cl)
+			}
+		}
+		return y
+	}
+	for _, tc := range []struct {
+		per   []int
+		k     int
+		given bool
+		want  bool
+	}{
+		{[]int{5, 5}, 0, false, true},
+		{[]int{5, 4}, 0, false, false},
+		{[]int{3, 3}, 6, true, false},
+		{[]int{10, 10}, 16, true, true},
+		{[]int{10, 10}, 17, true, false},
+		{[]int{10, 10}, 17, false, true},
+	} {
+		c.K = tc.k
+		if got := CanChooseSmall(c, Given{K: tc.given}, labels(tc.per...), len(tc.per)); got != tc.want {
+			t.Errorf("%v samples a class, K %d given %v: %v, want %v", tc.per, tc.k, tc.given, got, tc.want)
+		}
+	}
+}

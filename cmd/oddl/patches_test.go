@@ -99,6 +99,7 @@ func TestPatchesByDefault(t *testing.T) {
 		{[]string{"-patches"}, img, 500, true, ""},
 		{[]string{"-patches"}, img, 60000, true, ""},
 		{nil, oddl.Shape{}, 60000, false, ""},
+		{nil, oddl.Shape{Rows: 8, Cols: 8}, 60000, false, ""},
 		{[]string{"-patches=false"}, img, 60000, false, ""},
 		{[]string{"-patch-l", "2"}, img, 60000, false, "-patch-l needs -patches"},
 		{[]string{"-patches=false", "-patch-cells", "2"}, img, 60000, false, "-patch-cells needs -patches"},

@@ -147,7 +147,7 @@ func (f *trainFlags) run(stderr io.Writer) (rep trainReport, res trainResult, er
 		if vrep, err = r.crossValidate(d, stderr); err != nil {
 			return rep, res, err
 		}
-	} else if f.chooseSmall(model, d.train.Len()) {
+	} else if f.chooseSmall(model, d.train) {
 		// A small set: the representation and the rule chosen on folds.
 		if vrep, err = r.chooseSmall(d, stderr); err != nil {
 			return rep, res, err

@@ -63,11 +63,16 @@ func (f *trainFlags) loadData(model *oddl.Model, tooLarge func(error) error, std
 	if !f.stream.on() {
 		held += f.cfg.FrontCacheBytes(d.train.Len())
 	}
-	if model == nil && (f.useFolds(d.train.Len()) || f.chooseSmall(model, d.train.Len())) {
-		held += f.cfg.CrossValidationBytes(d.train.Len(), train.Dim(), train.NumClasses(), f.rt.threads)
-	}
 	if err := f.mem.checkTraining(f.cfg, f.rt.threads, train.Dim(), train.NumClasses(), held, model != nil); err != nil {
 		return nil, err
+	}
+	// Settings that do not fit on their own are named first; then the
+	// folds' copies of the rows and the second model they hold.
+	if model == nil && (f.useFolds(d.train.Len()) || f.chooseSmall(model, d.train)) {
+		cv := held + f.cfg.CrossValidationBytes(d.train.Len(), train.Dim(), train.NumClasses(), f.rt.threads)
+		if err := f.mem.checkTraining(f.cfg, f.rt.threads, train.Dim(), train.NumClasses(), cv, false); err != nil {
+			return nil, err
+		}
 	}
 	if !f.stream.on() {
 		d.src, err = sourceOf(d.train)

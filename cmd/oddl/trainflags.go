@@ -93,11 +93,11 @@ func parseTrainFlags(args []string, stderr io.Writer) (*trainFlags, error) {
 		"Learns a dictionary D and linear classifier W jointly and online (ODDL) on the\n"+
 			"training set, then reports the error on the test set. Defaults: MNIST, L=5,\n"+
 			"λ0=%g, one epoch; the digit sets mnist and usps are deskewed (see\n"+
-			"-preprocess); images of 4096 samples or more learn on the patch front end\n"+
-			"(K=480, see -patches), other data on the values (K=960, fewer for a small\n"+
-			"set); a set under 4096 samples chooses its representation and prediction\n"+
-			"rule on 5 folds of its rows. Ctrl-C saves a checkpoint when -o is given;\n"+
-			"resume it with -resume.\n"+
+			"-preprocess); images of 4096 samples or more, 16×16 or larger, learn on the\n"+
+			"patch front end (K=480, see -patches), other data on the values (K=960,\n"+
+			"fewer for a small set); a set under 4096 samples chooses its representation\n"+
+			"and prediction rule on 5 folds of its rows. Ctrl-C saves a checkpoint when\n"+
+			"-o is given; resume it with -resume.\n"+
 			"\n"+
 			"Your own data: -data names a CSV file (one sample a line, its label in a\n"+
 			"column: see -label-column), two files, or a folder (docs/DATA.md). Labels may\n"+

@@ -34,11 +34,13 @@ func (f *trainFlags) validationGrid() (oddl.ValidationGrid, error) {
 	return selection.GridFor(f.validateGrid, f.cfg, f.set)
 }
 
-// chooseSmall says whether a new model of n training samples chooses its
-// representation and prediction rule on folds (selection.ChoosesSmall),
+// chooseSmall says whether a new model of the training samples chooses its
+// representation and prediction rule on folds (selection.ChoosesSmall,
+// oddl.CanChooseSmall),
 // trained without -validate or -stream.
-func (f *trainFlags) chooseSmall(model *oddl.Model, n int) bool {
-	return model == nil && f.validate == 0 && !f.stream.on() && selection.ChoosesSmall(f.cfg, f.base, n, f.set)
+func (f *trainFlags) chooseSmall(model *oddl.Model, train samples) bool {
+	return model == nil && f.validate == 0 && !f.stream.on() && selection.ChoosesSmall(f.cfg, f.base, train.Len(), f.set) &&
+		oddl.CanChooseSmall(f.cfg, f.given(), train.Labels(), train.NumClasses())
 }
 
 // chooseSmall chooses a small set's representation and prediction rule by
