@@ -5,6 +5,7 @@ package membudget
 import (
 	"runtime"
 	"runtime/debug"
+	"strconv"
 	"testing"
 )
 
@@ -14,6 +15,12 @@ import (
 // virtual size stays at its peak: the next run of select is not refused
 // for the memory the previous one used.
 func TestAddressSpaceAfterFree(t *testing.T) {
+	if strconv.IntSize == 32 {
+		// The 32-bit runtime maps the heap's address space otherwise (it
+		// has no room to reserve arenas ahead): what this test measures is
+		// the 64-bit runtime's accounting.
+		t.Skip("the address-space accounting checked here is the 64-bit runtime's")
+	}
 	used := func() int64 {
 		v, ok := SelfVirtual()
 		if !ok {
