@@ -1,0 +1,5 @@
+//go:build !race
+
+package membudget
+
+const raceOn = false
