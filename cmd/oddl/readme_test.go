@@ -44,6 +44,9 @@ func TestReadmeLibraryExample(t *testing.T) {
 			t.Errorf("the README's library example has no line %q", l)
 		}
 	}
+	if testing.Short() {
+		t.Skip("-short: the example's training (two trainings with the small set's folds) skipped")
+	}
 	const limit, testLimit = 1200, 500
 	path := filepath.Join(t.TempDir(), "cli.oddl")
 	st, out, errs := runCmd("train", "-q", "-limit", "1200", "-test-limit", "500", "-o", path)
