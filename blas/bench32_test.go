@@ -25,7 +25,8 @@ func benchRand32(n int) []float32 {
 
 // sgemmBenchShapes are ODDL's products — A0 = X·Dᵀ for a batch of 256 or
 // 1024 samples of 784 pixels against 960 atoms (Dᵀ read transposed), the
-// Gram matrix D·Dᵀ — and two square ones.
+// Gram matrix D·Dᵀ; the same on the patch front end's 1152 features
+// against 480 atoms — and two square ones.
 var sgemmBenchShapes = []struct {
 	m, n, k int
 	tB      gblas.Transpose
@@ -33,6 +34,8 @@ var sgemmBenchShapes = []struct {
 	{256, 960, 784, gblas.Trans},
 	{1024, 960, 784, gblas.Trans},
 	{960, 960, 784, gblas.Trans},
+	{1024, 480, 1152, gblas.Trans},
+	{480, 480, 1152, gblas.Trans},
 	{960, 4096, 784, gblas.NoTrans},
 	{256, 256, 256, gblas.NoTrans},
 	{1024, 1024, 1024, gblas.NoTrans},
