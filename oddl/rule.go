@@ -58,7 +58,7 @@ func SmallGrid(base Config) ValidationGrid {
 
 // ChooseSmall chooses the representation and the prediction rule of a
 // small training set on its own rows: the grid of SmallGrid compared by
-// RuleFolds-fold cross-validation (CrossValidate: one training a fold and
+// SmallFolds-fold cross-validation (CrossValidate: one training a fold and
 // representation, fitted to the fold's size; the rules cost no
 // training), the one-standard-error rule preferring the pixels and the
 // residual weights in their order. It returns base with the choice, and
@@ -75,7 +75,11 @@ func SmallGrid(base Config) ValidationGrid {
 func ChooseSmall(ctx context.Context, base Config, given Given, X *mat.Dense, labels []int, classes int, opts ...Option) (Config, Validation, error) {
 	N, _ := X.Dims()
 	grid := SmallGrid(base)
-	v, err := CrossValidate(ctx, base, given, X, labels, classes, min(RuleFolds, N), grid, opts...)
+	folds := SmallFolds(labels, classes)
+	if folds == 0 {
+		folds = min(RuleFolds, N)
+	}
+	v, err := CrossValidate(ctx, base, given, X, labels, classes, folds, grid, opts...)
 	if err != nil {
 		return base, v, err
 	}
@@ -86,15 +90,24 @@ func ChooseSmall(ctx context.Context, base Config, given Given, X *mat.Dense, la
 // of shape s: both sides at least MinFrontSide.
 func frontFits(s Shape) bool { return s.Rows >= MinFrontSide && s.Cols >= MinFrontSide }
 
-// CanChooseSmall reports whether the folds of ChooseSmall can train where
-// the whole set can: every class has at least RuleFolds samples (so that
-// each fold's training part has some of every class), and a K the caller
-// fixed (given.K) leaves enough samples in each fold's training part. A
-// set that cannot keeps the defaults' rule.
-func CanChooseSmall(c Config, given Given, labels []int, classes int) bool {
-	n := len(labels)
-	if n < RuleFolds || classes < 1 {
-		return false
+// MinRuleFolds is the fewest folds ChooseSmall compares on: a set with a
+// class of fewer samples than RuleFolds validates on as many folds as that
+// class has samples (SmallFolds), down to two.
+const MinRuleFolds = 2
+
+// SmallFolds returns k of the cross-validation by which ChooseSmall
+// chooses on labels: RuleFolds, or the number of samples of the smallest
+// class where that is fewer, so that every fold's training part keeps
+// some of every class. It is 0 where a class has fewer than MinRuleFolds
+// samples (or none): such a set cannot be validated by folds.
+//
+// Why fewer folds rather than none: the rule a set gets without a choice
+// (β = 30 on its values) is the one that loses most on few-shot faces, and
+// a set of two to four samples a person is where a user's own faces
+// often are; two to four folds still hold every training sample out once.
+func SmallFolds(labels []int, classes int) int {
+	if classes < 1 {
+		return 0
 	}
 	count := make([]int, classes)
 	for _, y := range labels {
@@ -102,10 +115,26 @@ func CanChooseSmall(c Config, given Given, labels []int, classes int) bool {
 			count[y]++
 		}
 	}
-	for _, k := range count {
-		if k < RuleFolds {
-			return false
-		}
+	k := RuleFolds
+	for _, c := range count {
+		k = min(k, c)
 	}
-	return !given.K || c.K <= n-(n+RuleFolds-1)/RuleFolds
+	if k < MinRuleFolds {
+		return 0
+	}
+	return k
+}
+
+// CanChooseSmall reports whether the folds of ChooseSmall can train where
+// the whole set can: every class has at least MinRuleFolds samples (so
+// that each fold's training part has some of every class, SmallFolds), and
+// a K the caller fixed (given.K) leaves enough samples in each fold's
+// training part. A set that cannot keeps the defaults' rule.
+func CanChooseSmall(c Config, given Given, labels []int, classes int) bool {
+	n := len(labels)
+	k := SmallFolds(labels, classes)
+	if k == 0 {
+		return false
+	}
+	return !given.K || c.K <= n-(n+k-1)/k
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/binary"
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -121,10 +122,17 @@ func TestCollaborativeScores(t *testing.T) {
 // On samples that are a strong component shared by every class (light on a
 // face) plus a weaker one of their class's subspace, seen through few
 // samples a class, the collaborative rule is what the folds choose, and
-// it beats the linear scores and class residuals on fresh samples.
+// it beats the linear scores and class residuals on fresh samples; with
+// three samples a class the folds are three (SmallFolds).
 func TestChooseSmallSubspaces(t *testing.T) {
+	for _, per := range []int{6, 3} {
+		t.Run(fmt.Sprintf("%d a class", per), func(t *testing.T) { testChooseSmallSubspaces(t, per) })
+	}
+}
+
+func testChooseSmallSubspaces(t *testing.T, per int) {
 	rng := rand.New(rand.NewPCG(21, 4))
-	const n, q, dim, shared, per = 60, 6, 3, 8, 6
+	const n, q, dim, shared = 60, 6, 3, 8
 	bases := make([]*mat.Dense, q+1)
 	for c := range q + 1 {
 		rows := dim
@@ -169,8 +177,20 @@ func TestChooseSmallSubspaces(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	if want := min(per, RuleFolds); v.Folds != want {
+		t.Fatalf("%d folds, want %d", v.Folds, want)
+	}
 	if len(v.Rows) != len(DefaultResidualGrid())+len(DefaultCollaborativeGrid()) {
 		t.Fatalf("%d rows, want every rule once", len(v.Rows))
+	}
+	if per < RuleFolds {
+		// Two samples a class in each fold's training part are too few
+		// for the rules to tell apart here; what matters is that the
+		// folds ran, and that the choice is one of them.
+		if v.Chosen < 0 || v.Chosen >= len(v.Rows) || v.Rows[v.Chosen].Samples != len(y) {
+			t.Fatalf("chosen row %d of %+v", v.Chosen, v.Rows)
+		}
+		return
 	}
 	if cfg.Collaborative == 0 {
 		t.Fatalf("chose %s; rows %+v", v.Rows[v.Chosen].Rule(), v.Rows)
@@ -261,8 +281,9 @@ func TestCollaborativeFile(t *testing.T) {
 	}
 }
 
-// The folds choose only where they can train: every class with RuleFolds
-// samples, and a fixed K that each fold's training part can start.
+// The folds choose only where they can train: every class with
+// MinRuleFolds samples, and a fixed K that each fold's training part can
+// start; a class of fewer than RuleFolds samples sets the folds.
 func TestCanChooseSmall(t *testing.T) {
 	c := DefaultConfig()
 	labels := func(per ...int) []int {
@@ -281,8 +302,13 @@ func TestCanChooseSmall(t *testing.T) {
 		want  bool
 	}{
 		{[]int{5, 5}, 0, false, true},
-		{[]int{5, 4}, 0, false, false},
+		{[]int{5, 4}, 0, false, true},
+		{[]int{5, 1}, 0, false, false},
+		{[]int{5, 0}, 0, false, false},
+		{[]int{2, 2}, 0, false, true},
 		{[]int{3, 3}, 6, true, false},
+		{[]int{3, 3}, 4, true, true},
+		{[]int{3, 3}, 5, true, false},
 		{[]int{10, 10}, 16, true, true},
 		{[]int{10, 10}, 17, true, false},
 		{[]int{10, 10}, 17, false, true},
@@ -290,6 +316,16 @@ func TestCanChooseSmall(t *testing.T) {
 		c.K = tc.k
 		if got := CanChooseSmall(c, Given{K: tc.given}, labels(tc.per...), len(tc.per)); got != tc.want {
 			t.Errorf("%v samples a class, K %d given %v: %v, want %v", tc.per, tc.k, tc.given, got, tc.want)
+		}
+	}
+	for _, tc := range []struct {
+		per  []int
+		want int
+	}{
+		{[]int{9, 7}, RuleFolds}, {[]int{9, 4}, 4}, {[]int{2, 9}, 2}, {[]int{9, 1}, 0}, {[]int{}, 0},
+	} {
+		if got := SmallFolds(labels(tc.per...), len(tc.per)); got != tc.want {
+			t.Errorf("SmallFolds of %v samples a class: %d, want %d", tc.per, got, tc.want)
 		}
 	}
 }
