@@ -108,7 +108,7 @@ func runEval(args []string, stdout, stderr io.Writer) error {
 		return fmt.Errorf("data set %s has samples of dimension %d, the model expects %d", set.Name(), set.Dim(), model.Dim())
 	}
 	im := imageOf(set)
-	if err := checkShape("data set "+set.Name(), im.Rows, im.Cols, model.Config().Image); err != nil {
+	if err := model.Config().Image.CheckImages("data set "+set.Name(), im.Rows, im.Cols); err != nil {
 		return err
 	}
 	names := model.ClassNames()
