@@ -2,41 +2,17 @@ package main
 
 import (
 	"fmt"
-	"io"
-	"io/fs"
 	"os"
-	"time"
 
 	"github.com/oddl-go/oddl/internal/safefile"
 	"github.com/oddl-go/oddl/oddl"
 )
 
-// fifoWait is how long an input FIFO may go without a writer before the
-// command gives up on it: long enough for a writer started just before
-// ("cat m > fifo & oddl …") to open its end, short enough that a FIFO
-// nothing writes to is an error rather than a hang.
-var fifoWait = 2 * time.Second
-
-// openInput opens an input file once, for reading from start to end. A
-// folder is refused; a FIFO without a writer is waited on for fifoWait,
-// then refused.
-func openInput(flag, path string) (io.ReadCloser, error) {
-	fi, err := os.Stat(path)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", flag, err)
-	}
-	switch m := fi.Mode(); {
-	case m.IsDir():
-		return nil, fmt.Errorf("%s %s: is a folder", flag, path)
-	case m&fs.ModeNamedPipe != 0:
-		return openFIFO(flag, path)
-	}
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", flag, err)
-	}
-	return f, nil
-}
+// openInput and lockModel are safefile's, named for the commands.
+var (
+	openInput = safefile.OpenInput
+	lockModel = safefile.LockModel
+)
 
 // loadModel reads the model named by the flag -model (or -resume): a
 // regular file through oddl.Load, anything else (a pipe, /dev/stdin, a

@@ -1,0 +1,36 @@
+package safefile
+
+import (
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"time"
+)
+
+// FIFOWait is how long an input FIFO may go without a writer before
+// OpenInput gives up on it: long enough for a writer started just before
+// ("cat m > fifo & oddl …") to open its end, short enough that a FIFO
+// nothing writes to is an error rather than a hang.
+var FIFOWait = 2 * time.Second
+
+// OpenInput opens an input file once, for reading from start to end. A
+// folder is refused; a FIFO without a writer is waited on for FIFOWait,
+// then refused. label names the input in messages (a flag such as -in).
+func OpenInput(label, path string) (io.ReadCloser, error) {
+	fi, err := os.Stat(path)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", label, err)
+	}
+	switch m := fi.Mode(); {
+	case m.IsDir():
+		return nil, fmt.Errorf("%s %s: is a folder", label, path)
+	case m&fs.ModeNamedPipe != 0:
+		return openFIFO(label, path)
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", label, err)
+	}
+	return f, nil
+}
