@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -11,7 +10,6 @@ import (
 	"os/exec"
 	"os/signal"
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/oddl-go/oddl/bench"
@@ -96,10 +94,10 @@ func runBench(args []string, stdout, stderr io.Writer) (err error) {
 		}
 	}
 	if !*quiet {
-		opts.Log = benchLog{w: stderr, prefix: "oddl bench: "}
+		opts.Log = bench.PrefixLog(stderr, "oddl bench: ")
 	}
 	if *tiers {
-		opts.TierRun = runTier
+		opts.TierRun = bench.TierProcess(selfCommand)
 	}
 	measured := opts.Backends
 	if len(measured) == 0 {
@@ -128,22 +126,16 @@ func runBench(args []string, stdout, stderr io.Writer) (err error) {
 		return fmt.Errorf("interrupted; no report written: %w", err)
 	}
 	rep.Commit = bench.BuildCommit(ctx)
-	var out bytes.Buffer
+	format := bench.FormatText
 	switch {
 	case *asMarkdown:
-		if e := rep.WriteMarkdown(&out); e != nil {
-			return e
-		}
+		format = bench.FormatMarkdown
 	case *asJSON:
-		enc := json.NewEncoder(&out)
-		enc.SetIndent("", "  ")
-		if e := enc.Encode(rep); e != nil {
-			return e
-		}
-	default:
-		if e := rep.WriteText(&out); e != nil {
-			return e
-		}
+		format = bench.FormatJSON
+	}
+	var out bytes.Buffer
+	if e := rep.Write(&out, format); e != nil {
+		return e
 	}
 	if *outPath != "" {
 		return safefile.Write(*outPath, func(w io.Writer) error {
@@ -175,19 +167,6 @@ func benchList(s string) []string {
 	return out
 }
 
-// benchLog writes each Write, a whole line, with a prefix.
-type benchLog struct {
-	w      io.Writer
-	prefix string
-}
-
-func (p benchLog) Write(b []byte) (int, error) {
-	if _, err := io.WriteString(p.w, p.prefix); err != nil {
-		return 0, err
-	}
-	return p.w.Write(b)
-}
-
 // selfCommand returns the command that runs this program with args (the
 // tests run their own binary as the command instead).
 var selfCommand = func(ctx context.Context, args ...string) (*exec.Cmd, error) {
@@ -196,38 +175,4 @@ var selfCommand = func(ctx context.Context, args ...string) (*exec.Cmd, error) {
 		return nil, err
 	}
 	return exec.CommandContext(ctx, self, args...), nil
-}
-
-// runTier measures q's sections of native on kernel tier q.Tier by running
-// this program again with ODDL_KERNEL set: the tier is chosen once, at
-// start-up, so one process cannot time two tiers of the same routines.
-func runTier(ctx context.Context, q bench.TierRequest) (*bench.Report, error) {
-	args := []string{"bench", "-json", "-q", "-tiers=false", "-blas", blas.NativeName,
-		"-only", strings.Join(q.Sections, ","), "-threads", strconv.Itoa(q.Threads)}
-	if q.Quick {
-		args = append(args, "-quick")
-	}
-	cmd, err := selfCommand(ctx, args...)
-	if err != nil {
-		return nil, err
-	}
-	if cmd.Env == nil {
-		cmd.Env = os.Environ()
-	}
-	cmd.Env = append(cmd.Env, kernel.EnvVar+"="+q.Tier)
-	var errb strings.Builder
-	cmd.Stderr = &errb
-	out, err := cmd.Output()
-	if err != nil {
-		msg := strings.TrimSpace(errb.String())
-		if i := strings.LastIndexByte(msg, '\n'); i >= 0 {
-			msg = msg[i+1:]
-		}
-		return nil, fmt.Errorf("%s=%s %s: %v: %s", kernel.EnvVar, q.Tier, strings.Join(args, " "), err, msg)
-	}
-	var r bench.Report
-	if err := json.Unmarshal(out, &r); err != nil {
-		return nil, fmt.Errorf("%s=%s: the report is not JSON: %v", kernel.EnvVar, q.Tier, err)
-	}
-	return &r, nil
 }
