@@ -1,10 +1,12 @@
 package safefile
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"io/fs"
 	"os"
+	"path/filepath"
 	"time"
 )
 
@@ -33,4 +35,27 @@ func OpenInput(label, path string) (io.ReadCloser, error) {
 		return nil, fmt.Errorf("%s: %w", label, err)
 	}
 	return f, nil
+}
+
+// CheckDir checks, before long work starts, that dir is a folder that
+// takes new files (results.json is tried), or does not exist yet and can
+// be made when the first file is written. "" names no folder and passes.
+// label names the folder in messages (a flag such as -out).
+func CheckDir(label, dir string) error {
+	if dir == "" {
+		return nil
+	}
+	fi, err := os.Stat(dir)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return nil // made when the first result is written
+	case err != nil:
+		return fmt.Errorf("%s: %w", label, err)
+	case !fi.IsDir():
+		return fmt.Errorf("%s %s: is %s, not a folder", label, dir, Kind(fi.Mode()))
+	}
+	if err := Check(filepath.Join(dir, "results.json")); err != nil {
+		return fmt.Errorf("%s: %w", label, err)
+	}
+	return nil
 }
