@@ -147,6 +147,6 @@ func runEval(args []string, stdout, stderr io.Writer) error {
 	fmt.Fprintf(stdout, "data         %s (%s): %d samples\n", set.Name(), part, ev.Samples)
 	fmt.Fprintf(stdout, "error rate   %.2f%% (%d of %d)\n", 100*ev.ErrorRate, ev.Errors, ev.Samples)
 	fmt.Fprintf(stdout, "time         %.2f s (%.0f samples/s, %s, %d threads)\n", el, rep.SamplesPerSecond, backend, threads)
-	printConfusion(stdout, ev.Confusion, names)
+	_ = ev.WriteConfusion(stdout, names) // a failed write is stdout's checkedWriter's error
 	return nil
 }
