@@ -44,15 +44,7 @@ func runBench(args []string, stdout, stderr io.Writer) (err error) {
 	quiet := fs.Bool("q", false, "do not log each measurement to stderr")
 	tiers := fs.Bool("tiers", true, "also measure DGEMM and Batch-OMP of native on every other kernel tier this CPU supports (one process each, with "+kernel.EnvVar+" set)")
 	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the run to `file` (read it with go tool pprof)")
-	setUsage(fs, stderr, "oddl bench [-quick] [-json | -markdown] [-blas names] [-only sections] [flags]",
-		"Measures, for every BLAS backend compiled in (or those given with -blas):\n"+
-			"the CPU, its clock under load and FP64 peak; DGEMM at the shapes ODDL uses;\n"+
-			"Batch-OMP signals/s beside the GEMM bound (both for native on every kernel\n"+
-			"tier the CPU supports, side by side); ODDL training on MNIST (K=960,\n"+
-			"L=5) by part; prediction on the 10000 MNIST test images. The best backend\n"+
-			"gets the full-size runs, the others smaller ones. No network is needed;\n"+
-			"MNIST comes from the Go module cache (training and prediction are skipped\n"+
-			"with a note if it is missing).\n")
+	setUsage(fs, stderr, "oddl bench [-quick] [-json | -markdown] [-blas names] [-only sections] [flags]", help("bench"))
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}

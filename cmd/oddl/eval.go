@@ -53,9 +53,7 @@ func runEval(args []string, stdout, stderr io.Writer) error {
 	sc := addScoreFlags(fs)
 	mem := addMemoryFlag(fs)
 	asJSON := fs.Bool("json", false, "print one JSON object on stdout")
-	setUsage(fs, stderr, "oddl eval -model file [flags]",
-		"Classifies a data set with a saved model and reports the error rate and the\n"+
-			"confusion matrix.\n")
+	setUsage(fs, stderr, "oddl eval -model file [flags]", help("eval"))
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}

@@ -32,10 +32,7 @@ func runPredict(args []string, stdout, stderr io.Writer) error {
 	rt := addRuntimeFlags(fs)
 	sc := addScoreFlags(fs)
 	mem := addMemoryFlag(fs)
-	setUsage(fs, stderr, "oddl predict -model file -in file [flags]",
-		"Prints one label per line on stdout, one for each sample of the input, in order:\n"+
-			"the labels of the training data (e.g. 1..15, or words), as the model keeps them.\n"+
-			"Samples are raw (e.g. pixels 0..255); the model applies its own preprocessing.\n")
+	setUsage(fs, stderr, "oddl predict -model file -in file [flags]", help("predict"))
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}

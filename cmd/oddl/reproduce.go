@@ -43,27 +43,7 @@ func runReproduce(args []string, stdout, stderr io.Writer) error {
 	streamLargeK := fs.Int("stream-large-k", -1, "with -table stream, the atoms of the extra ODDL and per-class runs at every stream length (default: 2560, with -quick none; 0: none)")
 	deform := fs.String("deform", "default", "with -table stream, the deformation of the stream (as for oddl train -deform)")
 	mem := addMemoryFlag(fs)
-	setUsage(fs, stderr, "oddl reproduce [-table 1|2|3|4|5|all] [-quick] [-out DIR] [-data-dir DIR] [flags]",
-		"Runs the paper's experiments and prints each table in Markdown, the paper's\n"+
-			"values beside ours: Table 1 error rates on MNIST and USPS (oddl-paper, the\n"+
-			"paper's algorithm as written; oddl, our defaults; ksvd-linear,\n"+
-			"online-rec-linear, dksvd), then a like-for-like table that goes from the\n"+
-			"paper's algorithm to the defaults one change at a time, each row with its\n"+
-			"error on a held-out sixth of the training set and on the test set; Table 2\n"+
-			"training times; Table 3 error against the dictionary size (with a plot);\n"+
-			"Table 4 Extended Yale B with the 7-patch protocol over random splits (the\n"+
-			"residual weight chosen for each split on held-out training faces); Table 5\n"+
-			"training time relative to ksvd-linear. The paper's values stand beside\n"+
-			"the runs of its own algorithm only. Writes results.json, table3.png/svg and\n"+
-			"pictures of the MNIST dictionaries to the -out folder. Tables 2 and 5 come\n"+
-			"from the runs of Table 1.\n\n"+
-			"Before any table runs, the peak memory of the tables chosen (the data\n"+
-			"sets as they are held, with their copies, and the largest method at the\n"+
-			"K, sizes and caps given) is estimated and checked against -max-memory\n"+
-			"(default: what the machine has available, as for oddl train): a run that\n"+
-			"would not fit is refused with a line naming what to lower (-max-train,\n"+
-			"-k, -sizes, -persons, -table) or -max-memory to raise. -table stream\n"+
-			"passes -max-memory to each of its training runs.\n")
+	setUsage(fs, stderr, "oddl reproduce [-table 1|2|3|4|5|all] [-quick] [-out DIR] [-data-dir DIR] [flags]", help("reproduce"))
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}

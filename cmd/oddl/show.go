@@ -29,10 +29,7 @@ func runShow(args []string, stdout, stderr io.Writer) error {
 	zoom := fs.Int("zoom", 2, "pixels per atom entry")
 	deformed := fs.Int("deformed", 0, "instead of a model's atoms, draw `N` MNIST training digits, each followed by deformed copies as -stream makes them (see -deform)")
 	deform := fs.String("deform", "default", "with -deformed, the deformation (as for oddl train -deform)")
-	setUsage(fs, stderr, "oddl show -model FILE [-o atoms.png] [-rows R -cols C] [flags]",
-		"Draws every atom of the model's dictionary as a small gray image (0 is mid\n"+
-			"gray, each atom scaled to its largest entry, positive white) in a grid, and\n"+
-			"writes it as a PNG file.\n")
+	setUsage(fs, stderr, "oddl show -model FILE [-o atoms.png] [-rows R -cols C] [flags]", help("show"))
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
