@@ -55,9 +55,9 @@ type output struct {
 // checkOutputs is safefile.CheckOutputs: two flags on one file are a
 // usage error (status 2), a file problem an error (status 1).
 func checkOutputs(outs []output, inputs ...output) error {
-	named := func(os []output) []safefile.Named {
-		n := make([]safefile.Named, len(os))
-		for i, o := range os {
+	named := func(list []output) []safefile.Named {
+		n := make([]safefile.Named, len(list))
+		for i, o := range list {
 			n[i] = safefile.Named{Label: o.flag, Path: o.path, Replaces: o.replaces}
 		}
 		return n
