@@ -42,6 +42,24 @@ func SquareShape(n int) (rows, cols int, ok bool) {
 	return 0, 0, false
 }
 
+// AtomShape completes the image shape of atoms of n entries from what is
+// given of it: rows and cols both 0 ask for a square (SquareShape), one
+// of them 0 is worked out from the other. ok is false when the shape
+// returned (what was given, where it could not be completed) does not
+// hold n entries.
+func AtomShape(n, rows, cols int) (r, c int, ok bool) {
+	r, c = rows, cols
+	switch {
+	case r == 0 && c == 0:
+		return SquareShape(n)
+	case r == 0 && c > 0 && n%c == 0:
+		r = n / c
+	case c == 0 && r > 0 && n%r == 0:
+		c = n / r
+	}
+	return r, c, r*c == n && r > 0
+}
+
 // AtomImage draws the atoms of D (K×n, one atom a row, as
 // Model.Dictionary returns it; n = rows·cols entries in row-major order) as a
 // grid of rows×cols gray tiles. Each tile is scaled on its own, so that

@@ -94,3 +94,26 @@ func TestSquareShape(t *testing.T) {
 		}
 	}
 }
+
+// TestAtomShape: a square by default, one side worked out from the
+// other, and a shape that does not hold n entries refused.
+func TestAtomShape(t *testing.T) {
+	for _, tc := range []struct {
+		n, rows, cols, r, c int
+		ok                  bool
+	}{
+		{784, 0, 0, 28, 28, true},
+		{1024, 0, 0, 32, 32, true},
+		{1200, 0, 0, 0, 0, false},
+		{1200, 40, 0, 40, 30, true},
+		{1200, 0, 40, 30, 40, true},
+		{1200, 0, 7, 0, 7, false},
+		{1200, 30, 30, 30, 30, false},
+		{1200, 30, 40, 30, 40, true},
+	} {
+		r, c, ok := AtomShape(tc.n, tc.rows, tc.cols)
+		if r != tc.r || c != tc.c || ok != tc.ok {
+			t.Errorf("AtomShape(%d, %d, %d) = %d, %d, %v; want %d, %d, %v", tc.n, tc.rows, tc.cols, r, c, ok, tc.r, tc.c, tc.ok)
+		}
+	}
+}

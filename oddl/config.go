@@ -1,6 +1,10 @@
 package oddl
 
-import "github.com/oddl-go/oddl/patch"
+import (
+	"fmt"
+
+	"github.com/oddl-go/oddl/patch"
+)
 
 // Unused is the policy for atoms that no code has used yet (M_jj ≈ 0),
 // the Unused field of Research.
@@ -81,6 +85,18 @@ const (
 // after the other.
 type Shape struct {
 	Rows, Cols int
+}
+
+// CheckImages refuses images of rows×cols pixels when s, a model's
+// shape, is another, though of as many pixels: a model that deskews, or
+// was trained on images, would read them as images of its own shape. A
+// zero s (no shape) and rows ≤ 1 (an idx2 file, CSV rows: no shape to
+// compare) are accepted. name stands for the input in the message.
+func (s Shape) CheckImages(name string, rows, cols int) error {
+	if s == (Shape{}) || rows <= 1 || rows == s.Rows && cols == s.Cols {
+		return nil
+	}
+	return fmt.Errorf("%s: images of %d×%d, the model's are %d×%d", name, rows, cols, s.Rows, s.Cols)
 }
 
 // Config holds what defines a model: the settings of training that shape

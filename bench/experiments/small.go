@@ -204,8 +204,15 @@ const smallTestCap = 5000
 
 // RunSmall measures the small-data table: every row on every few-shot set
 // for seeds 1..seeds (each seed another draw of the training samples and
-// another training), writing the Markdown table to w.
+// another training), writing the Markdown table to w. seeds 0 is the
+// default: 5 draws, 2 with o.Quick.
 func RunSmall(ctx context.Context, o Options, seeds int, w io.Writer) ([]SmallResult, error) {
+	if seeds == 0 {
+		seeds = 5
+		if o.Quick {
+			seeds = 2
+		}
+	}
 	faces, err := dataset.YaleB(o.DataDir)
 	if err != nil {
 		return nil, err

@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -11,7 +10,6 @@ import (
 	"os/exec"
 	"os/signal"
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/oddl-go/oddl/bench"
@@ -46,15 +44,7 @@ func runBench(args []string, stdout, stderr io.Writer) (err error) {
 	quiet := fs.Bool("q", false, "do not log each measurement to stderr")
 	tiers := fs.Bool("tiers", true, "also measure DGEMM and Batch-OMP of native on every other kernel tier this CPU supports (one process each, with "+kernel.EnvVar+" set)")
 	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the run to `file` (read it with go tool pprof)")
-	setUsage(fs, stderr, "oddl bench [-quick] [-json | -markdown] [-blas names] [-only sections] [flags]",
-		"Measures, for every BLAS backend compiled in (or those given with -blas):\n"+
-			"the CPU, its clock under load and FP64 peak; DGEMM at the shapes ODDL uses;\n"+
-			"Batch-OMP signals/s beside the GEMM bound (both for native on every kernel\n"+
-			"tier the CPU supports, side by side); ODDL training on MNIST (K=960,\n"+
-			"L=5) by part; prediction on the 10000 MNIST test images. The best backend\n"+
-			"gets the full-size runs, the others smaller ones. No network is needed;\n"+
-			"MNIST comes from the Go module cache (training and prediction are skipped\n"+
-			"with a note if it is missing).\n")
+	setUsage(fs, stderr, "oddl bench [-quick] [-json | -markdown] [-blas names] [-only sections] [flags]", help("bench"))
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -96,10 +86,10 @@ func runBench(args []string, stdout, stderr io.Writer) (err error) {
 		}
 	}
 	if !*quiet {
-		opts.Log = benchLog{w: stderr, prefix: "oddl bench: "}
+		opts.Log = bench.PrefixLog(stderr, "oddl bench: ")
 	}
 	if *tiers {
-		opts.TierRun = runTier
+		opts.TierRun = bench.TierProcess(selfCommand)
 	}
 	measured := opts.Backends
 	if len(measured) == 0 {
@@ -128,22 +118,16 @@ func runBench(args []string, stdout, stderr io.Writer) (err error) {
 		return fmt.Errorf("interrupted; no report written: %w", err)
 	}
 	rep.Commit = bench.BuildCommit(ctx)
-	var out bytes.Buffer
+	format := bench.FormatText
 	switch {
 	case *asMarkdown:
-		if e := rep.WriteMarkdown(&out); e != nil {
-			return e
-		}
+		format = bench.FormatMarkdown
 	case *asJSON:
-		enc := json.NewEncoder(&out)
-		enc.SetIndent("", "  ")
-		if e := enc.Encode(rep); e != nil {
-			return e
-		}
-	default:
-		if e := rep.WriteText(&out); e != nil {
-			return e
-		}
+		format = bench.FormatJSON
+	}
+	var out bytes.Buffer
+	if e := rep.Write(&out, format); e != nil {
+		return e
 	}
 	if *outPath != "" {
 		return safefile.Write(*outPath, func(w io.Writer) error {
@@ -175,19 +159,6 @@ func benchList(s string) []string {
 	return out
 }
 
-// benchLog writes each Write, a whole line, with a prefix.
-type benchLog struct {
-	w      io.Writer
-	prefix string
-}
-
-func (p benchLog) Write(b []byte) (int, error) {
-	if _, err := io.WriteString(p.w, p.prefix); err != nil {
-		return 0, err
-	}
-	return p.w.Write(b)
-}
-
 // selfCommand returns the command that runs this program with args (the
 // tests run their own binary as the command instead).
 var selfCommand = func(ctx context.Context, args ...string) (*exec.Cmd, error) {
@@ -196,38 +167,4 @@ var selfCommand = func(ctx context.Context, args ...string) (*exec.Cmd, error) {
 		return nil, err
 	}
 	return exec.CommandContext(ctx, self, args...), nil
-}
-
-// runTier measures q's sections of native on kernel tier q.Tier by running
-// this program again with ODDL_KERNEL set: the tier is chosen once, at
-// start-up, so one process cannot time two tiers of the same routines.
-func runTier(ctx context.Context, q bench.TierRequest) (*bench.Report, error) {
-	args := []string{"bench", "-json", "-q", "-tiers=false", "-blas", blas.NativeName,
-		"-only", strings.Join(q.Sections, ","), "-threads", strconv.Itoa(q.Threads)}
-	if q.Quick {
-		args = append(args, "-quick")
-	}
-	cmd, err := selfCommand(ctx, args...)
-	if err != nil {
-		return nil, err
-	}
-	if cmd.Env == nil {
-		cmd.Env = os.Environ()
-	}
-	cmd.Env = append(cmd.Env, kernel.EnvVar+"="+q.Tier)
-	var errb strings.Builder
-	cmd.Stderr = &errb
-	out, err := cmd.Output()
-	if err != nil {
-		msg := strings.TrimSpace(errb.String())
-		if i := strings.LastIndexByte(msg, '\n'); i >= 0 {
-			msg = msg[i+1:]
-		}
-		return nil, fmt.Errorf("%s=%s %s: %v: %s", kernel.EnvVar, q.Tier, strings.Join(args, " "), err, msg)
-	}
-	var r bench.Report
-	if err := json.Unmarshal(out, &r); err != nil {
-		return nil, fmt.Errorf("%s=%s: the report is not JSON: %v", kernel.EnvVar, q.Tier, err)
-	}
-	return &r, nil
 }

@@ -8,7 +8,6 @@ import (
 	"math"
 	"os"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/oddl-go/oddl/blas"
 	"github.com/oddl-go/oddl/internal/cpu"
@@ -134,32 +133,4 @@ func flagsSet(fs *flag.FlagSet) map[string]bool {
 	set := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
 	return set
-}
-
-// printConfusion writes the confusion matrix, true classes down, predicted
-// across, each class under its name.
-func printConfusion(w io.Writer, conf [][]int, names []string) {
-	width, head := 3, 5
-	for _, row := range conf {
-		for _, v := range row {
-			width = max(width, len(fmt.Sprint(v)))
-		}
-	}
-	for _, n := range names {
-		width = max(width, utf8.RuneCountInString(n))
-		head = max(head, utf8.RuneCountInString(n))
-	}
-	pad := func(s string, w int) string { return strings.Repeat(" ", max(0, w-utf8.RuneCountInString(s))) + s }
-	fmt.Fprintf(w, "confusion (rows: true class, columns: predicted)\n%s", pad("", head))
-	for c := range conf {
-		fmt.Fprintf(w, " %s", pad(names[c], width))
-	}
-	fmt.Fprintln(w)
-	for t, row := range conf {
-		fmt.Fprint(w, pad(names[t], head))
-		for _, v := range row {
-			fmt.Fprintf(w, " %*d", width, v)
-		}
-		fmt.Fprintln(w)
-	}
 }

@@ -30,13 +30,7 @@ func runEnv(args []string, stdout, stderr io.Writer) error {
 	backend := fs.String("blas", "", "BLAS backend to report as chosen: "+strings.Join(blas.Available(), ", ")+
 		" (default: $"+blas.EnvVar+", else the best available)")
 	probe := fs.Bool("probe", true, "on a CPU with AVX-512, time 512- and 256-bit FMAs on one core (60 ms) and warn when the rates disagree with the default tier")
-	setUsage(fs, stderr, "oddl env [-json] [-blas name] [-probe=false]",
-		"Shows the CPU and its SIMD features, the kernel tier that runs and the one\n"+
-			"the CPU's features call for, the BLAS backends compiled in, the one oddl\n"+
-			"would use and why, the threads of each, and in an openblas build the core\n"+
-			"OpenBLAS runs, with a warning when it is older than the CPU supports. On a\n"+
-			"CPU with AVX-512 it measures 512- against 256-bit FMAs and warns when that\n"+
-			"disagrees with the tier; the measurement never changes the tier.\n")
+	setUsage(fs, stderr, "oddl env [-json] [-blas name] [-probe=false]", help("env"))
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}

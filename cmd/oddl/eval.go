@@ -53,9 +53,7 @@ func runEval(args []string, stdout, stderr io.Writer) error {
 	sc := addScoreFlags(fs)
 	mem := addMemoryFlag(fs)
 	asJSON := fs.Bool("json", false, "print one JSON object on stdout")
-	setUsage(fs, stderr, "oddl eval -model file [flags]",
-		"Classifies a data set with a saved model and reports the error rate and the\n"+
-			"confusion matrix.\n")
+	setUsage(fs, stderr, "oddl eval -model file [flags]", help("eval"))
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -108,7 +106,7 @@ func runEval(args []string, stdout, stderr io.Writer) error {
 		return fmt.Errorf("data set %s has samples of dimension %d, the model expects %d", set.Name(), set.Dim(), model.Dim())
 	}
 	im := imageOf(set)
-	if err := checkShape("data set "+set.Name(), im.Rows, im.Cols, model.Config().Image); err != nil {
+	if err := model.Config().Image.CheckImages("data set "+set.Name(), im.Rows, im.Cols); err != nil {
 		return err
 	}
 	names := model.ClassNames()
@@ -147,6 +145,6 @@ func runEval(args []string, stdout, stderr io.Writer) error {
 	fmt.Fprintf(stdout, "data         %s (%s): %d samples\n", set.Name(), part, ev.Samples)
 	fmt.Fprintf(stdout, "error rate   %.2f%% (%d of %d)\n", 100*ev.ErrorRate, ev.Errors, ev.Samples)
 	fmt.Fprintf(stdout, "time         %.2f s (%.0f samples/s, %s, %d threads)\n", el, rep.SamplesPerSecond, backend, threads)
-	printConfusion(stdout, ev.Confusion, names)
+	_ = ev.WriteConfusion(stdout, names) // a failed write is stdout's checkedWriter's error
 	return nil
 }

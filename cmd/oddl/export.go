@@ -19,12 +19,7 @@ func runExport(args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("export", stderr)
 	modelPath := fs.String("model", "", "the model `file` written by oddl train (required; - reads stdin)")
 	out := fs.String("o", "", "the prediction-only model `file` to write (required)")
-	setUsage(fs, stderr, "oddl export -model FILE -o FILE",
-		"Writes the prediction form of a model: the dictionary D, the classifier W,\n"+
-			"the prediction rule (sparsity, residual weight, refitted classifier), the\n"+
-			"preprocessing and the class names, without the training state that\n"+
-			"resuming needs (for K atoms, K·K + K·(n+q) values fewer). predict and eval\n"+
-			"read either form; train -resume needs the full one.\n")
+	setUsage(fs, stderr, "oddl export -model FILE -o FILE", help("export"))
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}

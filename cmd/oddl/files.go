@@ -1,42 +1,19 @@
 package main
 
 import (
+	"errors"
 	"fmt"
-	"io"
-	"io/fs"
 	"os"
-	"time"
 
 	"github.com/oddl-go/oddl/internal/safefile"
 	"github.com/oddl-go/oddl/oddl"
 )
 
-// fifoWait is how long an input FIFO may go without a writer before the
-// command gives up on it: long enough for a writer started just before
-// ("cat m > fifo & oddl …") to open its end, short enough that a FIFO
-// nothing writes to is an error rather than a hang.
-var fifoWait = 2 * time.Second
-
-// openInput opens an input file once, for reading from start to end. A
-// folder is refused; a FIFO without a writer is waited on for fifoWait,
-// then refused.
-func openInput(flag, path string) (io.ReadCloser, error) {
-	fi, err := os.Stat(path)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", flag, err)
-	}
-	switch m := fi.Mode(); {
-	case m.IsDir():
-		return nil, fmt.Errorf("%s %s: is a folder", flag, path)
-	case m&fs.ModeNamedPipe != 0:
-		return openFIFO(flag, path)
-	}
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", flag, err)
-	}
-	return f, nil
-}
+// openInput and lockModel are safefile's, named for the commands.
+var (
+	openInput = safefile.OpenInput
+	lockModel = safefile.LockModel
+)
 
 // loadModel reads the model named by the flag -model (or -resume): a
 // regular file through oddl.Load, anything else (a pipe, /dev/stdin, a
@@ -75,55 +52,30 @@ type output struct {
 	replaces   string
 }
 
-// checkOutputs checks, before any work starts, that every output can be
-// written (see safefile.Check) and that no two name the same file, nor an
-// output one of the inputs it would destroy. A file problem is an error
-// (status 1); two flags on one file are a usage error (status 2).
+// checkOutputs is safefile.CheckOutputs: two flags on one file are a
+// usage error (status 2), a file problem an error (status 1).
 func checkOutputs(outs []output, inputs ...output) error {
-	var given []output
-	for _, o := range outs {
-		if o.path != "" {
-			given = append(given, o)
+	named := func(list []output) []safefile.Named {
+		n := make([]safefile.Named, len(list))
+		for i, o := range list {
+			n[i] = safefile.Named{Label: o.flag, Path: o.path, Replaces: o.replaces}
 		}
+		return n
 	}
-	for i, a := range given {
-		for _, b := range given[:i] {
-			if safefile.Same(a.path, b.path) {
-				return usageError{fmt.Errorf("%s and %s name the same file %s: give each output its own", b.flag, a.flag, a.path)}
-			}
-		}
-		for _, in := range inputs {
-			if in.path != "" && in.flag != a.replaces && safefile.Same(a.path, in.path) {
-				return usageError{fmt.Errorf("%s %s is the %s input: writing it would destroy it", a.flag, a.path, in.flag)}
-			}
-		}
-	}
-	for _, o := range given {
-		if err := safefile.Check(o.path); err != nil {
-			return fmt.Errorf("%s: %w", o.flag, err)
-		}
-	}
-	return nil
+	return conflictUsage(safefile.CheckOutputs(named(outs), named(inputs)...))
 }
 
-// sameInput refuses two inputs that are one stream ("-" is stdin): the
-// first to read it would leave nothing for the other. Regular files may be
-// read twice.
+// sameInput refuses, as a usage error, two inputs that are one stream
+// (see safefile.OneStream).
 func sameInput(aFlag, a, bFlag string, bs []string) error {
-	stat := func(p string) (os.FileInfo, error) {
-		if p == "-" {
-			return os.Stdin.Stat()
-		}
-		return os.Stat(p)
+	return conflictUsage(safefile.OneStream(aFlag, a, bFlag, bs))
+}
+
+// conflictUsage makes a safefile.ConflictError a usage error.
+func conflictUsage(err error) error {
+	var c *safefile.ConflictError
+	if errors.As(err, &c) {
+		return usageError{err}
 	}
-	fa, err := stat(a)
-	if a == "" || err != nil || fa.Mode().IsRegular() {
-		return nil
-	}
-	for _, b := range bs {
-		if fb, err := stat(b); err == nil && os.SameFile(fa, fb) {
-			return usageError{fmt.Errorf("%s and %s name the same input %s: a stream is read once", aFlag, bFlag, b)}
-		}
-	}
-	return nil
+	return err
 }

@@ -9,6 +9,7 @@
 package main
 
 import (
+	"embed"
 	"errors"
 	"flag"
 	"fmt"
@@ -133,6 +134,21 @@ func setUsage(fs *flag.FlagSet, w io.Writer, synopsis, about string) {
 		fmt.Fprintf(w, "usage: %s\n\n%s\n", synopsis, about)
 		fs.PrintDefaults()
 	}
+}
+
+// helpFiles hold the text of each command's -h between the synopsis and
+// the flags.
+//
+//go:embed help/*.txt
+var helpFiles embed.FS
+
+// help returns the -h text of the command name, help/NAME.txt.
+func help(name string) string {
+	b, err := helpFiles.ReadFile("help/" + name + ".txt")
+	if err != nil {
+		panic("oddl: no help text for " + name)
+	}
+	return string(b)
 }
 
 // parseFlags parses args into fs and wraps a failure as a usage error of

@@ -8,8 +8,6 @@ import (
 	iofs "io/fs"
 	"os"
 	"os/signal"
-	"path/filepath"
-	"strconv"
 	"strings"
 
 	"github.com/oddl-go/oddl/bench/experiments"
@@ -45,27 +43,7 @@ func runReproduce(args []string, stdout, stderr io.Writer) error {
 	streamLargeK := fs.Int("stream-large-k", -1, "with -table stream, the atoms of the extra ODDL and per-class runs at every stream length (default: 2560, with -quick none; 0: none)")
 	deform := fs.String("deform", "default", "with -table stream, the deformation of the stream (as for oddl train -deform)")
 	mem := addMemoryFlag(fs)
-	setUsage(fs, stderr, "oddl reproduce [-table 1|2|3|4|5|all] [-quick] [-out DIR] [-data-dir DIR] [flags]",
-		"Runs the paper's experiments and prints each table in Markdown, the paper's\n"+
-			"values beside ours: Table 1 error rates on MNIST and USPS (oddl-paper, the\n"+
-			"paper's algorithm as written; oddl, our defaults; ksvd-linear,\n"+
-			"online-rec-linear, dksvd), then a like-for-like table that goes from the\n"+
-			"paper's algorithm to the defaults one change at a time, each row with its\n"+
-			"error on a held-out sixth of the training set and on the test set; Table 2\n"+
-			"training times; Table 3 error against the dictionary size (with a plot);\n"+
-			"Table 4 Extended Yale B with the 7-patch protocol over random splits (the\n"+
-			"residual weight chosen for each split on held-out training faces); Table 5\n"+
-			"training time relative to ksvd-linear. The paper's values stand beside\n"+
-			"the runs of its own algorithm only. Writes results.json, table3.png/svg and\n"+
-			"pictures of the MNIST dictionaries to the -out folder. Tables 2 and 5 come\n"+
-			"from the runs of Table 1.\n\n"+
-			"Before any table runs, the peak memory of the tables chosen (the data\n"+
-			"sets as they are held, with their copies, and the largest method at the\n"+
-			"K, sizes and caps given) is estimated and checked against -max-memory\n"+
-			"(default: what the machine has available, as for oddl train): a run that\n"+
-			"would not fit is refused with a line naming what to lower (-max-train,\n"+
-			"-k, -sizes, -persons, -table) or -max-memory to raise. -table stream\n"+
-			"passes -max-memory to each of its training runs.\n")
+	setUsage(fs, stderr, "oddl reproduce [-table 1|2|3|4|5|all] [-quick] [-out DIR] [-data-dir DIR] [flags]", help("reproduce"))
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -81,11 +59,11 @@ func runReproduce(args []string, stdout, stderr io.Writer) error {
 	if strings.TrimSpace(*table) == "stream" {
 		return reproduceStream(*quick, *k, *streamSizes, *streamLargeK, *deform, *dataDir, *threads, *backend, *out, mem.text, *quiet, stdout, stderr)
 	}
-	tables, err := reproduceTables(*table)
+	tables, err := experiments.ParseTables(*table)
 	if err != nil {
 		return usageError{fmt.Errorf("-table: %w", err)}
 	}
-	ks, err := reproduceInts(*sizes)
+	ks, err := experiments.ParseSizes(*sizes)
 	if err != nil {
 		return usageError{fmt.Errorf("-sizes: %w", err)}
 	}
@@ -105,7 +83,7 @@ func runReproduce(args []string, stdout, stderr io.Writer) error {
 	if _, _, err := blas.Select(*backend); err != nil {
 		return usageError{fmt.Errorf("-blas: %w", err)}
 	}
-	if err := checkOutFolder(*out); err != nil {
+	if err := safefile.CheckDir("-out", *out); err != nil {
 		return err
 	}
 	o := experiments.Options{
@@ -123,11 +101,8 @@ func runReproduce(args []string, stdout, stderr io.Writer) error {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	res, err := experiments.Run(ctx, o, stdout)
-	if errors.Is(err, iofs.ErrNotExist) && *dataDir == "" {
-		return fmt.Errorf("%w (give the folder of the data files with -data-dir)", err)
-	}
 	if err != nil {
-		return err
+		return dataDirHint(err, *dataDir)
 	}
 	if !*quiet {
 		fmt.Fprintf(stderr, "done in %.1f s\n", res.Seconds)
@@ -138,65 +113,10 @@ func runReproduce(args []string, stdout, stderr io.Writer) error {
 	return nil
 }
 
-// reproduceTables parses "all" or a comma-separated list of table numbers.
-func reproduceTables(s string) ([]int, error) {
-	s = strings.TrimSpace(s)
-	if s == "" || s == "all" {
-		return nil, nil
-	}
-	ts, err := reproduceInts(s)
-	if err != nil {
-		return nil, err
-	}
-	for _, t := range ts {
-		if t < 1 || t > len(experiments.Tables) {
-			return nil, fmt.Errorf("no table %d (tables 1 to %d, or all)", t, len(experiments.Tables))
-		}
-	}
-	return ts, nil
-}
-
-// reproduceInts parses a comma-separated list of positive integers ("" gives nil).
-func reproduceInts(s string) ([]int, error) {
-	if strings.TrimSpace(s) == "" {
-		return nil, nil
-	}
-	var out []int
-	for _, f := range strings.Split(s, ",") {
-		v, err := strconv.Atoi(strings.TrimSpace(f))
-		if err != nil || v < 1 {
-			return nil, fmt.Errorf("%q is not a positive integer", strings.TrimSpace(f))
-		}
-		out = append(out, v)
-	}
-	return out, nil
-}
-
-// checkOutFolder checks, before the experiments run, that the -out folder
-// is a folder that takes files, or can be made.
-func checkOutFolder(dir string) error {
-	if dir == "" {
-		return nil
-	}
-	fi, err := os.Stat(dir)
-	switch {
-	case errors.Is(err, iofs.ErrNotExist):
-		return nil // made when the first result is written
-	case err != nil:
-		return fmt.Errorf("-out: %w", err)
-	case !fi.IsDir():
-		return fmt.Errorf("-out %s: is %s, not a folder", dir, safefile.Kind(fi.Mode()))
-	}
-	if err := safefile.Check(filepath.Join(dir, "results.json")); err != nil {
-		return fmt.Errorf("-out: %w", err)
-	}
-	return nil
-}
-
 // reproduceStream checks the flags of -table stream and runs it.
 func reproduceStream(quick bool, k int, sizes string, largeK int, deform, dataDir string, threads int, backend, out, maxMemory string, quiet bool, stdout, stderr io.Writer) error {
 	o := streamTableOptions{k: k, largeK: largeK, deform: deform, dataDir: dataDir, threads: threads, backend: backend, out: out, maxMemory: maxMemory}
-	ns, err := reproduceInts(sizes)
+	ns, err := experiments.ParseSizes(sizes)
 	if err != nil {
 		return usageError{fmt.Errorf("-stream-sizes: %w", err)}
 	}
@@ -226,7 +146,7 @@ func reproduceStream(quick bool, k int, sizes string, largeK int, deform, dataDi
 	if _, err := parseDeformation(deform); err != nil {
 		return usageError{fmt.Errorf("-deform: %w", err)}
 	}
-	if err := checkOutFolder(out); err != nil {
+	if err := safefile.CheckDir("-out", out); err != nil {
 		return err
 	}
 	if !quiet {
@@ -242,22 +162,22 @@ func reproduceSmall(seeds int, dataDir string, threads int, backend string, quic
 	if seeds < 0 || threads < 0 || threads > oddl.MaxThreads {
 		return usageError{fmt.Errorf("-seeds %d, -threads %d: want counts ≥ 0 (at most %d threads)", seeds, threads, oddl.MaxThreads)}
 	}
-	if seeds == 0 {
-		seeds = 5
-		if quick {
-			seeds = 2
-		}
-	}
 	if _, _, err := blas.Select(backend); err != nil {
 		return usageError{fmt.Errorf("-blas: %w", err)}
 	}
-	o := experiments.Options{DataDir: dataDir, Threads: threads, Backend: backend}
+	o := experiments.Options{DataDir: dataDir, Threads: threads, Backend: backend, Quick: quick}
 	if !quiet {
 		o.Log = stderr
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	_, err := experiments.RunSmall(ctx, o, seeds, stdout)
+	return dataDirHint(err, dataDir)
+}
+
+// dataDirHint points to -data-dir when data files were not found where
+// they were looked for by default.
+func dataDirHint(err error, dataDir string) error {
 	if errors.Is(err, iofs.ErrNotExist) && dataDir == "" {
 		return fmt.Errorf("%w (give the folder of the data files with -data-dir)", err)
 	}

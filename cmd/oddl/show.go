@@ -2,11 +2,8 @@ package main
 
 import (
 	"fmt"
-	"image"
-	"image/color"
 	"image/png"
 	"io"
-	"math/rand/v2"
 
 	"github.com/oddl-go/oddl/dataset"
 	"github.com/oddl-go/oddl/internal/safefile"
@@ -32,10 +29,7 @@ func runShow(args []string, stdout, stderr io.Writer) error {
 	zoom := fs.Int("zoom", 2, "pixels per atom entry")
 	deformed := fs.Int("deformed", 0, "instead of a model's atoms, draw `N` MNIST training digits, each followed by deformed copies as -stream makes them (see -deform)")
 	deform := fs.String("deform", "default", "with -deformed, the deformation (as for oddl train -deform)")
-	setUsage(fs, stderr, "oddl show -model FILE [-o atoms.png] [-rows R -cols C] [flags]",
-		"Draws every atom of the model's dictionary as a small gray image (0 is mid\n"+
-			"gray, each atom scaled to its largest entry, positive white) in a grid, and\n"+
-			"writes it as a PNG file.\n")
+	setUsage(fs, stderr, "oddl show -model FILE [-o atoms.png] [-rows R -cols C] [flags]", help("show"))
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -61,19 +55,11 @@ func runShow(args []string, stdout, stderr io.Writer) error {
 	}
 	D := m.Dictionary()
 	K, n := D.Dims()
-	r, c := *rows, *cols
+	r, c, ok := oddl.AtomShape(n, *rows, *cols)
 	switch {
-	case r == 0 && c == 0:
-		var ok bool
-		if r, c, ok = oddl.SquareShape(n); !ok {
-			return usageError{fmt.Errorf("atoms have %d entries, not a square image: give -rows and -cols", n)}
-		}
-	case r == 0 && n%c == 0:
-		r = n / c
-	case c == 0 && n%r == 0:
-		c = n / r
-	}
-	if r*c != n {
+	case !ok && *rows == 0 && *cols == 0:
+		return usageError{fmt.Errorf("atoms have %d entries, not a square image: give -rows and -cols", n)}
+	case !ok:
 		return usageError{fmt.Errorf("-rows %d -cols %d: atoms have %d entries", r, c, n)}
 	}
 	opt := oddl.AtomImageOptions{Columns: *columns, Max: *maxAtoms, Zoom: *zoom}
@@ -115,35 +101,9 @@ func showDeformed(n int, spec, out string, zoom int, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
-	df, err := dataset.NewDeformer(d, train.Rows, train.Cols)
+	img, err := dataset.DeformedGrid(train, d, n, deformCopies, zoom)
 	if err != nil {
 		return err
-	}
-	r, c := train.Rows, train.Cols
-	const gap = 2
-	cols := deformCopies + 1
-	img := image.NewGray(image.Rect(0, 0, (cols*(c+gap)-gap)*zoom, (n*(r+gap)-gap)*zoom))
-	buf := make([]float64, r*c)
-	rng := rand.New(rand.NewPCG(1, 2))
-	for i := range n {
-		src := train.X.RawRowView(i)
-		for j := range cols {
-			pix := src
-			if j > 0 {
-				df.Deform(buf, src, rng)
-				pix = buf
-			}
-			for y := range r {
-				for x := range c {
-					v := uint8(min(255, max(0, pix[y*c+x])))
-					for dy := range zoom {
-						for dx := range zoom {
-							img.SetGray((j*(c+gap)+x)*zoom+dx, (i*(r+gap)+y)*zoom+dy, color.Gray{Y: v})
-						}
-					}
-				}
-			}
-		}
 	}
 	if err := safefile.Write(out, func(w io.Writer) error { return png.Encode(w, img) }); err != nil {
 		return fmt.Errorf("-o: %w", err)

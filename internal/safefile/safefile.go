@@ -3,7 +3,9 @@
 // target (the target is replaced, the link stays), and a file is replaced
 // whole, by a rename, keeping its permission bits; a new file gets the
 // permissions the umask allows. Check finds, before any long work starts,
-// the outputs that could not be written at the end.
+// the outputs that could not be written at the end. OpenInput opens an
+// input once (a FIFO without a writer is an error, not a hang), and
+// LockModel keeps two runs from writing one model.
 package safefile
 
 import (

@@ -1,6 +1,6 @@
 //go:build !unix
 
-package main
+package safefile
 
 import (
 	"fmt"
@@ -9,10 +9,10 @@ import (
 )
 
 // openFIFO opens a FIFO as any file where FIFOs are not those of Unix.
-func openFIFO(flag, path string) (io.ReadCloser, error) {
+func openFIFO(label, path string) (io.ReadCloser, error) {
 	f, err := os.Open(path)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", flag, err)
+		return nil, fmt.Errorf("%s: %w", label, err)
 	}
 	return f, nil
 }

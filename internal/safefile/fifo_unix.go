@@ -1,6 +1,6 @@
 //go:build unix
 
-package main
+package safefile
 
 import (
 	"bytes"
@@ -12,16 +12,16 @@ import (
 	"time"
 )
 
-// openFIFO opens a FIFO without blocking and waits up to fifoWait for a
+// openFIFO opens a FIFO without blocking and waits up to FIFOWait for a
 // writer. A read from a FIFO without a writer returns end of file at
 // once, and one with a writer but no data yet waits (or says EAGAIN): the
 // first byte that arrives tells that a writer is there.
-func openFIFO(flag, path string) (io.ReadCloser, error) {
+func openFIFO(label, path string) (io.ReadCloser, error) {
 	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", flag, err)
+		return nil, fmt.Errorf("%s: %w", label, err)
 	}
-	deadline := time.Now().Add(fifoWait)
+	deadline := time.Now().Add(FIFOWait)
 	var first [1]byte
 	for {
 		n, err := f.Read(first[:])
@@ -30,11 +30,11 @@ func openFIFO(flag, path string) (io.ReadCloser, error) {
 		}
 		if err != nil && err != io.EOF && !errors.Is(err, syscall.EAGAIN) {
 			f.Close()
-			return nil, fmt.Errorf("%s: %w", flag, err)
+			return nil, fmt.Errorf("%s: %w", label, err)
 		}
 		if time.Now().After(deadline) {
 			f.Close()
-			return nil, fmt.Errorf("%s %s: a FIFO that nothing wrote to within %v (start its writer first)", flag, path, fifoWait)
+			return nil, fmt.Errorf("%s %s: a FIFO that nothing wrote to within %v (start its writer first)", label, path, FIFOWait)
 		}
 		time.Sleep(10 * time.Millisecond)
 	}

@@ -1,11 +1,10 @@
-package main
+package dataset_test
 
 import (
+	"bytes"
 	"context"
 	"math"
 	"math/rand/v2"
-	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -16,9 +15,9 @@ import (
 	"github.com/oddl-go/oddl/oddl"
 )
 
-// fuzzModel trains a tiny model on 4-dimensional samples (2×2 images) in
+// fuzzSamplesModel trains a tiny model on 4-dimensional samples (2×2 images) in
 // 2 classes, for the input fuzzer.
-func fuzzModel(tb testing.TB) *oddl.Model {
+func fuzzSamplesModel(tb testing.TB) *oddl.Model {
 	tb.Helper()
 	rng := rand.New(rand.NewPCG(3, 7))
 	const N = 200
@@ -44,8 +43,8 @@ func fuzzModel(tb testing.TB) *oddl.Model {
 	return m
 }
 
-// formatCSV writes X as CSV with every value in its shortest exact form.
-func formatCSV(X *mat.Dense) string {
+// formatSamplesCSV writes X as CSV with every value in its shortest exact form.
+func formatSamplesCSV(X *mat.Dense) string {
 	var b strings.Builder
 	r, _ := X.Dims()
 	for i := range r {
@@ -60,13 +59,13 @@ func formatCSV(X *mat.Dense) string {
 	return b.String()
 }
 
-// FuzzPredictInput feeds arbitrary bytes to predict's input reader (which
-// takes IDX images, plain or gzip, or CSV) and the accepted samples to the
-// model. Nothing may panic; an error is one line; accepted input has the
-// model's width, only finite values, and survives a CSV round trip bit for
-// bit; the model labels every sample.
-func FuzzPredictInput(f *testing.F) {
-	model := fuzzModel(f)
+// FuzzReadSamples feeds arbitrary bytes to ReadSamples (which takes IDX
+// images, plain or gzip, or CSV: predict's input) and the accepted samples
+// to a model. Nothing may panic; an error is one line; accepted input has
+// the model's width, only finite values, and survives a CSV round trip bit
+// for bit; the model labels every sample.
+func FuzzReadSamples(f *testing.F) {
+	model := fuzzSamplesModel(f)
 	for _, s := range []string{
 		"1,2,3,4\n",
 		"\ufeff# pixels\n1 2 3 4\r\n\n5\t6;7,8\n",
@@ -82,12 +81,8 @@ func FuzzPredictInput(f *testing.F) {
 	}
 	// IDX images of 2×2 pixels, unsigned bytes, two samples.
 	f.Add([]byte{0, 0, 8, 3, 0, 0, 0, 2, 0, 0, 0, 2, 0, 0, 0, 2, 1, 2, 3, 4, 250, 0, 0, 9})
-	path := filepath.Join(f.TempDir(), "in")
 	f.Fuzz(func(t *testing.T, data []byte) {
-		if err := os.WriteFile(path, data, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		X, err := readSamples(path, model.Dim(), oddl.Shape{})
+		X, _, _, err := dataset.ReadSamples(bytes.NewReader(data), "in", model.Dim())
 		if err != nil {
 			if strings.Contains(err.Error(), "\n") {
 				t.Fatalf("error of several lines: %q", err)
@@ -105,7 +100,7 @@ func FuzzPredictInput(f *testing.F) {
 				}
 			}
 		}
-		Y, err := dataset.ReadCSVSamples(strings.NewReader(formatCSV(X)), "round trip", c)
+		Y, err := dataset.ReadCSVSamples(strings.NewReader(formatSamplesCSV(X)), "round trip", c)
 		if err != nil {
 			t.Fatalf("the accepted samples written as CSV are refused: %v", err)
 		}
