@@ -253,3 +253,63 @@ func unmarshal(b []byte) (*Model, error) {
 	}
 	return m, nil
 }
+
+// A float32 model with a patch front end (the front end itself stays
+// float64) saves in version 12 with its front end and loads to the same
+// scores.
+func TestFloat32PatchFrontEnd(t *testing.T) {
+	rng := rand.New(rand.NewPCG(11, 12))
+	X, labels := bars(rng, 600, 12)
+	Xt, lt := bars(rng, 300, 12)
+	cfg := frontConfig()
+	cfg.Precision = PrecisionFloat32
+	m, err := Train(context.Background(), cfg, mustSource(t, X, labels, 3))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !single32(m.st.dt) {
+		t.Error("dictionary values that are not float32")
+	}
+	cfg.Precision = PrecisionFloat64
+	m64, err := Train(context.Background(), cfg, mustSource(t, X, labels, 3))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ev, err := m.Evaluate(Xt, lt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ev64, err := m64.Evaluate(Xt, lt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("test error float32 %.3f, float64 %.3f", ev.ErrorRate, ev64.ErrorRate)
+	if ev.ErrorRate > ev64.ErrorRate+0.02 {
+		t.Errorf("test error float32 %.3f, float64 %.3f", ev.ErrorRate, ev64.ErrorRate)
+	}
+	b, err := m.MarshalBinary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v := binary.LittleEndian.Uint32(b[8:]); v != precVersion {
+		t.Errorf("written in version %d", v)
+	}
+	l, err := unmarshal(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if l.Patches() == nil || l.Config() != m.Config() {
+		t.Fatalf("loaded: front end %v, config %+v", l.Patches() != nil, l.Config())
+	}
+	s1, err := m.Scores(Xt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s2, err := l.Scores(Xt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !mat.Equal(s1, s2) {
+		t.Error("the loaded model scores differently")
+	}
+}
