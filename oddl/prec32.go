@@ -10,6 +10,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/oddl-go/oddl/internal/kernel"
+	"github.com/oddl-go/oddl/internal/par"
 	"github.com/oddl-go/oddl/omp"
 )
 
@@ -151,34 +152,31 @@ func (d *dictCoder) encode32(ctx context.Context, dst *omp.Codes, D, x *mat.Dens
 // stacked32 is the float32 side of a stackedCoder.
 type stacked32 struct {
 	coder   *omp.Coder32 // on G~
-	g, gs   []float64    // G and G~ in float64, for fillGram
-	a0, sa0 []float32    // A0 and A0~ as the coders read them
+	a0, sa0 []float32    // A0 and A0~
+	rows    [][]float64  // a row of λ0·W Wᵀ per goroutine
 	codes   omp.Codes32
-	gsRound []float32
 }
 
 // encode32 is encode in float32: G and A0 come from the float32 coder on
-// D, G~ and A0~ are formed from them in float64 (their O(K²q) and O(κK)
-// work) and rounded to float32 for the float32 coder on G~.
+// D; each entry of G~ and A0~ is formed from them in float64 (the O(K²q)
+// and O(κK) work of the stacking) and rounded to float32 for the float32
+// coder on G~, so that no K×K or κ×K matrix is held in float64.
 func (s *stackedCoder) encode32(st *state, d *dictCoder, b *batch, lambda0 float64, dst *omp.Codes) error {
 	k, n, q, stride := st.k, st.n, st.q, st.stride()
 	r := b.rows()
+	f := &s.f32
 	if len(s.snorm) < k || len(s.xx) < r {
 		size := len(b.lab)
 		s.snorm = make([]float64, k)
-		s.a0 = make([]float64, size*k)
-		s.sa0 = make([]float64, size*k)
 		s.xx = make([]float64, size)
 		s.sxx = make([]float64, size)
-		s.f32.a0 = make([]float32, size*k)
-		s.f32.sa0 = make([]float32, size*k)
+		f.a0 = make([]float32, size*k)
+		f.sa0 = make([]float32, size*k)
 	}
 	if err := d.sync32(st.dictView()); err != nil {
 		return err
 	}
-	f := &s.f32
-	f.g = grow64(f.g, k*k)
-	to64(f.g, d.f32.coder.Gram().Data[:k*k])
+	G := d.f32.coder.Gram().Data
 	for j := range k {
 		row := st.dt[j*stride : (j+1)*stride]
 		s.snorm[j] = math.Sqrt(kernel.SumSqUnitary(row[:n]) + lambda0*kernel.SumSqUnitary(row[n:]))
@@ -192,22 +190,36 @@ func (s *stackedCoder) encode32(st *state, d *dictCoder, b *batch, lambda0 float
 			s.wt[c*k+j] = v
 		}
 	}
-	f.gs = grow64(f.gs, k*k)
-	s.fillGram(st, f.g, f.gs, lambda0, workers)
+	for len(f.rows) < workers {
+		f.rows = append(f.rows, make([]float64, k))
+	}
+	// The upper triangle of G~, rows shared round-robin: row i of
+	// λ0·W Wᵀ from j = i on as q axpys over the rows of Wᵀ.
 	fill := func(g []float32) {
-		for i := range k {
-			to32(g[i*k+i:(i+1)*k], f.gs[i*k+i:(i+1)*k])
-		}
+		par.Do(workers, func(w int) {
+			for i := w; i < k; i += workers {
+				acc := f.rows[w][i:k]
+				clear(acc)
+				for c, v := range st.dt[i*stride+n : (i+1)*stride] {
+					if v != 0 {
+						kernel.AxpyUnitary(v, s.wt[c*k+i:(c+1)*k], acc)
+					}
+				}
+				gi, out, ci := G[i*k+i:(i+1)*k], g[i*k+i:(i+1)*k], s.snorm[i]
+				for t, v := range acc {
+					out[t] = float32((float64(gi[t]) + lambda0*v) / (ci * s.snorm[i+t]))
+				}
+			}
+		})
 	}
 	if f.coder == nil {
-		f.gsRound = grow32(f.gsRound, k*k)
-		fill(f.gsRound)
-		c, err := omp.NewGram32(blas32.General{Rows: k, Cols: k, Stride: k, Data: f.gsRound}, s.c.options32(s.l)...)
+		gs := make([]float32, k*k)
+		fill(gs)
+		c, err := omp.NewGram32(blas32.General{Rows: k, Cols: k, Stride: k, Data: gs}, s.c.options32(s.l)...)
 		if err != nil {
 			return diverged(err, "stacked dictionary")
 		}
 		f.coder = c
-		f.gsRound = nil
 	} else if err := f.coder.FillGram(fill); err != nil {
 		return diverged(err, "stacked dictionary")
 	}
@@ -215,15 +227,20 @@ func (s *stackedCoder) encode32(st *state, d *dictCoder, b *batch, lambda0 float
 	if err := d.f32.coder.CorrelationsTo(blas32.General{Rows: r, Cols: k, Stride: k, Data: f.a0[:r*k]}, matrix32(&d.f32.x, b.x)); err != nil {
 		return fmt.Errorf("oddl: coding: %w", err)
 	}
-	to64(s.a0[:r*k], f.a0[:r*k])
-	for i := range r {
-		xx := kernel.SumSqUnitary(x.Data[i*x.Stride : i*x.Stride+n])
-		s.xx[i] = xx
-		s.sxx[i] = xx + lambda0
-		wy := s.wt[b.lab[i]*k : (b.lab[i]+1)*k]
-		kernel.AxpyDiv(s.sa0[i*k:(i+1)*k], s.a0[i*k:(i+1)*k], wy, s.snorm, lambda0)
-	}
-	to32(f.sa0[:r*k], s.sa0[:r*k])
+	sw := max(1, min(workers, r))
+	par.Do(sw, func(w int) {
+		for i := w * r / sw; i < (w+1)*r/sw; i++ {
+			xx := kernel.SumSqUnitary(x.Data[i*x.Stride : i*x.Stride+n])
+			s.xx[i] = xx
+			s.sxx[i] = xx + lambda0
+			// sa[j] = (a[j] + λ0·w_j[y_i]) / c_j.
+			wy := s.wt[b.lab[i]*k : (b.lab[i]+1)*k]
+			a, sa := f.a0[i*k:(i+1)*k], f.sa0[i*k:(i+1)*k]
+			for j, v := range a {
+				sa[j] = float32((float64(v) + lambda0*wy[j]) / s.snorm[j])
+			}
+		}
+	})
 	if err := f.coder.EncodeGramTo(&f.codes, blas32.General{Rows: r, Cols: k, Stride: k, Data: f.sa0[:r*k]}, s.sxx[:r]); err != nil {
 		return fmt.Errorf("oddl: coding: %w", err)
 	}
@@ -352,7 +369,10 @@ func (p *predictor) scores32(ctx context.Context, m *Model, Xc *mat.Dense) (*mat
 	}
 	rows := min(r, scoreRows, max(16, scoreFloats/k))
 	A32 := make([]float32, rows*k)
-	A0 := mat.NewDense(rows, k, nil)
+	var A0 *mat.Dense // the correlations in float64, for the collaborative rule
+	if p.gram != nil {
+		A0 = mat.NewDense(rows, k, nil)
+	}
 	xx := make([]float64, rows)
 	var cc omp.Codes32
 	for lo := 0; lo < r; lo += rows {

@@ -313,3 +313,22 @@ func TestFloat32PatchFrontEnd(t *testing.T) {
 		t.Error("the loaded model scores differently")
 	}
 }
+
+// Float32 training gives the same model on 1, 2 and 3 threads.
+func TestFloat32DeterministicAcrossThreads(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 32))
+	_, X, labels := planted(rng, 40, 30, 4, 5, 1200, 0.05)
+	var models []*Model
+	for _, th := range []int{1, 2, 3} {
+		cfg := smallConfig(40, 4)
+		cfg.Batch = 300
+		cfg.Precision = PrecisionFloat32
+		m, err := Train(context.Background(), cfg, mustSource(t, X, labels, 5), WithThreads(th), WithBackend("native"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		models = append(models, m)
+	}
+	sameModel(t, models[0], models[1])
+	sameModel(t, models[0], models[2])
+}
