@@ -332,3 +332,37 @@ func TestFloat32DeterministicAcrossThreads(t *testing.T) {
 	sameModel(t, models[0], models[1])
 	sameModel(t, models[0], models[2])
 }
+
+// A float64 model is written in the versions of before (8 for this one)
+// and loads as float64; a Config without a precision trains the float64
+// model of PrecisionFloat64, named so.
+func TestFloat64FilePrecision(t *testing.T) {
+	rng := rand.New(rand.NewPCG(9, 64))
+	_, X, labels := planted(rng, 24, 16, 3, 4, 400, 0.05)
+	cfg := smallConfig(24, 3)
+	m, err := Train(context.Background(), cfg, mustSource(t, X, labels, 4))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg.Precision = ""
+	e, err := Train(context.Background(), cfg, mustSource(t, X, labels, 4))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sameModel(t, m, e)
+	b, err := m.MarshalBinary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v := binary.LittleEndian.Uint32(b[8:]); v != fileVersion {
+		t.Errorf("float64 model written in version %d, want %d", v, fileVersion)
+	}
+	l, err := unmarshal(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p := l.Config().Precision; p != PrecisionFloat64 {
+		t.Errorf("loaded precision %q", p)
+	}
+	sameModel(t, m, l)
+}
