@@ -112,6 +112,9 @@ func TestFloat32Train(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
+			if m32.pred == nil || m32.pred.f32.coder == nil || m32.pred.coder != nil {
+				t.Error("the float32 model does not predict with a float32 coder")
+			}
 			s2, err := l32.Scores(Xt)
 			if err != nil {
 				t.Fatal(err)
@@ -365,4 +368,39 @@ func TestFloat64FilePrecision(t *testing.T) {
 		t.Errorf("loaded precision %q", p)
 	}
 	sameModel(t, m, l)
+}
+
+// Training in float32 codes with the float32 coders only.
+func TestFloat32TrainerCoders(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 32))
+	_, X, labels := planted(rng, 24, 16, 3, 4, 400, 0.05)
+	src := mustSource(t, X, labels, 4)
+	cfg := smallConfig(24, 3)
+	cfg.Precision = PrecisionFloat32
+	m := &Model{cfg: cfg, st: newState(cfg.K, 16, 4)}
+	m.st.single = true
+	tr, err := newTrainer(m, src, options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := startAtoms(m.st, src, tr.b, cfg); err != nil {
+		t.Fatal(err)
+	}
+	m.cur.phase = phaseJoint
+	if err := src.Seek(1, 0); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := tr.b.read(src, cfg.Batch, 1); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := tr.step(cfg.Lambda0, true); err != nil {
+		t.Fatal(err)
+	}
+	if tr.stacked.f32.coder == nil || tr.dict.f32.coder == nil || tr.stacked.coder != nil || tr.dict.coder != nil {
+		t.Errorf("coders after a float32 step: stacked float32 %v, on D float32 %v, stacked float64 %v, on D float64 %v",
+			tr.stacked.f32.coder != nil, tr.dict.f32.coder != nil, tr.stacked.coder != nil, tr.dict.coder != nil)
+	}
+	if !single32(m.st.dt) || !single32(tr.b.buf) {
+		t.Error("dictionary or batch values that are not float32")
+	}
 }
