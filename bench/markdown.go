@@ -128,7 +128,7 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 		p("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|")
 		for _, t := range r.Train {
 			p("| %s | %g | %d | %.2f | %.0f | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f | %s |",
-				t.Settings.Backend, t.Settings.Lambda0, t.Samples, t.Seconds, t.SamplesPerS,
+				t.Settings.label(), t.Settings.Lambda0, t.Samples, t.Seconds, t.SamplesPerS,
 				t.Coding, t.Statistics, t.Update, t.Read, t.Refit, t.Start, runsText(t.PassSeconds))
 		}
 		p("")
@@ -138,7 +138,7 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 		p("|---|---:|---:|---:|---:|---:|---:|---:|")
 		for _, t := range r.Train {
 			p("| %s | %g | %d | %.1f | %.0f | %.1f | %.2f | %.1f |",
-				t.Settings.Backend, t.Settings.Lambda0, t.Steps, 1e3*t.StepSeconds, t.StepSamplesPerS,
+				t.Settings.label(), t.Settings.Lambda0, t.Steps, 1e3*t.StepSeconds, t.StepSamplesPerS,
 				1e3*t.StepCoding, 1e3*t.StepStatistics, 1e3*t.StepUpdate)
 		}
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/oddl-go/oddl/blas"
 	"github.com/oddl-go/oddl/dataset"
 	"github.com/oddl-go/oddl/internal/kernel"
+	"github.com/oddl-go/oddl/oddl"
 )
 
 // Section names of Options.Sections.
@@ -299,6 +300,20 @@ func Run(ctx context.Context, o Options) (*Report, error) {
 		}
 		if want[SectionTrain] {
 			r.Train = append(r.Train, tr)
+		}
+		if want[SectionTrain] && b == r.Best && !o.Quick {
+			// The same pass in float32 beside it (not in a quick look).
+			s32 := s
+			s32.Precision = string(oddl.PrecisionFloat32)
+			logf("training %s float32 K=%d L=%d batch=%d samples=%s%s", b, s.K, s.L, s.Batch, samplesLabel(s.Samples, train.Len()), passesLabel(s.Passes))
+			tr32, _, err := MeasureTrain(ctx, train, s32)
+			if err != nil {
+				if errors.Is(err, ctx.Err()) {
+					return done()
+				}
+				return nil, err
+			}
+			r.Train = append(r.Train, tr32)
 		}
 		if want[SectionTrain] && b == r.Best && sz.trainRec > 0 {
 			s.Lambda0, s.Samples = 0, min(sz.trainRec, train.Len())

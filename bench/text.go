@@ -106,14 +106,14 @@ func (r *Report) WriteText(w io.Writer) error {
 		p("  backend\tλ0\tsamples\tseconds\tsamples/s\tcoding\tstatistics\tupdate\tread\trefit\tstart\truns (s)")
 		for _, t := range r.Train {
 			p("  %s\t%g\t%d\t%.2f\t%.0f\t%.2f\t%.2f\t%.2f\t%.2f\t%.2f\t%.2f\t%s",
-				t.Settings.Backend, t.Settings.Lambda0, t.Samples, t.Seconds, t.SamplesPerS,
+				t.Settings.label(), t.Settings.Lambda0, t.Samples, t.Seconds, t.SamplesPerS,
 				t.Coding, t.Statistics, t.Update, t.Read, t.Refit, t.Start, runsText(t.PassSeconds))
 		}
 		p("  one mini-batch step (medians over the steps after the first, milliseconds):")
 		p("  backend\tλ0\tsteps\tms/step\tsamples/s\tcoding\tstatistics\tupdate")
 		for _, t := range r.Train {
 			p("  %s\t%g\t%d\t%.1f\t%.0f\t%.1f\t%.2f\t%.1f",
-				t.Settings.Backend, t.Settings.Lambda0, t.Steps, 1e3*t.StepSeconds, t.StepSamplesPerS,
+				t.Settings.label(), t.Settings.Lambda0, t.Steps, 1e3*t.StepSeconds, t.StepSamplesPerS,
 				1e3*t.StepCoding, 1e3*t.StepStatistics, 1e3*t.StepUpdate)
 		}
 	}

@@ -21,6 +21,9 @@ type TrainSettings struct {
 	Coding  string  `json:"coding"`  // oddl.CodingStacked or oddl.CodingDictionary
 	Samples int     `json:"samples"` // samples of the pass; 0: the whole set
 	Seed    uint64  `json:"seed"`
+	// Precision is oddl.PrecisionFloat64 or oddl.PrecisionFloat32 ("":
+	// oddl's default).
+	Precision string `json:"precision,omitempty"`
 	// Passes is the number of times the pass is trained, each time from
 	// the start (the same model each time); the fastest is reported.
 	// 0 means 1.
@@ -243,6 +246,15 @@ func MeasurePredict(m *oddl.Model, test *dataset.Set, backend string, threads in
 func median(x []float64) float64 {
 	slices.Sort(x)
 	return x[len(x)/2]
+}
+
+// label names the backend of a training row, with the precision when
+// it is float32.
+func (s TrainSettings) label() string {
+	if s.Precision == string(oddl.PrecisionFloat32) {
+		return s.Backend + " float32"
+	}
+	return s.Backend
 }
 
 func backendLabel(b string) string {

@@ -28,6 +28,7 @@ type Settings struct {
 	Patches        *PatchSettings `json:"patches,omitempty"`
 	Forget         float64        `json:"forget"`
 	Seed           uint64         `json:"seed"`
+	Precision      Precision      `json:"precision"`
 }
 
 // PatchSettings is the patch front end of Settings.
@@ -49,7 +50,7 @@ func (c Config) Settings() Settings {
 		Epochs: c.Epochs, Batch: c.Batch, InitSamples: c.InitSamples, Sweeps: c.Research.Sweeps,
 		Coding: c.Coding, Refit: c.Refit, RefitPass: c.RefitPass, TaskStep: c.TaskStep,
 		ResidualWeight: c.ResidualWeight, Collaborative: c.Collaborative, InitMode: c.Init, Preprocess: c.Preprocess,
-		Forget: c.Research.Forget, Seed: c.Seed,
+		Forget: c.Research.Forget, Seed: c.Seed, Precision: c.Precision,
 	}
 	if c.PatchesOn() {
 		p := c.Patches
@@ -67,6 +68,9 @@ func (s Settings) Apply(c Config) Config {
 	c.Coding, c.Refit, c.RefitPass, c.TaskStep = s.Coding, s.Refit, s.RefitPass, s.TaskStep
 	c.ResidualWeight, c.Collaborative, c.Init, c.Preprocess = s.ResidualWeight, s.Collaborative, s.InitMode, s.Preprocess
 	c.Research.Forget, c.Seed = s.Forget, s.Seed
+	if s.Precision != "" {
+		c.Precision = s.Precision
+	}
 	if p := s.Patches; p != nil {
 		c.Patches.Size, c.Patches.Stride, c.Patches.Atoms, c.Patches.L, c.Patches.Cells = p.Size, p.Stride, p.Atoms, p.L, p.Cells
 	}

@@ -14,6 +14,7 @@ type batch struct {
 	prep    Preprocess
 	image   Shape // of the samples, for PreprocessDeskew
 	threads int
+	single  bool       // round the samples to float32 (Config.Precision)
 	buf     []float64  // room for the samples, one a row
 	lab     []int      // their labels
 	x       *mat.Dense // the samples read (a view of buf), nil at the end of a pass
@@ -82,5 +83,8 @@ func (b *batch) read(src Source, want int, index int64) (int, error) {
 		return 0, fmt.Errorf("oddl: %w: mini-batch %d: %v", ErrInput, index, err)
 	}
 	preprocessRows(b.x, b.prep, b.image, b.threads)
+	if b.single {
+		round32(b.buf[:cnt*n])
+	}
 	return cnt, nil
 }

@@ -438,8 +438,8 @@ func (up *updater) atom(st *state, j int, p []float64, tol float64) bool {
 	row := st.dt[j*s : (j+1)*s]
 	mjj := st.m[j*k+j]
 	if !(mjj > tol) {
-		if up.reseed != nil {
-			up.reseed(j, row)
+		if up.reseed != nil && up.reseed(j, row) && st.single {
+			round32(row)
 		}
 		return false
 	}
@@ -465,6 +465,9 @@ func (up *updater) atom(st *state, j int, p []float64, tol float64) bool {
 	}
 	copy(row[:m], u[:m])
 	kernel.ScalUnitary(inv, row[:m])
+	if st.single {
+		round32(row[:m])
+	}
 	return true
 }
 

@@ -24,6 +24,7 @@ func benchTrainer(b *testing.B, cfg Config, n, q int) *trainer {
 		b.Fatal(err)
 	}
 	m := &Model{cfg: cfg, st: newState(cfg.K, n, q)}
+	m.st.single = cfg.single()
 	t, err := newTrainer(m, src, options{})
 	if err != nil {
 		b.Fatal(err)
@@ -53,10 +54,18 @@ func BenchmarkTrainBatch(b *testing.B) {
 	for _, bc := range []struct {
 		batch  int
 		update Update
-	}{{256, UpdateBlocked}, {1024, UpdateBlocked}, {1024, UpdateColumn}} {
-		b.Run(fmt.Sprintf("batch=%d/update=%s", bc.batch, bc.update), func(b *testing.B) {
+		prec   Precision
+	}{{256, UpdateBlocked, ""}, {1024, UpdateBlocked, ""}, {1024, UpdateColumn, ""}, {1024, UpdateBlocked, PrecisionFloat32}} {
+		name := fmt.Sprintf("batch=%d/update=%s", bc.batch, bc.update)
+		if bc.prec != "" {
+			name += "/" + string(bc.prec)
+		}
+		b.Run(name, func(b *testing.B) {
 			cfg := DefaultConfig()
 			cfg.Batch, cfg.Research.Update = bc.batch, bc.update
+			if bc.prec != "" {
+				cfg.Precision = bc.prec
+			}
 			t := benchTrainer(b, cfg, 784, 10)
 			b.ReportAllocs()
 			b.ResetTimer()

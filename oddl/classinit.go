@@ -22,6 +22,10 @@ type classCoder struct {
 	x     []float64
 	where []int
 	start []int
+	// The float32 coders and buffers (compute.single).
+	coders32 []*omp.Coder32
+	codes32  omp.Codes32
+	d32, x32 []float32
 }
 
 func newClassCoder(c compute, l, size, n, q int) *classCoder {
@@ -32,6 +36,8 @@ func newClassCoder(c compute, l, size, n, q int) *classCoder {
 		x:      make([]float64, size*n),
 		where:  make([]int, size),
 		start:  make([]int, q+2),
+
+		coders32: make([]*omp.Coder32, q),
 	}
 }
 
@@ -85,6 +91,9 @@ func (cc *classCoder) encode(st *state, b *batch, dst *omp.Codes) error {
 // encodeClass codes the sorted samples a..b−1, all of class c, on the
 // class's block D with sparsity l.
 func (cc *classCoder) encodeClass(c int, D *mat.Dense, l, a, b, n int) error {
+	if cc.c.single {
+		return cc.encodeClass32(c, D, l, a, b, n)
+	}
 	if cc.coders[c] == nil {
 		cd, err := cc.c.coderOn(D, l)
 		if err != nil {

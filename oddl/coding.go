@@ -16,6 +16,10 @@ import (
 type compute struct {
 	impl    gblas.Float64
 	threads int
+	// single says that coding runs in float32 (Config.Precision), on
+	// impl32 (nil: omp's default float32 backend).
+	single bool
+	impl32 gblas.Float32
 }
 
 // coderOn returns a Batch-OMP coder of sparsity l on D with the run's
@@ -33,7 +37,8 @@ type dictCoder struct {
 	c     compute
 	l     int
 	coder *omp.Coder
-	dirty bool // D changed since the coder saw it
+	dirty bool   // D changed since the coder saw it
+	f32   dict32 // the coder and its buffers in float32 (compute.single)
 }
 
 // changed records that D has moved since the coder last saw it.
@@ -41,6 +46,9 @@ func (d *dictCoder) changed() { d.dirty = true }
 
 // sync makes the coder code on D (and hold its Gram matrix).
 func (d *dictCoder) sync(D *mat.Dense) error {
+	if d.c.single {
+		return d.sync32(D)
+	}
 	if d.coder == nil {
 		c, err := d.c.coderOn(D, d.l)
 		if err != nil {
@@ -60,6 +68,9 @@ func (d *dictCoder) sync(D *mat.Dense) error {
 // encode codes the samples x on D into dst, giving up with ctx's error when
 // ctx is done.
 func (d *dictCoder) encode(ctx context.Context, dst *omp.Codes, D, x *mat.Dense) error {
+	if d.c.single {
+		return d.encode32(ctx, dst, D, x)
+	}
 	if err := d.sync(D); err != nil {
 		return err
 	}

@@ -81,6 +81,24 @@ const (
 	PreprocessDeskew Preprocess = "deskew"
 )
 
+// Precision is the floating-point type training and prediction compute
+// in, the Precision field of Config.
+type Precision string
+
+const (
+	// PrecisionFloat64 computes everything in double precision.
+	PrecisionFloat64 Precision = "float64"
+	// PrecisionFloat32 keeps the dictionary (D and W) in single precision
+	// and codes in single precision (omp.Coder32: the Gram matrix, the
+	// correlations and their updates), which halves the memory traffic of
+	// the work that grows with K and n. The statistics M and N and each
+	// sample's small Cholesky system stay float64: summed over millions of
+	// samples in float32, M and N would drift (docs/benchmarks/float32.md
+	// measures by how much). A model records its precision and predicts
+	// in it.
+	PrecisionFloat32 Precision = "float32"
+)
+
 // Shape is the size of samples that are images: Rows·Cols pixels, one row
 // after the other.
 type Shape struct {
@@ -211,6 +229,9 @@ type Config struct {
 	// sparse codes lose; on digits the linear scores are better: small sets
 	// choose between them on held-out folds (docs/DATA.md).
 	Collaborative float64
+	// Precision is the floating-point type of training and prediction:
+	// PrecisionFloat64 or PrecisionFloat32 ("" means PrecisionFloat64).
+	Precision Precision
 	// Research holds the knobs that experiments vary and users need not:
 	// their defaults are the method.
 	Research Research
@@ -282,6 +303,7 @@ func DefaultConfig() Config {
 		TaskStep:    DefaultTaskStep,
 
 		ResidualWeight: DefaultResidual,
+		Precision:      PrecisionFloat64,
 		Research: Research{
 			Sweeps: DefaultSweeps,
 			Unused: UnusedReseed,
@@ -339,6 +361,11 @@ func (c Config) Validate() error {
 	default:
 		return configErr("update form %q, want %q or %q", c.Research.Update, UpdateBlocked, UpdateColumn)
 	}
+	switch c.Precision {
+	case "", PrecisionFloat64, PrecisionFloat32:
+	default:
+		return configErr("precision %q, want %q or %q", c.Precision, PrecisionFloat64, PrecisionFloat32)
+	}
 	switch c.Coding {
 	case CodingDictionary, CodingStacked:
 	default:
@@ -394,6 +421,18 @@ func (c Config) validateImage(n int) error {
 		return configErr("image shape %d×%d for samples of dimension %d", im.Rows, im.Cols, n)
 	}
 	return nil
+}
+
+// single reports whether c trains and predicts in float32.
+func (c Config) single() bool { return c.Precision == PrecisionFloat32 }
+
+// withPrecision returns c with its precision named ("" becomes
+// PrecisionFloat64), as a model keeps it.
+func (c Config) withPrecision() Config {
+	if c.Precision == "" {
+		c.Precision = PrecisionFloat64
+	}
+	return c
 }
 
 // PatchesOn reports whether c has a patch front end.

@@ -150,7 +150,12 @@
 // Continue go on exactly where training stopped (bit for bit with the same
 // data and backend), also after Save and Load. Training stops cleanly when its
 // context is cancelled, as do ScoresContext, PredictContext and
-// EvaluateContext. The model file is versioned, checksummed (CRC-32C)
+// EvaluateContext. Config.Precision = PrecisionFloat32 trains and
+// predicts in single precision: the dictionary holds float32 values and
+// every Batch-OMP coding runs in float32 (omp.Coder32), while the
+// statistics M and N, which sum millions of codes, stay float64; the model
+// file records the precision and a loaded model predicts in it. The model
+// file is versioned, checksummed (CRC-32C)
 // and written atomically, only ever over a regular file (see Save); Load
 // and LoadFrom read it from a file or a stream. The file records the size
 // and a fingerprint of the training set, and resuming on other data is an

@@ -40,8 +40,16 @@ func decode(data []byte) (*Model, error) {
 	}
 	m := &Model{st: &state{k: k, n: n, q: q}}
 	m.cfg.K = k
-	h := headerFlags{front: ver == patchVersion, rule: ver >= ruleVersion}
+	h := headerFlags{front: ver == patchVersion, rule: ver >= ruleVersion, prec: ver >= precVersion}
 	m.headerFields(r, &h)
+	switch {
+	case !h.prec:
+		m.cfg.Precision = PrecisionFloat64
+	case m.cfg.Precision != PrecisionFloat32 && r.err == nil:
+		// Version 12 is the float32 form; a float64 model is written in
+		// an earlier one.
+		r.fail("precision %q in a version %d file", m.cfg.Precision, ver)
+	}
 	var front *patch.Front
 	if h.front && r.err == nil {
 		if front, err = decodeFront(r, &m.cfg, n); err != nil {
@@ -70,7 +78,19 @@ func decode(data []byte) (*Model, error) {
 		blocks = [][]float64{st.dt, st.m, st.nt, pw, st.ra, st.ry, st.p}
 	}
 	p := data[prologue+hlen:]
-	for _, s := range blocks {
+	for b, s := range blocks {
+		if b == 0 && h.prec {
+			// D~ of a float32 model.
+			for i := range s {
+				v := float64(math.Float32frombits(binary.LittleEndian.Uint32(p)))
+				if math.IsNaN(v) || math.IsInf(v, 0) {
+					return nil, fmt.Errorf("%w: non-finite value", ErrCorrupt)
+				}
+				s[i] = v
+				p = p[4:]
+			}
+			continue
+		}
 		for i := range s {
 			v := math.Float64frombits(binary.LittleEndian.Uint64(p))
 			if math.IsNaN(v) || math.IsInf(v, 0) {
@@ -96,6 +116,7 @@ func decode(data []byte) (*Model, error) {
 		st.ra, st.ry = nil, nil
 	}
 	st.pValid = h.pValid
+	st.single = c.single()
 	if !h.pValid {
 		st.p = nil
 	}

@@ -15,7 +15,7 @@ func (m *Model) header(pred bool) []byte {
 	switch {
 	case pred:
 		w.put(uint32(formPredict))
-	case m.front != nil || m.cfg.Collaborative != 0:
+	case m.front != nil || m.cfg.Collaborative != 0 || m.cfg.single():
 		w.put(uint32(formFull))
 	}
 	h := headerFlags{
@@ -23,7 +23,8 @@ func (m *Model) header(pred bool) []byte {
 		running:  m.st.ra != nil && !pred,
 		pValid:   m.st.pValid && !pred,
 		front:    m.front != nil,
-		rule:     m.cfg.Collaborative != 0,
+		rule:     m.cfg.Collaborative != 0 || m.cfg.single(),
+		prec:     m.cfg.single(),
 	}
 	// headerFields takes pointers for the reader's sake; the writer only
 	// reads through them.
@@ -38,6 +39,8 @@ func (m *Model) header(pred bool) []byte {
 // prediction form when pred: the lowest that holds it.
 func (m *Model) version(pred bool) uint32 {
 	switch {
+	case m.cfg.single():
+		return precVersion
 	case m.cfg.Collaborative != 0:
 		return ruleVersion
 	case m.front != nil:
@@ -69,7 +72,15 @@ func (m *Model) writeTo(w io.Writer, pred bool) (int64, error) {
 	bw.Write(pro[:])
 	bw.Write(hdr)
 	var buf [8]byte
-	for _, s := range blocks {
+	for i, s := range blocks {
+		if i == 0 && ver >= precVersion {
+			// D~ of a float32 model: float32 values.
+			for _, v := range s {
+				binary.LittleEndian.PutUint32(buf[:4], math.Float32bits(float32(v)))
+				bw.Write(buf[:4])
+			}
+			continue
+		}
 		for _, v := range s {
 			binary.LittleEndian.PutUint64(buf[:], math.Float64bits(v))
 			bw.Write(buf[:])

@@ -13,11 +13,12 @@ import (
 //	magic     8 bytes  "ODDLMODL"
 //	version   uint32   8 (a whole model), 9 (the prediction form), 10 (a
 //	                   model with a patch front end, either form), 11 (a
-//	                   model with the collaborative rule, either form)
+//	                   model with the collaborative rule, either form), 12
+//	                   (a float32 model, either form)
 //	hlen      uint32   length of the header that follows
 //	header    hlen bytes:
 //	            K, n, q                            uint32
-//	            form (versions 9 to 11)            uint32: 0 whole, 1 prediction
+//	            form (versions 9 to 12)            uint32: 0 whole, 1 prediction
 //	            L, Batch, Epochs, InitSamples,
 //	            Sweeps                             int64
 //	            Lambda0, Lambda1, Forget           float64
@@ -46,15 +47,17 @@ import (
 //	            class names: count (0, or q)       uint32
 //	              count × name: uint16 length + UTF-8 bytes
 //	            Image: Rows, Cols                  uint32 (0, 0: not images)
-//	            version 11: a patch front end      uint8 (0 or 1)
-//	            version 10, or 11 with the flag, the patch front end (front.go):
+//	            versions 11, 12: a patch front end uint8 (0 or 1)
+//	            version 10, or 11, 12 with the flag, the patch front end (front.go):
 //	              Size, Stride, Atoms, L, Cells,
 //	              Samples, Iterations              uint32
 //	              Seed                             uint64
-//	            version 11: Collaborative          float64
+//	            versions 11, 12: Collaborative     float64
+//	            version 12: Precision              uint16 length + bytes ("float32")
 //	              (then, with a front end, its atoms:)
 //	              Atoms × Size² patch atoms        float64
-//	D~        K×(n+q) float64, atom-major (row j = [d_j, w_j])
+//	D~        K×(n+q) float64, atom-major (row j = [d_j, w_j]);
+//	                  float32 in version 12
 //	M         K×K     float64
 //	N         K×(n+q) float64, atom-major
 //	P         K×q     float64, atom-major: the prediction classifier
@@ -81,9 +84,13 @@ import (
 // from it predicts, evaluates and is written again in the same form; it
 // cannot be trained further (ErrPredictionOnly).
 //
-// A model is written in the lowest version that holds it: 11 with the
-// collaborative rule, else 10 with a patch front end, else 9 for the
-// prediction form and 8 for a whole model.
+// A model is written in the lowest version that holds it: 12 in float32
+// (Config.Precision), else 11 with the collaborative rule, else 10 with a
+// patch front end, else 9 for the prediction form and 8 for a whole
+// model. A file of an earlier version holds a float64 model. In version
+// 12 only the dictionary D~ is float32 (the values it holds); the
+// statistics and the prediction classifier are float64 as in float64
+// models.
 // Versions 1 to 7 were written by development builds; one reader,
 // file_legacy.go, rewrites them as version 8 before they are decoded.
 
@@ -104,8 +111,11 @@ const (
 	// ruleVersion is the first version with the collaborative rule's
 	// weight (Config.Collaborative), and the front end marked by a flag.
 	ruleVersion = 11
+	// precVersion is the version of a float32 model: its header ends
+	// with the precision and its D~ is stored in float32.
+	precVersion = 12
 	// maxVersion is the highest version read.
-	maxVersion = ruleVersion
+	maxVersion = precVersion
 	maxHeader  = 1<<12 + maxNamesBytes + maxPatchBytes
 	// maxPatchBytes bounds the patch section of the header.
 	maxPatchBytes = 40 + 8*patch.MaxAtomValues
@@ -140,11 +150,17 @@ func sizeError(size, want int64) error {
 // fileSize is the length of a file of a current version (8 to 10) of the
 // given form (pred: the prediction form), header length and shape.
 func fileSize(pred bool, hlen, k, n, q int64) int64 {
+	return fileSizeOf(pred, 8, hlen, k, n, q)
+}
+
+// fileSizeOf is fileSize with D~ stored in dbytes bytes a value (4 in
+// version 12).
+func fileSizeOf(pred bool, dbytes, hlen, k, n, q int64) int64 {
 	if pred {
-		return prologue + hlen + 8*(k*(n+q)+k*q) + 4
+		return prologue + hlen + dbytes*k*(n+q) + 8*k*q + 4
 	}
 	// D~, M, N, P, RA, RY and the kept P: at most 3·2¹⁶·(2²⁴+2¹⁶) + 2·2³²
 	// + 2·2³² values, far from overflowing int64.
-	vals := 3*k*(n+q) + 2*k*k + 2*k*q
-	return prologue + hlen + 8*vals + 4
+	vals := 2*k*(n+q) + 2*k*k + 2*k*q
+	return prologue + hlen + dbytes*k*(n+q) + 8*vals + 4
 }

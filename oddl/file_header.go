@@ -43,6 +43,8 @@ type headerFlags struct {
 	// rule: the header has the front end's flag and ends with the
 	// collaborative weight (version 11).
 	rule bool
+	// prec: the header ends with the precision (version 12).
+	prec bool
 }
 
 // headerFields describes the header after K, n, q and the form field:
@@ -128,6 +130,9 @@ func (m *Model) headerFields(x fieldCodec, h *headerFlags) {
 	}
 	if h.rule {
 		x.f64(&c.Collaborative)
+	}
+	if h.prec {
+		x.str((*string)(&c.Precision))
 	}
 }
 

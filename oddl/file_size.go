@@ -53,7 +53,7 @@ func declaredSize(head []byte) (int64, error) {
 			return 0, fmt.Errorf("%w: %d bytes", ErrTruncated, len(head))
 		}
 		form := binary.LittleEndian.Uint32(head[prologue+12:])
-		// Version 9 is the prediction form only; versions 10 and 11 either.
+		// Version 9 is the prediction form only; versions 10 to 12 either.
 		if form != formPredict && (ver == predVersion || form != formFull) {
 			return 0, fmt.Errorf("%w: form %d", ErrCorrupt, form)
 		}
@@ -67,6 +67,9 @@ func declaredSize(head []byte) (int64, error) {
 func versionSize(ver uint32, pred bool, hlen, k, n, q int64) int64 {
 	if ver < fileVersion {
 		return legacySize(ver, hlen, k, n, q)
+	}
+	if ver >= precVersion {
+		return fileSizeOf(pred, 4, hlen, k, n, q)
 	}
 	return fileSize(pred, hlen, k, n, q)
 }

@@ -312,6 +312,16 @@ func (m *Model) backend() (impl gblas.Float64, name string, err error) {
 	return impl, name, nil
 }
 
+// backend32 resolves the float32 routines of the model's BLAS backend,
+// bound to its threads where the backend can be.
+func (m *Model) backend32() (gblas.Float32, error) {
+	impl, _, err := blas.Select32(m.rt.backend, blas.WithThreads(m.threads()))
+	if err != nil {
+		return nil, fmt.Errorf("%w: %w", ErrConfig, err)
+	}
+	return impl, nil
+}
+
 func (m *Model) threads() int {
 	if m.rt.threads > 0 {
 		return m.rt.threads
@@ -327,11 +337,24 @@ func (m *Model) predictor() (*predictor, error) {
 	if m.pred != nil {
 		return m.pred, nil
 	}
+	var p *predictor
+	if m.cfg.single() {
+		impl32, err := m.backend32()
+		if err != nil {
+			return nil, err
+		}
+		p, err = newPredictor32(m, impl32)
+		if err != nil {
+			return nil, err
+		}
+		m.pred = p
+		return p, nil
+	}
 	impl, _, err := m.backend()
 	if err != nil {
 		return nil, err
 	}
-	p, err := newPredictor(m, impl)
+	p, err = newPredictor(m, impl)
 	if err != nil {
 		return nil, err
 	}

@@ -44,6 +44,7 @@ type predictor struct {
 	order   []int
 	bounds  []int
 	classes []*omp.Coder
+	f32     predict32 // the coders of a float32 model (Config.Precision)
 }
 
 // atomClasses returns the class of every atom under the training
@@ -76,22 +77,8 @@ func newPredictor(m *Model, impl gblas.Float64) (*predictor, error) {
 		return &predictor{coder: c}, nil
 	}
 	k, n, q, s := m.st.k, m.st.n, m.st.q, m.st.stride()
-	cls := m.atomClasses()
-	p := &predictor{beta: beta, order: make([]int, 0, k), bounds: make([]int, q+1), classes: make([]*omp.Coder, q)}
-	for c := range q {
-		p.bounds[c] = len(p.order)
-		for j, cj := range cls {
-			if cj == c {
-				p.order = append(p.order, j)
-			}
-		}
-	}
-	p.bounds[q] = len(p.order)
-	for j, cj := range cls {
-		if cj < 0 {
-			p.order = append(p.order, j)
-		}
-	}
+	p := &predictor{beta: beta, classes: make([]*omp.Coder, q)}
+	p.order, p.bounds = m.classOrder()
 	D := mat.NewDense(k, n, nil)
 	for pos, j := range p.order {
 		copy(D.RawRowView(pos), m.st.dt[j*s:j*s+n])
@@ -103,21 +90,10 @@ func newPredictor(m *Model, impl gblas.Float64) (*predictor, error) {
 	p.coder = c
 	G := c.Gram()
 	if collab > 0 {
-		// The ridge code's matrix: G + λ_c I is positive definite for any
-		// λ_c > 0, so its Cholesky factor exists.
 		p.gram = mat.DenseCopyOf(G)
-		h := mat.NewSymDense(k, nil)
-		for i := range k {
-			for j := i; j < k; j++ {
-				h.SetSym(i, j, G.At(i, j))
-			}
-			h.SetSym(i, i, G.At(i, i)+collab)
+		if err := p.factorCollab(collab); err != nil {
+			return nil, err
 		}
-		var ch mat.Cholesky
-		if !ch.Factorize(h) {
-			return nil, fmt.Errorf("oddl: collaborative rule: G + %g·I is not positive definite", collab)
-		}
-		p.collab = &ch
 		return p, nil
 	}
 	for cl := range q {
@@ -135,6 +111,51 @@ func newPredictor(m *Model, impl gblas.Float64) (*predictor, error) {
 	return p, nil
 }
 
+// classOrder returns the atoms in class order (see predictor) and where
+// each class's atoms start.
+func (m *Model) classOrder() (order, bounds []int) {
+	k, q := m.st.k, m.st.q
+	cls := m.atomClasses()
+	order, bounds = make([]int, 0, k), make([]int, q+1)
+	for c := range q {
+		bounds[c] = len(order)
+		for j, cj := range cls {
+			if cj == c {
+				order = append(order, j)
+			}
+		}
+	}
+	bounds[q] = len(order)
+	for j, cj := range cls {
+		if cj < 0 {
+			order = append(order, j)
+		}
+	}
+	return order, bounds
+}
+
+// factorCollab factorises G + λ_c I, G the Gram matrix in class order
+// held in p.gram, for the collaborative rule.
+func (p *predictor) factorCollab(collab float64) error {
+	// The ridge code's matrix: G + λ_c I is positive definite for any
+	// λ_c > 0, so its Cholesky factor exists.
+	G := p.gram
+	k, _ := G.Dims()
+	h := mat.NewSymDense(k, nil)
+	for i := range k {
+		for j := i; j < k; j++ {
+			h.SetSym(i, j, G.At(i, j))
+		}
+		h.SetSym(i, i, G.At(i, i)+collab)
+	}
+	var ch mat.Cholesky
+	if !ch.Factorize(h) {
+		return fmt.Errorf("oddl: collaborative rule: G + %g·I is not positive definite", collab)
+	}
+	p.collab = &ch
+	return nil
+}
+
 // scoreRows is how many samples scores codes at a time with β > 0 (it
 // holds their correlations with every atom), fewer for large K so that
 // those take at most scoreFloats values.
@@ -145,6 +166,9 @@ const (
 
 // scores returns the class scores of the preprocessed samples Xc.
 func (p *predictor) scores(ctx context.Context, m *Model, Xc *mat.Dense) (*mat.Dense, error) {
+	if p.f32.coder != nil {
+		return p.scores32(ctx, m, Xc)
+	}
 	r, _ := Xc.Dims()
 	q := m.st.q
 	S := mat.NewDense(r, q, nil)

@@ -42,6 +42,7 @@ type stackedCoder struct {
 	sxx   []float64 // ||x~_i||²
 	// valid says that a0 and xx belong to the current batch and D.
 	valid bool
+	f32   stacked32 // the float32 coder and buffers (compute.single)
 }
 
 func newStackedCoder(c compute, l int) *stackedCoder { return &stackedCoder{c: c, l: l} }
@@ -49,6 +50,9 @@ func newStackedCoder(c compute, l int) *stackedCoder { return &stackedCoder{c: c
 // encode writes the codes of the batch into dst; d holds G and D's
 // correlations.
 func (s *stackedCoder) encode(st *state, d *dictCoder, b *batch, lambda0 float64, dst *omp.Codes) error {
+	if s.c.single {
+		return s.encode32(st, d, b, lambda0, dst)
+	}
 	k, n, q, stride := st.k, st.n, st.q, st.stride()
 	r := b.rows()
 	if len(s.snorm) < k || len(s.xx) < r {
@@ -155,6 +159,9 @@ func (s *stackedCoder) fillGram(st *state, G, gs []float64, lambda0 float64, wor
 // norms that encode kept; encode must have coded b on the current
 // dictionary (valid).
 func (s *stackedCoder) codesOnD(d *dictCoder, b *batch, dst *omp.Codes) error {
+	if s.c.single {
+		return s.codesOnD32(d, b, dst)
+	}
 	k := len(s.snorm)
 	r := b.rows()
 	if err := d.coder.EncodeGramTo(dst, mat.NewDense(r, k, s.a0[:r*k]), s.xx[:r]); err != nil {

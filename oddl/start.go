@@ -11,6 +11,17 @@ import (
 // atoms from samples of that class (see startClass), otherwise from the
 // samples in the order of the first pass.
 func startAtoms(st *state, src Source, b *batch, cfg Config) error {
+	if err := startRows(st, src, b, cfg); err != nil {
+		return err
+	}
+	if st.single {
+		round32(st.dt)
+	}
+	return nil
+}
+
+// startRows is startAtoms before the rounding to the model's precision.
+func startRows(st *state, src Source, b *batch, cfg Config) error {
 	s := st.stride()
 	if err := src.Seek(streamKey(cfg.Seed, phaseStart, 0), 0); err != nil {
 		return err

@@ -26,6 +26,9 @@ type state struct {
 	// like the ridge fit of W, recomputes the columns it changed).
 	p      []float64
 	pValid bool
+	// single says that dt holds float32 values (Config.Precision): every
+	// write of an atom or of W rounds to float32.
+	single bool
 }
 
 func newState(k, n, q int) *state {

@@ -206,6 +206,9 @@ func fitW(st *state, lambda1 float64, impl gblas.Float64) {
 	}
 	for j := range k {
 		copy(st.dt[j*s+n:(j+1)*s], w[j*q:(j+1)*q])
+		if st.single {
+			round32(st.dt[j*s+n : (j+1)*s])
+		}
 	}
 	if st.pValid {
 		impl.Dgemm(gblas.NoTrans, gblas.NoTrans, k, q, k, 1, st.m, k, st.dt[n:], s, 0, st.p[n:], s)

@@ -36,7 +36,7 @@ func Train(ctx context.Context, cfg Config, src Source, opts ...Option) (*Model,
 	if err := o.check(); err != nil {
 		return nil, err
 	}
-	m := &Model{cfg: cfg, data: recordOf(src)}
+	m := &Model{cfg: cfg.withPrecision(), data: recordOf(src)}
 	if err := m.applyRuntime(o.rt); err != nil {
 		return nil, err
 	}
@@ -48,6 +48,7 @@ func Train(ctx context.Context, cfg Config, src Source, opts ...Option) (*Model,
 		m.front = f
 	}
 	m.st = newState(cfg.K, cfg.featureDim(src.Dim()), src.Classes())
+	m.st.single = cfg.single()
 	err := m.exclusive(func() error { return m.train(ctx, src, o) })
 	if m.cur.phase == phaseStart {
 		return nil, err
@@ -105,6 +106,12 @@ func newTrainer(m *Model, src Source, o options) (*trainer, error) {
 	}
 	st, cfg := m.st, m.cfg
 	c := compute{impl: impl, threads: m.threads()}
+	if cfg.single() {
+		c.single = true
+		if c.impl32, err = m.backend32(); err != nil {
+			return nil, err
+		}
+	}
 	prep, image := cfg.batchPrep()
 	t := &trainer{
 		m: m, src: src, o: o, c: c, ctx: context.Background(),
@@ -114,6 +121,7 @@ func newTrainer(m *Model, src Source, o options) (*trainer, error) {
 		acc:     accumulator{threads: c.threads},
 		task:    taskTerm{threads: c.threads, l: cfg.L},
 	}
+	t.b.single = cfg.single()
 	t.reseed = reseeder{st: st, b: t.b, rng: newAtomStream(cfg.Seed), enable: cfg.Research.Unused == UnusedReseed}
 	// With a backend that rounds as package kernel's GEMM, on two or more
 	// threads, the sweep overlaps each block's product with the next

@@ -1,0 +1,93 @@
+package oddl
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/hex"
+	"math"
+	"math/rand/v2"
+	"os"
+	"testing"
+
+	"github.com/oddl-go/oddl/internal/kernel"
+)
+
+// float64Digests are the digests of float64Runs's models and scores as
+// the float64-only learner (before the float32 path) computed them, by
+// kernel tier: the float64 path must give them bit for bit. A tier
+// without recorded digests skips the test.
+var float64Digests = map[string][]string{
+	"avx2": {"c71f3610d17716a0", "476eff387f2b02f2", "9242b415ac749630", "ffe7f4fec9df2f21", "c71f3610d17716a0", "476eff387f2b02f2", "9242b415ac749630", "ffe7f4fec9df2f21"},
+	"go":   {"b67f4c89cc9facdf", "a6c0a8659518e323", "2b71605b76af2a63", "40c8a0166acd049e", "b67f4c89cc9facdf", "a6c0a8659518e323", "2b71605b76af2a63", "40c8a0166acd049e"},
+}
+
+// float64Runs trains the models of TestFloat64Unchanged: each setting
+// that takes its own path through training and prediction, on the
+// native backend, on 1 and 2 threads.
+func float64Runs(t *testing.T) []string {
+	rng := rand.New(rand.NewPCG(35, 4))
+	_, X, labels := planted(rng, 40, 24, 4, 5, 900, 0.05)
+	_, Xt, _ := planted(rng, 40, 24, 4, 5, 200, 0.05)
+	variants := []func(c *Config){
+		func(c *Config) {}, // the defaults: class init, stacked codes, task term, refit pass, residuals
+		func(c *Config) {
+			c.Init, c.Coding, c.RefitPass, c.ResidualWeight = InitShared, CodingDictionary, false, 0
+		},
+		func(c *Config) { c.Research.Update, c.Research.Forget, c.Collaborative = UpdateColumn, 0.5, 0.1 },
+		func(c *Config) { c.Lambda0, c.Preprocess, c.Epochs = 0, PreprocessUnit, 2 },
+	}
+	var out []string
+	for _, th := range []int{1, 2} {
+		for _, v := range variants {
+			cfg := smallConfig(40, 4)
+			cfg.Batch = 128
+			v(&cfg)
+			m, err := Train(context.Background(), cfg, mustSource(t, X, labels, 5), WithThreads(th), WithBackend("native"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			m.times = Times{}
+			b, err := m.MarshalBinary()
+			if err != nil {
+				t.Fatal(err)
+			}
+			h := sha256.New()
+			h.Write(b)
+			S, err := m.Scores(Xt)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var buf [8]byte
+			for _, v := range S.RawMatrix().Data {
+				binary.LittleEndian.PutUint64(buf[:], math.Float64bits(v))
+				h.Write(buf[:])
+			}
+			out = append(out, hex.EncodeToString(h.Sum(nil))[:16])
+		}
+	}
+	return out
+}
+
+// TestFloat64Unchanged holds float64 training and prediction to the
+// digests of the float64-only learner (float64Digests). ODDL_DIGESTS=1
+// prints the digests of this build instead.
+func TestFloat64Unchanged(t *testing.T) {
+	got := float64Runs(t)
+	if os.Getenv("ODDL_DIGESTS") != "" {
+		t.Logf("tier %s: %q", kernel.Name(), got)
+		return
+	}
+	want, ok := float64Digests[kernel.Name()]
+	if !ok || len(want) == 0 {
+		t.Skipf("no digests recorded for kernel tier %s", kernel.Name())
+	}
+	if len(got) != len(want) {
+		t.Fatalf("%d runs, %d digests", len(got), len(want))
+	}
+	for i := range got {
+		if got[i] != want[i] {
+			t.Errorf("run %d: digest %s, the float64-only learner gave %s", i, got[i], want[i])
+		}
+	}
+}
