@@ -134,8 +134,11 @@ func streamTrain(args []string) (*trainReport, error) {
 	}
 	debug.FreeOSMemory()
 	membudget.ResetPeakRSS()
-	rep, _, err := f.run(io.Discard)
-	return &rep, err
+	res, err := f.run(io.Discard)
+	if err != nil {
+		return nil, err
+	}
+	return &trainReport{res.Report}, nil
 }
 
 // StreamFigures gives the stream table the figures of a run.

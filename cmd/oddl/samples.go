@@ -5,6 +5,7 @@ import (
 	"errors"
 
 	"github.com/oddl-go/oddl/dataset"
+	"github.com/oddl-go/oddl/job"
 	"github.com/oddl-go/oddl/oddl"
 )
 
@@ -27,21 +28,8 @@ func toModel(s samples, names []string) (samples, error) { return s.ToClasses(na
 // nameList writes the first class names, for messages.
 func nameList(names []string) string { return dataset.NameList(names) }
 
-// sourceOf returns a training source over the samples.
-func sourceOf(s samples) (oddl.Source, error) {
-	if s.Images != nil {
-		return dataset.NewImageSource(s.Images)
-	}
-	return dataset.NewSetSource(s.Set)
-}
-
-// imagesOf returns the samples as byte images (the base of a -stream run).
-func imagesOf(s samples) (*dataset.Images, error) {
-	if s.Images == nil {
-		return nil, errors.New("-stream needs images of one byte a pixel")
-	}
-	return s.Images, nil
-}
+// sourceOf returns a training source over the samples (job.Source).
+func sourceOf(s samples) (oddl.Source, error) { return job.Source(s) }
 
 // evaluateOn is m.EvaluateSource over the samples: byte images are turned
 // into float64 a block at a time.

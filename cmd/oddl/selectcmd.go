@@ -184,8 +184,11 @@ func selectRun(all []string) (trainReport, error) {
 	if err != nil {
 		return trainReport{}, err
 	}
-	rep, _, err := f.run(io.Discard)
-	return rep, err
+	res, err := f.run(io.Discard)
+	if err != nil {
+		return trainReport{}, err
+	}
+	return trainReport{res.Report}, nil
 }
 
 // selectMemory checks, before the first run, the memory of every row's

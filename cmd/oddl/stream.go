@@ -1,12 +1,10 @@
 package main
 
 import (
-	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"math"
-	"math/rand/v2"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -17,6 +15,7 @@ import (
 
 	"github.com/oddl-go/oddl/dataset"
 	"github.com/oddl-go/oddl/internal/safefile"
+	"github.com/oddl-go/oddl/job"
 	"github.com/oddl-go/oddl/oddl"
 )
 
@@ -138,37 +137,12 @@ func parseDeformation(spec string) (dataset.Deformation, error) {
 	return d, nil
 }
 
-// source holds out the validation images (a seeded draw, the same for the
-// same seed and set) and returns the stream over the rest.
-func (s *streamFlags) source(train *dataset.Images, seed uint64) (oddl.Source, *dataset.Images, error) {
-	if train.Rows < 1 || train.Cols < 1 {
-		return nil, nil, errors.New("-stream needs images (a data set with rows and columns)")
+// spec returns the stream of a job (nil without -stream).
+func (s *streamFlags) spec() *job.Stream {
+	if !s.on() {
+		return nil
 	}
-	if s.val >= train.Len() {
-		return nil, nil, fmt.Errorf("-val %d: the training set has only %d images", s.val, train.Len())
-	}
-	order := rand.New(rand.NewPCG(seed, 0x76616c)).Perm(train.Len())
-	val := train.Subset(order[:s.val])
-	base := train.Subset(order[s.val:])
-	src, err := dataset.NewDeformSource(base, s.n, s.d, seed)
-	if err != nil {
-		return nil, nil, err
-	}
-	return src, val, nil
-}
-
-// newTracker returns the tracker of the run's validation error on val,
-// every -val-every samples (twenty times a run by default).
-func (s *streamFlags) newTracker(val samples) (*oddl.Tracker, error) {
-	every := int64(s.every)
-	if every == 0 {
-		every = max(1, int64(s.n)/20)
-	}
-	src, err := sourceOf(val)
-	if err != nil {
-		return nil, err
-	}
-	return oddl.NewTracker(src, every)
+	return &job.Stream{Samples: s.n, Deformation: s.d, Validation: s.val, Every: s.every}
 }
 
 // drawCurve writes the curve to path as a PNG or SVG picture.
