@@ -6,7 +6,6 @@ import (
 	"io"
 	"math"
 	"path/filepath"
-	"strconv"
 	"strings"
 
 	"gonum.org/v1/plot"
@@ -96,46 +95,8 @@ func (s *streamFlags) check(set map[string]bool) error {
 	return nil
 }
 
-// defaultElasticSigma is the smoothing width of an elastic field given
-// without sigma: Simard et al.'s 4 pixels for 28×28 digits.
-const defaultElasticSigma = 4
-
-// parseDeformation reads "default", "none" or a list of name=value.
-func parseDeformation(spec string) (dataset.Deformation, error) {
-	switch strings.TrimSpace(spec) {
-	case "default", "":
-		return dataset.DefaultDeformation, nil
-	case "none":
-		return dataset.Deformation{}, nil
-	}
-	var d dataset.Deformation
-	fields := map[string]*float64{
-		"rotate": &d.Rotate, "scale": &d.Scale, "shear": &d.Shear, "shift": &d.Shift,
-		"alpha": &d.ElasticAlpha, "sigma": &d.ElasticSigma,
-	}
-	d.ElasticSigma = defaultElasticSigma
-	seen := map[string]bool{}
-	for _, kv := range strings.Split(spec, ",") {
-		name, val, ok := strings.Cut(strings.TrimSpace(kv), "=")
-		p := fields[name]
-		if !ok || p == nil {
-			return d, fmt.Errorf("%q: want default, none, or name=value pairs of rotate, scale, shear, shift, alpha, sigma", kv)
-		}
-		if seen[name] {
-			return d, fmt.Errorf("%s given twice: give each once", name)
-		}
-		seen[name] = true
-		v, err := strconv.ParseFloat(val, 64)
-		if err != nil {
-			return d, fmt.Errorf("%s=%s: not a number", name, val)
-		}
-		*p = v
-	}
-	if err := d.Validate(); err != nil {
-		return d, err
-	}
-	return d, nil
-}
+// parseDeformation is dataset.ParseDeformation.
+var parseDeformation = dataset.ParseDeformation
 
 // spec returns the stream of a job (nil without -stream).
 func (s *streamFlags) spec() *job.Stream {
