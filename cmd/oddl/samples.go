@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 
 	"github.com/oddl-go/oddl/dataset"
 	"github.com/oddl-go/oddl/job"
@@ -39,27 +38,4 @@ func evaluateOn(ctx context.Context, s samples, m *oddl.Model) (oddl.Evaluation,
 		return oddl.Evaluation{}, err
 	}
 	return m.EvaluateSource(ctx, src)
-}
-
-// loadSamples reads the data set, as byte images where its files hold
-// bytes, and applies the limits and the yaleb split as load does.
-func (d *dataFlags) loadSamples(seed uint64) (train, test samples, err error) {
-	var tr, te *dataset.Images
-	err = dataset.ErrNotBytes // streams are read once, as they come
-	if !d.streamed() {
-		tr, te, err = dataset.LoadImages(d.name, d.dir, d.opts...)
-	}
-	if errors.Is(err, dataset.ErrNotBytes) {
-		trs, tes, err := d.load(seed)
-		if err != nil {
-			return samples{}, samples{}, err
-		}
-		train.Set, test.Set = trs, tes
-		return train, test, nil
-	}
-	if err != nil {
-		return samples{}, samples{}, err
-	}
-	train.Images, test.Images = splitAndLimit(d, seed, tr, te, tr.Labels)
-	return train, test, nil
 }

@@ -36,11 +36,14 @@ type streamFlags struct {
 // build is bounded by its int (2³¹ − 1 samples).
 const maxStream = min(1<<40, math.MaxInt)
 
+// defaultVal is the number of validation images of a stream by default.
+const defaultVal = 10000
+
 func addStreamFlags(fs *flag.FlagSet) *streamFlags {
 	s := &streamFlags{}
 	fs.IntVar(&s.n, "stream", 0, "train on one pass over `N` deformed training images instead of the training set (0: off); see -deform, -val, -val-every")
 	fs.StringVar(&s.deform, "deform", "default", "with -stream, the deformation: default (rotate=10,scale=0.1,shift=1), none, or comma-separated rotate=DEG,scale=F,shear=F,shift=PX,alpha=PX,sigma=PX (alpha, sigma: an elastic field, sigma 4 unless given; dataset.Deformation)")
-	fs.IntVar(&s.val, "val", 10000, "with -stream, hold out `N` training images as the validation set (never trained on, never the test set)")
+	fs.IntVar(&s.val, "val", defaultVal, "with -stream, hold out `N` training images as the validation set (never trained on, never the test set)")
 	fs.IntVar(&s.every, "val-every", 0, "with -stream, measure the validation error every `N` samples (0: twenty times a run)")
 	fs.StringVar(&s.plot, "plot", "", "with -stream, draw the validation error against the samples seen to `file` (.png or .svg)")
 	return s
