@@ -4,7 +4,6 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"strings"
@@ -34,27 +33,14 @@ func addDataFlags(fs *flag.FlagSet) *dataFlags {
 	return d
 }
 
-// builtin reports whether the data set is one the tool knows by name.
-func (d *dataFlags) builtin() bool {
-	switch d.name {
-	case "mnist", "usps", "yaleb":
-		return true
-	}
-	return false
+// request is the data set of the flags (dataset.Request) with seed.
+func (d *dataFlags) request(seed uint64) dataset.Request {
+	return dataset.Request{Name: d.name, Dir: d.dir, Limit: d.limit, TestLimit: d.testLimit, Seed: seed, Options: d.opts}
 }
 
 // paths returns the files or folder -data names (none for a set known by
 // name).
-func (d *dataFlags) paths() []string {
-	if d.builtin() || d.name == "" {
-		return nil
-	}
-	if _, err := os.Stat(d.name); err != nil && strings.Contains(d.name, ",") {
-		a, b, _ := strings.Cut(d.name, ",")
-		return []string{a, b}
-	}
-	return []string{d.name}
-}
+func (d *dataFlags) paths() []string { return d.request(0).Paths() }
 
 // files reports whether -data names files rather than a set or a folder:
 // the whole of what they hold is one set to evaluate.
@@ -126,22 +112,6 @@ func isDataFile(name string) bool {
 	return strings.Contains(n, "-idx") || strings.Contains(n, "ubyte") || strings.HasSuffix(n, ".csv") || strings.HasSuffix(n, ".tsv") || strings.HasSuffix(n, ".idx")
 }
 
-// load reads the data set and applies the limits. A set without its own
-// test part (yaleb) is split per class, half for training, by seed; a
-// folder without test files gives a nil test set.
-func (d *dataFlags) load(seed uint64) (train, test *dataset.Set, err error) {
-	if d.streamed() {
-		train, test, err = d.loadStreams()
-	} else {
-		train, test, err = dataset.Load(d.name, d.dir, d.opts...)
-	}
-	if err != nil {
-		return nil, nil, err
-	}
-	train, test = splitAndLimit(d, seed, train, test, train.Labels)
-	return train, test, nil
-}
-
 // streamed reports whether -data names files of which one at least is
 // not a regular file (a pipe, /dev/stdin, <(…), a FIFO, a device): those
 // are opened once and read from their first byte (see loadStreams).
@@ -157,42 +127,23 @@ func (d *dataFlags) streamed() bool {
 	return false
 }
 
-// loadStreams opens each file of -data once (a FIFO waited on as
-// openInput does) and reads the data set from the open files: what a
-// file holds is told from the bytes the reader then goes on from, so a
-// pipe gives every byte it carries.
-func (d *dataFlags) loadStreams() (train, test *dataset.Set, err error) {
-	var inputs []dataset.Input
-	for _, p := range d.paths() {
-		f, err := openInput("-data", p)
-		if err != nil {
-			return nil, nil, err
+// loadSamples reads the data set (dataset.LoadSamples), as byte images
+// where its files hold bytes. Files of -data that are not regular files
+// (see streamed) are opened once, a FIFO waited on as openInput does,
+// and read from their first byte: what a file holds is told from the
+// bytes the reader then goes on from, so a pipe gives every byte it
+// carries.
+func (d *dataFlags) loadSamples(seed uint64) (train, test samples, err error) {
+	r := d.request(seed)
+	if d.streamed() {
+		for _, p := range d.paths() {
+			f, err := openInput("-data", p)
+			if err != nil {
+				return samples{}, samples{}, err
+			}
+			defer f.Close()
+			r.Inputs = append(r.Inputs, dataset.Input{R: f, Name: p})
 		}
-		defer f.Close()
-		inputs = append(inputs, dataset.Input{R: f, Name: p})
 	}
-	return dataset.LoadFrom(inputs, d.opts...)
-}
-
-// splitAndLimit splits a set without its own test part (yaleb) per class,
-// half for training, by seed, and applies -limit and -test-limit; labels
-// are train's. It serves Sets and byte Images alike.
-func splitAndLimit[T interface {
-	comparable
-	Len() int
-	Head(int) T
-	Subset([]int) T
-}](d *dataFlags, seed uint64, train, test T, labels []int) (T, T) {
-	var none T
-	if test == none && d.name == "yaleb" {
-		tr, te := dataset.SplitPerClass(labels, 0.5, rand.New(rand.NewPCG(seed, 0x79616c6562)))
-		train, test = train.Subset(tr), train.Subset(te)
-	}
-	if d.limit > 0 && d.limit < train.Len() {
-		train = train.Head(d.limit)
-	}
-	if test != none && d.testLimit > 0 && d.testLimit < test.Len() {
-		test = test.Head(d.testLimit)
-	}
-	return train, test
+	return dataset.LoadSamples(r)
 }

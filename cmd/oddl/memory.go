@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"errors"
 	"flag"
 	"fmt"
@@ -10,6 +11,7 @@ import (
 	"github.com/oddl-go/oddl/bench/experiments"
 	"github.com/oddl-go/oddl/dataset"
 	"github.com/oddl-go/oddl/internal/membudget"
+	"github.com/oddl-go/oddl/job"
 	"github.com/oddl-go/oddl/oddl"
 )
 
@@ -78,35 +80,29 @@ func (m *memoryFlag) limitData() (dataset.Option, func(error) error) {
 }
 
 // checkTraining refuses a run whose estimate (plus the bytes of data already
-// loaded, if any) is above the budget, naming
-// the setting to change. resumed says that the settings are a saved
-// model's, which -resume cannot change.
+// loaded, if any) is above the budget (job.CheckMemory), naming the
+// setting to change. resumed says that the settings are a saved model's,
+// which -resume cannot change.
 func (m *memoryFlag) checkTraining(cfg oddl.Config, threads, n, q int, dataBytes int64, resumed bool) error {
-	b, from, ok := m.budget()
-	if !ok {
-		return nil
+	var me *job.MemoryError
+	if err := job.CheckMemory(cfg, threads, n, q, dataBytes, resumed, m.bytes); errors.As(err, &me) {
+		return memoryText(me)
 	}
-	est, setting := cfg.MemoryEstimate(n, q, threads)
-	need := est + dataBytes
-	if need <= b {
-		return nil
+	return nil
+}
+
+// memoryText says what a run over its memory budget needs, naming the
+// setting to change.
+func memoryText(e *job.MemoryError) error {
+	name := fmt.Sprintf("-%s %d", strings.ToLower(e.Setting), e.Value)
+	what := fmt.Sprintf("%s needs about %s", name, membudget.Text(e.Need))
+	if e.Data > e.Estimate {
+		what = fmt.Sprintf("the data (%s) and the settings need about %s", membudget.Text(e.Data), membudget.Text(e.Need))
+	} else if e.Resumed {
+		what = fmt.Sprintf("the saved model's %s needs about %s (-resume keeps the model's settings)", strings.TrimPrefix(name, "-"), membudget.Text(e.Need))
 	}
-	var name string
-	switch setting {
-	case "Batch":
-		name = fmt.Sprintf("-batch %d", cfg.Batch)
-	case "Threads":
-		name = fmt.Sprintf("-threads %d", threads)
-	default:
-		name = fmt.Sprintf("-k %d", cfg.K)
-	}
-	what := fmt.Sprintf("%s needs about %s", name, membudget.Text(need))
-	if dataBytes > est {
-		what = fmt.Sprintf("the data (%s) and the settings need about %s", membudget.Text(dataBytes), membudget.Text(need))
-	} else if resumed {
-		what = fmt.Sprintf("the saved model's %s needs about %s (-resume keeps the model's settings)", strings.TrimPrefix(name, "-"), membudget.Text(need))
-	}
-	return fmt.Errorf("%s, more than %s", what, budgetText(b, from))
+	from := map[string]string{"given": "-max-memory"}[e.From]
+	return fmt.Errorf("%s, more than %s", what, budgetText(e.Budget, cmp.Or(from, e.From)))
 }
 
 // checkReproduce refuses, before any table runs, a reproduce run (tables

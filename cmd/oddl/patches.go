@@ -33,9 +33,6 @@ func addPatchFlags(fs *flag.FlagSet) *patchFlags {
 	return p
 }
 
-// given reports whether the flags chose the front end (on or off).
-func (p *patchFlags) given(set map[string]bool) bool { return set["patches"] }
-
 // apply sets cfg.Patches from the flags; set holds the flags given.
 func (p *patchFlags) apply(cfg *oddl.Config, set map[string]bool) error {
 	if !p.on {
@@ -56,14 +53,6 @@ func needPatches(set map[string]bool) error {
 		if set[name] {
 			return usageError{fmt.Errorf("-%s needs -patches", name)}
 		}
-	}
-	return nil
-}
-
-// checkImage refuses a front end for samples that are not images.
-func (p *patchFlags) checkImage(cfg *oddl.Config, name string) error {
-	if p.on && cfg.Image == (oddl.Shape{}) {
-		return usageError{fmt.Errorf("-patches needs images (IDX files, whose header gives their size): the samples of %s have no image size", name)}
 	}
 	return nil
 }

@@ -79,10 +79,7 @@ func TestPatchesByDefault(t *testing.T) {
 			return cfg, err
 		}
 		cfg.Image = shape
-		if err := p.checkImage(&cfg, "data"); err != nil {
-			return cfg, err
-		}
-		cfg, _ = oddl.FitToData(cfg, oddl.DataSize{Samples: n, Classes: 10, Dim: 784}, oddl.Given{Patches: p.given(set)})
+		cfg, _ = oddl.FitToData(cfg, oddl.DataSize{Samples: n, Classes: 10, Dim: 784}, oddl.Given{Patches: set["patches"]})
 		return cfg, nil
 	}
 	want := oddl.DefaultFront(5)
@@ -103,7 +100,6 @@ func TestPatchesByDefault(t *testing.T) {
 		{[]string{"-patches=false"}, img, 60000, false, ""},
 		{[]string{"-patch-l", "2"}, img, 60000, false, "-patch-l needs -patches"},
 		{[]string{"-patches=false", "-patch-cells", "2"}, img, 60000, false, "-patch-cells needs -patches"},
-		{[]string{"-patches"}, oddl.Shape{}, 60000, false, "-patches needs images"},
 	} {
 		cfg, err := run(c.args, c.shape, c.n)
 		switch {

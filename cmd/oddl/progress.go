@@ -34,6 +34,9 @@ func newProgressPrinter(w io.Writer) *progressPrinter {
 }
 
 func (p *progressPrinter) update(pr oddl.Progress) {
+	if p == nil {
+		return
+	}
 	now := time.Now()
 	finished := pr.Samples >= pr.Total
 	if pr.Phase == p.phase && !finished && now.Sub(p.last) < p.every {
@@ -77,9 +80,9 @@ func (p *progressPrinter) update(pr oddl.Progress) {
 	p.drawn = true
 }
 
-// done ends the bar's line.
+// done ends the bar's line (nil: no progress shown).
 func (p *progressPrinter) done() {
-	if p.tty && p.drawn {
+	if p != nil && p.tty && p.drawn {
 		fmt.Fprintln(p.w)
 		p.drawn = false
 	}

@@ -2,14 +2,19 @@ package main
 
 import (
 	"context"
+	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"runtime/debug"
-	"strconv"
-	"strings"
 
 	"github.com/oddl-go/oddl/bench/experiments"
+	"github.com/oddl-go/oddl/dataset"
 	"github.com/oddl-go/oddl/internal/membudget"
+	"github.com/oddl-go/oddl/job"
+	"github.com/oddl-go/oddl/oddl"
+	"github.com/oddl-go/oddl/patch"
+	"github.com/oddl-go/oddl/selection"
 )
 
 // streamTableOptions are the settings of reproduce -table stream.
@@ -42,25 +47,28 @@ type streamJob struct {
 	n, k   int
 }
 
-// args returns the train arguments of the job's method. The two
-// reconstructive methods learn the same way (λ0 = 0, the classifier fitted
-// afterwards) and differ in how samples are coded: online-rec codes every
-// sample on the whole dictionary after the class-block initialisation of
-// 20 000 samples, online-rec per class stays in that initialisation for the
-// whole stream (-init n -epochs 0), each sample coded on its class's block
-// of atoms only, so every atom keeps its class. The table is of the
-// methods on the pixels (-patches=false), as its published figures are.
-func (j streamJob) args() []string {
-	a := []string{"-stream", strconv.Itoa(j.n), "-k", strconv.Itoa(j.k), "-patches=false"}
+// config returns the settings of the job's method and the names of those
+// it chooses (selection.Fixed). The two reconstructive methods learn the
+// same way (λ0 = 0, the classifier fitted afterwards) and differ in how
+// samples are coded: online-rec codes every sample on the whole dictionary
+// after the class-block initialisation of 20 000 samples, online-rec per
+// class stays in that initialisation for the whole stream (InitSamples n,
+// Epochs 0), each sample coded on its class's block of atoms only, so
+// every atom keeps its class. The table is of the methods on the pixels
+// (no patch front end), as its published figures are; a stream makes no
+// refit pass.
+func (j streamJob) config() (oddl.Config, selection.Fixed) {
+	cfg := oddl.DefaultConfig()
+	cfg.K, cfg.Patches, cfg.RefitPass, cfg.Lambda0 = j.k, patch.Config{}, false, 1
+	given := selection.Fixed{"k": true, "patches": true, "lambda0": true}
 	switch j.method {
 	case methodRec:
-		a = append(a, "-lambda0", "0")
+		cfg.Lambda0 = 0
 	case methodRecClass:
-		a = append(a, "-lambda0", "0", "-init", strconv.Itoa(j.n), "-epochs", "0")
-	default:
-		a = append(a, "-lambda0", "1")
+		cfg.Lambda0, cfg.InitSamples, cfg.Epochs = 0, j.n, 0
+		given["init"], given["epochs"] = true, true
 	}
-	return a
+	return cfg, given
 }
 
 // streamJobs lists the runs of the table: the three methods at every
@@ -82,34 +90,21 @@ func streamJobs(sizes []int, k, largeK int) []streamJob {
 }
 
 // runStreamTable trains ODDL (λ0 = 1) and the two reconstructive variants
-// (λ0 = 0) on streams of deformed MNIST images of each length, one run
-// after the other in this process (streamTrain), and prints
+// (λ0 = 0) on streams of deformed MNIST images of each length, one
+// job.Run after the other in this process (streamTrain), and prints
 // their errors, training times and peak memory as a Markdown table.
 func runStreamTable(ctx context.Context, o streamTableOptions, stdout io.Writer) error {
 	var runs []experiments.StreamRun
 	for _, j := range streamJobs(o.sizes, o.k, o.largeK) {
-		args := append([]string{"-q", "-deform", o.deform}, j.args()...)
-		if o.threads > 0 {
-			args = append(args, "-threads", strconv.Itoa(o.threads))
-		}
-		if o.backend != "" {
-			args = append(args, "-blas", o.backend)
-		}
-		if o.dataDir != "" {
-			args = append(args, "-data-dir", o.dataDir)
-		}
-		if o.maxMemory != "" {
-			args = append(args, "-max-memory", o.maxMemory)
-		}
 		if o.log != nil {
 			fmt.Fprintf(o.log, "stream: %s, K = %d, %d samples ...\n", j.method, j.k, j.n)
 		}
-		rep, err := streamTrain(args)
+		rep, err := streamTrain(ctx, o, j)
 		if err != nil {
 			if ctx.Err() != nil {
 				return ctx.Err()
 			}
-			return fmt.Errorf("oddl train %s: %w", strings.Join(args, " "), err)
+			return fmt.Errorf("stream: %s, K = %d, %d samples: %w", j.method, j.k, j.n, err)
 		}
 		runs = append(runs, experiments.StreamRun{Method: j.method, Samples: j.n, K: j.k, Report: rep})
 		if o.log != nil && rep.TestError != nil {
@@ -123,19 +118,46 @@ func runStreamTable(ctx context.Context, o streamTableOptions, stdout io.Writer)
 	return experiments.SaveStream(o.out, runs)
 }
 
-// streamTrain runs train with args in this process and returns its
-// report. The memory the runs before it freed goes back to the system
-// first and the peak resident memory starts again from what is in use, so
-// that the report's peak is this run's (where the system can reset it).
-func streamTrain(args []string) (*trainReport, error) {
-	f, err := parseTrainFlags(args, io.Discard)
+// streamTrain reads MNIST and makes the job's run (job.Run), checking its
+// settings' memory first as oddl train does. The memory the runs before
+// it freed goes back to the system first and the peak resident memory
+// starts again from what is in use, so that the report's peak is this
+// run's (where the system can reset it).
+func streamTrain(ctx context.Context, o streamTableOptions, j streamJob) (*trainReport, error) {
+	rt := &runtimeFlags{fs: flag.NewFlagSet("train", flag.ContinueOnError), threads: o.threads, blas: o.backend}
+	rt.fs.SetOutput(io.Discard)
+	mem := &memoryFlag{text: o.maxMemory}
+	d, err := parseDeformation(o.deform)
 	if err != nil {
+		return nil, usageError{fmt.Errorf("-deform: %w", err)}
+	}
+	if _, err := rt.check(); err != nil {
 		return nil, err
 	}
+	if err := mem.check(); err != nil {
+		return nil, err
+	}
+	cfg, given := j.config()
+	if err := mem.checkTraining(cfg, o.threads, 1, 1, 0, false); err != nil {
+		return nil, err
+	}
+	limit, tooLarge := mem.limitData()
 	debug.FreeOSMemory()
 	membudget.ResetPeakRSS()
-	rep, _, err := f.run(io.Discard)
-	return &rep, err
+	train, test, err := dataset.LoadSamples(dataset.Request{Name: "mnist", Dir: o.dataDir, Options: []dataset.Option{limit}})
+	if err != nil {
+		return nil, tooLarge(err)
+	}
+	res, err := job.Run(ctx, job.Spec{Config: cfg, Given: given, Data: "mnist", Train: train, Test: test, WithTest: true,
+		Stream: &job.Stream{Samples: j.n, Deformation: d, Validation: defaultVal}, Backend: o.backend, Threads: o.threads, MaxMemory: mem.bytes})
+	if err != nil {
+		var me *job.MemoryError
+		if errors.As(err, &me) {
+			return nil, memoryText(me)
+		}
+		return nil, err
+	}
+	return &trainReport{res.Report}, nil
 }
 
 // StreamFigures gives the stream table the figures of a run.

@@ -2,8 +2,10 @@ package main
 
 import (
 	"encoding/json"
+	"io"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -66,7 +68,8 @@ func TestStreamJobs(t *testing.T) {
 	if n := len(streamJobs([]int{1000}, 60, 0)); n != 3 {
 		t.Errorf("no large K: %d jobs, want 3", n)
 	}
-	// The per-class variant stays in the class-block phase for the whole
+	// Each method's settings are those oddl train gives its flags: the
+	// per-class variant stays in the class-block phase for the whole
 	// stream; the shared one has the default initialisation; every method
 	// learns on the pixels, as the table's figures were measured.
 	want := map[string]string{
@@ -74,9 +77,25 @@ func TestStreamJobs(t *testing.T) {
 		methodRec:      "-stream 2000 -k 60 -patches=false -lambda0 0",
 		methodRecClass: "-stream 2000 -k 60 -patches=false -lambda0 0 -init 2000 -epochs 0",
 	}
-	for m, w := range want {
-		if got := strings.Join(streamJob{m, 2000, 60}.args(), " "); got != w {
-			t.Errorf("%s: args %q, want %q", m, got, w)
+	for m, args := range want {
+		f, err := parseTrainFlags(strings.Fields(args), io.Discard)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := f.check(); err != nil {
+			t.Fatal(err)
+		}
+		cfg, given := streamJob{m, 2000, 60}.config()
+		if !reflect.DeepEqual(cfg, f.cfg) {
+			t.Errorf("%s: settings %+v, oddl train %s gives %+v", m, cfg, args, f.cfg)
+		}
+		for name := range f.set {
+			if name != "stream" && !given[name] {
+				t.Errorf("%s: -%s given to oddl train, not to the job", m, name)
+			}
+		}
+		if len(given) != len(f.set)-1 {
+			t.Errorf("%s: the job gives %v, oddl train %v", m, given, f.set)
 		}
 	}
 }

@@ -2,9 +2,9 @@ package main
 
 import (
 	"context"
-	"errors"
 
 	"github.com/oddl-go/oddl/dataset"
+	"github.com/oddl-go/oddl/job"
 	"github.com/oddl-go/oddl/oddl"
 )
 
@@ -27,21 +27,8 @@ func toModel(s samples, names []string) (samples, error) { return s.ToClasses(na
 // nameList writes the first class names, for messages.
 func nameList(names []string) string { return dataset.NameList(names) }
 
-// sourceOf returns a training source over the samples.
-func sourceOf(s samples) (oddl.Source, error) {
-	if s.Images != nil {
-		return dataset.NewImageSource(s.Images)
-	}
-	return dataset.NewSetSource(s.Set)
-}
-
-// imagesOf returns the samples as byte images (the base of a -stream run).
-func imagesOf(s samples) (*dataset.Images, error) {
-	if s.Images == nil {
-		return nil, errors.New("-stream needs images of one byte a pixel")
-	}
-	return s.Images, nil
-}
+// sourceOf returns a training source over the samples (job.Source).
+func sourceOf(s samples) (oddl.Source, error) { return job.Source(s) }
 
 // evaluateOn is m.EvaluateSource over the samples: byte images are turned
 // into float64 a block at a time.
@@ -51,27 +38,4 @@ func evaluateOn(ctx context.Context, s samples, m *oddl.Model) (oddl.Evaluation,
 		return oddl.Evaluation{}, err
 	}
 	return m.EvaluateSource(ctx, src)
-}
-
-// loadSamples reads the data set, as byte images where its files hold
-// bytes, and applies the limits and the yaleb split as load does.
-func (d *dataFlags) loadSamples(seed uint64) (train, test samples, err error) {
-	var tr, te *dataset.Images
-	err = dataset.ErrNotBytes // streams are read once, as they come
-	if !d.streamed() {
-		tr, te, err = dataset.LoadImages(d.name, d.dir, d.opts...)
-	}
-	if errors.Is(err, dataset.ErrNotBytes) {
-		trs, tes, err := d.load(seed)
-		if err != nil {
-			return samples{}, samples{}, err
-		}
-		train.Set, test.Set = trs, tes
-		return train, test, nil
-	}
-	if err != nil {
-		return samples{}, samples{}, err
-	}
-	train.Images, test.Images = splitAndLimit(d, seed, tr, te, tr.Labels)
-	return train, test, nil
 }

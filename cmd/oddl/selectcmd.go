@@ -20,41 +20,6 @@ func init() {
 	})
 }
 
-// selectRow is one setting of the grid and what it gave on the held-out
-// training samples.
-type selectRow struct {
-	Settings   map[string]string `json:"settings"`
-	Args       []string          `json:"args"`
-	Error      float64           `json:"validation_error"`
-	Samples    int               `json:"validation_samples"`
-	Beta       float64           `json:"residual_weight"`
-	BetaChosen bool              `json:"residual_weight_chosen"`
-	// BetaGrid and BetaErrors are the validation errors of each residual
-	// weight tried when it was chosen (the same trained model, scored
-	// with each weight).
-	BetaGrid   []float64 `json:"residual_weight_grid,omitempty"`
-	BetaErrors []float64 `json:"residual_weight_errors,omitempty"`
-	Seconds    float64   `json:"train_seconds"`
-}
-
-// selectReport is the JSON object of "oddl select -json".
-type selectReport struct {
-	Dataset  string      `json:"dataset"`
-	Fraction float64     `json:"validation_fraction"`
-	Base     []string    `json:"base_args"`
-	Rows     []selectRow `json:"rows"`
-	// Best is the row with the lowest validation error; Chosen the first
-	// row (in grid order) within one standard error of it.
-	Best   int `json:"best"`
-	Chosen int `json:"chosen"`
-	// Means, when the grid has several seeds, is each setting's mean over
-	// the seeds (each seed is another split and another training), with
-	// its best and chosen row by the same rule.
-	Means       []selectRow `json:"means_over_seeds,omitempty"`
-	MeansBest   int         `json:"means_best,omitempty"`
-	MeansChosen int         `json:"means_chosen,omitempty"`
-}
-
 func runSelect(args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("select", stderr)
 	grid := fs.String("grid", "", "the settings to compare: `name=v1,v2,…` for each train flag, separated by ';' (e.g. \"lambda0=0,1;task-step=0,3\"); every combination is trained, the first value of each first")
@@ -105,7 +70,7 @@ func runSelect(args []string, stdout, stderr io.Writer) error {
 			}
 		}
 	}
-	rep := selectReport{Fraction: *frac, Base: base}
+	rep := selection.Table{Fraction: *frac, Base: base}
 	rowArgs := func(combo []string) (targs, all []string, settings map[string]string) {
 		settings = map[string]string{}
 		for i, d := range dims {
@@ -137,17 +102,12 @@ func runSelect(args []string, stdout, stderr io.Writer) error {
 			return fmt.Errorf("%s: no validation in the train report", strings.Join(targs, " "))
 		}
 		rep.Dataset = tr.Dataset
-		rep.Rows = append(rep.Rows, selectRow{Settings: settings, Args: targs, Error: tr.Validation.Error, Samples: tr.Validation.Samples,
-			Beta: tr.ResidualWeight, BetaChosen: tr.Validation.Chosen != nil, Seconds: tr.TrainSeconds,
-			BetaGrid: tr.Validation.Grid, BetaErrors: tr.Validation.Errors})
+		rep.Rows = append(rep.Rows, selection.RowOf(settings, targs, tr.Validation, tr.ResidualWeight, tr.TrainSeconds))
 		if !*asJSON {
 			fmt.Fprintf(stderr, "oddl select: %s: validation error %.2f%%\n", strings.Join(targs, " "), 100*tr.Validation.Error)
 		}
 	}
-	rep.Best, rep.Chosen = pickRows(rep.Rows)
-	if rep.Means = meansOverSeeds(rep.Rows); rep.Means != nil {
-		rep.MeansBest, rep.MeansChosen = pickRows(rep.Means)
-	}
+	rep.Pick()
 	if *asJSON {
 		return writeJSON(stdout, rep)
 	}
@@ -184,8 +144,11 @@ func selectRun(all []string) (trainReport, error) {
 	if err != nil {
 		return trainReport{}, err
 	}
-	rep, _, err := f.run(io.Discard)
-	return rep, err
+	res, err := f.run(io.Discard)
+	if err != nil {
+		return trainReport{}, err
+	}
+	return trainReport{res.Report}, nil
 }
 
 // selectMemory checks, before the first run, the memory of every row's

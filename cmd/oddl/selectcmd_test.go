@@ -2,9 +2,10 @@ package main
 
 import (
 	"encoding/json"
-	"math"
 	"strings"
 	"testing"
+
+	"github.com/oddl-go/oddl/selection"
 )
 
 func TestSelect(t *testing.T) {
@@ -13,7 +14,7 @@ func TestSelect(t *testing.T) {
 	if status != 0 {
 		t.Fatalf("status %d: %s", status, errOut)
 	}
-	var rep selectReport
+	var rep selection.Table
 	if err := json.Unmarshal([]byte(out), &rep); err != nil {
 		t.Fatal(err)
 	}
@@ -63,33 +64,5 @@ func TestSelect(t *testing.T) {
 		if status != 2 || !strings.Contains(errOut, tc.want) {
 			t.Errorf("%v: status %d, %q; want 2 and %q", tc.args, status, errOut, tc.want)
 		}
-	}
-}
-
-func TestMeansOverSeeds(t *testing.T) {
-	row := func(k, seed string, e float64, n int) selectRow {
-		return selectRow{Settings: map[string]string{"k": k, "seed": seed}, Args: []string{"-k=" + k, "-seed=" + seed}, Error: e, Samples: n, Seconds: 2}
-	}
-	rows := []selectRow{row("20", "1", 0.10, 100), row("20", "2", 0.20, 100), row("40", "1", 0.05, 100), row("40", "2", 0.07, 100)}
-	m := meansOverSeeds(rows)
-	if len(m) != 2 || strings.Join(m[0].Args, " ") != "-k=20" || strings.Join(m[1].Args, " ") != "-k=40" {
-		t.Fatalf("means %+v", m)
-	}
-	if math.Abs(m[0].Error-0.15) > 1e-12 || math.Abs(m[1].Error-0.06) > 1e-12 || m[0].Samples != 200 || m[0].Seconds != 2 {
-		t.Errorf("means %+v", m)
-	}
-	if _, ok := m[0].Settings["seed"]; ok || m[0].Settings["k"] != "20" {
-		t.Errorf("settings %v", m[0].Settings)
-	}
-	// 0.06 on 200 samples: one standard error 0.017; 0.15 is not within it.
-	if best, chosen := pickRows(m); best != 1 || chosen != 1 {
-		t.Errorf("best %d, chosen %d; want 1, 1", best, chosen)
-	}
-	// One seed a setting: no means.
-	if m := meansOverSeeds(rows[:1]); m != nil {
-		t.Errorf("one seed: %+v", m)
-	}
-	if m := meansOverSeeds([]selectRow{row("20", "1", 0.1, 10), row("40", "1", 0.2, 10)}); m != nil {
-		t.Errorf("no setting with two seeds: %+v", m)
 	}
 }

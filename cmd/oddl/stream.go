@@ -1,14 +1,11 @@
 package main
 
 import (
-	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"math"
-	"math/rand/v2"
 	"path/filepath"
-	"strconv"
 	"strings"
 
 	"gonum.org/v1/plot"
@@ -17,6 +14,7 @@ import (
 
 	"github.com/oddl-go/oddl/dataset"
 	"github.com/oddl-go/oddl/internal/safefile"
+	"github.com/oddl-go/oddl/job"
 	"github.com/oddl-go/oddl/oddl"
 )
 
@@ -38,11 +36,14 @@ type streamFlags struct {
 // build is bounded by its int (2³¹ − 1 samples).
 const maxStream = min(1<<40, math.MaxInt)
 
+// defaultVal is the number of validation images of a stream by default.
+const defaultVal = 10000
+
 func addStreamFlags(fs *flag.FlagSet) *streamFlags {
 	s := &streamFlags{}
 	fs.IntVar(&s.n, "stream", 0, "train on one pass over `N` deformed training images instead of the training set (0: off); see -deform, -val, -val-every")
 	fs.StringVar(&s.deform, "deform", "default", "with -stream, the deformation: default (rotate=10,scale=0.1,shift=1), none, or comma-separated rotate=DEG,scale=F,shear=F,shift=PX,alpha=PX,sigma=PX (alpha, sigma: an elastic field, sigma 4 unless given; dataset.Deformation)")
-	fs.IntVar(&s.val, "val", 10000, "with -stream, hold out `N` training images as the validation set (never trained on, never the test set)")
+	fs.IntVar(&s.val, "val", defaultVal, "with -stream, hold out `N` training images as the validation set (never trained on, never the test set)")
 	fs.IntVar(&s.every, "val-every", 0, "with -stream, measure the validation error every `N` samples (0: twenty times a run)")
 	fs.StringVar(&s.plot, "plot", "", "with -stream, draw the validation error against the samples seen to `file` (.png or .svg)")
 	return s
@@ -97,78 +98,15 @@ func (s *streamFlags) check(set map[string]bool) error {
 	return nil
 }
 
-// defaultElasticSigma is the smoothing width of an elastic field given
-// without sigma: Simard et al.'s 4 pixels for 28×28 digits.
-const defaultElasticSigma = 4
+// parseDeformation is dataset.ParseDeformation.
+var parseDeformation = dataset.ParseDeformation
 
-// parseDeformation reads "default", "none" or a list of name=value.
-func parseDeformation(spec string) (dataset.Deformation, error) {
-	switch strings.TrimSpace(spec) {
-	case "default", "":
-		return dataset.DefaultDeformation, nil
-	case "none":
-		return dataset.Deformation{}, nil
+// spec returns the stream of a job (nil without -stream).
+func (s *streamFlags) spec() *job.Stream {
+	if !s.on() {
+		return nil
 	}
-	var d dataset.Deformation
-	fields := map[string]*float64{
-		"rotate": &d.Rotate, "scale": &d.Scale, "shear": &d.Shear, "shift": &d.Shift,
-		"alpha": &d.ElasticAlpha, "sigma": &d.ElasticSigma,
-	}
-	d.ElasticSigma = defaultElasticSigma
-	seen := map[string]bool{}
-	for _, kv := range strings.Split(spec, ",") {
-		name, val, ok := strings.Cut(strings.TrimSpace(kv), "=")
-		p := fields[name]
-		if !ok || p == nil {
-			return d, fmt.Errorf("%q: want default, none, or name=value pairs of rotate, scale, shear, shift, alpha, sigma", kv)
-		}
-		if seen[name] {
-			return d, fmt.Errorf("%s given twice: give each once", name)
-		}
-		seen[name] = true
-		v, err := strconv.ParseFloat(val, 64)
-		if err != nil {
-			return d, fmt.Errorf("%s=%s: not a number", name, val)
-		}
-		*p = v
-	}
-	if err := d.Validate(); err != nil {
-		return d, err
-	}
-	return d, nil
-}
-
-// source holds out the validation images (a seeded draw, the same for the
-// same seed and set) and returns the stream over the rest.
-func (s *streamFlags) source(train *dataset.Images, seed uint64) (oddl.Source, *dataset.Images, error) {
-	if train.Rows < 1 || train.Cols < 1 {
-		return nil, nil, errors.New("-stream needs images (a data set with rows and columns)")
-	}
-	if s.val >= train.Len() {
-		return nil, nil, fmt.Errorf("-val %d: the training set has only %d images", s.val, train.Len())
-	}
-	order := rand.New(rand.NewPCG(seed, 0x76616c)).Perm(train.Len())
-	val := train.Subset(order[:s.val])
-	base := train.Subset(order[s.val:])
-	src, err := dataset.NewDeformSource(base, s.n, s.d, seed)
-	if err != nil {
-		return nil, nil, err
-	}
-	return src, val, nil
-}
-
-// newTracker returns the tracker of the run's validation error on val,
-// every -val-every samples (twenty times a run by default).
-func (s *streamFlags) newTracker(val samples) (*oddl.Tracker, error) {
-	every := int64(s.every)
-	if every == 0 {
-		every = max(1, int64(s.n)/20)
-	}
-	src, err := sourceOf(val)
-	if err != nil {
-		return nil, err
-	}
-	return oddl.NewTracker(src, every)
+	return &job.Stream{Samples: s.n, Deformation: s.d, Validation: s.val, Every: s.every}
 }
 
 // drawCurve writes the curve to path as a PNG or SVG picture.

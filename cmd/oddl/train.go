@@ -2,11 +2,16 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
+	"os"
+	"runtime"
+	"runtime/pprof"
+	"strings"
 
-	"github.com/oddl-go/oddl/dataset"
-	"github.com/oddl-go/oddl/internal/membudget"
+	"github.com/oddl-go/oddl/internal/safefile"
+	"github.com/oddl-go/oddl/job"
 	"github.com/oddl-go/oddl/oddl"
 )
 
@@ -18,58 +23,8 @@ func init() {
 	})
 }
 
-// trainReport is the JSON object of "oddl train -json".
-type trainReport struct {
-	Dataset string `json:"dataset"`
-	// The model's settings (the residual weight the one it ends with).
-	oddl.Settings
-	Backend          string   `json:"backend"`
-	Threads          int      `json:"threads"`
-	TrainSeconds     float64  `json:"train_seconds"`
-	SamplesPerSecond float64  `json:"samples_per_second"`
-	Times            timesRep `json:"times"`
-	// JointUpdates is the number of joint (discriminative) mini-batch
-	// updates the model has made.
-	JointUpdates int64    `json:"joint_updates"`
-	TestError    *float64 `json:"test_error"`
-	TestErrors   int      `json:"test_errors"`
-	NTrain       int      `json:"n_train"`
-	NTest        int      `json:"n_test"`
-	Model        string   `json:"model,omitempty"`
-	Resumed      bool     `json:"resumed"`
-	// Classes names the model's classes: the labels of the training data.
-	Classes []string `json:"classes,omitempty"`
-	// PeakRSS is the process's peak resident memory, in bytes (0 where
-	// the system does not tell).
-	PeakRSS int64 `json:"peak_rss_bytes"`
-	// Stream describes a -stream run.
-	Stream *streamReport `json:"stream,omitempty"`
-	// Validation reports the held-out training samples of -validate (or
-	// of -stream).
-	Validation *validationReport `json:"validation,omitempty"`
-}
-
-// streamReport is the part of the report of a -stream run.
-type streamReport struct {
-	Samples     int                 `json:"samples"`
-	Deformation dataset.Deformation `json:"deformation"`
-	NValidation int                 `json:"n_validation"`
-	Curve       []oddl.CurvePoint   `json:"curve"`
-}
-
-// timesRep is the time split in seconds.
-type timesRep struct {
-	Init       float64 `json:"init"`
-	Read       float64 `json:"read"`
-	Coding     float64 `json:"coding"`
-	Statistics float64 `json:"statistics"`
-	Update     float64 `json:"update"`
-	Refit      float64 `json:"refit"`
-}
-
-func secondsOf(t oddl.Times) timesRep {
-	return timesRep{t.Init.Seconds(), t.Read.Seconds(), t.Coding.Seconds(), t.Statistics.Seconds(), t.Update.Seconds(), t.Refit.Seconds()}
-}
+// trainReport is the JSON object of "oddl train -json" (job.Report).
+type trainReport struct{ job.Report }
 
 // interruptHook, when set (by tests), is asked after every mini-batch
 // whether to act as if the user pressed Ctrl-C.
@@ -84,105 +39,155 @@ func runTrain(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	rep, res, err := f.run(stderr)
+	res, err := f.run(stderr)
 	if err != nil {
 		return err
 	}
 	if f.asJSON {
-		return writeJSON(stdout, rep)
+		return writeJSON(stdout, res.Report)
 	}
-	printTrainReport(stdout, rep, res.model, res.data, f)
+	printTrainReport(stdout, res, f)
 	return nil
 }
 
-// trainResult is what a training run leaves besides its report: the model
-// and the data, for the summary.
-type trainResult struct {
-	model *oddl.Model
-	data  *trainData
-}
-
-// run does the work of train with the flags parsed: oddl select and
-// oddl reproduce -table stream call it for each of their runs.
-func (f *trainFlags) run(stderr io.Writer) (rep trainReport, res trainResult, err error) {
-	backendName, err := f.check()
-	if err != nil {
-		return rep, res, err
+// run does the work of train with the flags parsed: it checks them, reads
+// the data and makes one job.Run. oddl select and oddl reproduce -table
+// stream call it for each of their runs.
+func (f *trainFlags) run(stderr io.Writer) (res *job.Result, err error) {
+	if _, err := f.check(); err != nil {
+		return nil, err
 	}
 	if err := sameInput("-resume", f.resume, "-data", f.data.paths()); err != nil {
-		return rep, res, err
+		return nil, err
 	}
 	if f.out != "" {
 		// One writer per model, locked before -resume reads it.
 		release, err := lockModel("-o", f.out)
 		if err != nil {
-			return rep, res, err
+			return nil, err
 		}
 		defer release()
 	}
 	model, addEpochs, err := f.resumeModel()
 	if err != nil {
-		return rep, res, err
+		return nil, err
 	}
 	tooLarge, err := f.checkResources(model != nil)
 	if err != nil {
-		return rep, res, err
+		return nil, err
 	}
 	stop, err := startCPUProfile(f.cpuProfile)
 	if err != nil {
-		return rep, res, err
+		return nil, err
 	}
 	defer stop(&err)
-
-	d, err := f.loadData(model, tooLarge, stderr)
+	train, test, err := f.data.loadSamples(f.cfg.Seed)
 	if err != nil {
-		return rep, res, err
+		return nil, tooLarge(err)
+	}
+	if model == nil && train.NumClasses() < 2 {
+		// A classifier of one class answers without looking: most often
+		// the label column is not the one meant.
+		return nil, fmt.Errorf("data set %s: one class (%s) in %d training samples: a classifier needs two at least (is the label column the right one? see -label-column)", train.Name(), strings.Join(train.Names(), ""), train.Len())
 	}
 	ctx, cancel, caught := catchSignals()
 	defer cancel()
-	r := &trainSession{f: f, ctx: ctx, cancel: cancel, caught: caught, model: model}
-	var vrep *validationReport
-	if model == nil && f.validate > 0 && !d.held.Present() {
-		// k-fold: the settings are chosen first, then trained on all rows.
-		if vrep, err = r.crossValidate(d, stderr); err != nil {
-			return rep, res, err
-		}
-	} else if f.chooseSmall(model, d.train) {
-		// A small set: the representation and the rule chosen on folds.
-		if vrep, err = r.chooseSmall(d, stderr); err != nil {
-			return rep, res, err
-		}
+	var prog *progressPrinter
+	if !f.quiet {
+		prog = newProgressPrinter(stderr)
 	}
-	elapsed, seen0, err := r.train(d, addEpochs, stderr)
+	if !f.set["epochs"] {
+		addEpochs = oddl.AutoEpochs
+	}
+	spec := job.Spec{Config: f.cfg, Given: f.set, Data: f.data.name, Train: train, Test: test, WithTest: f.withTest,
+		Resume: model, AddEpochs: addEpochs, NewData: f.newData,
+		Validate: f.validate, ValidateKeep: f.validateKeep, ValidateGrid: f.validateGrid, FoldsBelow: foldsBelow,
+		Stream: f.stream.spec(), Out: f.out, Checkpoint: f.every, Backend: f.rt.blas, Threads: f.rt.threads, MaxMemory: f.mem.bytes,
+		Progress: func(p oddl.Progress) {
+			prog.update(p)
+			if interruptHook != nil && interruptHook(p.Batches) {
+				cancel()
+			}
+		},
+		Fitted: func(c oddl.Fitted) {
+			prog.done()
+			fmt.Fprintf(stderr, "oddl train: %s (set -%s to choose)\n", c, flagOf[c.Setting])
+		},
+		Chose: func(k int, v oddl.Validation) {
+			prog.done()
+			if c := v.Rows[v.Chosen]; !f.quiet {
+				fmt.Fprintf(stderr, "oddl train: %d-fold validation chose L = %d, λ0 = %g, %s (%.2f%% of %d; best %.2f%%)\n", k, c.L, c.Lambda0, c.Rule(), 100*c.Error, c.Samples, 100*v.Rows[v.Best].Error)
+			}
+		},
+		Trained: func(m *oddl.Model, curve []oddl.CurvePoint) error {
+			prog.done()
+			return f.trained(ctx, m, curve, train.Name(), test.Present())
+		},
+	}
+	res, err = job.Run(ctx, spec)
+	prog.done()
 	if err != nil {
-		return rep, res, err
+		return nil, f.explain(err, caught)
 	}
-	if vrep == nil {
-		if vrep, err = r.validate(d); err != nil {
-			return rep, res, err
+	return res, nil
+}
+
+// flagOf names the flag of each setting oddl.FitToData fits.
+var flagOf = map[string]string{"K": "k", "L": "l", "Epochs": "epochs", "Patches": "patches"}
+
+// trained writes what -plot and -memprofile ask for once the model is
+// trained and saved.
+func (f *trainFlags) trained(ctx context.Context, m *oddl.Model, curve []oddl.CurvePoint, name string, test bool) error {
+	if f.stream.plot != "" {
+		cfg := m.Config()
+		if err := drawCurve(curve, f.stream.plot, fmt.Sprintf("%s, K = %d, λ0 = %g: %s", name, cfg.K, cfg.Lambda0, "validation error along the stream")); err != nil {
+			return fmt.Errorf("-plot: %w", err)
 		}
 	}
-	if vrep != nil && d.held.Present() && d.tr == nil && model == nil && !f.validateKeep {
-		// The chosen β on a model of all the training rows.
-		more, err := r.retrainAll(d, vrep, addEpochs, stderr)
-		if err != nil {
-			return rep, res, err
+	if f.memProfile != "" {
+		runtime.GC()
+		if err := safefile.Write(f.memProfile, pprof.WriteHeapProfile); err != nil {
+			return fmt.Errorf("-memprofile: %w", err)
 		}
-		elapsed += more
 	}
-	for _, n := range f.notes {
-		fmt.Fprintln(stderr, n)
+	if evaluateHook != nil && f.withTest && test {
+		evaluateHook(ctx)
 	}
-	if err := r.finish(d); err != nil {
-		return rep, res, err
+	return nil
+}
+
+// explain turns an error of job.Run into the command's words: the flags to
+// change, the command that resumes an interrupted run.
+func (f *trainFlags) explain(err error, caught func() os.Signal) error {
+	var ie *job.Interrupted
+	var se *job.SettingError
+	var me *job.MemoryError
+	switch {
+	case errors.As(err, &ie):
+		msg := ie.Error()
+		switch {
+		case ie.Stage == job.Training && ie.Saved != "":
+			msg = fmt.Sprintf("interrupted after %d samples; checkpoint saved to %s; continue with: oddl train -resume %s%s", ie.Seen, ie.Saved, ie.Saved, dataArgs(f.data)+f.stream.args())
+		case ie.Stage == job.Training:
+			msg = "interrupted; nothing saved (give -o to save a checkpoint)"
+		case ie.Stage == job.Testing && ie.Saved == "":
+			msg = "interrupted during the test evaluation; the trained model is not saved (no -o)"
+		case ie.Stage == job.Testing:
+			msg = "interrupted during the test evaluation; the trained model is saved to " + ie.Saved
+		}
+		return interrupted(caught(), errors.New(msg))
+	case errors.As(err, &se):
+		err = errors.New("-" + se.Error())
+		if se.Usage {
+			return usageError{err}
+		}
+		return err
+	case errors.As(err, &me):
+		return memoryText(me)
+	case errors.Is(err, oddl.ErrNewData):
+		return fmt.Errorf("%w (check -data and -limit; -resume-new-data goes on with this data on purpose)", err)
+	case errors.Is(err, oddl.ErrTooFewSamples) && f.resume == "":
+		return fmt.Errorf("%w (set -k below it, or leave -k out to have it chosen)", err)
 	}
-	rep = f.report(r.model, d, backendName, elapsed, seen0)
-	if err := r.test(d, &rep); err != nil {
-		return rep, res, err
-	}
-	rep.JointUpdates = r.model.JointUpdates()
-	rep.PeakRSS = membudget.PeakRSS()
-	rep.Validation = vrep
-	rep.ResidualWeight = r.model.Config().ResidualWeight
-	return rep, trainResult{model: r.model, data: d}, nil
+	return err
 }

@@ -17,8 +17,6 @@ import (
 type trainFlags struct {
 	modelFlags             []string // the flags that define a model; a resumed model keeps its own
 	cfg                    oddl.Config
-	base                   oddl.Config     // cfg before it was fitted to the data's size
-	notes                  []string        // what fitDefaults chose, for stderr
 	set                    map[string]bool // the flags given
 	data                   *dataFlags
 	stream                 *streamFlags

@@ -12,14 +12,15 @@ import (
 	"syscall"
 
 	"github.com/oddl-go/oddl/dataset"
-	"github.com/oddl-go/oddl/oddl"
+	"github.com/oddl-go/oddl/job"
 )
 
 // printTrainReport writes the summary of a run.
-func printTrainReport(w io.Writer, rep trainReport, model *oddl.Model, d *trainData, f *trainFlags) {
+func printTrainReport(w io.Writer, res *job.Result, f *trainFlags) {
+	rep, model := res.Report, res.Model
 	cfg := model.Config()
 	t := model.Times()
-	fmt.Fprintf(w, "dataset      %s: %d training samples of dimension %d, %d classes\n", d.train.Name(), d.train.Len(), d.train.Dim(), d.train.NumClasses())
+	fmt.Fprintf(w, "dataset      %s: %d training samples of dimension %d, %d classes\n", rep.Dataset, rep.NTrain, res.Dim, res.Classes)
 	rule := fmt.Sprintf("residual-weight=%g", cfg.ResidualWeight)
 	if cfg.Collaborative > 0 {
 		rule = fmt.Sprintf("collaborative=%g", cfg.Collaborative)
@@ -45,9 +46,9 @@ func printTrainReport(w io.Writer, rep trainReport, model *oddl.Model, d *trainD
 		}
 		fmt.Fprintf(w, "validation   %.2f%% (%d of %d held-out training samples, %.3g of the set); %s%s\n", 100*v.Error, int(math.Round(v.Error*float64(v.Samples))), v.Samples, v.Fraction, how, kept)
 	}
-	if d.tr != nil && len(d.tr.Curve()) > 0 {
-		last := d.tr.Curve()[len(d.tr.Curve())-1]
-		fmt.Fprintf(w, "stream       %d deformed images; validation error %.2f%% on %d held-out training images after %d samples\n", f.stream.n, 100*last.ValidationError, d.trVal.Len(), last.Samples)
+	if s := rep.Stream; s != nil && len(s.Curve) > 0 {
+		last := s.Curve[len(s.Curve)-1]
+		fmt.Fprintf(w, "stream       %d deformed images; validation error %.2f%% on %d held-out training images after %d samples\n", s.Samples, 100*last.ValidationError, s.NValidation, last.Samples)
 	}
 	if rep.TestError != nil {
 		fmt.Fprintf(w, "test error   %.2f%% (%d of %d)\n", 100**rep.TestError, rep.TestErrors, rep.NTest)

@@ -1,0 +1,33 @@
+package job_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log"
+
+	"github.com/oddl-go/oddl/dataset"
+	"github.com/oddl-go/oddl/job"
+	"github.com/oddl-go/oddl/oddl"
+)
+
+// Run makes what "oddl train -data mnist -limit 10000 -validate 0.2 -o
+// mnist.oddl" makes: the same model, the same report.
+func ExampleRun() {
+	ctx := context.Background()
+	train, test, err := dataset.LoadSamples(dataset.Request{Name: "mnist", Limit: 10000})
+	if err != nil {
+		log.Fatal(err)
+	}
+	res, err := job.Run(ctx, job.Spec{Config: oddl.DefaultConfig(), Data: "mnist",
+		Train: train, Test: test, WithTest: true, Validate: 0.2, Out: "mnist.oddl"})
+	var me *job.MemoryError
+	switch {
+	case errors.As(err, &me):
+		log.Fatalf("%s = %d needs more memory than the %d bytes available", me.Setting, me.Value, me.Budget)
+	case err != nil:
+		log.Fatal(err)
+	}
+	fmt.Printf("test error %.2f%%, residual weight %g chosen on %d held-out samples\n",
+		100**res.Report.TestError, res.Report.ResidualWeight, res.Report.Validation.Samples)
+}
