@@ -62,6 +62,7 @@ func parseTrainFlags(args []string, stderr io.Writer) (*trainFlags, error) {
 	fs.Float64Var(&cfg.Research.Forget, setting("forget"), def.Research.Forget, "exponent ρ of the down-weighting (1−1/t)^ρ of past statistics (0: plain sums)")
 	fs.StringVar((*string)(&cfg.Preprocess), setting("preprocess"), "", "sample preprocessing: unit (zero mean, unit norm), none, or deskew (images: straighten and centre each one by its moments, then unit) (default: deskew for -data mnist and usps, unit for other data)")
 	fs.Uint64Var(&cfg.Seed, setting("seed"), def.Seed, "random seed (sample order, reseeded atoms, yaleb split)")
+	fs.StringVar((*string)(&cfg.Precision), setting("precision"), string(def.Precision), "arithmetic of training and prediction: float64, or float32 (the dictionary and the sparse coding in single precision, the statistics in double; docs/benchmarks/float32.md)")
 	fs.BoolVar(&cfg.Refit, setting("refit"), def.Refit, "after training, refit the prediction classifier on codes on D (-refit=false: predict with the training classifier)")
 	fs.BoolVar(&cfg.RefitPass, setting("refit-pass"), def.RefitPass, "with -refit, code the training set once more on the final D and fit ridge then multiclass hinge on those codes (-refit-pass=false: ridge on the running statistics of the joint phase's codes on D, no extra pass)")
 	fs.Float64Var(&cfg.TaskStep, setting("task-step"), def.TaskStep, "weight η of the supervised (task-driven) dictionary gradient in the joint phase (0: off)")
