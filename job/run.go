@@ -65,7 +65,7 @@ func Run(ctx context.Context, s Spec) (*Result, error) {
 		}
 	} else if r.choosesSmall() {
 		// A small set: the representation and the rule chosen on folds.
-		if vrep, err = r.crossValidate(selection.SmallGrid(r.base, s.Given), min(oddl.RuleFolds, r.train.Len())); err != nil {
+		if vrep, err = r.crossValidate(selection.SmallGrid(r.base, s.Given), oddl.SmallFolds(r.train.Labels(), r.train.NumClasses())); err != nil {
 			return nil, err
 		}
 	}

@@ -58,7 +58,7 @@ const SmallDataJoint = 10
 //     multiple of q gives every class the same block in the class
 //     initialisation.
 //   - L, at most the sample dimension (a code has no more atoms than the
-//     space has directions).
+//     space has directions) and at most K.
 //   - The passes of a small set (fewer than SmallDataBatches
 //     mini-batches): with the default schedule such a set is one or a few
 //     mini-batches a pass, so the joint phase makes a single update or
@@ -112,6 +112,12 @@ func FitToData(c Config, d DataSize, given Given) (Config, []Fitted) {
 	if !given.L && d.Dim > 0 && c.L > d.Dim {
 		c.L = d.Dim
 		out = append(out, Fitted{"L", c.L, fmt.Sprintf("L = %d, the sample dimension", c.L)})
+	}
+	if !given.L && c.K > 0 && c.L > c.K {
+		// A set of fewer samples than L has fewer atoms than L: a code
+		// cannot use more atoms than there are.
+		c.L = c.K
+		out = append(out, Fitted{"L", c.L, fmt.Sprintf("L = %d, the number of atoms", c.L)})
 	}
 	if n < 1 || n >= SmallDataBatches*c.Batch || c.K > varied {
 		// A large set keeps its schedule; a K the set cannot start is
