@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/oddl-go/oddl/blas"
+	"github.com/oddl-go/oddl/dataset"
 	"github.com/oddl-go/oddl/internal/cpu"
 	"github.com/oddl-go/oddl/oddl"
 )
@@ -133,4 +134,38 @@ func flagsSet(fs *flag.FlagSet) map[string]bool {
 	set := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
 	return set
+}
+
+// loadScoring checks the runtime, score and memory flags of eval and
+// predict between before and after (the command's own checks; after gets
+// the readers' limit of -max-memory), then loads the model with the
+// runtime and the scoring of the flags. It also returns the function that
+// names -max-memory in a reader's error (memoryFlag.limitData).
+func loadScoring(path string, rt *runtimeFlags, sc *scoreFlags, mem *memoryFlag, before func() error, after func(dataset.Option) error) (*oddl.Model, func(error) error, error) {
+	if before != nil {
+		if err := before(); err != nil {
+			return nil, nil, err
+		}
+	}
+	if _, err := rt.check(); err != nil {
+		return nil, nil, err
+	}
+	if err := sc.check(); err != nil {
+		return nil, nil, err
+	}
+	if err := mem.check(); err != nil {
+		return nil, nil, err
+	}
+	limit, tooLarge := mem.limitData()
+	if err := after(limit); err != nil {
+		return nil, nil, err
+	}
+	m, err := loadModel("-model", path)
+	if err != nil {
+		return nil, nil, err
+	}
+	if err := m.SetRuntime(rt.blas, rt.threads); err != nil {
+		return nil, nil, usageError{err}
+	}
+	return m, tooLarge, sc.apply(m)
 }
