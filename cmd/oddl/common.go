@@ -1,16 +1,15 @@
 package main
 
 import (
-	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
-	"math"
 	"os"
 	"strings"
 
 	"github.com/oddl-go/oddl/blas"
 	"github.com/oddl-go/oddl/dataset"
+	"github.com/oddl-go/oddl/internal/cli"
 	"github.com/oddl-go/oddl/internal/cpu"
 	"github.com/oddl-go/oddl/oddl"
 )
@@ -81,67 +80,12 @@ func warnOpenBLAS(w io.Writer) {
 	}
 }
 
-// scoreFlags let eval and predict change how a saved model scores.
-type scoreFlags struct {
-	fs     *flag.FlagSet
-	weight float64
-	collab float64
-}
-
-func addScoreFlags(fs *flag.FlagSet) *scoreFlags {
-	s := &scoreFlags{fs: fs}
-	fs.Float64Var(&s.weight, "residual-weight", 0, "weight β of the class residuals in the scores (default: the model's own; 0: the linear scores W·a alone)")
-	fs.Float64Var(&s.collab, "collaborative", 0, "ridge weight λc of the collaborative rule (default: the model's own; 0: the scores of -residual-weight)")
-	return s
-}
-
-// apply gives the model the weight and the rule when the flags were given.
-func (s *scoreFlags) apply(m *oddl.Model) error {
-	set := flagsSet(s.fs)
-	if set["residual-weight"] {
-		if err := m.SetResidualWeight(s.weight); err != nil {
-			return usageError{fmt.Errorf("-residual-weight: %w", err)}
-		}
-	}
-	if set["collaborative"] {
-		if err := m.SetCollaborative(s.collab); err != nil {
-			return usageError{fmt.Errorf("-collaborative: %w", err)}
-		}
-	}
-	return nil
-}
-
-// check rejects a bad weight before anything is loaded.
-func (s *scoreFlags) check() error {
-	if w := s.collab; !(w >= 0) || math.IsInf(w, 0) {
-		return usageError{fmt.Errorf("-collaborative %v: need a finite value ≥ 0", w)}
-	}
-	if w := s.weight; !(w >= 0) || math.IsInf(w, 0) {
-		return usageError{fmt.Errorf("-residual-weight %v: need a finite value ≥ 0", w)}
-	}
-	return nil
-}
-
-// writeJSON prints v as one indented JSON object.
-func writeJSON(w io.Writer, v any) error {
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	return enc.Encode(v)
-}
-
-// flagsSet returns the names of the flags given on the command line.
-func flagsSet(fs *flag.FlagSet) map[string]bool {
-	set := map[string]bool{}
-	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
-	return set
-}
-
 // loadScoring checks the runtime, score and memory flags of eval and
 // predict between before and after (the command's own checks; after gets
 // the readers' limit of -max-memory), then loads the model with the
 // runtime and the scoring of the flags. It also returns the function that
 // names -max-memory in a reader's error (memoryFlag.limitData).
-func loadScoring(path string, rt *runtimeFlags, sc *scoreFlags, mem *memoryFlag, before func() error, after func(dataset.Option) error) (*oddl.Model, func(error) error, error) {
+func loadScoring(path string, rt *runtimeFlags, sc *cli.Score, mem *memoryFlag, before func() error, after func(dataset.Option) error) (*oddl.Model, func(error) error, error) {
 	if before != nil {
 		if err := before(); err != nil {
 			return nil, nil, err
@@ -150,7 +94,7 @@ func loadScoring(path string, rt *runtimeFlags, sc *scoreFlags, mem *memoryFlag,
 	if _, err := rt.check(); err != nil {
 		return nil, nil, err
 	}
-	if err := sc.check(); err != nil {
+	if err := sc.Check(); err != nil {
 		return nil, nil, err
 	}
 	if err := mem.check(); err != nil {
@@ -167,5 +111,5 @@ func loadScoring(path string, rt *runtimeFlags, sc *scoreFlags, mem *memoryFlag,
 	if err := m.SetRuntime(rt.blas, rt.threads); err != nil {
 		return nil, nil, usageError{err}
 	}
-	return m, tooLarge, sc.apply(m)
+	return m, tooLarge, sc.Apply(m)
 }

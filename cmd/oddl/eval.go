@@ -7,6 +7,7 @@ import (
 	"io"
 
 	"github.com/oddl-go/oddl/dataset"
+	"github.com/oddl-go/oddl/internal/cli"
 	"github.com/oddl-go/oddl/job"
 )
 
@@ -20,7 +21,7 @@ func runEval(args []string, stdout, stderr io.Writer) error {
 	which := fs.String("set", "test", "which part of the data set: test or train (a -data file or pair of files is one set, evaluated whole)")
 	data := addDataFlags(fs)
 	rt := addRuntimeFlags(fs)
-	sc := addScoreFlags(fs)
+	sc := cli.AddScore(fs)
 	mem := addMemoryFlag(fs)
 	asJSON := fs.Bool("json", false, "print one JSON object on stdout")
 	setUsage(fs, stderr, "oddl eval -model file [flags]", help("eval"))

@@ -17,6 +17,7 @@ import (
 	"os"
 	"sort"
 
+	"github.com/oddl-go/oddl/internal/cli"
 	"github.com/oddl-go/oddl/internal/kernel"
 )
 
@@ -95,11 +96,11 @@ func run(args []string, stdout, stderr io.Writer) (status int) {
 			status = 3
 		}
 	}()
-	out := &checkedWriter{w: stdout}
+	out := &cli.CheckedWriter{W: stdout}
 	err := c.run(args[1:], out, stderr)
-	if (err == nil || errors.Is(err, flag.ErrHelp)) && out.err != nil {
+	if (err == nil || errors.Is(err, flag.ErrHelp)) && out.Err != nil {
 		// A report lost on a full device or a closed stdout is a failure.
-		err = fmt.Errorf("writing standard output: %w", out.err)
+		err = fmt.Errorf("writing standard output: %w", out.Err)
 	}
 	switch {
 	case err == nil:
@@ -109,32 +110,24 @@ func run(args []string, stdout, stderr io.Writer) (status int) {
 	}
 	fmt.Fprintf(stderr, "oddl %s: %v\n", name, err)
 	var ue usageError
-	if errors.As(err, &ue) {
-		return 2
-	}
+	var ce cli.UsageError
 	var ie interruptedError
-	if errors.As(err, &ie) {
+	switch {
+	case errors.As(err, &ue), errors.As(err, &ce):
+		return 2
+	case errors.As(err, &ie):
 		return ie.status
 	}
 	return 1
 }
 
-// newFlagSet returns a flag set that reports errors as usageError instead of
-// exiting, so run decides the exit status.
-func newFlagSet(name string, stderr io.Writer) *flag.FlagSet {
-	fs := flag.NewFlagSet("oddl "+name, flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	return fs
-}
-
-// setUsage makes fs print "usage: oddl SYNOPSIS", a blank line, about (one
-// or more lines, each ending in a newline), a blank line and the flags.
-func setUsage(fs *flag.FlagSet, w io.Writer, synopsis, about string) {
-	fs.Usage = func() {
-		fmt.Fprintf(w, "usage: %s\n\n%s\n", synopsis, about)
-		fs.PrintDefaults()
-	}
-}
+// newFlagSet, setUsage, flagsSet and writeJSON are package cli's.
+var (
+	newFlagSet = cli.NewFlagSet
+	setUsage   = cli.SetUsage
+	flagsSet   = cli.Given
+	writeJSON  = cli.WriteJSON
+)
 
 // helpFiles hold the text of each command's -h between the synopsis and
 // the flags.
@@ -151,46 +144,12 @@ func help(name string) string {
 	return string(b)
 }
 
-// parseFlags parses args into fs and wraps a failure as a usage error of
-// one line that points to -h; the flags are printed only when asked for
-// (-h). Positional arguments left over are an error too.
+// parseFlags is cli.Parse with its usage errors as usageError.
 func parseFlags(fs *flag.FlagSet, args []string) error {
-	out, help := fs.Output(), fs.Usage
-	if help == nil {
-		help = func() {
-			fmt.Fprintf(out, "usage of %s:\n", fs.Name())
-			fs.PrintDefaults()
-		}
+	err := cli.Parse(fs, args)
+	var ue cli.UsageError
+	if errors.As(err, &ue) {
+		return usageError{ue.Err}
 	}
-	fs.SetOutput(io.Discard)
-	fs.Usage = func() {}
-	err := fs.Parse(args)
-	fs.SetOutput(out)
-	fs.Usage = help
-	if err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			fs.Usage()
-			return err
-		}
-		return usageError{fmt.Errorf("%w (run \"%s -h\" for the flags)", err, fs.Name())}
-	}
-	if fs.NArg() > 0 {
-		return usageError{fmt.Errorf("unexpected argument %q", fs.Arg(0))}
-	}
-	return nil
-}
-
-// checkedWriter writes to w and keeps the first write error, so that a
-// command whose report could not be written does not exit 0.
-type checkedWriter struct {
-	w   io.Writer
-	err error
-}
-
-func (c *checkedWriter) Write(p []byte) (int, error) {
-	n, err := c.w.Write(p)
-	if err != nil && c.err == nil {
-		c.err = err
-	}
-	return n, err
+	return err
 }

@@ -8,6 +8,7 @@ import (
 	"os"
 
 	"github.com/oddl-go/oddl/dataset"
+	"github.com/oddl-go/oddl/internal/cli"
 	"github.com/oddl-go/oddl/internal/safefile"
 	"github.com/oddl-go/oddl/job"
 )
@@ -23,7 +24,7 @@ func runPredict(args []string, stdout, stderr io.Writer) error {
 	fs.StringVar(in, "data", "", "the same as -in")
 	labelColumn := fs.String("label-column", "", "the label column of a CSV input whose lines have a value more than the model's samples: a header `name`, a 1-based index or last (default: as train)")
 	rt := addRuntimeFlags(fs)
-	sc := addScoreFlags(fs)
+	sc := cli.AddScore(fs)
 	mem := addMemoryFlag(fs)
 	setUsage(fs, stderr, "oddl predict -model file -in file [flags]", help("predict"))
 	if err := parseFlags(fs, args); err != nil {
