@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -14,17 +13,13 @@ import (
 
 	"github.com/oddl-go/oddl/bench"
 	"github.com/oddl-go/oddl/blas"
+	"github.com/oddl-go/oddl/internal/cli"
 	"github.com/oddl-go/oddl/internal/kernel"
-	"github.com/oddl-go/oddl/internal/safefile"
 	"github.com/oddl-go/oddl/oddl"
 )
 
 func init() {
-	register(&command{
-		name:  "bench",
-		short: "measure the machine, DGEMM, Batch-OMP, training and prediction speed",
-		run:   runBench,
-	})
+	register(&command{name: "bench", short: "measure the machine, DGEMM, Batch-OMP, training and prediction speed", run: runBench})
 }
 
 func runBench(args []string, stdout, stderr io.Writer) (err error) {
@@ -54,36 +49,25 @@ func runBench(args []string, stdout, stderr io.Writer) (err error) {
 	if err := checkOutputs([]output{{flag: "-o", path: *outPath}}, output{flag: "-cpuprofile", path: *cpuProfile}); err != nil {
 		return err
 	}
-	if *threads < 0 || *threads > oddl.MaxThreads {
+	switch {
+	case *threads < 0 || *threads > oddl.MaxThreads:
 		return usageError{fmt.Errorf("-threads %d: must be from 0 to %d", *threads, oddl.MaxThreads)}
-	}
-	if *trainSamples < 0 {
+	case *trainSamples < 0:
 		return usageError{fmt.Errorf("-train-samples %d: must be >= 0", *trainSamples)}
-	}
-	if *trainPasses < 0 {
+	case *trainPasses < 0:
 		return usageError{fmt.Errorf("-train-passes %d: must be >= 0", *trainPasses)}
-	}
-	if *batch < 1 || *batch > oddl.MaxBatch {
+	case *batch < 1 || *batch > oddl.MaxBatch:
 		return usageError{fmt.Errorf("-batch %d: must be from 1 to %d", *batch, oddl.MaxBatch)}
 	}
-	opts := bench.Options{
-		Quick:        *quick,
-		Threads:      *threads,
-		TrainSamples: *trainSamples,
-		TrainPasses:  *trainPasses,
-		Batch:        *batch,
-		Backends:     benchList(*backends),
-		Sections:     benchList(*only),
-	}
+	opts := bench.Options{Quick: *quick, Threads: *threads, TrainSamples: *trainSamples, TrainPasses: *trainPasses,
+		Batch: *batch, Backends: cli.List(*backends), Sections: cli.List(*only)}
 	for _, b := range opts.Backends {
 		if _, err := blas.Lookup(b); err != nil {
 			return usageError{fmt.Errorf("-blas: %w", err)}
 		}
 	}
-	for _, s := range opts.Sections {
-		if !slices.Contains(bench.Sections, s) {
-			return usageError{fmt.Errorf("-only: unknown section %q (choices: %s)", s, strings.Join(bench.Sections, ", "))}
-		}
+	if err := bench.CheckSections(opts.Sections); err != nil {
+		return usageError{fmt.Errorf("-only: %w", err)}
 	}
 	if !*quiet {
 		opts.Log = bench.PrefixLog(stderr, "oddl bench: ")
@@ -125,17 +109,7 @@ func runBench(args []string, stdout, stderr io.Writer) (err error) {
 	case *asJSON:
 		format = bench.FormatJSON
 	}
-	var out bytes.Buffer
-	if e := rep.Write(&out, format); e != nil {
-		return e
-	}
-	if *outPath != "" {
-		return safefile.Write(*outPath, func(w io.Writer) error {
-			_, err := w.Write(out.Bytes())
-			return err
-		})
-	}
-	if _, e := stdout.Write(out.Bytes()); e != nil {
+	if e := rep.Output(stdout, *outPath, format); e != nil || *outPath != "" {
 		return e
 	}
 	if err != nil {
@@ -147,17 +121,6 @@ func runBench(args []string, stdout, stderr io.Writer) (err error) {
 // benchRun is bench.Run; the tests replace it to write reports of made-up
 // results without measuring.
 var benchRun = bench.Run
-
-// benchList splits a comma-separated flag value, dropping empty items.
-func benchList(s string) []string {
-	var out []string
-	for _, f := range strings.Split(s, ",") {
-		if f = strings.TrimSpace(f); f != "" {
-			out = append(out, f)
-		}
-	}
-	return out
-}
 
 // selfCommand returns the command that runs this program with args (the
 // tests run their own binary as the command instead).

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -13,11 +12,7 @@ import (
 )
 
 func init() {
-	register(&command{
-		name:  "env",
-		short: "show the CPU, kernel path and BLAS backends this machine runs",
-		run:   runEnv,
-	})
+	register(&command{name: "env", short: "show the CPU, kernel path and BLAS backends this machine runs", run: runEnv})
 }
 
 // probeFMA is cpu.ProbeFMA; the tests put a made-up measurement in its
@@ -59,9 +54,7 @@ func runEnv(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	if *asJSON {
-		enc := json.NewEncoder(stdout)
-		enc.SetIndent("", "  ")
-		return enc.Encode(r)
+		return writeJSON(stdout, r)
 	}
 	return r.WriteText(stdout)
 }

@@ -14,8 +14,9 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"maps"
 	"os"
-	"sort"
+	"slices"
 
 	"github.com/oddl-go/oddl/internal/cli"
 	"github.com/oddl-go/oddl/internal/kernel"
@@ -47,19 +48,11 @@ func (e usageError) Error() string { return e.err.Error() }
 func (e usageError) Unwrap() error { return e.err }
 
 func usage(w io.Writer) {
-	fmt.Fprintln(w, "usage: oddl <command> [flags]")
-	fmt.Fprintln(w)
-	fmt.Fprintln(w, "commands:")
-	names := make([]string, 0, len(commands))
-	for n := range commands {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	for _, n := range names {
+	fmt.Fprint(w, "usage: oddl <command> [flags]\n\ncommands:\n")
+	for _, n := range slices.Sorted(maps.Keys(commands)) {
 		fmt.Fprintf(w, "  %-10s %s\n", n, commands[n].short)
 	}
-	fmt.Fprintln(w)
-	fmt.Fprintln(w, `Run "oddl <command> -h" for the flags of a command.`)
+	fmt.Fprint(w, "\nRun \"oddl <command> -h\" for the flags of a command.\n")
 }
 
 func main() {

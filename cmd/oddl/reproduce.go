@@ -8,6 +8,7 @@ import (
 	iofs "io/fs"
 	"os"
 	"os/signal"
+	"slices"
 	"strings"
 
 	"github.com/oddl-go/oddl/bench/experiments"
@@ -17,11 +18,7 @@ import (
 )
 
 func init() {
-	register(&command{
-		name:  "reproduce",
-		short: "run the paper's experiments and print its tables beside ours",
-		run:   runReproduce,
-	})
+	register(&command{name: "reproduce", short: "run the paper's experiments and print its tables beside ours", run: runReproduce})
 }
 
 func runReproduce(args []string, stdout, stderr io.Writer) error {
@@ -50,14 +47,28 @@ func runReproduce(args []string, stdout, stderr io.Writer) error {
 	if err := mem.check(); err != nil {
 		return err
 	}
-	if strings.TrimSpace(*table) == "small" {
-		if mem.text != "" {
-			return usageError{errors.New("-max-memory: -table small is not estimated; run it without -max-memory (tables 1 to 5 and stream take it)")}
-		}
-		return reproduceSmall(*seeds, *dataDir, *threads, *backend, *quick, *quiet, stdout, stderr)
+	var log io.Writer
+	if !*quiet {
+		log = stderr
 	}
-	if strings.TrimSpace(*table) == "stream" {
-		return reproduceStream(*quick, *k, *streamSizes, *streamLargeK, *deform, *dataDir, *threads, *backend, *out, mem.text, *quiet, stdout, stderr)
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	switch strings.TrimSpace(*table) {
+	case "small":
+		switch {
+		case mem.text != "":
+			return usageError{errors.New("-max-memory: -table small is not estimated; run it without -max-memory (tables 1 to 5 and stream take it)")}
+		case *seeds < 0 || *threads < 0 || *threads > oddl.MaxThreads:
+			return usageError{fmt.Errorf("-seeds %d, -threads %d: want counts ≥ 0 (at most %d threads)", *seeds, *threads, oddl.MaxThreads)}
+		}
+		if _, _, err := blas.Select(*backend); err != nil {
+			return usageError{fmt.Errorf("-blas: %w", err)}
+		}
+		_, err := experiments.RunSmall(ctx, experiments.Options{DataDir: *dataDir, Threads: *threads, Backend: *backend, Quick: *quick, Log: log}, *seeds, stdout)
+		return dataDirHint(err, *dataDir)
+	case "stream":
+		o := streamTableOptions{k: *k, largeK: *streamLargeK, deform: *deform, dataDir: *dataDir, threads: *threads, backend: *backend, out: *out, maxMemory: mem.text, log: log}
+		return reproduceStream(ctx, o, *quick, *streamSizes, stdout)
 	}
 	tables, err := experiments.ParseTables(*table)
 	if err != nil {
@@ -75,10 +86,8 @@ func runReproduce(args []string, stdout, stderr io.Writer) error {
 	if *k > oddl.MaxAtoms || *threads > oddl.MaxThreads {
 		return usageError{fmt.Errorf("-k %d, -threads %d: at most %d atoms and %d threads", *k, *threads, oddl.MaxAtoms, oddl.MaxThreads)}
 	}
-	for _, v := range ks {
-		if v > oddl.MaxAtoms {
-			return usageError{fmt.Errorf("-sizes: %d atoms, at most %d", v, oddl.MaxAtoms)}
-		}
+	if i := slices.IndexFunc(ks, func(v int) bool { return v > oddl.MaxAtoms }); i >= 0 {
+		return usageError{fmt.Errorf("-sizes: %d atoms, at most %d", ks[i], oddl.MaxAtoms)}
 	}
 	if _, _, err := blas.Select(*backend); err != nil {
 		return usageError{fmt.Errorf("-blas: %w", err)}
@@ -89,17 +98,12 @@ func runReproduce(args []string, stdout, stderr io.Writer) error {
 	o := experiments.Options{
 		Tables: tables, Quick: *quick, DataDir: *dataDir, OutDir: *out,
 		MaxTrain: *maxTrain, MaxTest: *maxTest, K: *k, Sizes: ks, Seeds: *seeds, Persons: *persons,
-		Threads: *threads, Backend: *backend,
+		Threads: *threads, Backend: *backend, Log: log,
 		Command: "oddl reproduce " + strings.Join(args, " "),
 	}
 	if err := mem.checkReproduce(o, *table); err != nil {
 		return err
 	}
-	if !*quiet {
-		o.Log = stderr
-	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
-	defer stop()
 	res, err := experiments.Run(ctx, o, stdout)
 	if err != nil {
 		return dataDirHint(err, *dataDir)
@@ -113,66 +117,39 @@ func runReproduce(args []string, stdout, stderr io.Writer) error {
 	return nil
 }
 
-// reproduceStream checks the flags of -table stream and runs it.
-func reproduceStream(quick bool, k int, sizes string, largeK int, deform, dataDir string, threads int, backend, out, maxMemory string, quiet bool, stdout, stderr io.Writer) error {
-	o := streamTableOptions{k: k, largeK: largeK, deform: deform, dataDir: dataDir, threads: threads, backend: backend, out: out, maxMemory: maxMemory}
-	ns, err := experiments.ParseSizes(sizes)
-	if err != nil {
+// reproduceStream checks the flags of -table stream, fills in the
+// defaults and runs it.
+func reproduceStream(ctx context.Context, o streamTableOptions, quick bool, sizes string, stdout io.Writer) (err error) {
+	if o.sizes, err = experiments.ParseSizes(sizes); err != nil {
 		return usageError{fmt.Errorf("-stream-sizes: %w", err)}
 	}
-	o.sizes = ns
-	switch {
-	case len(ns) > 0:
-	case quick:
-		o.sizes = []int{20000, 60000}
-	default:
-		o.sizes = []int{60000, 250000, 1000000, 4000000}
+	if len(o.sizes) == 0 {
+		o.sizes = pick(quick, []int{20000, 60000}, []int{60000, 250000, 1000000, 4000000})
 	}
 	if o.k == 0 {
-		o.k = 960
-		if quick {
-			o.k = 240
-		}
+		o.k = pick(quick, 240, 960)
 	}
 	if o.largeK < 0 {
-		o.largeK = 2560
-		if quick {
-			o.largeK = 0
-		}
+		o.largeK = pick(quick, 0, 2560)
 	}
-	if o.k > oddl.MaxAtoms || o.largeK > oddl.MaxAtoms || threads > oddl.MaxThreads {
+	if o.k > oddl.MaxAtoms || o.largeK > oddl.MaxAtoms || o.threads > oddl.MaxThreads {
 		return usageError{fmt.Errorf("-k %d, -stream-large-k %d: at most %d atoms", o.k, o.largeK, oddl.MaxAtoms)}
 	}
-	if _, err := parseDeformation(deform); err != nil {
+	if _, err := parseDeformation(o.deform); err != nil {
 		return usageError{fmt.Errorf("-deform: %w", err)}
 	}
-	if err := safefile.CheckDir("-out", out); err != nil {
+	if err := safefile.CheckDir("-out", o.out); err != nil {
 		return err
 	}
-	if !quiet {
-		o.log = stderr
-	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
-	defer stop()
 	return runStreamTable(ctx, o, stdout)
 }
 
-// reproduceSmall runs the small-data table.
-func reproduceSmall(seeds int, dataDir string, threads int, backend string, quick, quiet bool, stdout, stderr io.Writer) error {
-	if seeds < 0 || threads < 0 || threads > oddl.MaxThreads {
-		return usageError{fmt.Errorf("-seeds %d, -threads %d: want counts ≥ 0 (at most %d threads)", seeds, threads, oddl.MaxThreads)}
+// pick returns a if quick, else b.
+func pick[T any](quick bool, a, b T) T {
+	if quick {
+		return a
 	}
-	if _, _, err := blas.Select(backend); err != nil {
-		return usageError{fmt.Errorf("-blas: %w", err)}
-	}
-	o := experiments.Options{DataDir: dataDir, Threads: threads, Backend: backend, Quick: quick}
-	if !quiet {
-		o.Log = stderr
-	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
-	defer stop()
-	_, err := experiments.RunSmall(ctx, o, seeds, stdout)
-	return dataDirHint(err, dataDir)
+	return b
 }
 
 // dataDirHint points to -data-dir when data files were not found where

@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"strings"
 
 	"github.com/oddl-go/oddl/oddl"
 )
@@ -142,4 +143,15 @@ func (s *Score) Apply(m *oddl.Model) error {
 		}
 	}
 	return nil
+}
+
+// List splits a comma-separated flag value, dropping empty items.
+func List(s string) []string {
+	var out []string
+	for _, f := range strings.Split(s, ",") {
+		if f = strings.TrimSpace(f); f != "" {
+			out = append(out, f)
+		}
+	}
+	return out
 }
