@@ -80,7 +80,7 @@ func runBench(args []string, stdout, stderr io.Writer) (err error) {
 		measured = blas.Available()
 	}
 	if slices.Contains(measured, blas.OpenBLASName) {
-		warnOpenBLAS(stderr)
+		cli.WarnOpenBLAS(stderr)
 	}
 
 	// The profile is written as train's is: whole or not at all, a

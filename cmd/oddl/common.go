@@ -1,16 +1,13 @@
 package main
 
 import (
+	"errors"
 	"flag"
-	"fmt"
-	"io"
-	"os"
 	"strings"
 
 	"github.com/oddl-go/oddl/blas"
 	"github.com/oddl-go/oddl/dataset"
 	"github.com/oddl-go/oddl/internal/cli"
-	"github.com/oddl-go/oddl/internal/cpu"
 	"github.com/oddl-go/oddl/oddl"
 )
 
@@ -28,56 +25,21 @@ func addRuntimeFlags(fs *flag.FlagSet) *runtimeFlags {
 	return r
 }
 
-// check validates the values and returns the backend's name. For OpenBLAS
-// it also sets, once for the whole process, OpenBLAS's own thread count to
-// -threads when given (a count the C library keeps for every call, which no
-// backend value can carry), and warns on the flag set's output when the
-// library runs kernels older than this CPU supports.
+// check is cli.CheckRuntime: it validates the values and returns the
+// backend's name.
 func (r *runtimeFlags) check() (string, error) {
-	if r.threads < 0 || r.threads > oddl.MaxThreads {
-		return "", usageError{fmt.Errorf("-threads %d: need a count from 0 (all cores) to %d", r.threads, oddl.MaxThreads)}
-	}
-	_, name, err := blas.Select(r.blas)
-	if err != nil {
-		if r.blas != "" {
-			return "", usageError{fmt.Errorf("-blas: %w", err)}
-		}
-		return "", err
-	}
-	if name == blas.OpenBLASName {
-		if r.threads > 0 {
-			if err := blas.SetOpenBLASThreads(r.threads); err != nil {
-				return "", err
-			}
-		}
-		warnOpenBLAS(r.fs.Output())
-	}
-	return name, nil
+	name, err := cli.CheckRuntime(r.threads, r.blas, r.fs.Output())
+	return name, asUsage(err)
 }
 
-// openblasLib is blas.OpenBLASCore and hostCPU is cpu.Host; the tests put
-// an old core and another CPU in their place.
-var (
-	openblasLib = blas.OpenBLASCore
-	hostCPU     = cpu.Host
-)
-
-// openblasCore returns what the OpenBLAS library linked in reports about
-// itself, with blas.CoreAdvice's warning for hostCPU and
-// OPENBLAS_CORETYPE, and false when OpenBLAS is not compiled in.
-func openblasCore() (blas.CoreInfo, bool) {
-	ob, ok := openblasLib()
-	if ok {
-		ob.Warning = blas.CoreAdvice(ob.Core, ob.Config, hostCPU(), os.Getenv(blas.CoreTypeEnv))
+// asUsage makes a cli.UsageError a usageError, the type the commands
+// test for.
+func asUsage(err error) error {
+	var ue cli.UsageError
+	if errors.As(err, &ue) {
+		return usageError{ue.Err}
 	}
-	return ob, ok
-}
-
-// warnOpenBLAS writes blas.CoreAdvice's warning, if any, as one line to w.
-func warnOpenBLAS(w io.Writer) {
-	if ob, ok := openblasCore(); ok && ob.Warning != "" {
-		fmt.Fprintf(w, "oddl: warning: %s\n", ob.Warning)
-	}
+	return err
 }
 
 // loadScoring checks the runtime, score and memory flags of eval and

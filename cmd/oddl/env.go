@@ -8,6 +8,7 @@ import (
 
 	"github.com/oddl-go/oddl/bench"
 	"github.com/oddl-go/oddl/blas"
+	"github.com/oddl-go/oddl/internal/cli"
 	"github.com/oddl-go/oddl/internal/cpu"
 )
 
@@ -45,7 +46,7 @@ func runEnv(args []string, stdout, stderr io.Writer) error {
 		from = blas.EnvVar
 	}
 
-	o := bench.EnvOptions{CPU: hostCPU(), Backend: chosen, BackendFrom: from, OpenBLAS: openblasCore}
+	o := bench.EnvOptions{CPU: cli.HostCPU(), Backend: chosen, BackendFrom: from, OpenBLAS: cli.OpenBLASCore}
 	if *probe {
 		o.Probe = probeFMA
 	}

@@ -89,11 +89,4 @@ func help(name string) string {
 }
 
 // parseFlags is cli.Parse with its usage errors as usageError.
-func parseFlags(fs *flag.FlagSet, args []string) error {
-	err := cli.Parse(fs, args)
-	var ue cli.UsageError
-	if errors.As(err, &ue) {
-		return usageError{ue.Err}
-	}
-	return err
-}
+func parseFlags(fs *flag.FlagSet, args []string) error { return asUsage(cli.Parse(fs, args)) }
