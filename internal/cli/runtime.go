@@ -7,6 +7,7 @@ import (
 
 	"github.com/oddl-go/oddl/blas"
 	"github.com/oddl-go/oddl/internal/cpu"
+	"github.com/oddl-go/oddl/internal/safefile"
 	"github.com/oddl-go/oddl/oddl"
 )
 
@@ -61,4 +62,34 @@ func CheckRuntime(threads int, backend string, warn io.Writer) (string, error) {
 		WarnOpenBLAS(warn)
 	}
 	return name, nil
+}
+
+// LoadModel reads the model that the flag (-model, -resume) names: a
+// regular file through oddl.Load, anything else (a pipe, /dev/stdin, a
+// FIFO; "-" for stdin) as a stream, opened once (safefile.OpenInput).
+func LoadModel(flag, path string) (*oddl.Model, error) {
+	if path == "-" {
+		m, err := oddl.LoadFrom(os.Stdin)
+		if err != nil {
+			return nil, fmt.Errorf("%s stdin: %w", flag, err)
+		}
+		return m, nil
+	}
+	fi, err := os.Stat(path)
+	if err == nil && fi.Mode().IsRegular() {
+		return oddl.Load(path)
+	}
+	if err == nil && fi.IsDir() {
+		return nil, fmt.Errorf("%s %s: is a folder, not a model file", flag, path)
+	}
+	r, err := safefile.OpenInput(flag, path)
+	if err != nil {
+		return nil, err
+	}
+	defer r.Close()
+	m, err := oddl.LoadFrom(r)
+	if err != nil {
+		return nil, fmt.Errorf("%s %s: %w", flag, path, err)
+	}
+	return m, nil
 }
