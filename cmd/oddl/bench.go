@@ -24,17 +24,18 @@ func init() {
 
 func runBench(args []string, stdout, stderr io.Writer) (err error) {
 	fs := newFlagSet("bench", stderr)
-	quick := fs.Bool("quick", false, "trimmed run for a quick look: shorter probes, fewer repetitions, part of an epoch")
+	var opts bench.Options
+	fs.BoolVar(&opts.Quick, "quick", false, "trimmed run for a quick look: shorter probes, fewer repetitions, part of an epoch")
 	asJSON := fs.Bool("json", false, "print one JSON object instead of tables")
 	asMarkdown := fs.Bool("markdown", false, "print the whole benchmark report as Markdown (docs/BENCHMARKS.md): how to measure, what the figures mean, and this run stamped with the CPU, commit and date")
 	backends := fs.String("blas", "", "comma-separated BLAS backends to measure (default: every one compiled in: "+
 		strings.Join(blas.Available(), ", ")+")")
-	threads := fs.Int("threads", 0, "threads of the parallel runs (default: all cores)")
+	fs.IntVar(&opts.Threads, "threads", 0, "threads of the parallel runs (default: all cores)")
 	only := fs.String("only", "", "comma-separated sections to measure: "+strings.Join(bench.Sections, ", ")+
 		" (default: all; the machine is always probed)")
-	trainSamples := fs.Int("train-samples", 0, "samples of the training pass on the best backend (default: all 60000, with -quick 5120)")
-	trainPasses := fs.Int("train-passes", 0, "runs of each training pass on the best backend, the fastest reported (default 2, with -quick 1)")
-	batch := fs.Int("batch", 256, "training mini-batch size")
+	fs.IntVar(&opts.TrainSamples, "train-samples", 0, "samples of the training pass on the best backend (default: all 60000, with -quick 5120)")
+	fs.IntVar(&opts.TrainPasses, "train-passes", 0, "runs of each training pass on the best backend, the fastest reported (default 2, with -quick 1)")
+	fs.IntVar(&opts.Batch, "batch", 256, "training mini-batch size")
 	outPath := fs.String("o", "", "write the report to `file` (replaced once the run is complete) instead of stdout")
 	quiet := fs.Bool("q", false, "do not log each measurement to stderr")
 	tiers := fs.Bool("tiers", true, "also measure DGEMM and Batch-OMP of native on every other kernel tier this CPU supports (one process each, with "+kernel.EnvVar+" set)")
@@ -50,17 +51,16 @@ func runBench(args []string, stdout, stderr io.Writer) (err error) {
 		return err
 	}
 	switch {
-	case *threads < 0 || *threads > oddl.MaxThreads:
-		return usageError{fmt.Errorf("-threads %d: must be from 0 to %d", *threads, oddl.MaxThreads)}
-	case *trainSamples < 0:
-		return usageError{fmt.Errorf("-train-samples %d: must be >= 0", *trainSamples)}
-	case *trainPasses < 0:
-		return usageError{fmt.Errorf("-train-passes %d: must be >= 0", *trainPasses)}
-	case *batch < 1 || *batch > oddl.MaxBatch:
-		return usageError{fmt.Errorf("-batch %d: must be from 1 to %d", *batch, oddl.MaxBatch)}
+	case opts.Threads < 0 || opts.Threads > oddl.MaxThreads:
+		return usageError{fmt.Errorf("-threads %d: must be from 0 to %d", opts.Threads, oddl.MaxThreads)}
+	case opts.TrainSamples < 0:
+		return usageError{fmt.Errorf("-train-samples %d: must be >= 0", opts.TrainSamples)}
+	case opts.TrainPasses < 0:
+		return usageError{fmt.Errorf("-train-passes %d: must be >= 0", opts.TrainPasses)}
+	case opts.Batch < 1 || opts.Batch > oddl.MaxBatch:
+		return usageError{fmt.Errorf("-batch %d: must be from 1 to %d", opts.Batch, oddl.MaxBatch)}
 	}
-	opts := bench.Options{Quick: *quick, Threads: *threads, TrainSamples: *trainSamples, TrainPasses: *trainPasses,
-		Batch: *batch, Backends: cli.List(*backends), Sections: cli.List(*only)}
+	opts.Backends, opts.Sections = cli.List(*backends), cli.List(*only)
 	for _, b := range opts.Backends {
 		if _, err := blas.Lookup(b); err != nil {
 			return usageError{fmt.Errorf("-blas: %w", err)}
