@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -14,32 +13,29 @@ import (
 
 	"github.com/oddl-go/oddl/bench"
 	"github.com/oddl-go/oddl/blas"
+	"github.com/oddl-go/oddl/internal/cli"
 	"github.com/oddl-go/oddl/internal/kernel"
-	"github.com/oddl-go/oddl/internal/safefile"
 	"github.com/oddl-go/oddl/oddl"
 )
 
 func init() {
-	register(&command{
-		name:  "bench",
-		short: "measure the machine, DGEMM, Batch-OMP, training and prediction speed",
-		run:   runBench,
-	})
+	register(&command{name: "bench", short: "measure the machine, DGEMM, Batch-OMP, training and prediction speed", run: runBench})
 }
 
 func runBench(args []string, stdout, stderr io.Writer) (err error) {
 	fs := newFlagSet("bench", stderr)
-	quick := fs.Bool("quick", false, "trimmed run for a quick look: shorter probes, fewer repetitions, part of an epoch")
+	var opts bench.Options
+	fs.BoolVar(&opts.Quick, "quick", false, "trimmed run for a quick look: shorter probes, fewer repetitions, part of an epoch")
 	asJSON := fs.Bool("json", false, "print one JSON object instead of tables")
 	asMarkdown := fs.Bool("markdown", false, "print the whole benchmark report as Markdown (docs/BENCHMARKS.md): how to measure, what the figures mean, and this run stamped with the CPU, commit and date")
 	backends := fs.String("blas", "", "comma-separated BLAS backends to measure (default: every one compiled in: "+
 		strings.Join(blas.Available(), ", ")+")")
-	threads := fs.Int("threads", 0, "threads of the parallel runs (default: all cores)")
+	fs.IntVar(&opts.Threads, "threads", 0, "threads of the parallel runs (default: all cores)")
 	only := fs.String("only", "", "comma-separated sections to measure: "+strings.Join(bench.Sections, ", ")+
 		" (default: all; the machine is always probed)")
-	trainSamples := fs.Int("train-samples", 0, "samples of the training pass on the best backend (default: all 60000, with -quick 5120)")
-	trainPasses := fs.Int("train-passes", 0, "runs of each training pass on the best backend, the fastest reported (default 2, with -quick 1)")
-	batch := fs.Int("batch", 256, "training mini-batch size")
+	fs.IntVar(&opts.TrainSamples, "train-samples", 0, "samples of the training pass on the best backend (default: all 60000, with -quick 5120)")
+	fs.IntVar(&opts.TrainPasses, "train-passes", 0, "runs of each training pass on the best backend, the fastest reported (default 2, with -quick 1)")
+	fs.IntVar(&opts.Batch, "batch", 256, "training mini-batch size")
 	outPath := fs.String("o", "", "write the report to `file` (replaced once the run is complete) instead of stdout")
 	quiet := fs.Bool("q", false, "do not log each measurement to stderr")
 	tiers := fs.Bool("tiers", true, "also measure DGEMM and Batch-OMP of native on every other kernel tier this CPU supports (one process each, with "+kernel.EnvVar+" set)")
@@ -54,36 +50,24 @@ func runBench(args []string, stdout, stderr io.Writer) (err error) {
 	if err := checkOutputs([]output{{flag: "-o", path: *outPath}}, output{flag: "-cpuprofile", path: *cpuProfile}); err != nil {
 		return err
 	}
-	if *threads < 0 || *threads > oddl.MaxThreads {
-		return usageError{fmt.Errorf("-threads %d: must be from 0 to %d", *threads, oddl.MaxThreads)}
+	switch {
+	case opts.Threads < 0 || opts.Threads > oddl.MaxThreads:
+		return usageError{fmt.Errorf("-threads %d: must be from 0 to %d", opts.Threads, oddl.MaxThreads)}
+	case opts.TrainSamples < 0:
+		return usageError{fmt.Errorf("-train-samples %d: must be >= 0", opts.TrainSamples)}
+	case opts.TrainPasses < 0:
+		return usageError{fmt.Errorf("-train-passes %d: must be >= 0", opts.TrainPasses)}
+	case opts.Batch < 1 || opts.Batch > oddl.MaxBatch:
+		return usageError{fmt.Errorf("-batch %d: must be from 1 to %d", opts.Batch, oddl.MaxBatch)}
 	}
-	if *trainSamples < 0 {
-		return usageError{fmt.Errorf("-train-samples %d: must be >= 0", *trainSamples)}
-	}
-	if *trainPasses < 0 {
-		return usageError{fmt.Errorf("-train-passes %d: must be >= 0", *trainPasses)}
-	}
-	if *batch < 1 || *batch > oddl.MaxBatch {
-		return usageError{fmt.Errorf("-batch %d: must be from 1 to %d", *batch, oddl.MaxBatch)}
-	}
-	opts := bench.Options{
-		Quick:        *quick,
-		Threads:      *threads,
-		TrainSamples: *trainSamples,
-		TrainPasses:  *trainPasses,
-		Batch:        *batch,
-		Backends:     benchList(*backends),
-		Sections:     benchList(*only),
-	}
+	opts.Backends, opts.Sections = cli.List(*backends), cli.List(*only)
 	for _, b := range opts.Backends {
 		if _, err := blas.Lookup(b); err != nil {
 			return usageError{fmt.Errorf("-blas: %w", err)}
 		}
 	}
-	for _, s := range opts.Sections {
-		if !slices.Contains(bench.Sections, s) {
-			return usageError{fmt.Errorf("-only: unknown section %q (choices: %s)", s, strings.Join(bench.Sections, ", "))}
-		}
+	if err := bench.CheckSections(opts.Sections); err != nil {
+		return usageError{fmt.Errorf("-only: %w", err)}
 	}
 	if !*quiet {
 		opts.Log = bench.PrefixLog(stderr, "oddl bench: ")
@@ -96,7 +80,7 @@ func runBench(args []string, stdout, stderr io.Writer) (err error) {
 		measured = blas.Available()
 	}
 	if slices.Contains(measured, blas.OpenBLASName) {
-		warnOpenBLAS(stderr)
+		cli.WarnOpenBLAS(stderr)
 	}
 
 	// The profile is written as train's is: whole or not at all, a
@@ -125,17 +109,7 @@ func runBench(args []string, stdout, stderr io.Writer) (err error) {
 	case *asJSON:
 		format = bench.FormatJSON
 	}
-	var out bytes.Buffer
-	if e := rep.Write(&out, format); e != nil {
-		return e
-	}
-	if *outPath != "" {
-		return safefile.Write(*outPath, func(w io.Writer) error {
-			_, err := w.Write(out.Bytes())
-			return err
-		})
-	}
-	if _, e := stdout.Write(out.Bytes()); e != nil {
+	if e := rep.Output(stdout, *outPath, format); e != nil || *outPath != "" {
 		return e
 	}
 	if err != nil {
@@ -147,17 +121,6 @@ func runBench(args []string, stdout, stderr io.Writer) (err error) {
 // benchRun is bench.Run; the tests replace it to write reports of made-up
 // results without measuring.
 var benchRun = bench.Run
-
-// benchList splits a comma-separated flag value, dropping empty items.
-func benchList(s string) []string {
-	var out []string
-	for _, f := range strings.Split(s, ",") {
-		if f = strings.TrimSpace(f); f != "" {
-			out = append(out, f)
-		}
-	}
-	return out
-}
 
 // selfCommand returns the command that runs this program with args (the
 // tests run their own binary as the command instead).

@@ -1,16 +1,13 @@
 package main
 
 import (
-	"encoding/json"
+	"errors"
 	"flag"
-	"fmt"
-	"io"
-	"math"
-	"os"
 	"strings"
 
 	"github.com/oddl-go/oddl/blas"
-	"github.com/oddl-go/oddl/internal/cpu"
+	"github.com/oddl-go/oddl/dataset"
+	"github.com/oddl-go/oddl/internal/cli"
 	"github.com/oddl-go/oddl/oddl"
 )
 
@@ -28,109 +25,53 @@ func addRuntimeFlags(fs *flag.FlagSet) *runtimeFlags {
 	return r
 }
 
-// check validates the values and returns the backend's name. For OpenBLAS
-// it also sets, once for the whole process, OpenBLAS's own thread count to
-// -threads when given (a count the C library keeps for every call, which no
-// backend value can carry), and warns on the flag set's output when the
-// library runs kernels older than this CPU supports.
+// check is cli.CheckRuntime: it validates the values and returns the
+// backend's name.
 func (r *runtimeFlags) check() (string, error) {
-	if r.threads < 0 || r.threads > oddl.MaxThreads {
-		return "", usageError{fmt.Errorf("-threads %d: need a count from 0 (all cores) to %d", r.threads, oddl.MaxThreads)}
+	name, err := cli.CheckRuntime(r.threads, r.blas, r.fs.Output())
+	return name, asUsage(err)
+}
+
+// asUsage makes a cli.UsageError a usageError, the type the commands
+// test for.
+func asUsage(err error) error {
+	var ue cli.UsageError
+	if errors.As(err, &ue) {
+		return usageError{ue.Err}
 	}
-	_, name, err := blas.Select(r.blas)
+	return err
+}
+
+// loadScoring checks the runtime, score and memory flags of eval and
+// predict between before and after (the command's own checks; after gets
+// the readers' limit of -max-memory), then loads the model with the
+// runtime and the scoring of the flags. It also returns the function that
+// names -max-memory in a reader's error (memoryFlag.limitData).
+func loadScoring(path string, rt *runtimeFlags, sc *cli.Score, mem *memoryFlag, before func() error, after func(dataset.Option) error) (*oddl.Model, func(error) error, error) {
+	if before != nil {
+		if err := before(); err != nil {
+			return nil, nil, err
+		}
+	}
+	if _, err := rt.check(); err != nil {
+		return nil, nil, err
+	}
+	if err := sc.Check(); err != nil {
+		return nil, nil, err
+	}
+	if err := mem.check(); err != nil {
+		return nil, nil, err
+	}
+	limit, tooLarge := mem.limitData()
+	if err := after(limit); err != nil {
+		return nil, nil, err
+	}
+	m, err := loadModel("-model", path)
 	if err != nil {
-		if r.blas != "" {
-			return "", usageError{fmt.Errorf("-blas: %w", err)}
-		}
-		return "", err
+		return nil, nil, err
 	}
-	if name == blas.OpenBLASName {
-		if r.threads > 0 {
-			if err := blas.SetOpenBLASThreads(r.threads); err != nil {
-				return "", err
-			}
-		}
-		warnOpenBLAS(r.fs.Output())
+	if err := m.SetRuntime(rt.blas, rt.threads); err != nil {
+		return nil, nil, usageError{err}
 	}
-	return name, nil
-}
-
-// openblasLib is blas.OpenBLASCore and hostCPU is cpu.Host; the tests put
-// an old core and another CPU in their place.
-var (
-	openblasLib = blas.OpenBLASCore
-	hostCPU     = cpu.Host
-)
-
-// openblasCore returns what the OpenBLAS library linked in reports about
-// itself, with blas.CoreAdvice's warning for hostCPU and
-// OPENBLAS_CORETYPE, and false when OpenBLAS is not compiled in.
-func openblasCore() (blas.CoreInfo, bool) {
-	ob, ok := openblasLib()
-	if ok {
-		ob.Warning = blas.CoreAdvice(ob.Core, ob.Config, hostCPU(), os.Getenv(blas.CoreTypeEnv))
-	}
-	return ob, ok
-}
-
-// warnOpenBLAS writes blas.CoreAdvice's warning, if any, as one line to w.
-func warnOpenBLAS(w io.Writer) {
-	if ob, ok := openblasCore(); ok && ob.Warning != "" {
-		fmt.Fprintf(w, "oddl: warning: %s\n", ob.Warning)
-	}
-}
-
-// scoreFlags let eval and predict change how a saved model scores.
-type scoreFlags struct {
-	fs     *flag.FlagSet
-	weight float64
-	collab float64
-}
-
-func addScoreFlags(fs *flag.FlagSet) *scoreFlags {
-	s := &scoreFlags{fs: fs}
-	fs.Float64Var(&s.weight, "residual-weight", 0, "weight β of the class residuals in the scores (default: the model's own; 0: the linear scores W·a alone)")
-	fs.Float64Var(&s.collab, "collaborative", 0, "ridge weight λc of the collaborative rule (default: the model's own; 0: the scores of -residual-weight)")
-	return s
-}
-
-// apply gives the model the weight and the rule when the flags were given.
-func (s *scoreFlags) apply(m *oddl.Model) error {
-	set := flagsSet(s.fs)
-	if set["residual-weight"] {
-		if err := m.SetResidualWeight(s.weight); err != nil {
-			return usageError{fmt.Errorf("-residual-weight: %w", err)}
-		}
-	}
-	if set["collaborative"] {
-		if err := m.SetCollaborative(s.collab); err != nil {
-			return usageError{fmt.Errorf("-collaborative: %w", err)}
-		}
-	}
-	return nil
-}
-
-// check rejects a bad weight before anything is loaded.
-func (s *scoreFlags) check() error {
-	if w := s.collab; !(w >= 0) || math.IsInf(w, 0) {
-		return usageError{fmt.Errorf("-collaborative %v: need a finite value ≥ 0", w)}
-	}
-	if w := s.weight; !(w >= 0) || math.IsInf(w, 0) {
-		return usageError{fmt.Errorf("-residual-weight %v: need a finite value ≥ 0", w)}
-	}
-	return nil
-}
-
-// writeJSON prints v as one indented JSON object.
-func writeJSON(w io.Writer, v any) error {
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	return enc.Encode(v)
-}
-
-// flagsSet returns the names of the flags given on the command line.
-func flagsSet(fs *flag.FlagSet) map[string]bool {
-	set := map[string]bool{}
-	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
-	return set
+	return m, tooLarge, sc.Apply(m)
 }

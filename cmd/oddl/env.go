@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -9,15 +8,12 @@ import (
 
 	"github.com/oddl-go/oddl/bench"
 	"github.com/oddl-go/oddl/blas"
+	"github.com/oddl-go/oddl/internal/cli"
 	"github.com/oddl-go/oddl/internal/cpu"
 )
 
 func init() {
-	register(&command{
-		name:  "env",
-		short: "show the CPU, kernel path and BLAS backends this machine runs",
-		run:   runEnv,
-	})
+	register(&command{name: "env", short: "show the CPU, kernel path and BLAS backends this machine runs", run: runEnv})
 }
 
 // probeFMA is cpu.ProbeFMA; the tests put a made-up measurement in its
@@ -50,7 +46,7 @@ func runEnv(args []string, stdout, stderr io.Writer) error {
 		from = blas.EnvVar
 	}
 
-	o := bench.EnvOptions{CPU: hostCPU(), Backend: chosen, BackendFrom: from, OpenBLAS: openblasCore}
+	o := bench.EnvOptions{CPU: cli.HostCPU(), Backend: chosen, BackendFrom: from, OpenBLAS: cli.OpenBLASCore}
 	if *probe {
 		o.Probe = probeFMA
 	}
@@ -59,9 +55,7 @@ func runEnv(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	if *asJSON {
-		enc := json.NewEncoder(stdout)
-		enc.SetIndent("", "  ")
-		return enc.Encode(r)
+		return writeJSON(stdout, r)
 	}
 	return r.WriteText(stdout)
 }

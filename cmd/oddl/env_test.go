@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/oddl-go/oddl/blas"
+	"github.com/oddl-go/oddl/internal/cli"
 	"github.com/oddl-go/oddl/internal/cpu"
 	"github.com/oddl-go/oddl/internal/kernel"
 )
@@ -173,9 +174,9 @@ func TestEnvOpenBLASCoreType(t *testing.T) {
 	sapphire := cpu.CPU{Brand: "Intel Xeon", Vendor: cpu.Intel, Family: 6, Model: 143, Features: full512}
 	lib := blas.CoreInfo{Core: "Haswell", Config: "OpenBLAS 0.3.21 NO_LAPACKE DYNAMIC_ARCH NO_AFFINITY Haswell MAX_THREADS=64", Threads: 2}
 	defer func(l func() (blas.CoreInfo, bool), h func() cpu.CPU, p func(time.Duration) (cpu.FMAProbe, bool)) {
-		openblasLib, hostCPU, probeFMA = l, h, p
-	}(openblasLib, hostCPU, probeFMA)
-	openblasLib = func() (blas.CoreInfo, bool) { return lib, true }
+		cli.OpenBLASLib, cli.HostCPU, probeFMA = l, h, p
+	}(cli.OpenBLASLib, cli.HostCPU, probeFMA)
+	cli.OpenBLASLib = func() (blas.CoreInfo, bool) { return lib, true }
 	probeFMA = func(time.Duration) (cpu.FMAProbe, bool) { return cpu.FMAProbe{}, false }
 	t.Setenv(blas.EnvVar, "")
 	t.Setenv(blas.CoreTypeEnv, "Haswell")
@@ -185,7 +186,7 @@ func TestEnvOpenBLASCoreType(t *testing.T) {
 		cpu  cpu.CPU
 		warn bool
 	}{{"Zen 5", zen5, true}, {"Sapphire Rapids", sapphire, true}, {"Zen 3", zen3, false}} {
-		hostCPU = func() cpu.CPU { return tc.cpu }
+		cli.HostCPU = func() cpu.CPU { return tc.cpu }
 		var out, errb bytes.Buffer
 		if st := run([]string{"env"}, &out, &errb); st != 0 {
 			t.Fatalf("%s: oddl env: status %d, stderr %q", tc.name, st, errb.String())

@@ -8,11 +8,7 @@ import (
 )
 
 func init() {
-	register(&command{
-		name:  "export",
-		short: "write the small, prediction-only form of a saved model",
-		run:   runExport,
-	})
+	register(&command{name: "export", short: "write the small, prediction-only form of a saved model", run: runExport})
 }
 
 func runExport(args []string, stdout, stderr io.Writer) error {

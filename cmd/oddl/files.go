@@ -2,48 +2,18 @@ package main
 
 import (
 	"errors"
-	"fmt"
-	"os"
 
+	"github.com/oddl-go/oddl/internal/cli"
 	"github.com/oddl-go/oddl/internal/safefile"
-	"github.com/oddl-go/oddl/oddl"
 )
 
-// openInput and lockModel are safefile's, named for the commands.
+// openInput and lockModel are safefile's, loadModel is cli's, named for
+// the commands.
 var (
 	openInput = safefile.OpenInput
 	lockModel = safefile.LockModel
+	loadModel = cli.LoadModel
 )
-
-// loadModel reads the model named by the flag -model (or -resume): a
-// regular file through oddl.Load, anything else (a pipe, /dev/stdin, a
-// FIFO; "-" for stdin) as a stream, opened once.
-func loadModel(flag, path string) (*oddl.Model, error) {
-	if path == "-" {
-		m, err := oddl.LoadFrom(os.Stdin)
-		if err != nil {
-			return nil, fmt.Errorf("%s stdin: %w", flag, err)
-		}
-		return m, nil
-	}
-	fi, err := os.Stat(path)
-	if err == nil && fi.Mode().IsRegular() {
-		return oddl.Load(path)
-	}
-	if err == nil && fi.IsDir() {
-		return nil, fmt.Errorf("%s %s: is a folder, not a model file", flag, path)
-	}
-	r, err := openInput(flag, path)
-	if err != nil {
-		return nil, err
-	}
-	defer r.Close()
-	m, err := oddl.LoadFrom(r)
-	if err != nil {
-		return nil, fmt.Errorf("%s %s: %w", flag, path, err)
-	}
-	return m, nil
-}
 
 // output is a file and the flag that names it; for an output, replaces
 // names the input flag whose file it may overwrite (-o of -resume).

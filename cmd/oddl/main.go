@@ -12,31 +12,27 @@ import (
 	"embed"
 	"errors"
 	"flag"
-	"fmt"
 	"io"
 	"os"
-	"sort"
 
+	"github.com/oddl-go/oddl/internal/cli"
 	"github.com/oddl-go/oddl/internal/kernel"
 )
 
-// command is one subcommand of the CLI. Each lives in its own file and
-// registers itself from an init function.
+// command is one subcommand of the CLI (cli.Command). Each lives in its
+// own file and registers itself from an init function.
 type command struct {
-	name  string
-	short string
-	// run parses args (the arguments after the command name) and does the
-	// work. Output for the user goes to stdout, diagnostics to stderr.
-	run func(args []string, stdout, stderr io.Writer) error
+	name, short string
+	run         func(args []string, stdout, stderr io.Writer) error
 }
 
-var commands = map[string]*command{}
+var commands = map[string]cli.Command{}
 
 func register(c *command) {
 	if _, dup := commands[c.name]; dup {
 		panic("oddl: command registered twice: " + c.name)
 	}
-	commands[c.name] = c
+	commands[c.name] = cli.Command{Short: c.short, Run: c.run}
 }
 
 // usageError marks an error in the command line; it exits with status 2.
@@ -45,96 +41,37 @@ type usageError struct{ err error }
 func (e usageError) Error() string { return e.err.Error() }
 func (e usageError) Unwrap() error { return e.err }
 
-func usage(w io.Writer) {
-	fmt.Fprintln(w, "usage: oddl <command> [flags]")
-	fmt.Fprintln(w)
-	fmt.Fprintln(w, "commands:")
-	names := make([]string, 0, len(commands))
-	for n := range commands {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	for _, n := range names {
-		fmt.Fprintf(w, "  %-10s %s\n", n, commands[n].short)
-	}
-	fmt.Fprintln(w)
-	fmt.Fprintln(w, `Run "oddl <command> -h" for the flags of a command.`)
-}
-
 func main() {
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 }
 
-// run executes the command line and returns the exit status.
-func run(args []string, stdout, stderr io.Writer) (status int) {
-	if len(args) == 0 {
-		fmt.Fprintln(stderr, `oddl: no command given (run "oddl help" for the commands)`)
-		return 2
-	}
-	name := args[0]
-	if name == "help" || name == "-h" || name == "-help" || name == "--help" {
-		usage(stdout)
-		return 0
-	}
-	c, ok := commands[name]
-	if !ok {
-		fmt.Fprintf(stderr, "oddl: unknown command %q (run \"oddl help\" for the commands)\n", name)
-		return 2
-	}
-	if err := kernel.TierError(); err != nil {
-		// A tier that was asked for and cannot run is refused, never
-		// replaced in silence by another.
-		fmt.Fprintf(stderr, "oddl %s: %v\n", name, err)
-		return 1
-	}
-	defer func() {
-		// A panic is a bug in oddl; still, the user gets one line and a
-		// non-zero status rather than a stack dump.
-		if r := recover(); r != nil {
-			fmt.Fprintf(stderr, "oddl %s: internal error: %v\n", name, r)
-			status = 3
-		}
-	}()
-	out := &checkedWriter{w: stdout}
-	err := c.run(args[1:], out, stderr)
-	if (err == nil || errors.Is(err, flag.ErrHelp)) && out.err != nil {
-		// A report lost on a full device or a closed stdout is a failure.
-		err = fmt.Errorf("writing standard output: %w", out.err)
-	}
-	switch {
-	case err == nil:
-		return 0
-	case errors.Is(err, flag.ErrHelp):
-		return 0
-	}
-	fmt.Fprintf(stderr, "oddl %s: %v\n", name, err)
-	var ue usageError
-	if errors.As(err, &ue) {
-		return 2
-	}
+// run executes the command line and returns the exit status
+// (cli.Program.Run). A kernel tier that was asked for and cannot run is
+// refused, never replaced in silence by another.
+func run(args []string, stdout, stderr io.Writer) int {
+	return cli.Program{Name: "oddl", Commands: commands, Check: kernel.TierError, Status: status}.Run(args, stdout, stderr)
+}
+
+// status is 2 for a usageError, the signal's status for an
+// interruptedError.
+func status(err error) int {
 	var ie interruptedError
-	if errors.As(err, &ie) {
+	switch {
+	case errors.As(err, new(usageError)):
+		return 2
+	case errors.As(err, &ie):
 		return ie.status
 	}
-	return 1
+	return 0
 }
 
-// newFlagSet returns a flag set that reports errors as usageError instead of
-// exiting, so run decides the exit status.
-func newFlagSet(name string, stderr io.Writer) *flag.FlagSet {
-	fs := flag.NewFlagSet("oddl "+name, flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	return fs
-}
-
-// setUsage makes fs print "usage: oddl SYNOPSIS", a blank line, about (one
-// or more lines, each ending in a newline), a blank line and the flags.
-func setUsage(fs *flag.FlagSet, w io.Writer, synopsis, about string) {
-	fs.Usage = func() {
-		fmt.Fprintf(w, "usage: %s\n\n%s\n", synopsis, about)
-		fs.PrintDefaults()
-	}
-}
+// newFlagSet, setUsage, flagsSet and writeJSON are package cli's.
+var (
+	newFlagSet = cli.NewFlagSet
+	setUsage   = cli.SetUsage
+	flagsSet   = cli.Given
+	writeJSON  = cli.WriteJSON
+)
 
 // helpFiles hold the text of each command's -h between the synopsis and
 // the flags.
@@ -151,46 +88,5 @@ func help(name string) string {
 	return string(b)
 }
 
-// parseFlags parses args into fs and wraps a failure as a usage error of
-// one line that points to -h; the flags are printed only when asked for
-// (-h). Positional arguments left over are an error too.
-func parseFlags(fs *flag.FlagSet, args []string) error {
-	out, help := fs.Output(), fs.Usage
-	if help == nil {
-		help = func() {
-			fmt.Fprintf(out, "usage of %s:\n", fs.Name())
-			fs.PrintDefaults()
-		}
-	}
-	fs.SetOutput(io.Discard)
-	fs.Usage = func() {}
-	err := fs.Parse(args)
-	fs.SetOutput(out)
-	fs.Usage = help
-	if err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			fs.Usage()
-			return err
-		}
-		return usageError{fmt.Errorf("%w (run \"%s -h\" for the flags)", err, fs.Name())}
-	}
-	if fs.NArg() > 0 {
-		return usageError{fmt.Errorf("unexpected argument %q", fs.Arg(0))}
-	}
-	return nil
-}
-
-// checkedWriter writes to w and keeps the first write error, so that a
-// command whose report could not be written does not exit 0.
-type checkedWriter struct {
-	w   io.Writer
-	err error
-}
-
-func (c *checkedWriter) Write(p []byte) (int, error) {
-	n, err := c.w.Write(p)
-	if err != nil && c.err == nil {
-		c.err = err
-	}
-	return n, err
-}
+// parseFlags is cli.Parse with its usage errors as usageError.
+func parseFlags(fs *flag.FlagSet, args []string) error { return asUsage(cli.Parse(fs, args)) }

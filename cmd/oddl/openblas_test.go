@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/oddl-go/oddl/blas"
+	"github.com/oddl-go/oddl/internal/cli"
 	"github.com/oddl-go/oddl/internal/cpu"
 )
 
@@ -28,9 +29,9 @@ func TestOpenBLASWarning(t *testing.T) {
 	if old.Warning == "" {
 		t.Fatal("CoreAdvice gave no warning for Prescott on an AVX-512 CPU")
 	}
-	defer func(f func() (blas.CoreInfo, bool), h func() cpu.CPU) { openblasLib, hostCPU = f, h }(openblasLib, hostCPU)
-	openblasLib = func() (blas.CoreInfo, bool) { return old, true }
-	hostCPU = func() cpu.CPU { return sapphire }
+	defer func(f func() (blas.CoreInfo, bool), h func() cpu.CPU) { cli.OpenBLASLib, cli.HostCPU = f, h }(cli.OpenBLASLib, cli.HostCPU)
+	cli.OpenBLASLib = func() (blas.CoreInfo, bool) { return old, true }
+	cli.HostCPU = func() cpu.CPU { return sapphire }
 
 	dir := toyData(t)
 	model := filepath.Join(t.TempDir(), "m.oddl")

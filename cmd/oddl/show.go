@@ -11,11 +11,7 @@ import (
 )
 
 func init() {
-	register(&command{
-		name:  "show",
-		short: "draw the atoms of a saved model's dictionary as a PNG grid",
-		run:   runShow,
-	})
+	register(&command{name: "show", short: "draw the atoms of a saved model's dictionary as a PNG grid", run: runShow})
 }
 
 func runShow(args []string, stdout, stderr io.Writer) error {
