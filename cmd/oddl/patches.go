@@ -3,7 +3,6 @@ package main
 import (
 	"flag"
 	"fmt"
-	"io"
 
 	"github.com/oddl-go/oddl/oddl"
 	"github.com/oddl-go/oddl/patch"
@@ -55,11 +54,4 @@ func needPatches(set map[string]bool) error {
 		}
 	}
 	return nil
-}
-
-// printPatches writes the front end's line of the summary, if any.
-func printPatches(w io.Writer, cfg oddl.Config) {
-	if p := cfg.Settings().Patches; p != nil {
-		fmt.Fprintf(w, "front end    patches %d×%d every %d pixels, %d atoms, L=%d, pooled over %d×%d cells: %d features\n", p.Size, p.Size, p.Stride, p.Atoms, p.L, p.Cells, p.Cells, p.Features)
-	}
 }

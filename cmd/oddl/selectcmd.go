@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/oddl-go/oddl/job"
 	"github.com/oddl-go/oddl/selection"
 )
 
@@ -121,7 +122,7 @@ func runSelect(args []string, stdout, stderr io.Writer) error {
 		}
 		grid := "—"
 		if len(r.BetaGrid) > 0 {
-			grid = fmt.Sprintf("%v: %s", r.BetaGrid, percents(r.BetaErrors))
+			grid = fmt.Sprintf("%v: %s", r.BetaGrid, job.Percents(r.BetaErrors))
 		}
 		fmt.Fprintf(stdout, "| %s%s | %.2f %% | %s | %s | %.1f |\n", strings.Join(r.Args, " "), mark, 100*r.Error, beta, grid, r.Seconds)
 	}

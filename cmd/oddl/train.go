@@ -46,7 +46,8 @@ func runTrain(args []string, stdout, stderr io.Writer) error {
 	if f.asJSON {
 		return writeJSON(stdout, res.Report)
 	}
-	printTrainReport(stdout, res, f)
+	// A write error is the checked standard output's to report.
+	_ = res.WriteText(stdout)
 	return nil
 }
 
@@ -92,9 +93,9 @@ func (f *trainFlags) run(stderr io.Writer) (res *job.Result, err error) {
 	}
 	ctx, cancel, caught := catchSignals()
 	defer cancel()
-	var prog *progressPrinter
+	var prog *job.ProgressPrinter
 	if !f.quiet {
-		prog = newProgressPrinter(stderr)
+		prog = job.NewProgressPrinter(stderr)
 	}
 	if !f.set["epochs"] {
 		addEpochs = oddl.AutoEpochs
@@ -104,28 +105,28 @@ func (f *trainFlags) run(stderr io.Writer) (res *job.Result, err error) {
 		Validate: f.validate, ValidateKeep: f.validateKeep, ValidateGrid: f.validateGrid, FoldsBelow: foldsBelow,
 		Stream: f.stream.spec(), Out: f.out, Checkpoint: f.every, Backend: f.rt.blas, Threads: f.rt.threads, MaxMemory: f.mem.bytes,
 		Progress: func(p oddl.Progress) {
-			prog.update(p)
+			prog.Update(p)
 			if interruptHook != nil && interruptHook(p.Batches) {
 				cancel()
 			}
 		},
 		Fitted: func(c oddl.Fitted) {
-			prog.done()
+			prog.Done()
 			fmt.Fprintf(stderr, "oddl train: %s (set -%s to choose)\n", c, flagOf[c.Setting])
 		},
 		Chose: func(k int, v oddl.Validation) {
-			prog.done()
+			prog.Done()
 			if c := v.Rows[v.Chosen]; !f.quiet {
 				fmt.Fprintf(stderr, "oddl train: %d-fold validation chose L = %d, λ0 = %g, %s (%.2f%% of %d; best %.2f%%)\n", k, c.L, c.Lambda0, c.Rule(), 100*c.Error, c.Samples, 100*v.Rows[v.Best].Error)
 			}
 		},
 		Trained: func(m *oddl.Model, curve []oddl.CurvePoint) error {
-			prog.done()
+			prog.Done()
 			return f.trained(ctx, m, curve, train.Name(), test.Present())
 		},
 	}
 	res, err = job.Run(ctx, spec)
-	prog.done()
+	prog.Done()
 	if err != nil {
 		return nil, f.explain(err, caught)
 	}
