@@ -26,14 +26,7 @@ func runSelect(args []string, stdout, stderr io.Writer) error {
 	grid := fs.String("grid", "", "the settings to compare: `name=v1,v2,…` for each train flag, separated by ';' (e.g. \"lambda0=0,1;task-step=0,3\"); every combination is trained, the first value of each first")
 	frac := fs.Float64("validate", 1.0/6, "share of the training set held out (stratified by class, seeded) to compare on")
 	asJSON := fs.Bool("json", false, "print one JSON object instead of the table")
-	setUsage(fs, stderr, "oddl select -grid 'name=v1,v2;…' [flags] [-- train flags]",
-		"Trains one model for each combination of the grid's values on the training\n"+
-			"set less a held-out share (-validate), and prints each one's error on the\n"+
-			"held-out samples, with the residual weight chosen on them unless the grid\n"+
-			"or the train flags set it. Where the share is under 1000 samples, each\n"+
-			"combination is cross-validated by k = 1/share folds instead (every training\n"+
-			"sample held out once), as oddl train -validate does. The test set is never\n"+
-			"looked at. Train flags after -- apply to every run (e.g. -- -data usps -k 480).\n")
+	setUsage(fs, stderr, "oddl select -grid 'name=v1,v2;…' [flags] [-- train flags]", help("select"))
 	// The train flags after "--" go to every run.
 	var base []string
 	for i, a := range args {

@@ -88,28 +88,7 @@ func parseTrainFlags(args []string, stderr io.Writer) (*trainFlags, error) {
 	fs.StringVar(&f.cpuProfile, "cpuprofile", "", "write a CPU profile to `file` (go tool pprof)")
 	fs.StringVar(&f.memProfile, "memprofile", "", "write a heap profile at the end to `file`")
 	fs.BoolVar(&f.quiet, "q", false, "no progress on stderr")
-	setUsage(fs, stderr, "oddl train [flags]", fmt.Sprintf(
-		"Learns a dictionary D and linear classifier W jointly and online (ODDL) on the\n"+
-			"training set, then reports the error on the test set. Defaults: MNIST, L=5,\n"+
-			"λ0=%g, one epoch; the digit sets mnist and usps are deskewed (see\n"+
-			"-preprocess); images of 4096 samples or more, 16×16 or larger, learn on the\n"+
-			"patch front end (K=480, see -patches), other data on the values (K=960,\n"+
-			"fewer for a small set); a set under 4096 samples chooses its representation\n"+
-			"and prediction rule on 5 folds of its rows. Ctrl-C saves a checkpoint when\n"+
-			"-o is given; resume it with -resume.\n"+
-			"\n"+
-			"Your own data: -data names a CSV file (one sample a line, its label in a\n"+
-			"column: see -label-column), two files, or a folder (docs/DATA.md). Labels may\n"+
-			"be any integers or words; the model keeps them and predicts them.\n"+
-			"\n"+
-			"Small data sets: without -k, a training set of n < 960 samples in q classes\n"+
-			"gets K = the largest multiple of q up to n (at least q; constant samples, which\n"+
-			"cannot start an atom, not counted); without -l, L is at most the sample\n"+
-			"dimension; without -epochs, a set of fewer than 4 mini-batches gets as many\n"+
-			"passes as make at least 10 joint (discriminative) updates. The tool says on\n"+
-			"stderr what it chose; give the flag to choose yourself. On such a set\n"+
-			"-validate 0.2 chooses L, λ0 and β by 5-fold cross-validation on the training\n"+
-			"rows and trains the choice on all of them. See docs/DATA.md.\n", def.Lambda0))
+	setUsage(fs, stderr, "oddl train [flags]", fmt.Sprintf(help("train"), def.Lambda0))
 	if err := parseFlags(fs, args); err != nil {
 		return nil, err
 	}

@@ -1,0 +1,60 @@
+package job
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/oddl-go/oddl/dataset"
+	"github.com/oddl-go/oddl/internal/membudget"
+)
+
+// TestMemoryErrorExplain: the explanation names the flag of the setting,
+// the data when it dominates, a resumed model's settings, and the budget.
+func TestMemoryErrorExplain(t *testing.T) {
+	need, budget := int64(3<<30), int64(1<<30)
+	for _, c := range []struct {
+		e    MemoryError
+		want string
+	}{
+		{MemoryError{Setting: "K", Value: 960, Need: need, Estimate: need, Budget: budget, From: "given"},
+			fmt.Sprintf("-k 960 needs about %s, more than -max-memory %s", membudget.Text(need), membudget.Text(budget))},
+		{MemoryError{Setting: "Batch", Value: 512, Need: need, Estimate: 1 << 20, Data: need - 1<<20, Budget: budget, From: "available"},
+			fmt.Sprintf("the data (%s) and the settings need about %s, more than the %s of memory available; see -max-memory", membudget.Text(need-1<<20), membudget.Text(need), membudget.Text(budget))},
+		{MemoryError{Setting: "Threads", Value: 8, Need: need, Estimate: need, Resumed: true, Budget: budget, From: "address space"},
+			fmt.Sprintf("the saved model's threads 8 needs about %s (-resume keeps the model's settings), more than the %s of address space left under the process's limit (ulimit -v), below -max-memory", membudget.Text(need), membudget.Text(budget))},
+	} {
+		if got := c.e.Explain(); got != c.want {
+			t.Errorf("Explain = %q, want %q", got, c.want)
+		}
+		err := Explain(fmt.Errorf("wrapped: %w", &c.e))
+		var me *MemoryError
+		if err.Error() != c.want || !errors.As(err, &me) || me.Value != c.e.Value {
+			t.Errorf("Explain(err) = %v", err)
+		}
+	}
+	if other := errors.New("other"); Explain(other) != other || Explain(nil) != nil {
+		t.Error("Explain changed an error without a *MemoryError")
+	}
+}
+
+// TestDataLimit: a budget bounds what a reader may hold, and a reader's
+// ErrTooLarge says which budget.
+func TestDataLimit(t *testing.T) {
+	if left, ok := membudget.AddressSpaceLeft(); ok && left < 1<<30 {
+		t.Skip("under an address-space limit")
+	}
+	opt, tooLarge := DataLimit(1 << 20)
+	csv := "label,a,b,c,d,e,f,g,h,i,j,k,l,m,n,o\n" + strings.Repeat("1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16\n", 20000)
+	_, err := dataset.ReadCSVFrom(strings.NewReader(csv), "big.csv", opt)
+	if !errors.Is(err, dataset.ErrTooLarge) {
+		t.Fatalf("a CSV of 320 000 values under a budget of 1 MiB: %v, want ErrTooLarge", err)
+	}
+	if got := tooLarge(err).Error(); !strings.HasSuffix(got, "(the limit for -max-memory "+membudget.Text(1<<20)+")") {
+		t.Errorf("tooLarge: %q", got)
+	}
+	if other := errors.New("other"); tooLarge(other) != other {
+		t.Error("tooLarge changed another error")
+	}
+}
