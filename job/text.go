@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/oddl-go/oddl/dataset"
+	"github.com/oddl-go/oddl/selection"
 )
 
 // WriteText writes the run's summary as "oddl train" prints it: the data,
@@ -37,7 +38,7 @@ func (res *Result) WriteText(w io.Writer) error {
 	} else if v != nil {
 		how := "the residual weight as given"
 		if v.Chosen != nil {
-			how = fmt.Sprintf("β = %g chosen on them from %v (errors %s)", *v.Chosen, v.Grid, Percents(v.Errors))
+			how = fmt.Sprintf("β = %g chosen on them from %v (errors %s)", *v.Chosen, v.Grid, selection.Percents(v.Errors))
 		}
 		kept := "; the model trained again on all training samples"
 		if !v.Retrained {
@@ -63,13 +64,4 @@ func (res *Result) WriteText(w io.Writer) error {
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
-}
-
-// Percents writes error rates as percentages, separated by spaces.
-func Percents(v []float64) string {
-	s := make([]string, len(v))
-	for i, e := range v {
-		s[i] = fmt.Sprintf("%.2f%%", 100*e)
-	}
-	return strings.Join(s, " ")
 }

@@ -50,12 +50,6 @@ func TestWriteText(t *testing.T) {
 	}
 }
 
-func TestPercents(t *testing.T) {
-	if got := Percents([]float64{0.0125, 0.5}); got != "1.25% 50.00%" {
-		t.Errorf("Percents = %q", got)
-	}
-}
-
 // TestProgressPrinter: off a terminal, a line for a new phase and the
 // last sample, none for updates in between, and no bar to end.
 func TestProgressPrinter(t *testing.T) {

@@ -5,11 +5,9 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"math"
 	"strconv"
 	"strings"
 
-	"github.com/oddl-go/oddl/job"
 	"github.com/oddl-go/oddl/selection"
 )
 
@@ -105,29 +103,8 @@ func runSelect(args []string, stdout, stderr io.Writer) error {
 	if *asJSON {
 		return writeJSON(stdout, rep)
 	}
-	fmt.Fprintf(stdout, "%s, %.3g of the training set held out (validation); train flags: %s\n\n", rep.Dataset, rep.Fraction, strings.Join(base, " "))
-	fmt.Fprintf(stdout, "| settings | validation error | β | errors of the β grid | training s |\n| --- | ---: | ---: | --- | ---: |\n")
-	for i, r := range rep.Rows {
-		mark := rowMark(i, rep.Best, rep.Chosen)
-		beta := strconv.FormatFloat(r.Beta, 'g', -1, 64)
-		if r.BetaChosen {
-			beta += " (chosen)"
-		}
-		grid := "—"
-		if len(r.BetaGrid) > 0 {
-			grid = fmt.Sprintf("%v: %s", r.BetaGrid, job.Percents(r.BetaErrors))
-		}
-		fmt.Fprintf(stdout, "| %s%s | %.2f %% | %s | %s | %.1f |\n", strings.Join(r.Args, " "), mark, 100*r.Error, beta, grid, r.Seconds)
-	}
-	if rep.Means != nil {
-		fmt.Fprintf(stdout, "\nMean over the seeds (each seed another split and another training):\n\n")
-		fmt.Fprintf(stdout, "| settings | mean validation error | one standard error | training s |\n| --- | ---: | ---: | ---: |\n")
-		for i, r := range rep.Means {
-			mark := rowMark(i, rep.MeansBest, rep.MeansChosen)
-			p := r.Error
-			fmt.Fprintf(stdout, "| %s%s | %.2f %% | %.2f | %.1f |\n", strings.Join(r.Args, " "), mark, 100*p, 100*math.Sqrt(p*(1-p)/float64(max(1, r.Samples))), r.Seconds)
-		}
-	}
+	// A write error is the checked standard output's to report.
+	_ = rep.WriteText(stdout)
 	return nil
 }
 

@@ -10,6 +10,7 @@ import (
 	"runtime/pprof"
 	"strings"
 
+	"github.com/oddl-go/oddl/bench/experiments"
 	"github.com/oddl-go/oddl/internal/safefile"
 	"github.com/oddl-go/oddl/job"
 	"github.com/oddl-go/oddl/oddl"
@@ -141,7 +142,7 @@ var flagOf = map[string]string{"K": "k", "L": "l", "Epochs": "epochs", "Patches"
 func (f *trainFlags) trained(ctx context.Context, m *oddl.Model, curve []oddl.CurvePoint, name string, test bool) error {
 	if f.stream.plot != "" {
 		cfg := m.Config()
-		if err := drawCurve(curve, f.stream.plot, fmt.Sprintf("%s, K = %d, λ0 = %g: %s", name, cfg.K, cfg.Lambda0, "validation error along the stream")); err != nil {
+		if err := experiments.PlotCurve(curve, f.stream.plot, fmt.Sprintf("%s, K = %d, λ0 = %g: %s", name, cfg.K, cfg.Lambda0, "validation error along the stream")); err != nil {
 			return fmt.Errorf("-plot: %w", err)
 		}
 	}
