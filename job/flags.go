@@ -83,4 +83,3 @@ func (c *ConfigFlags) Apply(given selection.Fixed, def oddl.Config) error {
 	c.cfg.Patches = c.front
 	return nil
 }
-
