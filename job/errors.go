@@ -55,6 +55,24 @@ func (e *Interrupted) Error() string {
 	return "interrupted; " + saved
 }
 
+// Explain says what was interrupted and what is saved in the command's
+// words: a checkpoint with the command that continues it (oddl train
+// -resume FILE, then args, the flags to repeat), or the -o that would
+// have saved one.
+func (e *Interrupted) Explain(args string) string {
+	switch {
+	case e.Stage == Training && e.Saved != "":
+		return fmt.Sprintf("interrupted after %d samples; checkpoint saved to %s; continue with: oddl train -resume %s%s", e.Seen, e.Saved, e.Saved, args)
+	case e.Stage == Training:
+		return "interrupted; nothing saved (give -o to save a checkpoint)"
+	case e.Stage == Testing && e.Saved == "":
+		return "interrupted during the test evaluation; the trained model is not saved (no -o)"
+	case e.Stage == Testing:
+		return "interrupted during the test evaluation; the trained model is saved to " + e.Saved
+	}
+	return e.Error()
+}
+
 // SettingError is a setting of the Spec that does not suit the data.
 // Usage says the setting itself must change (not the data).
 type SettingError struct {

@@ -58,3 +58,22 @@ func TestDataLimit(t *testing.T) {
 		t.Error("tooLarge changed another error")
 	}
 }
+
+// TestInterruptedExplain: a checkpoint comes with the command that
+// continues it; otherwise what is saved, or the flag that saves.
+func TestInterruptedExplain(t *testing.T) {
+	for _, c := range []struct {
+		e    Interrupted
+		want string
+	}{
+		{Interrupted{Stage: Training, Seen: 2048, Saved: "m.oddl"}, "interrupted after 2048 samples; checkpoint saved to m.oddl; continue with: oddl train -resume m.oddl -data usps"},
+		{Interrupted{Stage: Training, Seen: 2048}, "interrupted; nothing saved (give -o to save a checkpoint)"},
+		{Interrupted{Stage: Testing}, "interrupted during the test evaluation; the trained model is not saved (no -o)"},
+		{Interrupted{Stage: Testing, Saved: "m.oddl"}, "interrupted during the test evaluation; the trained model is saved to m.oddl"},
+		{Interrupted{Stage: Validating}, "interrupted while validating; nothing saved"},
+	} {
+		if got := c.e.Explain(" -data usps"); got != c.want {
+			t.Errorf("%+v: %q, want %q", c.e, got, c.want)
+		}
+	}
+}

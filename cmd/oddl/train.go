@@ -166,18 +166,7 @@ func (f *trainFlags) explain(err error, caught func() os.Signal) error {
 	var me *job.MemoryError
 	switch {
 	case errors.As(err, &ie):
-		msg := ie.Error()
-		switch {
-		case ie.Stage == job.Training && ie.Saved != "":
-			msg = fmt.Sprintf("interrupted after %d samples; checkpoint saved to %s; continue with: oddl train -resume %s%s", ie.Seen, ie.Saved, ie.Saved, dataArgs(f.data)+f.stream.args())
-		case ie.Stage == job.Training:
-			msg = "interrupted; nothing saved (give -o to save a checkpoint)"
-		case ie.Stage == job.Testing && ie.Saved == "":
-			msg = "interrupted during the test evaluation; the trained model is not saved (no -o)"
-		case ie.Stage == job.Testing:
-			msg = "interrupted during the test evaluation; the trained model is saved to " + ie.Saved
-		}
-		return interrupted(caught(), errors.New(msg))
+		return interrupted(caught(), errors.New(ie.Explain(dataArgs(f.data)+f.stream.args())))
 	case errors.As(err, &se):
 		err = errors.New("-" + se.Error())
 		if se.Usage {
