@@ -1,6 +1,7 @@
 package job
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"strings"
@@ -8,6 +9,8 @@ import (
 
 	"github.com/oddl-go/oddl/dataset"
 	"github.com/oddl-go/oddl/internal/membudget"
+	"github.com/oddl-go/oddl/oddl"
+	"github.com/oddl-go/oddl/selection"
 )
 
 // TestMemoryErrorExplain: the explanation names the flag of the setting,
@@ -75,5 +78,41 @@ func TestInterruptedExplain(t *testing.T) {
 		if got := c.e.Explain(" -data usps"); got != c.want {
 			t.Errorf("%+v: %q, want %q", c.e, got, c.want)
 		}
+	}
+}
+
+// TestResumeChecks: the model's flags and out-of-range epochs are
+// refused before a model is read; a prediction-only model, bad scores and
+// too many epochs in all after.
+func TestResumeChecks(t *testing.T) {
+	model := []string{"k", "l", "lambda0"}
+	err := CheckResume(1, selection.Fixed{"k": true, "lambda0": true, "epochs": true}, model)
+	if err == nil || err.Error() != "k, -lambda0 cannot change a saved model (-resume keeps its settings)" {
+		t.Errorf("model flags given: %v", err)
+	}
+	if err := CheckResume(-1, nil, model); err == nil || !strings.HasPrefix(err.Error(), "epochs -1: need a count from 0") {
+		t.Errorf("-epochs -1: %v", err)
+	}
+	if err := CheckResume(2, selection.Fixed{"epochs": true, "residual-weight": true}, model); err != nil {
+		t.Errorf("epochs and residual weight given: %v", err)
+	}
+	s := toySpec(150)
+	res, err := Run(context.Background(), s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := res.Model.Config()
+	cfg.ResidualWeight = 7
+	got, err := PrepareResume(res.Model, "m.oddl", cfg, 1, selection.Fixed{"residual-weight": true, "epochs": true})
+	if err != nil || got.ResidualWeight != 7 || res.Model.Config().ResidualWeight != 7 {
+		t.Errorf("residual weight 7: %v, %g", err, got.ResidualWeight)
+	}
+	cfg.ResidualWeight = -1
+	var se *SettingError
+	if _, err := PrepareResume(res.Model, "m.oddl", cfg, 1, selection.Fixed{"residual-weight": true}); !errors.As(err, &se) || se.Setting != "residual-weight" || !se.Usage {
+		t.Errorf("residual weight -1: %v", err)
+	}
+	if _, err := PrepareResume(res.Model, "m.oddl", got, oddl.MaxEpochs, selection.Fixed{"epochs": true}); !errors.As(err, &se) || se.Setting != "epochs" {
+		t.Errorf("epochs beyond the most: %v", err)
 	}
 }

@@ -134,6 +134,23 @@ func (f *trainFlags) run(stderr io.Writer) (res *job.Result, err error) {
 	return res, nil
 }
 
+// settingError is a *job.SettingError in the command's words: the
+// setting is its flag; a usage error when the setting must change.
+func settingError(err error) error {
+	var se *job.SettingError
+	if !errors.As(err, &se) {
+		return err
+	}
+	err = errors.New("-" + se.Error())
+	if se.Err != nil {
+		err = fmt.Errorf("-%s: %w", se.Setting, se.Err)
+	}
+	if se.Usage {
+		return usageError{err}
+	}
+	return err
+}
+
 // flagOf names the flag of each setting oddl.FitToData fits.
 var flagOf = map[string]string{"K": "k", "L": "l", "Epochs": "epochs", "Patches": "patches"}
 
@@ -168,11 +185,7 @@ func (f *trainFlags) explain(err error, caught func() os.Signal) error {
 	case errors.As(err, &ie):
 		return interrupted(caught(), errors.New(ie.Explain(dataArgs(f.data)+f.stream.args())))
 	case errors.As(err, &se):
-		err = errors.New("-" + se.Error())
-		if se.Usage {
-			return usageError{err}
-		}
-		return err
+		return settingError(se)
 	case errors.As(err, &me):
 		return memoryText(me)
 	case errors.Is(err, oddl.ErrNewData):

@@ -7,8 +7,6 @@ import (
 	"os"
 	"runtime/pprof"
 
-	"strings"
-
 	"github.com/oddl-go/oddl/internal/safefile"
 	"github.com/oddl-go/oddl/job"
 	"github.com/oddl-go/oddl/oddl"
@@ -128,42 +126,19 @@ func (f *trainFlags) resumeModel() (model *oddl.Model, addEpochs int, err error)
 		}
 		return nil, 0, nil
 	}
-	var given []string
-	for _, name := range f.modelFlags {
-		if f.set[name] {
-			given = append(given, "-"+name)
-		}
-	}
-	if len(given) > 0 {
-		return nil, 0, usageError{fmt.Errorf("%s cannot change a saved model (-resume keeps its settings)", strings.Join(given, ", "))}
-	}
-	if f.cfg.Epochs < 0 || f.cfg.Epochs > oddl.MaxEpochs {
-		return nil, 0, usageError{fmt.Errorf("-epochs %d: need a count from 0 to %d", f.cfg.Epochs, oddl.MaxEpochs)}
+	if err := job.CheckResume(f.cfg.Epochs, f.set, f.modelFlags); err != nil {
+		return nil, 0, settingError(err)
 	}
 	addEpochs = f.cfg.Epochs // cfg becomes the model's below
 	model, err = loadModel("-resume", f.resume)
 	if err != nil {
 		return nil, 0, err
 	}
-	if model.PredictionOnly() {
-		return nil, 0, fmt.Errorf("-resume %s: %w", f.resume, oddl.ErrPredictionOnly)
-	}
-	if err := model.SetRuntime(f.rt.blas, f.rt.threads); err != nil {
+	if err := model.SetRuntime(f.rt.blas, f.rt.threads); err != nil && !model.PredictionOnly() {
 		return nil, 0, usageError{err}
 	}
-	if f.set["residual-weight"] {
-		if err := model.SetResidualWeight(f.cfg.ResidualWeight); err != nil {
-			return nil, 0, usageError{fmt.Errorf("-residual-weight: %w", err)}
-		}
-	}
-	if f.set["collaborative"] {
-		if err := model.SetCollaborative(f.cfg.Collaborative); err != nil {
-			return nil, 0, usageError{fmt.Errorf("-collaborative: %w", err)}
-		}
-	}
-	f.cfg = model.Config()
-	if f.set["epochs"] && addEpochs > oddl.MaxEpochs-f.cfg.Epochs {
-		return nil, 0, usageError{fmt.Errorf("-epochs %d: the model has %d epochs already, at most %d in all", addEpochs, f.cfg.Epochs, oddl.MaxEpochs)}
+	if f.cfg, err = job.PrepareResume(model, f.resume, f.cfg, addEpochs, f.set); err != nil {
+		return nil, 0, settingError(err)
 	}
 	return model, addEpochs, nil
 }
