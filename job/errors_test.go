@@ -116,3 +116,29 @@ func TestResumeChecks(t *testing.T) {
 		t.Errorf("epochs beyond the most: %v", err)
 	}
 }
+
+// TestStreamCheck: counts out of range are usage errors naming the flag;
+// Run refuses them before it trains.
+func TestStreamCheck(t *testing.T) {
+	for _, c := range []struct {
+		s       Stream
+		setting string
+	}{
+		{Stream{Samples: 0, Validation: 1}, "stream"},
+		{Stream{Samples: 100, Validation: 0}, "val"},
+		{Stream{Samples: 100, Validation: 1, Every: -1}, "val-every"},
+	} {
+		var se *SettingError
+		if err := c.s.Check(); !errors.As(err, &se) || se.Setting != c.setting || !se.Usage {
+			t.Errorf("%+v: %v, want a usage error of %s", c.s, err, c.setting)
+		}
+		s := toySpec(30)
+		s.Stream = &c.s
+		if _, err := Run(context.Background(), s); !errors.As(err, &se) || se.Setting != c.setting {
+			t.Errorf("Run with %+v: %v", c.s, err)
+		}
+	}
+	if err := (&Stream{Samples: 100, Validation: 10}).Check(); err != nil {
+		t.Errorf("a good stream: %v", err)
+	}
+}

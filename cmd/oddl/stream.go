@@ -3,7 +3,6 @@ package main
 import (
 	"flag"
 	"fmt"
-	"math"
 	"path/filepath"
 	"strings"
 
@@ -23,11 +22,6 @@ type streamFlags struct {
 
 	d dataset.Deformation // deform, parsed
 }
-
-// maxStream bounds -stream: a pass of 2⁴⁰ samples is years of computing,
-// and the count stays far from overflowing the model's counters; a 32-bit
-// build is bounded by its int (2³¹ − 1 samples).
-const maxStream = min(1<<40, math.MaxInt)
 
 // defaultVal is the number of validation images of a stream by default.
 const defaultVal = 10000
@@ -70,13 +64,8 @@ func (s *streamFlags) check(set map[string]bool) error {
 		}
 		return nil
 	}
-	switch {
-	case int64(s.n) > maxStream:
-		return usageError{fmt.Errorf("-stream %d: at most %d", s.n, int64(maxStream))}
-	case s.val < 1:
-		return usageError{fmt.Errorf("-val %d: need at least one validation image", s.val)}
-	case s.every < 0:
-		return usageError{fmt.Errorf("-val-every %d: need a count ≥ 0", s.every)}
+	if err := (&job.Stream{Samples: s.n, Validation: s.val, Every: s.every}).Check(); err != nil {
+		return settingError(err)
 	}
 	if s.plot != "" {
 		if ext := strings.ToLower(filepath.Ext(s.plot)); ext != ".png" && ext != ".svg" {
