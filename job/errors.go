@@ -1,8 +1,11 @@
 package job
 
 import (
+	"errors"
 	"fmt"
+	"strings"
 
+	"github.com/oddl-go/oddl/dataset"
 	"github.com/oddl-go/oddl/internal/membudget"
 	"github.com/oddl-go/oddl/oddl"
 )
@@ -50,6 +53,24 @@ func (e *Interrupted) Error() string {
 		return "interrupted during the test evaluation; " + saved
 	}
 	return "interrupted; " + saved
+}
+
+// Explain says what was interrupted and what is saved in the command's
+// words: a checkpoint with the command that continues it (oddl train
+// -resume FILE, then args, the flags to repeat), or the -o that would
+// have saved one.
+func (e *Interrupted) Explain(args string) string {
+	switch {
+	case e.Stage == Training && e.Saved != "":
+		return fmt.Sprintf("interrupted after %d samples; checkpoint saved to %s; continue with: oddl train -resume %s%s", e.Seen, e.Saved, e.Saved, args)
+	case e.Stage == Training:
+		return "interrupted; nothing saved (give -o to save a checkpoint)"
+	case e.Stage == Testing && e.Saved == "":
+		return "interrupted during the test evaluation; the trained model is not saved (no -o)"
+	case e.Stage == Testing:
+		return "interrupted during the test evaluation; the trained model is saved to " + e.Saved
+	}
+	return e.Error()
 }
 
 // SettingError is a setting of the Spec that does not suit the data.
@@ -116,7 +137,7 @@ func checkMemory(b *membudget.Budget, cfg oddl.Config, threads, n, q int, data i
 	if est+data <= bytes {
 		return nil
 	}
-	e := &MemoryError{Setting: setting, Need: est + data, Estimate: est, Data: data, Resumed: resumed, Budget: bytes, From: [...]string{membudget.FromGiven: "given", membudget.FromAddressSpace: "address space", membudget.FromAvailable: "available"}[from]}
+	e := &MemoryError{Setting: setting, Need: est + data, Estimate: est, Data: data, Resumed: resumed, Budget: bytes, From: fromNames[from]}
 	switch setting {
 	case "Batch":
 		e.Value = cfg.Batch
@@ -126,4 +147,71 @@ func checkMemory(b *membudget.Budget, cfg oddl.Config, threads, n, q int, data i
 		e.Setting, e.Value = "K", cfg.K
 	}
 	return e
+}
+
+// Explain says what the run needs in the command's words, naming the flag
+// to change (-k, -batch, -threads) or the data, and the budget
+// (-max-memory, the address space left, or the memory available).
+func (e *MemoryError) Explain() string {
+	name := fmt.Sprintf("-%s %d", strings.ToLower(e.Setting), e.Value)
+	what := fmt.Sprintf("%s needs about %s", name, membudget.Text(e.Need))
+	if e.Data > e.Estimate {
+		what = fmt.Sprintf("the data (%s) and the settings need about %s", membudget.Text(e.Data), membudget.Text(e.Need))
+	} else if e.Resumed {
+		what = fmt.Sprintf("the saved model's %s needs about %s (-resume keeps the model's settings)", strings.TrimPrefix(name, "-"), membudget.Text(e.Need))
+	}
+	return fmt.Sprintf("%s, more than %s", what, budgetText(e.Budget, e.From))
+}
+
+// Explain returns err with a *MemoryError in it worded by its Explain,
+// and err itself otherwise; errors.As still finds the *MemoryError.
+func Explain(err error) error {
+	var me *MemoryError
+	if errors.As(err, &me) {
+		return &explained{me}
+	}
+	return err
+}
+
+type explained struct{ *MemoryError }
+
+func (e *explained) Error() string { return e.Explain() }
+func (e *explained) Unwrap() error { return e.MemoryError }
+
+// budgetText says what a budget is and where it comes from (MemoryError.From).
+func budgetText(b int64, from string) string {
+	switch from {
+	case "given":
+		return "-max-memory " + membudget.Text(b)
+	case "address space":
+		return "the " + membudget.Text(b) + " of address space left under the process's limit (ulimit -v), below -max-memory"
+	}
+	return "the " + membudget.Text(b) + " of memory available; see -max-memory"
+}
+
+var fromNames = [...]string{membudget.FromGiven: "given", membudget.FromAddressSpace: "address space", membudget.FromAvailable: "available"}
+
+// DataLimit returns the data readers' limit for a budget of maxMemory
+// bytes (0: what the machine has available, measured now): reading holds
+// up to twice the data while its buffer grows, and prediction copies it
+// once more, so a file may declare at most budget/16 float64 values, or
+// budget/4 pixels of byte images kept as bytes (a block at a time is made
+// float64). It also returns a function that says, on a reader's
+// dataset.ErrTooLarge, what the limit comes from.
+func DataLimit(maxMemory int64) (dataset.Option, func(error) error) {
+	budget := membudget.Budget{Given: maxMemory}
+	b, from, ok := budget.Bytes()
+	if !ok {
+		return dataset.WithMaxElements(0), func(err error) error { return err }
+	}
+	limit := min(dataset.DefaultMaxElements, max(b/16, 1))
+	// Byte images are kept as bytes: a pixel costs one byte, two while
+	// the buffer grows; half the budget stays for what works on them.
+	bytesLimit := min(8*dataset.DefaultMaxElements, max(b/4, 1))
+	return dataset.Options(dataset.WithMaxElements(limit), dataset.WithMaxBytes(bytesLimit)), func(err error) error {
+		if err == nil || !errors.Is(err, dataset.ErrTooLarge) {
+			return err
+		}
+		return fmt.Errorf("%w (the limit for %s)", err, budgetText(b, fromNames[from]))
+	}
 }

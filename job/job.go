@@ -14,6 +14,9 @@
 package job
 
 import (
+	"fmt"
+	"math"
+
 	"github.com/oddl-go/oddl/dataset"
 	"github.com/oddl-go/oddl/oddl"
 	"github.com/oddl-go/oddl/selection"
@@ -165,4 +168,25 @@ type Result struct {
 	// Dim and Classes are the training samples' dimension and number of
 	// classes.
 	Dim, Classes int
+}
+
+// MaxStream bounds Stream.Samples: a pass of 2⁴⁰ samples is years of
+// computing, and the count stays far from overflowing the model's
+// counters; a 32-bit build is bounded by its int (2³¹ − 1 samples).
+const MaxStream = min(1<<40, math.MaxInt)
+
+// Check checks the stream's counts; its errors are usage *SettingErrors
+// naming them as the command's flags do (stream, val, val-every).
+func (s *Stream) Check() error {
+	switch {
+	case s.Samples < 1:
+		return &SettingError{Setting: "stream", Msg: fmt.Sprintf("%d: need a count ≥ 1", s.Samples), Usage: true}
+	case int64(s.Samples) > MaxStream:
+		return &SettingError{Setting: "stream", Msg: fmt.Sprintf("%d: at most %d", s.Samples, int64(MaxStream)), Usage: true}
+	case s.Validation < 1:
+		return &SettingError{Setting: "val", Msg: fmt.Sprintf("%d: need at least one validation image", s.Validation), Usage: true}
+	case s.Every < 0:
+		return &SettingError{Setting: "val-every", Msg: fmt.Sprintf("%d: need a count ≥ 0", s.Every), Usage: true}
+	}
+	return nil
 }

@@ -46,6 +46,11 @@ func Run(ctx context.Context, s Spec) (*Result, error) {
 	if s.Resume != nil {
 		r.cfg = s.Resume.Config()
 	}
+	if s.Stream != nil {
+		if err := s.Stream.Check(); err != nil {
+			return nil, err
+		}
+	}
 	_, backend, err := blas.Select(s.Backend)
 	if err != nil {
 		return nil, err

@@ -5,8 +5,6 @@ import (
 	"flag"
 	"fmt"
 	"os"
-	"path/filepath"
-	"strings"
 
 	"github.com/oddl-go/oddl/dataset"
 )
@@ -42,16 +40,8 @@ func (d *dataFlags) request(seed uint64) dataset.Request {
 // name).
 func (d *dataFlags) paths() []string { return d.request(0).Paths() }
 
-// files reports whether -data names files rather than a set or a folder:
-// the whole of what they hold is one set to evaluate.
-func (d *dataFlags) files() bool {
-	for _, p := range d.paths() {
-		if fi, err := os.Stat(p); err != nil || fi.IsDir() {
-			return false
-		}
-	}
-	return len(d.paths()) > 0
-}
+// files reports whether -data names files (dataset.Request.Files).
+func (d *dataFlags) files() bool { return d.request(0).Files() }
 
 // check validates the flag values themselves (status 2), then that the
 // files and folders they name exist (status 1: a matter of the files).
@@ -79,63 +69,25 @@ func (d *dataFlags) check() error {
 	return nil
 }
 
-// inputs returns the files of -data, which no output may replace (a model
-// saved in a data folder is not one of them).
+// inputs returns the files of -data, which no output may replace
+// (dataset.Request.DataFiles).
 func (d *dataFlags) inputs() []output {
 	var in []output
-	for _, p := range d.paths() {
-		fi, err := os.Stat(p)
-		if err != nil {
-			continue
-		}
-		if !fi.IsDir() {
-			in = append(in, output{flag: "-data", path: p})
-			continue
-		}
-		ents, err := os.ReadDir(p)
-		if err != nil {
-			continue
-		}
-		for _, e := range ents {
-			if e.Type().IsRegular() && isDataFile(e.Name()) {
-				in = append(in, output{flag: "-data", path: filepath.Join(p, e.Name())})
-			}
-		}
+	for _, p := range d.request(0).DataFiles() {
+		in = append(in, output{flag: "-data", path: p})
 	}
 	return in
 }
 
-// isDataFile reports whether a file in a -data folder may be read as
-// data: IDX files (named anyhow; those of the usual names) and CSV.
-func isDataFile(name string) bool {
-	n := strings.TrimSuffix(strings.ToLower(name), ".gz")
-	return strings.Contains(n, "-idx") || strings.Contains(n, "ubyte") || strings.HasSuffix(n, ".csv") || strings.HasSuffix(n, ".tsv") || strings.HasSuffix(n, ".idx")
-}
-
-// streamed reports whether -data names files of which one at least is
-// not a regular file (a pipe, /dev/stdin, <(…), a FIFO, a device): those
-// are opened once and read from their first byte (see loadStreams).
-func (d *dataFlags) streamed() bool {
-	if !d.files() {
-		return false
-	}
-	for _, p := range d.paths() {
-		if fi, err := os.Stat(p); err == nil && !fi.Mode().IsRegular() {
-			return true
-		}
-	}
-	return false
-}
-
 // loadSamples reads the data set (dataset.LoadSamples), as byte images
 // where its files hold bytes. Files of -data that are not regular files
-// (see streamed) are opened once, a FIFO waited on as openInput does,
+// (dataset.Request.Streamed) are opened once, a FIFO waited on as openInput does,
 // and read from their first byte: what a file holds is told from the
 // bytes the reader then goes on from, so a pipe gives every byte it
 // carries.
 func (d *dataFlags) loadSamples(seed uint64) (train, test samples, err error) {
 	r := d.request(seed)
-	if d.streamed() {
+	if r.Streamed() {
 		for _, p := range d.paths() {
 			f, err := openInput("-data", p)
 			if err != nil {

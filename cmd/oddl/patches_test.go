@@ -1,16 +1,13 @@
 package main
 
 import (
-	"flag"
 	"math"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
-	"strings"
 	"testing"
 
 	"github.com/oddl-go/oddl/oddl"
-	"github.com/oddl-go/oddl/patch"
 )
 
 // -patches learns on pooled patch codes and keeps the front end in the
@@ -58,69 +55,4 @@ func TestTrainPatches(t *testing.T) {
 		t.Fatal(err)
 	}
 	checkOneLineError(t, "patches on CSV", []string{"train", "-q", "-data", csv, "-patches"}, "-patches needs images")
-}
-
-// Without -patches the front end is FitToData's: on for images of a set
-// that is not small, off for other data and for small sets (which choose
-// on folds); -patches and -patches=false decide; the front end's settings
-// without -patches are refused.
-func TestPatchesByDefault(t *testing.T) {
-	img := oddl.Shape{Rows: 28, Cols: 28}
-	run := func(args []string, shape oddl.Shape, n int) (oddl.Config, error) {
-		fs := flag.NewFlagSet("train", flag.ContinueOnError)
-		p := addPatchFlags(fs)
-		if err := fs.Parse(args); err != nil {
-			t.Fatal(err)
-		}
-		set := flagsSet(fs)
-		cfg := oddl.DefaultConfig()
-		cfg.Seed = 5
-		if err := p.apply(&cfg, set); err != nil {
-			return cfg, err
-		}
-		cfg.Image = shape
-		cfg, _ = oddl.FitToData(cfg, oddl.DataSize{Samples: n, Classes: 10, Dim: 784}, oddl.Given{Patches: set["patches"]})
-		return cfg, nil
-	}
-	want := oddl.DefaultFront(5)
-	for _, c := range []struct {
-		args  []string
-		shape oddl.Shape
-		n     int
-		on    bool
-		err   string
-	}{
-		{nil, img, 60000, true, ""},
-		{nil, img, 4096, true, ""},
-		{nil, img, 4095, false, ""},
-		{[]string{"-patches"}, img, 500, true, ""},
-		{[]string{"-patches"}, img, 60000, true, ""},
-		{nil, oddl.Shape{}, 60000, false, ""},
-		{nil, oddl.Shape{Rows: 8, Cols: 8}, 60000, false, ""},
-		{[]string{"-patches=false"}, img, 60000, false, ""},
-		{[]string{"-patch-l", "2"}, img, 60000, false, "-patch-l needs -patches"},
-		{[]string{"-patches=false", "-patch-cells", "2"}, img, 60000, false, "-patch-cells needs -patches"},
-	} {
-		cfg, err := run(c.args, c.shape, c.n)
-		switch {
-		case c.err != "" && (err == nil || !strings.Contains(err.Error(), c.err)):
-			t.Errorf("%v, %d samples: error %v, want %q", c.args, c.n, err, c.err)
-		case c.err == "" && err != nil:
-			t.Errorf("%v, %d samples: %v", c.args, c.n, err)
-		case c.err == "" && c.on && cfg.Patches != want:
-			t.Errorf("%v, %d samples: front end %+v, want %+v", c.args, c.n, cfg.Patches, want)
-		case c.err == "" && !c.on && cfg.PatchesOn():
-			t.Errorf("%v, %d samples: front end %+v, want none", c.args, c.n, cfg.Patches)
-		}
-	}
-	// The larger front end stays a flag away.
-	cfg, err := run([]string{"-patches", "-patch-cells", "4", "-patch-l", "3"}, img, 60000)
-	if err != nil || cfg.Patches != withSeed(patch.DefaultConfig(), 5) {
-		t.Errorf("-patch-cells 4 -patch-l 3: %+v, %v, want patch.DefaultConfig", cfg.Patches, err)
-	}
-}
-
-func withSeed(c patch.Config, seed uint64) patch.Config {
-	c.Seed = seed
-	return c
 }

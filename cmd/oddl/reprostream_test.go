@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/oddl-go/oddl/bench/experiments"
 	"github.com/oddl-go/oddl/dataset"
 )
 
@@ -24,7 +25,7 @@ func TestReproduceStream(t *testing.T) {
 	if status != 0 {
 		t.Fatalf("status %d: %s", status, stderr)
 	}
-	for _, m := range []string{methodODDL, methodRec, methodRecClass} {
+	for _, m := range []string{experiments.MethodODDL, experiments.MethodRec, experiments.MethodRecClass} {
 		if n := strings.Count(stdout, "\n| "+m+" | 60 |"); n != 2 {
 			t.Errorf("%d rows of %s at K = 60, want 2:\n%s", n, m, stdout)
 		}
@@ -56,16 +57,16 @@ func TestReproduceStream(t *testing.T) {
 }
 
 func TestStreamJobs(t *testing.T) {
-	jobs := streamJobs([]int{1000, 2000, 4000}, 60, 120)
+	jobs := experiments.StreamJobs([]int{1000, 2000, 4000}, 60, 120)
 	if len(jobs) != 15 {
 		t.Fatalf("%d jobs, want 3 methods × 3 sizes + 2 × 3 of the large K", len(jobs))
 	}
 	for i, j := range jobs[9:] {
-		if m, n := []string{methodODDL, methodRecClass}[i%2], []int{1000, 2000, 4000}[i/2]; j.method != m || j.k != 120 || j.n != n {
+		if m, n := []string{experiments.MethodODDL, experiments.MethodRecClass}[i%2], []int{1000, 2000, 4000}[i/2]; j.Method != m || j.K != 120 || j.Samples != n {
 			t.Errorf("large-K job %+v, want %s at K = 120 on the stream of %d", j, m, n)
 		}
 	}
-	if n := len(streamJobs([]int{1000}, 60, 0)); n != 3 {
+	if n := len(experiments.StreamJobs([]int{1000}, 60, 0)); n != 3 {
 		t.Errorf("no large K: %d jobs, want 3", n)
 	}
 	// Each method's settings are those oddl train gives its flags: the
@@ -73,9 +74,9 @@ func TestStreamJobs(t *testing.T) {
 	// stream; the shared one has the default initialisation; every method
 	// learns on the pixels, as the table's figures were measured.
 	want := map[string]string{
-		methodODDL:     "-stream 2000 -k 60 -patches=false -lambda0 1",
-		methodRec:      "-stream 2000 -k 60 -patches=false -lambda0 0",
-		methodRecClass: "-stream 2000 -k 60 -patches=false -lambda0 0 -init 2000 -epochs 0",
+		experiments.MethodODDL:     "-stream 2000 -k 60 -patches=false -lambda0 1",
+		experiments.MethodRec:      "-stream 2000 -k 60 -patches=false -lambda0 0",
+		experiments.MethodRecClass: "-stream 2000 -k 60 -patches=false -lambda0 0 -init 2000 -epochs 0",
 	}
 	for m, args := range want {
 		f, err := parseTrainFlags(strings.Fields(args), io.Discard)
@@ -85,7 +86,7 @@ func TestStreamJobs(t *testing.T) {
 		if _, err := f.check(); err != nil {
 			t.Fatal(err)
 		}
-		cfg, given := streamJob{m, 2000, 60}.config()
+		cfg, given := experiments.StreamJob{Method: m, Samples: 2000, K: 60}.Config()
 		if !reflect.DeepEqual(cfg, f.cfg) {
 			t.Errorf("%s: settings %+v, oddl train %s gives %+v", m, cfg, args, f.cfg)
 		}

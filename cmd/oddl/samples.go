@@ -24,9 +24,6 @@ func imageOf(s samples) oddl.Shape {
 // named names (a resumed model): dataset.Samples.ToClasses.
 func toModel(s samples, names []string) (samples, error) { return s.ToClasses(names) }
 
-// nameList writes the first class names, for messages.
-func nameList(names []string) string { return dataset.NameList(names) }
-
 // sourceOf returns a training source over the samples (job.Source).
 func sourceOf(s samples) (oddl.Source, error) { return job.Source(s) }
 

@@ -5,7 +5,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"math"
 	"strconv"
 	"strings"
 
@@ -25,14 +24,7 @@ func runSelect(args []string, stdout, stderr io.Writer) error {
 	grid := fs.String("grid", "", "the settings to compare: `name=v1,v2,…` for each train flag, separated by ';' (e.g. \"lambda0=0,1;task-step=0,3\"); every combination is trained, the first value of each first")
 	frac := fs.Float64("validate", 1.0/6, "share of the training set held out (stratified by class, seeded) to compare on")
 	asJSON := fs.Bool("json", false, "print one JSON object instead of the table")
-	setUsage(fs, stderr, "oddl select -grid 'name=v1,v2;…' [flags] [-- train flags]",
-		"Trains one model for each combination of the grid's values on the training\n"+
-			"set less a held-out share (-validate), and prints each one's error on the\n"+
-			"held-out samples, with the residual weight chosen on them unless the grid\n"+
-			"or the train flags set it. Where the share is under 1000 samples, each\n"+
-			"combination is cross-validated by k = 1/share folds instead (every training\n"+
-			"sample held out once), as oddl train -validate does. The test set is never\n"+
-			"looked at. Train flags after -- apply to every run (e.g. -- -data usps -k 480).\n")
+	setUsage(fs, stderr, "oddl select -grid 'name=v1,v2;…' [flags] [-- train flags]", help("select"))
 	// The train flags after "--" go to every run.
 	var base []string
 	for i, a := range args {
@@ -111,29 +103,8 @@ func runSelect(args []string, stdout, stderr io.Writer) error {
 	if *asJSON {
 		return writeJSON(stdout, rep)
 	}
-	fmt.Fprintf(stdout, "%s, %.3g of the training set held out (validation); train flags: %s\n\n", rep.Dataset, rep.Fraction, strings.Join(base, " "))
-	fmt.Fprintf(stdout, "| settings | validation error | β | errors of the β grid | training s |\n| --- | ---: | ---: | --- | ---: |\n")
-	for i, r := range rep.Rows {
-		mark := rowMark(i, rep.Best, rep.Chosen)
-		beta := strconv.FormatFloat(r.Beta, 'g', -1, 64)
-		if r.BetaChosen {
-			beta += " (chosen)"
-		}
-		grid := "—"
-		if len(r.BetaGrid) > 0 {
-			grid = fmt.Sprintf("%v: %s", r.BetaGrid, percents(r.BetaErrors))
-		}
-		fmt.Fprintf(stdout, "| %s%s | %.2f %% | %s | %s | %.1f |\n", strings.Join(r.Args, " "), mark, 100*r.Error, beta, grid, r.Seconds)
-	}
-	if rep.Means != nil {
-		fmt.Fprintf(stdout, "\nMean over the seeds (each seed another split and another training):\n\n")
-		fmt.Fprintf(stdout, "| settings | mean validation error | one standard error | training s |\n| --- | ---: | ---: | ---: |\n")
-		for i, r := range rep.Means {
-			mark := rowMark(i, rep.MeansBest, rep.MeansChosen)
-			p := r.Error
-			fmt.Fprintf(stdout, "| %s%s | %.2f %% | %.2f | %.1f |\n", strings.Join(r.Args, " "), mark, 100*p, 100*math.Sqrt(p*(1-p)/float64(max(1, r.Samples))), r.Seconds)
-		}
-	}
+	// A write error is the checked standard output's to report.
+	_ = rep.WriteText(stdout)
 	return nil
 }
 

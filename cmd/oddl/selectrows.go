@@ -29,16 +29,3 @@ func selectRefuses(name, val string) error {
 	}
 	return nil
 }
-
-// rowMark says whether row i of a table is the best or the chosen one.
-func rowMark(i, best, chosen int) string {
-	switch {
-	case i == chosen && i == best:
-		return " (best, chosen)"
-	case i == chosen:
-		return " (chosen: within one standard error of the best)"
-	case i == best:
-		return " (best)"
-	}
-	return ""
-}

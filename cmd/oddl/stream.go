@@ -3,19 +3,11 @@ package main
 import (
 	"flag"
 	"fmt"
-	"io"
-	"math"
 	"path/filepath"
 	"strings"
 
-	"gonum.org/v1/plot"
-	"gonum.org/v1/plot/plotter"
-	"gonum.org/v1/plot/vg"
-
 	"github.com/oddl-go/oddl/dataset"
-	"github.com/oddl-go/oddl/internal/safefile"
 	"github.com/oddl-go/oddl/job"
-	"github.com/oddl-go/oddl/oddl"
 )
 
 // streamFlags turn a training run into one pass over a stream of deformed
@@ -30,11 +22,6 @@ type streamFlags struct {
 
 	d dataset.Deformation // deform, parsed
 }
-
-// maxStream bounds -stream: a pass of 2⁴⁰ samples is years of computing,
-// and the count stays far from overflowing the model's counters; a 32-bit
-// build is bounded by its int (2³¹ − 1 samples).
-const maxStream = min(1<<40, math.MaxInt)
 
 // defaultVal is the number of validation images of a stream by default.
 const defaultVal = 10000
@@ -77,13 +64,8 @@ func (s *streamFlags) check(set map[string]bool) error {
 		}
 		return nil
 	}
-	switch {
-	case int64(s.n) > maxStream:
-		return usageError{fmt.Errorf("-stream %d: at most %d", s.n, int64(maxStream))}
-	case s.val < 1:
-		return usageError{fmt.Errorf("-val %d: need at least one validation image", s.val)}
-	case s.every < 0:
-		return usageError{fmt.Errorf("-val-every %d: need a count ≥ 0", s.every)}
+	if err := (&job.Stream{Samples: s.n, Validation: s.val, Every: s.every}).Check(); err != nil {
+		return settingError(err)
 	}
 	if s.plot != "" {
 		if ext := strings.ToLower(filepath.Ext(s.plot)); ext != ".png" && ext != ".svg" {
@@ -107,29 +89,4 @@ func (s *streamFlags) spec() *job.Stream {
 		return nil
 	}
 	return &job.Stream{Samples: s.n, Deformation: s.d, Validation: s.val, Every: s.every}
-}
-
-// drawCurve writes the curve to path as a PNG or SVG picture.
-func drawCurve(curve []oddl.CurvePoint, path, title string) error {
-	p := plot.New()
-	p.Title.Text = title
-	p.X.Label.Text = "samples seen"
-	p.Y.Label.Text = "validation error (%)"
-	pts := make(plotter.XYs, len(curve))
-	for i, c := range curve {
-		pts[i] = plotter.XY{X: float64(c.Samples), Y: 100 * c.ValidationError}
-	}
-	line, dots, err := plotter.NewLinePoints(pts)
-	if err != nil {
-		return err
-	}
-	p.Add(line, dots, plotter.NewGrid())
-	w, err := p.WriterTo(6*vg.Inch, 4*vg.Inch, strings.TrimPrefix(strings.ToLower(filepath.Ext(path)), "."))
-	if err != nil {
-		return err
-	}
-	return safefile.Write(path, func(f io.Writer) error {
-		_, err := w.WriteTo(f)
-		return err
-	})
 }

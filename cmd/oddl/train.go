@@ -10,6 +10,7 @@ import (
 	"runtime/pprof"
 	"strings"
 
+	"github.com/oddl-go/oddl/bench/experiments"
 	"github.com/oddl-go/oddl/internal/safefile"
 	"github.com/oddl-go/oddl/job"
 	"github.com/oddl-go/oddl/oddl"
@@ -46,7 +47,8 @@ func runTrain(args []string, stdout, stderr io.Writer) error {
 	if f.asJSON {
 		return writeJSON(stdout, res.Report)
 	}
-	printTrainReport(stdout, res, f)
+	// A write error is the checked standard output's to report.
+	_ = res.WriteText(stdout)
 	return nil
 }
 
@@ -92,9 +94,9 @@ func (f *trainFlags) run(stderr io.Writer) (res *job.Result, err error) {
 	}
 	ctx, cancel, caught := catchSignals()
 	defer cancel()
-	var prog *progressPrinter
+	var prog *job.ProgressPrinter
 	if !f.quiet {
-		prog = newProgressPrinter(stderr)
+		prog = job.NewProgressPrinter(stderr)
 	}
 	if !f.set["epochs"] {
 		addEpochs = oddl.AutoEpochs
@@ -104,32 +106,49 @@ func (f *trainFlags) run(stderr io.Writer) (res *job.Result, err error) {
 		Validate: f.validate, ValidateKeep: f.validateKeep, ValidateGrid: f.validateGrid, FoldsBelow: foldsBelow,
 		Stream: f.stream.spec(), Out: f.out, Checkpoint: f.every, Backend: f.rt.blas, Threads: f.rt.threads, MaxMemory: f.mem.bytes,
 		Progress: func(p oddl.Progress) {
-			prog.update(p)
+			prog.Update(p)
 			if interruptHook != nil && interruptHook(p.Batches) {
 				cancel()
 			}
 		},
 		Fitted: func(c oddl.Fitted) {
-			prog.done()
+			prog.Done()
 			fmt.Fprintf(stderr, "oddl train: %s (set -%s to choose)\n", c, flagOf[c.Setting])
 		},
 		Chose: func(k int, v oddl.Validation) {
-			prog.done()
+			prog.Done()
 			if c := v.Rows[v.Chosen]; !f.quiet {
 				fmt.Fprintf(stderr, "oddl train: %d-fold validation chose L = %d, λ0 = %g, %s (%.2f%% of %d; best %.2f%%)\n", k, c.L, c.Lambda0, c.Rule(), 100*c.Error, c.Samples, 100*v.Rows[v.Best].Error)
 			}
 		},
 		Trained: func(m *oddl.Model, curve []oddl.CurvePoint) error {
-			prog.done()
+			prog.Done()
 			return f.trained(ctx, m, curve, train.Name(), test.Present())
 		},
 	}
 	res, err = job.Run(ctx, spec)
-	prog.done()
+	prog.Done()
 	if err != nil {
 		return nil, f.explain(err, caught)
 	}
 	return res, nil
+}
+
+// settingError is a *job.SettingError in the command's words: the
+// setting is its flag; a usage error when the setting must change.
+func settingError(err error) error {
+	var se *job.SettingError
+	if !errors.As(err, &se) {
+		return err
+	}
+	err = errors.New("-" + se.Error())
+	if se.Err != nil {
+		err = fmt.Errorf("-%s: %w", se.Setting, se.Err)
+	}
+	if se.Usage {
+		return usageError{err}
+	}
+	return err
 }
 
 // flagOf names the flag of each setting oddl.FitToData fits.
@@ -140,7 +159,7 @@ var flagOf = map[string]string{"K": "k", "L": "l", "Epochs": "epochs", "Patches"
 func (f *trainFlags) trained(ctx context.Context, m *oddl.Model, curve []oddl.CurvePoint, name string, test bool) error {
 	if f.stream.plot != "" {
 		cfg := m.Config()
-		if err := drawCurve(curve, f.stream.plot, fmt.Sprintf("%s, K = %d, λ0 = %g: %s", name, cfg.K, cfg.Lambda0, "validation error along the stream")); err != nil {
+		if err := experiments.PlotCurve(curve, f.stream.plot, fmt.Sprintf("%s, K = %d, λ0 = %g: %s", name, cfg.K, cfg.Lambda0, "validation error along the stream")); err != nil {
 			return fmt.Errorf("-plot: %w", err)
 		}
 	}
@@ -164,24 +183,9 @@ func (f *trainFlags) explain(err error, caught func() os.Signal) error {
 	var me *job.MemoryError
 	switch {
 	case errors.As(err, &ie):
-		msg := ie.Error()
-		switch {
-		case ie.Stage == job.Training && ie.Saved != "":
-			msg = fmt.Sprintf("interrupted after %d samples; checkpoint saved to %s; continue with: oddl train -resume %s%s", ie.Seen, ie.Saved, ie.Saved, dataArgs(f.data)+f.stream.args())
-		case ie.Stage == job.Training:
-			msg = "interrupted; nothing saved (give -o to save a checkpoint)"
-		case ie.Stage == job.Testing && ie.Saved == "":
-			msg = "interrupted during the test evaluation; the trained model is not saved (no -o)"
-		case ie.Stage == job.Testing:
-			msg = "interrupted during the test evaluation; the trained model is saved to " + ie.Saved
-		}
-		return interrupted(caught(), errors.New(msg))
+		return interrupted(caught(), errors.New(ie.Explain(dataArgs(f.data)+f.stream.args())))
 	case errors.As(err, &se):
-		err = errors.New("-" + se.Error())
-		if se.Usage {
-			return usageError{err}
-		}
-		return err
+		return settingError(se)
 	case errors.As(err, &me):
 		return memoryText(me)
 	case errors.Is(err, oddl.ErrNewData):

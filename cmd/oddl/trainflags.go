@@ -6,10 +6,9 @@ import (
 	"io"
 	"os"
 	"runtime/pprof"
-	"slices"
-	"strings"
 
 	"github.com/oddl-go/oddl/internal/safefile"
+	"github.com/oddl-go/oddl/job"
 	"github.com/oddl-go/oddl/oddl"
 )
 
@@ -24,7 +23,6 @@ type trainFlags struct {
 	validateKeep           bool
 	validateGrid           string
 	rt                     *runtimeFlags
-	patches                *patchFlags
 	mem                    *memoryFlag
 	out                    string
 	resume                 string
@@ -42,38 +40,10 @@ func parseTrainFlags(args []string, stderr io.Writer) (*trainFlags, error) {
 	def := oddl.DefaultConfig()
 	f := &trainFlags{cfg: def}
 	cfg := &f.cfg
-	// The flags of Config's settings: setting records their names, so that
-	// the flags that define a model (modelFlags) are these less those a
-	// resumed model may change.
-	var settings []string
-	setting := func(name string) string { settings = append(settings, name); return name }
-	fs.IntVar(&cfg.K, setting("k"), def.K, "number of atoms K (fewer for a small training set: see above)")
-	fs.IntVar(&cfg.L, setting("l"), def.L, "sparsity L: atoms per code")
-	fs.Float64Var(&cfg.Lambda0, setting("lambda0"), def.Lambda0, "weight λ0 of the classification term (0: reconstructive dictionary + ridge classifier)")
-	fs.Float64Var(&cfg.Lambda1, setting("lambda1"), def.Lambda1, "ridge λ1 of the classifier initialisation, relative to the mean diagonal of A·Aᵀ")
-	fs.IntVar(&cfg.Batch, setting("batch"), def.Batch, "mini-batch size κ")
-	fs.IntVar(&cfg.Epochs, setting("epochs"), def.Epochs, "passes over the training set (with -resume: epochs to add)")
-	fs.IntVar(&cfg.InitSamples, setting("init"), def.InitSamples, "samples of the reconstructive initialisation (0: none)")
-	fs.IntVar(&cfg.Research.Sweeps, setting("sweeps"), def.Research.Sweeps, "block-coordinate descent sweeps per mini-batch")
-	fs.StringVar((*string)(&cfg.Research.Unused), setting("unused"), string(def.Research.Unused), "atoms never used: reseed (from a random sample) or keep")
-	fs.StringVar((*string)(&cfg.Research.Update), setting("update"), string(def.Research.Update), "dictionary update form: blocked (GEMM) or column (GEMV, reference)")
-	fs.StringVar((*string)(&cfg.Coding), setting("coding"), string(def.Coding), "training codes: stacked ([x; √λ0·y] on [D; √λ0·W]) or dictionary (x on D)")
-	fs.StringVar((*string)(&cfg.Init), setting("init-mode"), string(def.Init), "initialisation: class (a block of K/q atoms per class, each class coded on its own block) or shared (one reconstructive dictionary)")
-	fs.Float64Var(&cfg.Research.Forget, setting("forget"), def.Research.Forget, "exponent ρ of the down-weighting (1−1/t)^ρ of past statistics (0: plain sums)")
-	fs.StringVar((*string)(&cfg.Preprocess), setting("preprocess"), "", "sample preprocessing: unit (zero mean, unit norm), none, or deskew (images: straighten and centre each one by its moments, then unit) (default: deskew for -data mnist and usps, unit for other data)")
-	fs.Uint64Var(&cfg.Seed, setting("seed"), def.Seed, "random seed (sample order, reseeded atoms, yaleb split)")
-	fs.StringVar((*string)(&cfg.Precision), setting("precision"), string(def.Precision), "arithmetic of training and prediction: float64, or float32 (the dictionary and the sparse coding in single precision, the statistics in double; docs/benchmarks/float32.md)")
-	fs.BoolVar(&cfg.Refit, setting("refit"), def.Refit, "after training, refit the prediction classifier on codes on D (-refit=false: predict with the training classifier)")
-	fs.BoolVar(&cfg.RefitPass, setting("refit-pass"), def.RefitPass, "with -refit, code the training set once more on the final D and fit ridge then multiclass hinge on those codes (-refit-pass=false: ridge on the running statistics of the joint phase's codes on D, no extra pass)")
-	fs.Float64Var(&cfg.TaskStep, setting("task-step"), def.TaskStep, "weight η of the supervised (task-driven) dictionary gradient in the joint phase (0: off)")
-	fs.Float64Var(&cfg.ResidualWeight, setting("residual-weight"), def.ResidualWeight, "weight β of the class residuals in the prediction scores (0: the linear scores W·a alone, the paper's rule); prediction only, so -resume may change it")
-	fs.Float64Var(&cfg.Collaborative, setting("collaborative"), def.Collaborative, "ridge weight λc of the collaborative prediction rule, which replaces the scores of -residual-weight (0: off; a set under 4096 samples chooses its rule on folds unless this or -residual-weight is given); prediction only, so -resume may change it")
-	f.modelFlags = append(slices.DeleteFunc(settings, func(n string) bool {
-		return n == "epochs" || n == "residual-weight" || n == "collaborative"
-	}), patchFlagNames...)
+	cf := job.BindConfig(fs, cfg)
+	f.modelFlags = cf.Model
 	f.data = addDataFlags(fs)
 	f.stream = addStreamFlags(fs)
-	f.patches = addPatchFlags(fs)
 	fs.Float64Var(&f.validate, "validate", 0, "choose settings on this `fraction` of the training set held out (stratified by class, seeded), then train the chosen ones on all training rows. When the held-out share is under "+fmt.Sprint(foldsBelow)+" samples, k-fold cross-validation (k = 1/fraction) compares the grid of -validate-grid, every row held out once; else one hold-out chooses the residual weight β (0, 3, 10, 30, 100). The one-standard-error rule picks (the first setting within one standard error of the best). A flag given on the command line is not searched. With -stream, β is chosen on the stream's validation images (-val)")
 	fs.BoolVar(&f.validateKeep, "validate-keep", false, "with a single hold-out (-validate), keep the model trained without the held-out rows instead of training again on all of them")
 	fs.StringVar(&f.validateGrid, "validate-grid", "", "with k-fold -validate, the settings compared: `name=v1,v2;…` of k, l, lambda0, residual-weight and collaborative, the preferred value of each first (default: l=L,3L,6L;lambda0=λ0,0;residual-weight=0,3,10,30,100;collaborative=0.01,0.1,1 and, for images, the pixels and the patch front end, less the flags given; \"residual-weight\" alone: β only)")
@@ -88,38 +58,13 @@ func parseTrainFlags(args []string, stderr io.Writer) (*trainFlags, error) {
 	fs.StringVar(&f.cpuProfile, "cpuprofile", "", "write a CPU profile to `file` (go tool pprof)")
 	fs.StringVar(&f.memProfile, "memprofile", "", "write a heap profile at the end to `file`")
 	fs.BoolVar(&f.quiet, "q", false, "no progress on stderr")
-	setUsage(fs, stderr, "oddl train [flags]", fmt.Sprintf(
-		"Learns a dictionary D and linear classifier W jointly and online (ODDL) on the\n"+
-			"training set, then reports the error on the test set. Defaults: MNIST, L=5,\n"+
-			"λ0=%g, one epoch; the digit sets mnist and usps are deskewed (see\n"+
-			"-preprocess); images of 4096 samples or more, 16×16 or larger, learn on the\n"+
-			"patch front end (K=480, see -patches), other data on the values (K=960,\n"+
-			"fewer for a small set); a set under 4096 samples chooses its representation\n"+
-			"and prediction rule on 5 folds of its rows. Ctrl-C saves a checkpoint when\n"+
-			"-o is given; resume it with -resume.\n"+
-			"\n"+
-			"Your own data: -data names a CSV file (one sample a line, its label in a\n"+
-			"column: see -label-column), two files, or a folder (docs/DATA.md). Labels may\n"+
-			"be any integers or words; the model keeps them and predicts them.\n"+
-			"\n"+
-			"Small data sets: without -k, a training set of n < 960 samples in q classes\n"+
-			"gets K = the largest multiple of q up to n (at least q; constant samples, which\n"+
-			"cannot start an atom, not counted); without -l, L is at most the sample\n"+
-			"dimension; without -epochs, a set of fewer than 4 mini-batches gets as many\n"+
-			"passes as make at least 10 joint (discriminative) updates. The tool says on\n"+
-			"stderr what it chose; give the flag to choose yourself. On such a set\n"+
-			"-validate 0.2 chooses L, λ0 and β by 5-fold cross-validation on the training\n"+
-			"rows and trains the choice on all of them. See docs/DATA.md.\n", def.Lambda0))
+	setUsage(fs, stderr, "oddl train [flags]", fmt.Sprintf(help("train"), def.Lambda0))
 	if err := parseFlags(fs, args); err != nil {
 		return nil, err
 	}
 	f.set = flagsSet(fs)
-	if err := f.patches.apply(&f.cfg, f.set); err != nil {
-		return nil, err
-	}
-	if !f.set["preprocess"] {
-		// Until the data is known (fitDefaults).
-		cfg.Preprocess = def.Preprocess
+	if err := cf.Apply(f.set, def); err != nil {
+		return nil, usageError{errors.New("-" + err.Error())}
 	}
 	return f, nil
 }
@@ -181,42 +126,19 @@ func (f *trainFlags) resumeModel() (model *oddl.Model, addEpochs int, err error)
 		}
 		return nil, 0, nil
 	}
-	var given []string
-	for _, name := range f.modelFlags {
-		if f.set[name] {
-			given = append(given, "-"+name)
-		}
-	}
-	if len(given) > 0 {
-		return nil, 0, usageError{fmt.Errorf("%s cannot change a saved model (-resume keeps its settings)", strings.Join(given, ", "))}
-	}
-	if f.cfg.Epochs < 0 || f.cfg.Epochs > oddl.MaxEpochs {
-		return nil, 0, usageError{fmt.Errorf("-epochs %d: need a count from 0 to %d", f.cfg.Epochs, oddl.MaxEpochs)}
+	if err := job.CheckResume(f.cfg.Epochs, f.set, f.modelFlags); err != nil {
+		return nil, 0, settingError(err)
 	}
 	addEpochs = f.cfg.Epochs // cfg becomes the model's below
 	model, err = loadModel("-resume", f.resume)
 	if err != nil {
 		return nil, 0, err
 	}
-	if model.PredictionOnly() {
-		return nil, 0, fmt.Errorf("-resume %s: %w", f.resume, oddl.ErrPredictionOnly)
-	}
-	if err := model.SetRuntime(f.rt.blas, f.rt.threads); err != nil {
+	if err := model.SetRuntime(f.rt.blas, f.rt.threads); err != nil && !model.PredictionOnly() {
 		return nil, 0, usageError{err}
 	}
-	if f.set["residual-weight"] {
-		if err := model.SetResidualWeight(f.cfg.ResidualWeight); err != nil {
-			return nil, 0, usageError{fmt.Errorf("-residual-weight: %w", err)}
-		}
-	}
-	if f.set["collaborative"] {
-		if err := model.SetCollaborative(f.cfg.Collaborative); err != nil {
-			return nil, 0, usageError{fmt.Errorf("-collaborative: %w", err)}
-		}
-	}
-	f.cfg = model.Config()
-	if f.set["epochs"] && addEpochs > oddl.MaxEpochs-f.cfg.Epochs {
-		return nil, 0, usageError{fmt.Errorf("-epochs %d: the model has %d epochs already, at most %d in all", addEpochs, f.cfg.Epochs, oddl.MaxEpochs)}
+	if f.cfg, err = job.PrepareResume(model, f.resume, f.cfg, addEpochs, f.set); err != nil {
+		return nil, 0, settingError(err)
 	}
 	return model, addEpochs, nil
 }

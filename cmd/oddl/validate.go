@@ -27,15 +27,3 @@ func checkValidate(f float64, stream bool) error {
 	}
 	return nil
 }
-
-// percents formats error rates as percentages.
-func percents(v []float64) string {
-	s := ""
-	for i, e := range v {
-		if i > 0 {
-			s += " "
-		}
-		s += fmt.Sprintf("%.2f%%", 100*e)
-	}
-	return s
-}

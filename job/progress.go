@@ -1,4 +1,4 @@
-package main
+package job
 
 import (
 	"fmt"
@@ -12,10 +12,11 @@ import (
 	"github.com/oddl-go/oddl/oddl"
 )
 
-// progressPrinter shows training progress on stderr: a bar redrawn in
-// place when stderr is a terminal, a plain line every few seconds when it
-// is not (a log file, a pipe, CI).
-type progressPrinter struct {
+// ProgressPrinter shows training progress (Spec.Progress) on a writer: a
+// bar redrawn in place when it is a terminal, a plain line every few
+// seconds when it is not (a log file, a pipe, CI). A nil printer shows
+// nothing.
+type ProgressPrinter struct {
 	w     io.Writer
 	tty   bool
 	every time.Duration
@@ -24,8 +25,9 @@ type progressPrinter struct {
 	drawn bool // a bar is on the current line
 }
 
-func newProgressPrinter(w io.Writer) *progressPrinter {
-	p := &progressPrinter{w: w, every: 5 * time.Second}
+// NewProgressPrinter returns a printer to w.
+func NewProgressPrinter(w io.Writer) *ProgressPrinter {
+	p := &ProgressPrinter{w: w, every: 5 * time.Second}
 	if f, ok := w.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
 		p.tty, p.every = true, 200*time.Millisecond
 	}
@@ -33,7 +35,9 @@ func newProgressPrinter(w io.Writer) *progressPrinter {
 	return p
 }
 
-func (p *progressPrinter) update(pr oddl.Progress) {
+// Update shows pr: at once for a new phase or the last sample, else when
+// the last line is old enough.
+func (p *ProgressPrinter) Update(pr oddl.Progress) {
 	if p == nil {
 		return
 	}
@@ -80,8 +84,8 @@ func (p *progressPrinter) update(pr oddl.Progress) {
 	p.drawn = true
 }
 
-// done ends the bar's line (nil: no progress shown).
-func (p *progressPrinter) done() {
+// Done ends the bar's line, so that what follows starts on its own.
+func (p *ProgressPrinter) Done() {
 	if p != nil && p.tty && p.drawn {
 		fmt.Fprintln(p.w)
 		p.drawn = false

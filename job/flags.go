@@ -1,0 +1,85 @@
+package job
+
+import (
+	"flag"
+
+	"github.com/oddl-go/oddl/oddl"
+	"github.com/oddl-go/oddl/patch"
+	"github.com/oddl-go/oddl/selection"
+)
+
+// ConfigFlags are the command-line flags of a Config's settings, as
+// "oddl train" has them: one a setting, named as Spec.Given names them,
+// and those of the patch front end.
+type ConfigFlags struct {
+	cfg     *oddl.Config
+	patches bool
+	front   patch.Config
+	// Model names the flags that define a model: a resumed model keeps
+	// its own (all but epochs, residual-weight and collaborative).
+	Model []string
+}
+
+// frontFlags are the flags of the patch front end, -patches first.
+var frontFlags = []string{"patches", "patch-size", "patch-stride", "patch-atoms", "patch-l", "patch-cells"}
+
+// BindConfig defines on fs the flags of cfg's settings, cfg's values
+// their defaults (the preprocessing's default is the data's: it shows
+// none), and returns them; Apply sets the front end once fs is parsed.
+func BindConfig(fs *flag.FlagSet, cfg *oddl.Config) *ConfigFlags {
+	c := &ConfigFlags{cfg: cfg, front: oddl.DefaultFront(1)}
+	def := *cfg
+	model := func(name string) string { c.Model = append(c.Model, name); return name }
+	fs.IntVar(&cfg.K, model("k"), def.K, "number of atoms K (fewer for a small training set: see above)")
+	fs.IntVar(&cfg.L, model("l"), def.L, "sparsity L: atoms per code")
+	fs.Float64Var(&cfg.Lambda0, model("lambda0"), def.Lambda0, "weight λ0 of the classification term (0: reconstructive dictionary + ridge classifier)")
+	fs.Float64Var(&cfg.Lambda1, model("lambda1"), def.Lambda1, "ridge λ1 of the classifier initialisation, relative to the mean diagonal of A·Aᵀ")
+	fs.IntVar(&cfg.Batch, model("batch"), def.Batch, "mini-batch size κ")
+	fs.IntVar(&cfg.Epochs, "epochs", def.Epochs, "passes over the training set (with -resume: epochs to add)")
+	fs.IntVar(&cfg.InitSamples, model("init"), def.InitSamples, "samples of the reconstructive initialisation (0: none)")
+	fs.IntVar(&cfg.Research.Sweeps, model("sweeps"), def.Research.Sweeps, "block-coordinate descent sweeps per mini-batch")
+	fs.StringVar((*string)(&cfg.Research.Unused), model("unused"), string(def.Research.Unused), "atoms never used: reseed (from a random sample) or keep")
+	fs.StringVar((*string)(&cfg.Research.Update), model("update"), string(def.Research.Update), "dictionary update form: blocked (GEMM) or column (GEMV, reference)")
+	fs.StringVar((*string)(&cfg.Coding), model("coding"), string(def.Coding), "training codes: stacked ([x; √λ0·y] on [D; √λ0·W]) or dictionary (x on D)")
+	fs.StringVar((*string)(&cfg.Init), model("init-mode"), string(def.Init), "initialisation: class (a block of K/q atoms per class, each class coded on its own block) or shared (one reconstructive dictionary)")
+	fs.Float64Var(&cfg.Research.Forget, model("forget"), def.Research.Forget, "exponent ρ of the down-weighting (1−1/t)^ρ of past statistics (0: plain sums)")
+	fs.StringVar((*string)(&cfg.Preprocess), model("preprocess"), "", "sample preprocessing: unit (zero mean, unit norm), none, or deskew (images: straighten and centre each one by its moments, then unit) (default: deskew for -data mnist and usps, unit for other data)")
+	fs.Uint64Var(&cfg.Seed, model("seed"), def.Seed, "random seed (sample order, reseeded atoms, yaleb split)")
+	fs.StringVar((*string)(&cfg.Precision), model("precision"), string(def.Precision), "arithmetic of training and prediction: float64, or float32 (the dictionary and the sparse coding in single precision, the statistics in double; docs/benchmarks/float32.md)")
+	fs.BoolVar(&cfg.Refit, model("refit"), def.Refit, "after training, refit the prediction classifier on codes on D (-refit=false: predict with the training classifier)")
+	fs.BoolVar(&cfg.RefitPass, model("refit-pass"), def.RefitPass, "with -refit, code the training set once more on the final D and fit ridge then multiclass hinge on those codes (-refit-pass=false: ridge on the running statistics of the joint phase's codes on D, no extra pass)")
+	fs.Float64Var(&cfg.TaskStep, model("task-step"), def.TaskStep, "weight η of the supervised (task-driven) dictionary gradient in the joint phase (0: off)")
+	fs.Float64Var(&cfg.ResidualWeight, "residual-weight", def.ResidualWeight, "weight β of the class residuals in the prediction scores (0: the linear scores W·a alone, the paper's rule); prediction only, so -resume may change it")
+	fs.Float64Var(&cfg.Collaborative, "collaborative", def.Collaborative, "ridge weight λc of the collaborative prediction rule, which replaces the scores of -residual-weight (0: off; a set under 4096 samples chooses its rule on folds unless this or -residual-weight is given); prediction only, so -resume may change it")
+	c.Model = append(c.Model, frontFlags...)
+	p := &c.front
+	fs.BoolVar(&c.patches, "patches", false, "learn on pooled sparse codes of small image patches instead of the pixels (images only; on by default for images of 4096 samples or more, chosen on folds for fewer; -patches=false for the pixels; see docs/RESULTS.md, \"A patch front end\")")
+	fs.IntVar(&p.Size, "patch-size", p.Size, "with -patches, the side of a patch in pixels")
+	fs.IntVar(&p.Stride, "patch-stride", p.Stride, "with -patches, the step between patch positions in pixels")
+	fs.IntVar(&p.Atoms, "patch-atoms", p.Atoms, "with -patches, the number of patch atoms")
+	fs.IntVar(&p.L, "patch-l", p.L, "with -patches, the sparsity of a patch's code")
+	fs.IntVar(&p.Cells, "patch-cells", p.Cells, "with -patches, the pooling grid's cells a side (features: 2·atoms·cells²)")
+	return c
+}
+
+// Apply sets the front end from the parsed flags (given names those
+// given): off without -patches, when oddl.FitToData decides, and the
+// front end's settings without -patches are a usage *SettingError. The
+// preprocessing not given is left to the data (def's until then).
+func (c *ConfigFlags) Apply(given selection.Fixed, def oddl.Config) error {
+	if !given["preprocess"] {
+		c.cfg.Preprocess = def.Preprocess
+	}
+	if !c.patches {
+		for _, name := range frontFlags[1:] {
+			if given[name] {
+				return &SettingError{Setting: name, Msg: "needs -patches", Usage: true}
+			}
+		}
+		c.cfg.Patches = patch.Config{}
+		return nil
+	}
+	c.front.Seed = c.cfg.Seed
+	c.cfg.Patches = c.front
+	return nil
+}

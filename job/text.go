@@ -1,0 +1,67 @@
+package job
+
+import (
+	"fmt"
+	"io"
+	"math"
+	"strings"
+
+	"github.com/oddl-go/oddl/dataset"
+	"github.com/oddl-go/oddl/selection"
+)
+
+// WriteText writes the run's summary as "oddl train" prints it: the data,
+// the model's settings, the validation, the test error, the times and
+// where the model is saved, one aligned line each.
+func (res *Result) WriteText(w io.Writer) error {
+	rep, model := res.Report, res.Model
+	cfg := model.Config()
+	t := model.Times()
+	var b strings.Builder
+	fmt.Fprintf(&b, "dataset      %s: %d training samples of dimension %d, %d classes\n", rep.Dataset, rep.NTrain, res.Dim, res.Classes)
+	rule := fmt.Sprintf("residual-weight=%g", cfg.ResidualWeight)
+	if cfg.Collaborative > 0 {
+		rule = fmt.Sprintf("collaborative=%g", cfg.Collaborative)
+	}
+	fmt.Fprintf(&b, "model        K=%d L=%d λ0=%g batch=%d epochs=%d init=%d init-mode=%s coding=%s refit=%t refit-pass=%t task-step=%g %s preprocess=%s\n", cfg.K, cfg.L, cfg.Lambda0, cfg.Batch, cfg.Epochs, cfg.InitSamples, cfg.Init, cfg.Coding, cfg.Refit, cfg.RefitPass, cfg.TaskStep, rule, cfg.Preprocess)
+	fmt.Fprintf(&b, "updates      %d joint (discriminative) mini-batch updates\n", rep.JointUpdates)
+	if p := cfg.Settings().Patches; p != nil {
+		fmt.Fprintf(&b, "front end    patches %d×%d every %d pixels, %d atoms, L=%d, pooled over %d×%d cells: %d features\n", p.Size, p.Size, p.Stride, p.Atoms, p.L, p.Cells, p.Cells, p.Features)
+	}
+	if names := model.ClassNames(); !dataset.IdentityNames(names) {
+		fmt.Fprintf(&b, "classes      %s\n", dataset.NameList(names))
+	}
+	if v := rep.Validation; v != nil && v.Folds > 0 {
+		c := v.Rows[v.ChosenRow]
+		fmt.Fprintf(&b, "validation   %d-fold on the %d training samples: %.2f%% for L=%d λ0=%g %s, chosen from %d settings (best %.2f%%); trained again on all of them\n",
+			v.Folds, v.Samples, 100*v.Error, c.L, c.Lambda0, c.Rule(), len(v.Rows), 100*v.Rows[v.BestRow].Error)
+	} else if v != nil {
+		how := "the residual weight as given"
+		if v.Chosen != nil {
+			how = fmt.Sprintf("β = %g chosen on them from %v (errors %s)", *v.Chosen, v.Grid, selection.Percents(v.Errors))
+		}
+		kept := "; the model trained again on all training samples"
+		if !v.Retrained {
+			kept = ""
+		}
+		fmt.Fprintf(&b, "validation   %.2f%% (%d of %d held-out training samples, %.3g of the set); %s%s\n", 100*v.Error, int(math.Round(v.Error*float64(v.Samples))), v.Samples, v.Fraction, how, kept)
+	}
+	if s := rep.Stream; s != nil && len(s.Curve) > 0 {
+		last := s.Curve[len(s.Curve)-1]
+		fmt.Fprintf(&b, "stream       %d deformed images; validation error %.2f%% on %d held-out training images after %d samples\n", s.Samples, 100*last.ValidationError, s.NValidation, last.Samples)
+	}
+	if rep.TestError != nil {
+		fmt.Fprintf(&b, "test error   %.2f%% (%d of %d)\n", 100**rep.TestError, rep.TestErrors, rep.NTest)
+	} else {
+		fmt.Fprintln(&b, "test error   - (no test set, or -test=false)")
+	}
+	fmt.Fprintf(&b, "time         %.2f s this run; all runs: init %.2f s, read %.2f s, coding %.2f s, statistics %.2f s, update %.2f s, refit %.2f s\n",
+		rep.TrainSeconds, t.Init.Seconds(), t.Read.Seconds(), t.Coding.Seconds(), t.Statistics.Seconds(), t.Update.Seconds(), t.Refit.Seconds())
+	fmt.Fprintf(&b, "speed        %.0f samples/s\n", rep.SamplesPerSecond)
+	fmt.Fprintf(&b, "backend      %s, %d threads\n", rep.Backend, rep.Threads)
+	if rep.Model != "" {
+		fmt.Fprintf(&b, "saved        %s\n", rep.Model)
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}

@@ -1,0 +1,75 @@
+package job
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/oddl-go/oddl/oddl"
+)
+
+// TestWriteText: the summary names the data, the model's settings, the
+// test error of the report and where the model is saved.
+func TestWriteText(t *testing.T) {
+	s := toySpec(300)
+	s.Test, s.WithTest = toyImages(90), true
+	s.Out = filepath.Join(t.TempDir(), "m.oddl")
+	res, err := Run(context.Background(), s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b bytes.Buffer
+	if err := res.WriteText(&b); err != nil {
+		t.Fatal(err)
+	}
+	out := b.String()
+	rep := res.Report
+	for _, want := range []string{
+		"dataset      toy: 300 training samples of dimension 64, 3 classes\n",
+		fmt.Sprintf("model        K=%d L=%d ", rep.K, rep.L),
+		fmt.Sprintf("test error   %.2f%% (%d of %d)\n", 100**rep.TestError, rep.TestErrors, 90),
+		"saved        " + s.Out + "\n",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("summary lacks %q:\n%s", want, out)
+		}
+	}
+	if strings.Contains(out, "validation") || strings.Contains(out, "front end") {
+		t.Errorf("summary of a run without validation or patches:\n%s", out)
+	}
+	res.Report.TestError, res.Report.Model = nil, ""
+	b.Reset()
+	if err := res.WriteText(&b); err != nil {
+		t.Fatal(err)
+	}
+	if out := b.String(); !strings.Contains(out, "test error   - (no test set, or -test=false)") || strings.Contains(out, "saved") {
+		t.Errorf("summary without test or file:\n%s", out)
+	}
+}
+
+// TestProgressPrinter: off a terminal, a line for a new phase and the
+// last sample, none for updates in between, and no bar to end.
+func TestProgressPrinter(t *testing.T) {
+	var b bytes.Buffer
+	p := NewProgressPrinter(&b)
+	p.Update(oddl.Progress{Phase: "init", Samples: 10, Total: 100, Average: 0.5})
+	p.Update(oddl.Progress{Phase: "init", Samples: 20, Total: 100})
+	p.Update(oddl.Progress{Phase: "train", Samples: 50, Total: 100, Epochs: 2, TrainError: 0.25})
+	p.Update(oddl.Progress{Phase: "train", Samples: 100, Total: 100, Epoch: 1, Epochs: 2})
+	p.Done()
+	lines := strings.Split(strings.TrimSuffix(b.String(), "\n"), "\n")
+	if len(lines) != 3 {
+		t.Fatalf("%d lines, want 3:\n%s", len(lines), b.String())
+	}
+	for i, want := range []string{"init  10.0%  10/100  objective 0.5000", "epoch 1/2  50.0%  50/100  objective 0.0000  batch error 25.0%", "epoch 2/2 100.0%"} {
+		if !strings.HasPrefix(lines[i], want) {
+			t.Errorf("line %d %q, want %q…", i, lines[i], want)
+		}
+	}
+	var nilp *ProgressPrinter
+	nilp.Update(oddl.Progress{Phase: "init"})
+	nilp.Done()
+}
