@@ -6,8 +6,8 @@ import (
 	"strings"
 
 	"github.com/oddl-go/oddl/blas"
+	"github.com/oddl-go/oddl/cmd/oddl/internal/cli"
 	"github.com/oddl-go/oddl/dataset"
-	"github.com/oddl-go/oddl/internal/cli"
 	"github.com/oddl-go/oddl/oddl"
 )
 

@@ -8,7 +8,7 @@ import (
 
 	"github.com/oddl-go/oddl/bench"
 	"github.com/oddl-go/oddl/blas"
-	"github.com/oddl-go/oddl/internal/cli"
+	"github.com/oddl-go/oddl/cmd/oddl/internal/cli"
 	"github.com/oddl-go/oddl/internal/cpu"
 )
 

@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/oddl-go/oddl/blas"
-	"github.com/oddl-go/oddl/internal/cli"
+	"github.com/oddl-go/oddl/cmd/oddl/internal/cli"
 	"github.com/oddl-go/oddl/internal/cpu"
 	"github.com/oddl-go/oddl/internal/kernel"
 )

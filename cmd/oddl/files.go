@@ -3,7 +3,7 @@ package main
 import (
 	"errors"
 
-	"github.com/oddl-go/oddl/internal/cli"
+	"github.com/oddl-go/oddl/cmd/oddl/internal/cli"
 	"github.com/oddl-go/oddl/internal/safefile"
 )
 

@@ -15,7 +15,7 @@ import (
 	"io"
 	"os"
 
-	"github.com/oddl-go/oddl/internal/cli"
+	"github.com/oddl-go/oddl/cmd/oddl/internal/cli"
 	"github.com/oddl-go/oddl/internal/kernel"
 )
 

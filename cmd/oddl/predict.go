@@ -7,8 +7,8 @@ import (
 	"io"
 	"os"
 
+	"github.com/oddl-go/oddl/cmd/oddl/internal/cli"
 	"github.com/oddl-go/oddl/dataset"
-	"github.com/oddl-go/oddl/internal/cli"
 	"github.com/oddl-go/oddl/internal/safefile"
 	"github.com/oddl-go/oddl/job"
 )

@@ -15,7 +15,7 @@ import (
 // every test environment, so stdin stands in) are the same model; a
 // folder is refused with the flag's name.
 func TestLoadModelFileAndStream(t *testing.T) {
-	path := filepath.Join("..", "..", "oddl", "testdata", "model-v6.oddl")
+	path := filepath.Join("..", "..", "..", "..", "oddl", "testdata", "model-v6.oddl")
 	a, err := LoadModel("-model", path)
 	if err != nil {
 		t.Fatal(err)
