@@ -8,6 +8,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"os"
+	"runtime"
 	"testing"
 
 	"github.com/oddl-go/oddl/internal/kernel"
@@ -78,9 +79,11 @@ func TestFloat64Unchanged(t *testing.T) {
 		t.Logf("tier %s: %q", kernel.Name(), got)
 		return
 	}
+	// The digests were taken on amd64; another architecture's pure-Go
+	// tier may round differently (e.g. fused multiply-adds on arm64).
 	want, ok := float64Digests[kernel.Name()]
-	if !ok || len(want) == 0 {
-		t.Skipf("no digests recorded for kernel tier %s", kernel.Name())
+	if runtime.GOARCH != "amd64" || !ok || len(want) == 0 {
+		t.Skipf("no digests recorded for kernel tier %s on %s", kernel.Name(), runtime.GOARCH)
 	}
 	if len(got) != len(want) {
 		t.Fatalf("%d runs, %d digests", len(got), len(want))
