@@ -162,7 +162,7 @@ type stacked32 struct {
 // and O(κK) work of the stacking) and rounded to float32 for the float32
 // coder on G~, so that no K×K or κ×K matrix is held in float64.
 func (s *stackedCoder) encode32(st *state, d *dictCoder, b *batch, lambda0 float64, dst *omp.Codes) error {
-	k, n, q, stride := st.k, st.n, st.q, st.stride()
+	k, n, stride := st.k, st.n, st.stride()
 	r := b.rows()
 	f := &s.f32
 	if len(s.snorm) < k || len(s.xx) < r {
@@ -177,19 +177,8 @@ func (s *stackedCoder) encode32(st *state, d *dictCoder, b *batch, lambda0 float
 		return err
 	}
 	G := d.f32.coder.Gram().Data
-	for j := range k {
-		row := st.dt[j*stride : (j+1)*stride]
-		s.snorm[j] = math.Sqrt(kernel.SumSqUnitary(row[:n]) + lambda0*kernel.SumSqUnitary(row[n:]))
-	}
+	s.stackedNorms(st, lambda0)
 	workers := max(1, s.c.threads)
-	if len(s.wt) < q*k {
-		s.wt = make([]float64, q*k)
-	}
-	for j := range k {
-		for c, v := range st.dt[j*stride+n : (j+1)*stride] {
-			s.wt[c*k+j] = v
-		}
-	}
 	for len(f.rows) < workers {
 		f.rows = append(f.rows, make([]float64, k))
 	}

@@ -47,13 +47,32 @@ type stackedCoder struct {
 
 func newStackedCoder(c compute, l int) *stackedCoder { return &stackedCoder{c: c, l: l} }
 
+// stackedNorms sets the norms of the stacked atoms [d_j; √λ0·w_j] and W
+// transposed (q×K: the class's row of W for the stacked correlations, the
+// columns of Wᵀ for G~), which both precisions' encode start from.
+func (s *stackedCoder) stackedNorms(st *state, lambda0 float64) {
+	k, n, q, stride := st.k, st.n, st.q, st.stride()
+	for j := range k {
+		row := st.dt[j*stride : (j+1)*stride]
+		s.snorm[j] = math.Sqrt(kernel.SumSqUnitary(row[:n]) + lambda0*kernel.SumSqUnitary(row[n:]))
+	}
+	if len(s.wt) < q*k {
+		s.wt = make([]float64, q*k)
+	}
+	for j := range k {
+		for c, v := range st.dt[j*stride+n : (j+1)*stride] {
+			s.wt[c*k+j] = v
+		}
+	}
+}
+
 // encode writes the codes of the batch into dst; d holds G and D's
 // correlations.
 func (s *stackedCoder) encode(st *state, d *dictCoder, b *batch, lambda0 float64, dst *omp.Codes) error {
 	if s.c.single {
 		return s.encode32(st, d, b, lambda0, dst)
 	}
-	k, n, q, stride := st.k, st.n, st.q, st.stride()
+	k, n := st.k, st.n
 	r := b.rows()
 	if len(s.snorm) < k || len(s.xx) < r {
 		size := len(b.lab)
@@ -67,21 +86,8 @@ func (s *stackedCoder) encode(st *state, d *dictCoder, b *batch, lambda0 float64
 		return err
 	}
 	G := d.coder.Gram().RawMatrix().Data
-	for j := range k {
-		row := st.dt[j*stride : (j+1)*stride]
-		s.snorm[j] = math.Sqrt(kernel.SumSqUnitary(row[:n]) + lambda0*kernel.SumSqUnitary(row[n:]))
-	}
+	s.stackedNorms(st, lambda0)
 	workers := max(1, s.c.threads)
-	// W transposed (q×K): the class's row of W for the stacked
-	// correlations below, the columns of Wᵀ for G~.
-	if len(s.wt) < q*k {
-		s.wt = make([]float64, q*k)
-	}
-	for j := range k {
-		for c, v := range st.dt[j*stride+n : (j+1)*stride] {
-			s.wt[c*k+j] = v
-		}
-	}
 	// Upper triangle of G~ (all the Gram coder reads), rows shared
 	// round-robin between the workers; written straight into the Gram
 	// coder's matrix once it exists.
