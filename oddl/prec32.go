@@ -342,18 +342,9 @@ func (p *predictor) scores32(ctx context.Context, m *Model, Xc *mat.Dense) (*mat
 	var codes omp.Codes32
 	if p.beta == 0 && p.gram == nil {
 		if err := p.f32.coder.EncodeToContext(ctx, &codes, matrix32(&x32, Xc)); err != nil {
-			if cerr := ctx.Err(); cerr != nil {
-				return nil, cerr
-			}
-			return nil, fmt.Errorf("oddl: coding: %w", err)
+			return nil, codingError(ctx, err)
 		}
-		for i := range r {
-			idx, val := codes.Row(i)
-			row := S.RawRowView(i)
-			for t, j := range idx {
-				axpy(float64(val[t]), m.predW(j), row)
-			}
-		}
+		linearScores(m, S, &codes)
 		return S, nil
 	}
 	rows := min(r, scoreRows, max(16, scoreFloats/k))

@@ -175,18 +175,9 @@ func (p *predictor) scores(ctx context.Context, m *Model, Xc *mat.Dense) (*mat.D
 	if p.beta == 0 && p.collab == nil {
 		var codes omp.Codes
 		if err := p.coder.EncodeToContext(ctx, &codes, Xc); err != nil {
-			if cerr := ctx.Err(); cerr != nil {
-				return nil, cerr
-			}
-			return nil, fmt.Errorf("oddl: coding: %w", err)
+			return nil, codingError(ctx, err)
 		}
-		for i := range r {
-			idx, val := codes.Row(i)
-			row := S.RawRowView(i)
-			for t, j := range idx {
-				axpy(val[t], m.predW(j), row)
-			}
-		}
+		linearScores(m, S, &codes)
 		return S, nil
 	}
 	k := m.st.k
@@ -296,4 +287,33 @@ func (p *predictor) collabScores(S, A *mat.Dense, xx []float64) error {
 		}
 	}
 	return nil
+}
+
+// codeRows is the sparse codes of either precision (omp.Codes,
+// omp.Codes32), row by row.
+type codeRows[T float32 | float64] interface {
+	Row(i int) ([]int, []T)
+}
+
+// linearScores sets each row of S, zero on entry, to the linear scores
+// Σ_t a_t·w_{j_t} of the code of that row: the paper's rule in either
+// precision.
+func linearScores[T float32 | float64, C codeRows[T]](m *Model, S *mat.Dense, codes C) {
+	r, _ := S.Dims()
+	for i := range r {
+		idx, val := codes.Row(i)
+		row := S.RawRowView(i)
+		for t, j := range idx {
+			axpy(float64(val[t]), m.predW(j), row)
+		}
+	}
+}
+
+// codingError is err of a coder, or the context's error when the coding
+// stopped because the context ended.
+func codingError(ctx context.Context, err error) error {
+	if cerr := ctx.Err(); cerr != nil {
+		return cerr
+	}
+	return fmt.Errorf("oddl: coding: %w", err)
 }
