@@ -5,8 +5,10 @@ import (
 	"errors"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
+	"gonum.org/v1/gonum/blas/blas32"
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/oddl-go/oddl/omp"
@@ -270,7 +272,7 @@ func TestFeaturesConstantPatches(t *testing.T) {
 			t.Fatal(err)
 		}
 		want := make([]float64, f.Dim())
-		f.pool(want, codes, 0, all)
+		pool(f, want, codes, 0, all)
 		for j, v := range F.RawRowView(i) {
 			if math.Float64bits(v) != math.Float64bits(want[j]) {
 				t.Fatalf("image %d, feature %d: %v, coding every patch %v", i, j, v, want[j])
@@ -280,5 +282,128 @@ func TestFeaturesConstantPatches(t *testing.T) {
 	}
 	if shared == 0 {
 		t.Error("no constant patch was shared")
+	}
+}
+
+// noisy returns strokes with Gaussian noise of deviation sd, whose values
+// float32 does not hold exactly.
+func noisy(rng *rand.Rand, count, rows, cols int, sd float64) *mat.Dense {
+	X := strokes(rng, count, rows, cols)
+	raw := X.RawMatrix().Data
+	for i := range raw {
+		raw[i] += sd * rng.NormFloat64()
+	}
+	return X
+}
+
+// The float32 front end chooses the float64 one's atoms for nearly every
+// patch, gives its features within float32 rounding where it does, and
+// is, bit for bit, the float32 coding of every patch pooled, on any
+// number of threads.
+func TestFeatures32(t *testing.T) {
+	rng := rand.New(rand.NewPCG(11, 12))
+	const rows, cols = 14, 14
+	cfg := Config{Size: 4, Stride: 1, Atoms: 16, L: 3, Cells: 2, Samples: 4000, Iterations: 3, Seed: 9}
+	f, err := Learn(context.Background(), noisy(rng, 300, rows, cols, 0.1), rows, cols, cfg, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f.IsFloat32() {
+		t.Fatal("a learned front end codes in float32")
+	}
+	f32, err := f.Float32()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !f32.IsFloat32() || f.IsFloat32() {
+		t.Fatal("Float32 did not give a float32 front end, or changed f")
+	}
+	if g, _ := f32.Float32(); g != f32 {
+		t.Error("Float32 of a float32 front end is not itself")
+	}
+	if !mat.Equal(f32.Atoms(), f.Atoms()) {
+		t.Error("the float32 front end's atoms differ")
+	}
+	const count = 200
+	X := noisy(rng, count, rows, cols, 0.1)
+	F64, err := f.Features(context.Background(), X, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	F1, err := f32.Features(context.Background(), X, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	F3, err := f32.Features(context.Background(), X, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !mat.Equal(F1, F3) {
+		t.Fatal("float32 features differ between 1 and 3 threads")
+	}
+	c64, err := f.coder(1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c32, err := f32.coder32(1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	per, s2 := f.py*f.px, cfg.Size*cfg.Size
+	all := make([]int, per)
+	for p := range all {
+		all[p] = p
+	}
+	same, patches, close, images := 0, 0, 0, 0
+	for i := range count {
+		img := X.RawRowView(i)
+		P := mat.NewDense(per, s2, nil)
+		P32 := make([]float32, per*s2)
+		for p := range per {
+			extract(P.RawRowView(p), img, cols, p/f.px, p%f.px, cfg.Size)
+			extract(P32[p*s2:(p+1)*s2], img, cols, p/f.px, p%f.px, cfg.Size)
+		}
+		codes, err := c64.Encode(P)
+		if err != nil {
+			t.Fatal(err)
+		}
+		codes32, err := c32.Encode(blas32.General{Rows: per, Cols: s2, Stride: s2, Data: P32})
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := make([]float64, f.Dim())
+		pool(f32, want, codes32, 0, all)
+		for j, v := range F1.RawRowView(i) {
+			if math.Float64bits(v) != math.Float64bits(want[j]) {
+				t.Fatalf("image %d, feature %d: %v, coding every patch in float32 %v", i, j, v, want[j])
+			}
+		}
+		allSame := true
+		for p := range per {
+			i64, _ := codes.Row(p)
+			i32, _ := codes32.Row(p)
+			patches++
+			if slices.Equal(i64, i32) {
+				same++
+			} else {
+				allSame = false
+			}
+		}
+		if allSame {
+			images++
+			if equal(F1.RawRowView(i), F64.RawRowView(i), 1e-5) {
+				close++
+			}
+		}
+	}
+	if same < patches*98/100 {
+		t.Errorf("float32 chose the float64 atoms on %d of %d patches", same, patches)
+	}
+	if images < count/2 || close != images {
+		t.Errorf("of %d images, %d have every patch's atoms as in float64, %d of them features within 1e-5", count, images, close)
+	}
+	t.Logf("same atoms on %d of %d patches; %d of %d images on the same atoms throughout", same, patches, images, count)
+	if _, err := (&Front{}).Float32(); err == nil {
+		t.Error("Float32 of an empty front end gave no error")
 	}
 }
