@@ -188,6 +188,9 @@ func decodeFront(r *headerReader, c *Config, n int) (*patch.Front, error) {
 		return nil, r.err
 	}
 	f, err := patch.New(mat.NewDense(p.Atoms, p.Size*p.Size, atoms), c.Image.Rows, c.Image.Cols, p)
+	if err == nil {
+		f, err = frontIn(f, *c)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrCorrupt, err)
 	}

@@ -80,7 +80,21 @@ func learnFront(ctx context.Context, cfg Config, src Source, threads int) (*patc
 	if err != nil {
 		return nil, fmt.Errorf("oddl: %w", err)
 	}
-	return f, nil
+	return frontIn(f, cfg)
+}
+
+// frontIn returns the front end f in the precision of cfg: in float32 its
+// patches are coded in float32 (patch.Front.Float32), in training and in
+// prediction alike. The patch atoms are learned, and saved, in float64.
+func frontIn(f *patch.Front, cfg Config) (*patch.Front, error) {
+	if !cfg.single() {
+		return f, nil
+	}
+	f32, err := f.Float32()
+	if err != nil {
+		return nil, fmt.Errorf("oddl: %w", err)
+	}
+	return f32, nil
 }
 
 // frontSource is a Source of the features of another Source's images:

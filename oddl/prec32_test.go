@@ -304,6 +304,14 @@ func TestFloat32PatchFrontEnd(t *testing.T) {
 	if l.Patches() == nil || l.Config() != m.Config() {
 		t.Fatalf("loaded: front end %v, config %+v", l.Patches() != nil, l.Config())
 	}
+	// The front end codes its patches in the model's precision, trained
+	// and loaded, on the same atoms.
+	if !m.Patches().IsFloat32() || !l.Patches().IsFloat32() || m64.Patches().IsFloat32() {
+		t.Errorf("front ends in float32: trained %v, loaded %v, float64 model's %v", m.Patches().IsFloat32(), l.Patches().IsFloat32(), m64.Patches().IsFloat32())
+	}
+	if !mat.Equal(m.Patches().Atoms(), l.Patches().Atoms()) {
+		t.Error("the loaded front end's atoms differ")
+	}
 	s1, err := m.Scores(Xt)
 	if err != nil {
 		t.Fatal(err)
