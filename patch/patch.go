@@ -278,15 +278,30 @@ func (f *Front) Atoms() *mat.Dense { return mat.DenseCopyOf(f.atoms) }
 func (f *Front) Dim() int { return 2 * f.cfg.Atoms * f.cfg.Cells * f.cfg.Cells }
 
 // extract copies the s×s patch at (y, x) of img (cols pixels a row) into
-// dst (rounded to float32 for a float32 dst).
-func extract[T omp.Float](dst []T, img []float64, cols, y, x, s int) {
+// dst.
+func extract[T omp.Float](dst, img []T, cols, y, x, s int) {
 	for r := range s {
 		row := img[(y+r)*cols+x : (y+r)*cols+x+s]
 		d := dst[r*s : (r+1)*s]
 		for c, v := range row {
-			d[c] = T(v)
+			d[c] = v
 		}
 	}
+}
+
+// imageIn returns the image img in precision T: img itself in float64,
+// else img rounded into buf (which holds at least len(img) values), so
+// that each pixel is rounded once rather than in every patch that covers
+// it.
+func imageIn[T omp.Float](buf []T, img []float64) []T {
+	if v, ok := any(img).([]T); ok {
+		return v
+	}
+	buf = buf[:len(img)]
+	for i, v := range img {
+		buf[i] = T(v)
+	}
+	return buf
 }
 
 // imagesPerRound is how many images Features codes in one call of the
@@ -360,6 +375,13 @@ func featuresTo[T omp.Float](ctx context.Context, f *Front, dst, X *mat.Dense, t
 	off := make([]int, rows+1)
 	var codes omp.SparseCodes[T]
 	workers := threadCount(threads)
+	// An image rounded to T per goroutine (none in float64).
+	imgs := make([][]T, workers)
+	if _, same := any(P).([]float64); !same {
+		for i := range imgs {
+			imgs[i] = make([]T, f.rows*f.cols)
+		}
+	}
 	for lo := 0; lo < r; lo += rows {
 		if err := ctx.Err(); err != nil {
 			return err
@@ -377,7 +399,7 @@ func featuresTo[T omp.Float](ctx context.Context, f *Front, dst, X *mat.Dense, t
 		}
 		par.Do(w, func(k int) {
 			for i := lo + k*nb/w; i < lo+(k+1)*nb/w; i++ {
-				img, sl, next := X.RawRowView(i), slot[(i-lo)*per:(i-lo+1)*per], 0
+				img, sl, next := imageIn(imgs[k], X.RawRowView(i)), slot[(i-lo)*per:(i-lo+1)*per], 0
 				for p, q := range sl {
 					if q == next {
 						at := (off[i-lo] + q) * s * s

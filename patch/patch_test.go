@@ -357,11 +357,15 @@ func TestFeatures32(t *testing.T) {
 	same, patches, close, images := 0, 0, 0, 0
 	for i := range count {
 		img := X.RawRowView(i)
+		img32 := make([]float32, len(img))
+		for j, v := range img {
+			img32[j] = float32(v)
+		}
 		P := mat.NewDense(per, s2, nil)
 		P32 := make([]float32, per*s2)
 		for p := range per {
 			extract(P.RawRowView(p), img, cols, p/f.px, p%f.px, cfg.Size)
-			extract(P32[p*s2:(p+1)*s2], img, cols, p/f.px, p%f.px, cfg.Size)
+			extract(P32[p*s2:(p+1)*s2], img32, cols, p/f.px, p%f.px, cfg.Size)
 		}
 		codes, err := c64.Encode(P)
 		if err != nil {
