@@ -91,11 +91,12 @@ const (
 	// PrecisionFloat32 keeps the dictionary (D and W) in single precision
 	// and codes in single precision (omp.Coder32: the Gram matrix, the
 	// correlations and their updates), which halves the memory traffic of
-	// the work that grows with K and n. The statistics M and N and each
-	// sample's small Cholesky system stay float64: summed over millions of
-	// samples in float32, M and N would drift (docs/benchmarks/float32.md
-	// measures by how much). A model records its precision and predicts
-	// in it.
+	// the work that grows with K and n; a patch front end codes its
+	// patches in single precision too (patch.Front.Float32), its atoms
+	// learned in float64. The statistics M and N and each sample's small
+	// Cholesky system stay float64: summed over millions of samples in
+	// float32, M and N would drift (docs/benchmarks/float32.md measures by
+	// how much). A model records its precision and predicts in it.
 	PrecisionFloat32 Precision = "float32"
 )
 

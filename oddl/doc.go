@@ -200,7 +200,8 @@
 // the front end in prediction, so Predict, Scores and Evaluate still take
 // raw images, and Dim is the image's dimension while the dictionary has
 // the features' one. FitToData puts DefaultFront on images of a set that
-// is not small.
+// is not small. A float32 model (Config.Precision) codes the patches in
+// float32 as well, in training and prediction.
 //
 // # Small sets
 //
