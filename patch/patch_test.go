@@ -8,9 +8,11 @@ import (
 	"slices"
 	"testing"
 
+	gblas "gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas32"
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/oddl-go/oddl/blas"
 	"github.com/oddl-go/oddl/omp"
 )
 
@@ -338,7 +340,15 @@ func TestFeatures32(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !mat.Equal(F1, F3) {
+	// The codes depend on the thread count only through the rounding of
+	// the backend's GEMM, which package kernel's does not let them.
+	impl, err := blas.Default32()
+	if err != nil {
+		t.Fatal(err)
+	}
+	f64, exact := impl.(gblas.Float64)
+	exact = exact && blas.RoundsAsKernel(f64)
+	if exact && !mat.Equal(F1, F3) {
 		t.Fatal("float32 features differ between 1 and 3 threads")
 	}
 	c64, err := f.coder(1)
@@ -354,7 +364,11 @@ func TestFeatures32(t *testing.T) {
 	for p := range all {
 		all[p] = p
 	}
-	same, patches, close, images := 0, 0, 0, 0
+	// apart counts the images whose features differ from the float32
+	// coding of every patch by more than rounding (with a backend whose
+	// GEMM rounds otherwise in a larger product, a near tie may go the
+	// other way).
+	same, patches, close, images, apart := 0, 0, 0, 0, 0
 	for i := range count {
 		img := X.RawRowView(i)
 		img32 := make([]float32, len(img))
@@ -378,9 +392,12 @@ func TestFeatures32(t *testing.T) {
 		want := make([]float64, f.Dim())
 		pool(f32, want, codes32, 0, all)
 		for j, v := range F1.RawRowView(i) {
-			if math.Float64bits(v) != math.Float64bits(want[j]) {
+			if exact && math.Float64bits(v) != math.Float64bits(want[j]) {
 				t.Fatalf("image %d, feature %d: %v, coding every patch in float32 %v", i, j, v, want[j])
 			}
+		}
+		if !equal(F1.RawRowView(i), want, 1e-5) {
+			apart++
 		}
 		allSame := true
 		for p := range per {
@@ -399,6 +416,9 @@ func TestFeatures32(t *testing.T) {
 				close++
 			}
 		}
+	}
+	if apart > count/100 {
+		t.Errorf("%d of %d images' features differ from the float32 coding of every patch", apart, count)
 	}
 	if same < patches*98/100 {
 		t.Errorf("float32 chose the float64 atoms on %d of %d patches", same, patches)
