@@ -323,6 +323,25 @@ func TestFloat32PatchFrontEnd(t *testing.T) {
 	if !mat.Equal(s1, s2) {
 		t.Error("the loaded model scores differently")
 	}
+	// The prediction form too: its front end codes in float32.
+	var pb bytes.Buffer
+	if _, err := m.WritePredictionTo(&pb); err != nil {
+		t.Fatal(err)
+	}
+	p, err := unmarshal(pb.Bytes())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !p.Patches().IsFloat32() {
+		t.Error("the prediction form's front end codes in float64")
+	}
+	s3, err := p.Scores(Xt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !mat.Equal(s1, s3) {
+		t.Error("the prediction form scores differently")
+	}
 }
 
 // Float32 training gives the same model on 1, 2 and 3 threads.
