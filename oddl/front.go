@@ -40,7 +40,9 @@ func (m *Model) inputDim() int {
 	return m.st.n
 }
 
-// Patches returns the model's patch front end, nil without one.
+// Patches returns the model's patch front end, nil without one; a float32
+// model's codes its patches in float32 (patch.Front.IsFloat32), as the
+// model does.
 func (m *Model) Patches() *patch.Front { return m.front }
 
 // learnFront learns the patch atoms of cfg from the first frontImages
