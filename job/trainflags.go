@@ -80,9 +80,6 @@ func BindTrain(fs *flag.FlagSet) *TrainFlags {
 	return f
 }
 
-// DefaultLambda0 is the default of -lambda0, for the help text.
-func (f *TrainFlags) DefaultLambda0() float64 { return f.def.Lambda0 }
-
 // Check checks the parsed flags, each and against each other, and
 // chooses the backend. Its errors name the flags; a UsageError where the
 // flags must change.

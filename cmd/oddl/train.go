@@ -45,7 +45,7 @@ func runTrain(args []string, stdout, stderr io.Writer) (err error) {
 	fs := newFlagSet("train", stderr)
 	f := job.BindTrain(fs)
 	f.Runtime.OpenBLAS = func() { cli.WarnOpenBLAS(stderr) }
-	setUsage(fs, stderr, "oddl train [flags]", fmt.Sprintf(help("train"), f.DefaultLambda0()))
+	setUsage(fs, stderr, "oddl train [flags]", fmt.Sprintf(help("train"), oddl.DefaultConfig().Lambda0))
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
