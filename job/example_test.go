@@ -3,6 +3,7 @@ package job_test
 import (
 	"context"
 	"errors"
+	"flag"
 	"fmt"
 	"log"
 
@@ -30,4 +31,17 @@ func ExampleRun() {
 	}
 	fmt.Printf("test error %.2f%%, residual weight %g chosen on %d held-out samples\n",
 		100**res.Report.TestError, res.Report.ResidualWeight, res.Report.Validation.Samples)
+}
+
+// BindTrain turns the flags of "oddl train" into a Spec, refusing flags
+// that do not go together in the command's words.
+func ExampleBindTrain() {
+	fs := flag.NewFlagSet("oddl train", flag.ContinueOnError)
+	f := job.BindTrain(fs)
+	if err := job.ParseFlags(fs, []string{"-data", "mnist", "-validate-keep"}); err != nil {
+		log.Fatal(err)
+	}
+	err := f.Check()
+	fmt.Println(err, errors.As(err, new(job.UsageError)))
+	// Output: -validate-keep and -validate-grid need -validate true
 }

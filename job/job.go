@@ -11,6 +11,11 @@
 // the command's model and figures:
 //
 //	res, err := job.Run(ctx, job.Spec{Config: oddl.DefaultConfig(), Data: "mnist", Train: train, Test: test, WithTest: true})
+//
+// BindTrain binds all of the command's train flags to a Spec, with the
+// checks between them, and Select is "oddl select": a grid of train
+// flags, each combination trained on the training set less a held-out
+// share and compared on it.
 package job
 
 import (

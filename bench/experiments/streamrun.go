@@ -40,6 +40,43 @@ type StreamTable struct {
 	Before func() error
 }
 
+// Fill sets what is left unset to the table's defaults: stream lengths
+// of 60000, 250000, 1000000 and 4000000 images, K = 960 and, when LargeK
+// is below 0, LargeK = 2560; with quick, 20000 and 60000 images, K = 240
+// and no large K (a run of minutes).
+func (t *StreamTable) Fill(quick bool) {
+	if len(t.Sizes) == 0 {
+		t.Sizes = pick(quick, []int{20000, 60000}, []int{60000, 250000, 1000000, 4000000})
+	}
+	if t.K == 0 {
+		t.K = pick(quick, 240, 960)
+	}
+	if t.LargeK < 0 {
+		t.LargeK = pick(quick, 0, 2560)
+	}
+}
+
+// pick returns a if quick, else b.
+func pick[T any](quick bool, a, b T) T {
+	if quick {
+		return a
+	}
+	return b
+}
+
+// Check refuses, as a job.UsageError naming the flags of oddl reproduce
+// -table stream, atoms or threads beyond oddl's limits and a deformation
+// that does not parse.
+func (t *StreamTable) Check() error {
+	if t.K > oddl.MaxAtoms || t.LargeK > oddl.MaxAtoms || t.Threads > oddl.MaxThreads {
+		return job.UsageError{Err: fmt.Errorf("-k %d, -stream-large-k %d: at most %d atoms", t.K, t.LargeK, oddl.MaxAtoms)}
+	}
+	if _, err := dataset.ParseDeformation(t.Deform); err != nil {
+		return job.UsageError{Err: fmt.Errorf("-deform: %w", err)}
+	}
+	return nil
+}
+
 // Methods of the stream table.
 const (
 	MethodODDL     = "oddl"

@@ -45,29 +45,29 @@ func runBench(args []string, stdout, stderr io.Writer) (err error) {
 		return err
 	}
 	if *asJSON && *asMarkdown {
-		return usageError{errors.New("-json and -markdown: choose one")}
+		return usageError{Err: errors.New("-json and -markdown: choose one")}
 	}
-	if err := checkOutputs([]output{{flag: "-o", path: *outPath}}, output{flag: "-cpuprofile", path: *cpuProfile}); err != nil {
+	if err := checkOutputs([]output{{Label: "-o", Path: *outPath}}, output{Label: "-cpuprofile", Path: *cpuProfile}); err != nil {
 		return err
 	}
 	switch {
 	case opts.Threads < 0 || opts.Threads > oddl.MaxThreads:
-		return usageError{fmt.Errorf("-threads %d: must be from 0 to %d", opts.Threads, oddl.MaxThreads)}
+		return usageError{Err: fmt.Errorf("-threads %d: must be from 0 to %d", opts.Threads, oddl.MaxThreads)}
 	case opts.TrainSamples < 0:
-		return usageError{fmt.Errorf("-train-samples %d: must be >= 0", opts.TrainSamples)}
+		return usageError{Err: fmt.Errorf("-train-samples %d: must be >= 0", opts.TrainSamples)}
 	case opts.TrainPasses < 0:
-		return usageError{fmt.Errorf("-train-passes %d: must be >= 0", opts.TrainPasses)}
+		return usageError{Err: fmt.Errorf("-train-passes %d: must be >= 0", opts.TrainPasses)}
 	case opts.Batch < 1 || opts.Batch > oddl.MaxBatch:
-		return usageError{fmt.Errorf("-batch %d: must be from 1 to %d", opts.Batch, oddl.MaxBatch)}
+		return usageError{Err: fmt.Errorf("-batch %d: must be from 1 to %d", opts.Batch, oddl.MaxBatch)}
 	}
 	opts.Backends, opts.Sections = cli.List(*backends), cli.List(*only)
 	for _, b := range opts.Backends {
 		if _, err := blas.Lookup(b); err != nil {
-			return usageError{fmt.Errorf("-blas: %w", err)}
+			return usageError{Err: fmt.Errorf("-blas: %w", err)}
 		}
 	}
 	if err := bench.CheckSections(opts.Sections); err != nil {
-		return usageError{fmt.Errorf("-only: %w", err)}
+		return usageError{Err: fmt.Errorf("-only: %w", err)}
 	}
 	if !*quiet {
 		opts.Log = bench.PrefixLog(stderr, "oddl bench: ")

@@ -34,7 +34,7 @@ func runEnv(args []string, stdout, stderr io.Writer) error {
 	_, chosen, err := blas.Select(*backend)
 	if err != nil {
 		if *backend != "" {
-			return usageError{fmt.Errorf("-blas: %w", err)}
+			return usageError{Err: fmt.Errorf("-blas: %w", err)}
 		}
 		return err
 	}

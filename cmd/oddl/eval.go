@@ -8,6 +8,7 @@ import (
 
 	"github.com/oddl-go/oddl/cmd/oddl/internal/cli"
 	"github.com/oddl-go/oddl/dataset"
+	"github.com/oddl-go/oddl/internal/safefile"
 	"github.com/oddl-go/oddl/job"
 )
 
@@ -19,34 +20,34 @@ func runEval(args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("eval", stderr)
 	modelPath := fs.String("model", "", "the model `file` to evaluate (required; - reads stdin)")
 	which := fs.String("set", "test", "which part of the data set: test or train (a -data file or pair of files is one set, evaluated whole)")
-	data := addDataFlags(fs)
+	data := job.BindData(fs)
 	rt := addRuntimeFlags(fs)
 	sc := cli.AddScore(fs)
-	mem := addMemoryFlag(fs)
+	mem := job.BindMemory(fs)
 	asJSON := fs.Bool("json", false, "print one JSON object on stdout")
 	setUsage(fs, stderr, "oddl eval -model file [flags]", help("eval"))
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
 	if *modelPath == "" {
-		return usageError{errors.New("-model is required")}
+		return usageError{Err: errors.New("-model is required")}
 	}
 	if *which != "test" && *which != "train" {
-		return usageError{fmt.Errorf("-set %q: want test or train", *which)}
+		return usageError{Err: fmt.Errorf("-set %q: want test or train", *which)}
 	}
-	model, tooLarge, err := loadScoring(*modelPath, rt, sc, mem, data.check, func(limit dataset.Option) error {
-		data.opts = append(data.opts, limit)
-		return sameInput("-model", *modelPath, "-data", data.paths())
+	model, tooLarge, err := loadScoring(*modelPath, rt, sc, mem, data.Check, func(limit dataset.Option) error {
+		data.Options = append(data.Options, limit)
+		return conflictUsage(safefile.OneStream("-model", *modelPath, "-data", data.Paths()))
 	})
 	if err != nil {
 		return err
 	}
-	train, test, err := data.loadSamples(model.Config().Seed)
+	train, test, err := data.Load(model.Config().Seed)
 	if err != nil {
 		return tooLarge(err)
 	}
 	set := test
-	if *which == "train" || !test.Present() && !flagsSet(fs)["set"] && data.files() {
+	if *which == "train" || !test.Present() && !flagsSet(fs)["set"] && data.Files() {
 		set, *which = train, "whole"
 	}
 	if !set.Present() {

@@ -21,11 +21,11 @@ func runExport(args []string, stdout, stderr io.Writer) error {
 	}
 	switch {
 	case *modelPath == "":
-		return usageError{errors.New("-model is required")}
+		return usageError{Err: errors.New("-model is required")}
 	case *out == "":
-		return usageError{errors.New("-o is required")}
+		return usageError{Err: errors.New("-o is required")}
 	}
-	if err := checkOutputs([]output{{flag: "-o", path: *out}}, output{flag: "-model", path: *modelPath}); err != nil {
+	if err := checkOutputs([]output{{Label: "-o", Path: *out}}, output{Label: "-model", Path: *modelPath}); err != nil {
 		return err
 	}
 	m, err := loadModel("-model", *modelPath)

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+
+	"github.com/oddl-go/oddl/internal/safefile"
 )
 
 // TestOneWriterPerModel: while one run holds a model's lock, a second
@@ -24,7 +26,7 @@ func TestOneWriterPerModel(t *testing.T) {
 	before, _ := os.ReadFile(m)
 	link := filepath.Join(dir, "link.oddl")
 	os.Symlink("m.oddl", link)
-	release, err := lockModel("-o", m)
+	release, err := safefile.LockModel("-o", m)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -51,7 +53,7 @@ func TestLockNotBesideDevices(t *testing.T) {
 	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
 		t.Skipf("no FIFO: %v", err)
 	}
-	release, err := lockModel("-o", fifo)
+	release, err := safefile.LockModel("-o", fifo)
 	if err != nil {
 		t.Fatal(err)
 	}

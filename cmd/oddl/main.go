@@ -11,12 +11,12 @@ package main
 import (
 	"embed"
 	"errors"
-	"flag"
 	"io"
 	"os"
 
 	"github.com/oddl-go/oddl/cmd/oddl/internal/cli"
 	"github.com/oddl-go/oddl/internal/kernel"
+	"github.com/oddl-go/oddl/job"
 )
 
 // command is one subcommand of the CLI (cli.Command). Each lives in its
@@ -36,10 +36,7 @@ func register(c *command) {
 }
 
 // usageError marks an error in the command line; it exits with status 2.
-type usageError struct{ err error }
-
-func (e usageError) Error() string { return e.err.Error() }
-func (e usageError) Unwrap() error { return e.err }
+type usageError = job.UsageError
 
 func main() {
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
@@ -65,8 +62,10 @@ func status(err error) int {
 	return 0
 }
 
-// newFlagSet, setUsage, flagsSet and writeJSON are package cli's.
+// newFlagSet, setUsage, flagsSet, writeJSON and parseFlags are package
+// cli's.
 var (
+	parseFlags = cli.Parse
 	newFlagSet = cli.NewFlagSet
 	setUsage   = cli.SetUsage
 	flagsSet   = cli.Given
@@ -87,6 +86,3 @@ func help(name string) string {
 	}
 	return string(b)
 }
-
-// parseFlags is cli.Parse with its usage errors as usageError.
-func parseFlags(fs *flag.FlagSet, args []string) error { return asUsage(cli.Parse(fs, args)) }

@@ -25,16 +25,16 @@ func runPredict(args []string, stdout, stderr io.Writer) error {
 	labelColumn := fs.String("label-column", "", "the label column of a CSV input whose lines have a value more than the model's samples: a header `name`, a 1-based index or last (default: as train)")
 	rt := addRuntimeFlags(fs)
 	sc := cli.AddScore(fs)
-	mem := addMemoryFlag(fs)
+	mem := job.BindMemory(fs)
 	setUsage(fs, stderr, "oddl predict -model file -in file [flags]", help("predict"))
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
 	if *modelPath == "" {
-		return usageError{errors.New("-model is required")}
+		return usageError{Err: errors.New("-model is required")}
 	}
 	if *in == "" {
-		return usageError{errors.New("-in is required")}
+		return usageError{Err: errors.New("-in is required")}
 	}
 	var limit dataset.Option
 	model, tooLarge, err := loadScoring(*modelPath, rt, sc, mem, nil, func(l dataset.Option) error {
@@ -48,7 +48,7 @@ func runPredict(args []string, stdout, stderr io.Writer) error {
 			}
 		}
 		if *in == "-" && *modelPath == "-" || *in != "-" && safefile.Same(*in, *modelPath) {
-			return usageError{errors.New("-model and -in name the same input")}
+			return usageError{Err: errors.New("-model and -in name the same input")}
 		}
 		return nil
 	})

@@ -59,17 +59,15 @@ func TestCheckReproduceBudget(t *testing.T) {
 	}
 	o := experiments.Options{Tables: []int{1}, MaxTrain: 5000, Threads: 1}
 	est := experiments.EstimateMemory(o)
-	at := &memoryFlag{bytes: est.Bytes}
-	if err := at.checkReproduce(o, "1"); err != nil {
+	if err := experiments.CheckMemory(o, "1", est.Bytes); err != nil {
 		t.Errorf("budget = estimate (%d bytes): %v", est.Bytes, err)
 	}
-	below := &memoryFlag{bytes: est.Bytes - 1}
-	if err := below.checkReproduce(o, "1"); err == nil {
+	if err := experiments.CheckMemory(o, "1", est.Bytes-1); err == nil {
 		t.Errorf("budget one byte below the estimate (%d bytes): not refused", est.Bytes)
 	}
 	// The cap it proposes fits.
-	tight := &memoryFlag{bytes: experiments.EstimateMemory(experiments.Options{Tables: []int{1}, MaxTrain: 3000, Threads: 1}).Bytes}
-	if v := experiments.FittingMaxTrain(o, tight.bytes); v != 3000 {
+	tight := experiments.EstimateMemory(experiments.Options{Tables: []int{1}, MaxTrain: 3000, Threads: 1}).Bytes
+	if v := experiments.FittingMaxTrain(o, tight); v != 3000 {
 		t.Errorf("fitting -max-train for the estimate at 3000: got %d", v)
 	}
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/oddl-go/oddl/bench/experiments"
 	"github.com/oddl-go/oddl/blas"
 	"github.com/oddl-go/oddl/internal/safefile"
+	"github.com/oddl-go/oddl/job"
 	"github.com/oddl-go/oddl/oddl"
 )
 
@@ -40,12 +41,12 @@ func runReproduce(args []string, stdout, stderr io.Writer) error {
 	streamSizes := fs.String("stream-sizes", "", "with -table stream, the stream lengths (default: 60000,250000,1000000,4000000; with -quick 20000,60000)")
 	streamLargeK := fs.Int("stream-large-k", -1, "with -table stream, the atoms of the extra ODDL and per-class runs at every stream length (default: 2560, with -quick none; 0: none)")
 	deform := fs.String("deform", "default", "with -table stream, the deformation of the stream (as for oddl train -deform)")
-	mem := addMemoryFlag(fs)
+	mem := job.BindMemory(fs)
 	setUsage(fs, stderr, "oddl reproduce [-table 1|2|3|4|5|all] [-quick] [-out DIR] [-data-dir DIR] [flags]", help("reproduce"))
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
-	if err := mem.check(); err != nil {
+	if err := mem.Check(); err != nil {
 		return err
 	}
 	if !*quiet {
@@ -56,46 +57,59 @@ func runReproduce(args []string, stdout, stderr io.Writer) error {
 	switch strings.TrimSpace(*table) {
 	case "small":
 		switch {
-		case mem.text != "":
-			return usageError{errors.New("-max-memory: -table small is not estimated; run it without -max-memory (tables 1 to 5 and stream take it)")}
+		case mem.Text != "":
+			return usageError{Err: errors.New("-max-memory: -table small is not estimated; run it without -max-memory (tables 1 to 5 and stream take it)")}
 		case o.Seeds < 0 || o.Threads < 0 || o.Threads > oddl.MaxThreads:
-			return usageError{fmt.Errorf("-seeds %d, -threads %d: want counts ≥ 0 (at most %d threads)", o.Seeds, o.Threads, oddl.MaxThreads)}
+			return usageError{Err: fmt.Errorf("-seeds %d, -threads %d: want counts ≥ 0 (at most %d threads)", o.Seeds, o.Threads, oddl.MaxThreads)}
 		}
 		if _, _, err := blas.Select(o.Backend); err != nil {
-			return usageError{fmt.Errorf("-blas: %w", err)}
+			return usageError{Err: fmt.Errorf("-blas: %w", err)}
 		}
 		_, err := experiments.RunSmall(ctx, experiments.Options{DataDir: o.DataDir, Threads: o.Threads, Backend: o.Backend, Quick: o.Quick, Log: o.Log}, o.Seeds, stdout)
 		return dataDirHint(err, o.DataDir)
 	case "stream":
-		so := streamTableOptions{k: o.K, largeK: *streamLargeK, deform: *deform, dataDir: o.DataDir, threads: o.Threads, backend: o.Backend, out: o.OutDir, maxMemory: mem.text, log: o.Log}
-		return reproduceStream(ctx, so, o.Quick, *streamSizes, stdout)
+		// Each run checks -threads and -blas first, as oddl train does.
+		t := experiments.StreamTable{K: o.K, LargeK: *streamLargeK, Deform: *deform, DataDir: o.DataDir, Threads: o.Threads, Backend: o.Backend, MaxMemory: mem.Bytes, Out: o.OutDir, Log: o.Log,
+			Before: func() error { _, err := job.CheckRuntime(o.Threads, o.Backend); return err }}
+		var err error
+		if t.Sizes, err = experiments.ParseSizes(*streamSizes); err != nil {
+			return usageError{Err: fmt.Errorf("-stream-sizes: %w", err)}
+		}
+		t.Fill(o.Quick)
+		if err := t.Check(); err != nil {
+			return err
+		}
+		if err := safefile.CheckDir("-out", o.OutDir); err != nil {
+			return err
+		}
+		return t.Run(ctx, stdout)
 	}
 	var err error
 	if o.Tables, err = experiments.ParseTables(*table); err != nil {
-		return usageError{fmt.Errorf("-table: %w", err)}
+		return usageError{Err: fmt.Errorf("-table: %w", err)}
 	}
 	if o.Sizes, err = experiments.ParseSizes(*sizes); err != nil {
-		return usageError{fmt.Errorf("-sizes: %w", err)}
+		return usageError{Err: fmt.Errorf("-sizes: %w", err)}
 	}
 	for name, v := range map[string]int{"-k": o.K, "-max-train": o.MaxTrain, "-max-test": o.MaxTest, "-seeds": o.Seeds, "-persons": o.Persons, "-threads": o.Threads} {
 		if v < 0 {
-			return usageError{fmt.Errorf("%s %d: must be >= 0", name, v)}
+			return usageError{Err: fmt.Errorf("%s %d: must be >= 0", name, v)}
 		}
 	}
 	if o.K > oddl.MaxAtoms || o.Threads > oddl.MaxThreads {
-		return usageError{fmt.Errorf("-k %d, -threads %d: at most %d atoms and %d threads", o.K, o.Threads, oddl.MaxAtoms, oddl.MaxThreads)}
+		return usageError{Err: fmt.Errorf("-k %d, -threads %d: at most %d atoms and %d threads", o.K, o.Threads, oddl.MaxAtoms, oddl.MaxThreads)}
 	}
 	if i := slices.IndexFunc(o.Sizes, func(v int) bool { return v > oddl.MaxAtoms }); i >= 0 {
-		return usageError{fmt.Errorf("-sizes: %d atoms, at most %d", o.Sizes[i], oddl.MaxAtoms)}
+		return usageError{Err: fmt.Errorf("-sizes: %d atoms, at most %d", o.Sizes[i], oddl.MaxAtoms)}
 	}
 	if _, _, err := blas.Select(o.Backend); err != nil {
-		return usageError{fmt.Errorf("-blas: %w", err)}
+		return usageError{Err: fmt.Errorf("-blas: %w", err)}
 	}
 	if err := safefile.CheckDir("-out", o.OutDir); err != nil {
 		return err
 	}
 	o.Command = "oddl reproduce " + strings.Join(args, " ")
-	if err := mem.checkReproduce(o, *table); err != nil {
+	if err := experiments.CheckMemory(o, *table, mem.Bytes); err != nil {
 		return err
 	}
 	res, err := experiments.Run(ctx, o, stdout)
@@ -109,41 +123,6 @@ func runReproduce(args []string, stdout, stderr io.Writer) error {
 		}
 	}
 	return nil
-}
-
-// reproduceStream checks the flags of -table stream, fills in the
-// defaults and runs it.
-func reproduceStream(ctx context.Context, o streamTableOptions, quick bool, sizes string, stdout io.Writer) (err error) {
-	if o.sizes, err = experiments.ParseSizes(sizes); err != nil {
-		return usageError{fmt.Errorf("-stream-sizes: %w", err)}
-	}
-	if len(o.sizes) == 0 {
-		o.sizes = pick(quick, []int{20000, 60000}, []int{60000, 250000, 1000000, 4000000})
-	}
-	if o.k == 0 {
-		o.k = pick(quick, 240, 960)
-	}
-	if o.largeK < 0 {
-		o.largeK = pick(quick, 0, 2560)
-	}
-	if o.k > oddl.MaxAtoms || o.largeK > oddl.MaxAtoms || o.threads > oddl.MaxThreads {
-		return usageError{fmt.Errorf("-k %d, -stream-large-k %d: at most %d atoms", o.k, o.largeK, oddl.MaxAtoms)}
-	}
-	if _, err := parseDeformation(o.deform); err != nil {
-		return usageError{fmt.Errorf("-deform: %w", err)}
-	}
-	if err := safefile.CheckDir("-out", o.out); err != nil {
-		return err
-	}
-	return runStreamTable(ctx, o, stdout)
-}
-
-// pick returns a if quick, else b.
-func pick[T any](quick bool, a, b T) T {
-	if quick {
-		return a
-	}
-	return b
 }
 
 // dataDirHint points to -data-dir when data files were not found where

@@ -2,7 +2,7 @@ package main
 
 import (
 	"encoding/json"
-	"io"
+	"flag"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -11,6 +11,7 @@ import (
 
 	"github.com/oddl-go/oddl/bench/experiments"
 	"github.com/oddl-go/oddl/dataset"
+	"github.com/oddl-go/oddl/job"
 )
 
 func TestReproduceStream(t *testing.T) {
@@ -79,24 +80,25 @@ func TestStreamJobs(t *testing.T) {
 		experiments.MethodRecClass: "-stream 2000 -k 60 -patches=false -lambda0 0 -init 2000 -epochs 0",
 	}
 	for m, args := range want {
-		f, err := parseTrainFlags(strings.Fields(args), io.Discard)
-		if err != nil {
+		fs := flag.NewFlagSet("train", flag.ContinueOnError)
+		f := job.BindTrain(fs)
+		if err := fs.Parse(strings.Fields(args)); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := f.check(); err != nil {
+		if err := f.Check(); err != nil {
 			t.Fatal(err)
 		}
 		cfg, given := experiments.StreamJob{Method: m, Samples: 2000, K: 60}.Config()
-		if !reflect.DeepEqual(cfg, f.cfg) {
-			t.Errorf("%s: settings %+v, oddl train %s gives %+v", m, cfg, args, f.cfg)
+		if !reflect.DeepEqual(cfg, f.Config) {
+			t.Errorf("%s: settings %+v, oddl train %s gives %+v", m, cfg, args, f.Config)
 		}
-		for name := range f.set {
+		for name := range f.Given {
 			if name != "stream" && !given[name] {
 				t.Errorf("%s: -%s given to oddl train, not to the job", m, name)
 			}
 		}
-		if len(given) != len(f.set)-1 {
-			t.Errorf("%s: the job gives %v, oddl train %v", m, given, f.set)
+		if len(given) != len(f.Given)-1 {
+			t.Errorf("%s: the job gives %v, oddl train %v", m, given, f.Given)
 		}
 	}
 }

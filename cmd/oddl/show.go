@@ -34,15 +34,15 @@ func runShow(args []string, stdout, stderr io.Writer) error {
 	}
 	switch {
 	case *model == "":
-		return usageError{fmt.Errorf("-model is required")}
+		return usageError{Err: fmt.Errorf("-model is required")}
 	case *out == "":
-		return usageError{fmt.Errorf("-o must name a file")}
+		return usageError{Err: fmt.Errorf("-o must name a file")}
 	case *rows < 0 || *cols < 0 || *columns < 0 || *maxAtoms < 0:
-		return usageError{fmt.Errorf("-rows, -cols, -columns and -n must be >= 0")}
+		return usageError{Err: fmt.Errorf("-rows, -cols, -columns and -n must be >= 0")}
 	case *zoom < 1 || *zoom > 64:
-		return usageError{fmt.Errorf("-zoom %d: must be 1 to 64", *zoom)}
+		return usageError{Err: fmt.Errorf("-zoom %d: must be 1 to 64", *zoom)}
 	}
-	if err := checkOutputs([]output{{flag: "-o", path: *out}}, output{flag: "-model", path: *model}); err != nil {
+	if err := checkOutputs([]output{{Label: "-o", Path: *out}}, output{Label: "-model", Path: *model}); err != nil {
 		return err
 	}
 	m, err := loadModel("-model", *model)
@@ -54,9 +54,9 @@ func runShow(args []string, stdout, stderr io.Writer) error {
 	r, c, ok := oddl.AtomShape(n, *rows, *cols)
 	switch {
 	case !ok && *rows == 0 && *cols == 0:
-		return usageError{fmt.Errorf("atoms have %d entries, not a square image: give -rows and -cols", n)}
+		return usageError{Err: fmt.Errorf("atoms have %d entries, not a square image: give -rows and -cols", n)}
 	case !ok:
-		return usageError{fmt.Errorf("-rows %d -cols %d: atoms have %d entries", r, c, n)}
+		return usageError{Err: fmt.Errorf("-rows %d -cols %d: atoms have %d entries", r, c, n)}
 	}
 	opt := oddl.AtomImageOptions{Columns: *columns, Max: *maxAtoms, Zoom: *zoom}
 	img, err := oddl.AtomImage(D, r, c, opt)
@@ -82,15 +82,15 @@ const deformCopies = 7
 func showDeformed(n int, spec, out string, zoom int, stdout io.Writer) error {
 	switch {
 	case n < 1 || n > 100:
-		return usageError{fmt.Errorf("-deformed %d: draw 1 to 100 digits", n)}
+		return usageError{Err: fmt.Errorf("-deformed %d: draw 1 to 100 digits", n)}
 	case zoom < 1 || zoom > 64:
-		return usageError{fmt.Errorf("-zoom %d: must be 1 to 64", zoom)}
+		return usageError{Err: fmt.Errorf("-zoom %d: must be 1 to 64", zoom)}
 	}
-	d, err := parseDeformation(spec)
+	d, err := dataset.ParseDeformation(spec)
 	if err != nil {
-		return usageError{fmt.Errorf("-deform: %w", err)}
+		return usageError{Err: fmt.Errorf("-deform: %w", err)}
 	}
-	if err := checkOutputs([]output{{flag: "-o", path: out}}); err != nil {
+	if err := checkOutputs([]output{{Label: "-o", Path: out}}); err != nil {
 		return err
 	}
 	train, _, err := dataset.MNIST()

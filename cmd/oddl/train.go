@@ -8,12 +8,13 @@ import (
 	"os"
 	"runtime"
 	"runtime/pprof"
-	"strings"
 
 	"github.com/oddl-go/oddl/bench/experiments"
+	"github.com/oddl-go/oddl/cmd/oddl/internal/cli"
 	"github.com/oddl-go/oddl/internal/safefile"
 	"github.com/oddl-go/oddl/job"
 	"github.com/oddl-go/oddl/oddl"
+	"github.com/oddl-go/oddl/selection"
 )
 
 func init() {
@@ -27,6 +28,9 @@ func init() {
 // trainReport is the JSON object of "oddl train -json" (job.Report).
 type trainReport struct{ job.Report }
 
+// foldsBelow is selection.FoldsBelow (the tests lower it).
+var foldsBelow = selection.FoldsBelow
+
 // interruptHook, when set (by tests), is asked after every mini-batch
 // whether to act as if the user pressed Ctrl-C.
 var interruptHook func(batches int64) bool
@@ -35,16 +39,67 @@ var interruptHook func(batches int64) bool
 // before the final evaluation.
 var evaluateHook func(ctx context.Context)
 
-func runTrain(args []string, stdout, stderr io.Writer) error {
-	f, err := parseTrainFlags(args, stderr)
+// runTrain parses the flags (job.BindTrain), makes one job.Run with
+// progress and the settings fitted on stderr, and prints the report.
+func runTrain(args []string, stdout, stderr io.Writer) (err error) {
+	fs := newFlagSet("train", stderr)
+	f := job.BindTrain(fs)
+	f.Runtime.OpenBLAS = func() { cli.WarnOpenBLAS(stderr) }
+	setUsage(fs, stderr, "oddl train [flags]", fmt.Sprintf(help("train"), oddl.DefaultConfig().Lambda0))
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if err := f.Check(); err != nil {
+		return err
+	}
+	release, err := f.Open()
+	defer release()
 	if err != nil {
 		return err
 	}
-	res, err := f.run(stderr)
+	stop, err := startCPUProfile(f.CPUProfile)
 	if err != nil {
 		return err
 	}
-	if f.asJSON {
+	defer stop(&err)
+	train, test, err := f.Load()
+	if err != nil {
+		return err
+	}
+	ctx, cancel, caught := catchSignals()
+	defer cancel()
+	var prog *job.ProgressPrinter
+	if !f.Quiet {
+		prog = job.NewProgressPrinter(stderr)
+	}
+	spec := f.Spec(train, test)
+	spec.FoldsBelow = foldsBelow
+	spec.Progress = func(p oddl.Progress) {
+		prog.Update(p)
+		if interruptHook != nil && interruptHook(p.Batches) {
+			cancel()
+		}
+	}
+	spec.Fitted = func(c oddl.Fitted) {
+		prog.Done()
+		fmt.Fprintf(stderr, "oddl train: %s (set -%s to choose)\n", c, job.FlagOf[c.Setting])
+	}
+	spec.Chose = func(k int, v oddl.Validation) {
+		prog.Done()
+		if c := v.Rows[v.Chosen]; !f.Quiet {
+			fmt.Fprintf(stderr, "oddl train: %d-fold validation chose L = %d, λ0 = %g, %s (%.2f%% of %d; best %.2f%%)\n", k, c.L, c.Lambda0, c.Rule(), 100*c.Error, c.Samples, 100*v.Rows[v.Best].Error)
+		}
+	}
+	spec.Trained = func(m *oddl.Model, curve []oddl.CurvePoint) error {
+		prog.Done()
+		return trained(ctx, f, m, curve, train.Name(), test.Present())
+	}
+	res, err := job.Run(ctx, spec)
+	prog.Done()
+	if err != nil {
+		return interruptedOr(f.Explain(err), caught)
+	}
+	if f.JSON {
 		return writeJSON(stdout, res.Report)
 	}
 	// A write error is the checked standard output's to report.
@@ -52,146 +107,55 @@ func runTrain(args []string, stdout, stderr io.Writer) error {
 	return nil
 }
 
-// run does the work of train with the flags parsed: it checks them, reads
-// the data and makes one job.Run. oddl select and oddl reproduce -table
-// stream call it for each of their runs.
-func (f *trainFlags) run(stderr io.Writer) (res *job.Result, err error) {
-	if _, err := f.check(); err != nil {
-		return nil, err
-	}
-	if err := sameInput("-resume", f.resume, "-data", f.data.paths()); err != nil {
-		return nil, err
-	}
-	if f.out != "" {
-		// One writer per model, locked before -resume reads it.
-		release, err := lockModel("-o", f.out)
-		if err != nil {
-			return nil, err
-		}
-		defer release()
-	}
-	model, addEpochs, err := f.resumeModel()
-	if err != nil {
-		return nil, err
-	}
-	tooLarge, err := f.checkResources(model != nil)
-	if err != nil {
-		return nil, err
-	}
-	stop, err := startCPUProfile(f.cpuProfile)
-	if err != nil {
-		return nil, err
-	}
-	defer stop(&err)
-	train, test, err := f.data.loadSamples(f.cfg.Seed)
-	if err != nil {
-		return nil, tooLarge(err)
-	}
-	if model == nil && train.NumClasses() < 2 {
-		// A classifier of one class answers without looking: most often
-		// the label column is not the one meant.
-		return nil, fmt.Errorf("data set %s: one class (%s) in %d training samples: a classifier needs two at least (is the label column the right one? see -label-column)", train.Name(), strings.Join(train.Names(), ""), train.Len())
-	}
-	ctx, cancel, caught := catchSignals()
-	defer cancel()
-	var prog *job.ProgressPrinter
-	if !f.quiet {
-		prog = job.NewProgressPrinter(stderr)
-	}
-	if !f.set["epochs"] {
-		addEpochs = oddl.AutoEpochs
-	}
-	spec := job.Spec{Config: f.cfg, Given: f.set, Data: f.data.name, Train: train, Test: test, WithTest: f.withTest,
-		Resume: model, AddEpochs: addEpochs, NewData: f.newData,
-		Validate: f.validate, ValidateKeep: f.validateKeep, ValidateGrid: f.validateGrid, FoldsBelow: foldsBelow,
-		Stream: f.stream.spec(), Out: f.out, Checkpoint: f.every, Backend: f.rt.blas, Threads: f.rt.threads, MaxMemory: f.mem.bytes,
-		Progress: func(p oddl.Progress) {
-			prog.Update(p)
-			if interruptHook != nil && interruptHook(p.Batches) {
-				cancel()
-			}
-		},
-		Fitted: func(c oddl.Fitted) {
-			prog.Done()
-			fmt.Fprintf(stderr, "oddl train: %s (set -%s to choose)\n", c, flagOf[c.Setting])
-		},
-		Chose: func(k int, v oddl.Validation) {
-			prog.Done()
-			if c := v.Rows[v.Chosen]; !f.quiet {
-				fmt.Fprintf(stderr, "oddl train: %d-fold validation chose L = %d, λ0 = %g, %s (%.2f%% of %d; best %.2f%%)\n", k, c.L, c.Lambda0, c.Rule(), 100*c.Error, c.Samples, 100*v.Rows[v.Best].Error)
-			}
-		},
-		Trained: func(m *oddl.Model, curve []oddl.CurvePoint) error {
-			prog.Done()
-			return f.trained(ctx, m, curve, train.Name(), test.Present())
-		},
-	}
-	res, err = job.Run(ctx, spec)
-	prog.Done()
-	if err != nil {
-		return nil, f.explain(err, caught)
-	}
-	return res, nil
-}
-
-// settingError is a *job.SettingError in the command's words: the
-// setting is its flag; a usage error when the setting must change.
-func settingError(err error) error {
-	var se *job.SettingError
-	if !errors.As(err, &se) {
-		return err
-	}
-	err = errors.New("-" + se.Error())
-	if se.Err != nil {
-		err = fmt.Errorf("-%s: %w", se.Setting, se.Err)
-	}
-	if se.Usage {
-		return usageError{err}
-	}
-	return err
-}
-
-// flagOf names the flag of each setting oddl.FitToData fits.
-var flagOf = map[string]string{"K": "k", "L": "l", "Epochs": "epochs", "Patches": "patches"}
-
 // trained writes what -plot and -memprofile ask for once the model is
 // trained and saved.
-func (f *trainFlags) trained(ctx context.Context, m *oddl.Model, curve []oddl.CurvePoint, name string, test bool) error {
-	if f.stream.plot != "" {
+func trained(ctx context.Context, f *job.TrainFlags, m *oddl.Model, curve []oddl.CurvePoint, name string, test bool) error {
+	if f.Stream.Plot != "" {
 		cfg := m.Config()
-		if err := experiments.PlotCurve(curve, f.stream.plot, fmt.Sprintf("%s, K = %d, λ0 = %g: %s", name, cfg.K, cfg.Lambda0, "validation error along the stream")); err != nil {
+		if err := experiments.PlotCurve(curve, f.Stream.Plot, fmt.Sprintf("%s, K = %d, λ0 = %g: %s", name, cfg.K, cfg.Lambda0, "validation error along the stream")); err != nil {
 			return fmt.Errorf("-plot: %w", err)
 		}
 	}
-	if f.memProfile != "" {
+	if f.MemProfile != "" {
 		runtime.GC()
-		if err := safefile.Write(f.memProfile, pprof.WriteHeapProfile); err != nil {
+		if err := safefile.Write(f.MemProfile, pprof.WriteHeapProfile); err != nil {
 			return fmt.Errorf("-memprofile: %w", err)
 		}
 	}
-	if evaluateHook != nil && f.withTest && test {
+	if evaluateHook != nil && f.Test && test {
 		evaluateHook(ctx)
 	}
 	return nil
 }
 
-// explain turns an error of job.Run into the command's words: the flags to
-// change, the command that resumes an interrupted run.
-func (f *trainFlags) explain(err error, caught func() os.Signal) error {
-	var ie *job.Interrupted
-	var se *job.SettingError
-	var me *job.MemoryError
-	switch {
-	case errors.As(err, &ie):
-		return interrupted(caught(), errors.New(ie.Explain(dataArgs(f.data)+f.stream.args())))
-	case errors.As(err, &se):
-		return settingError(se)
-	case errors.As(err, &me):
-		return memoryText(me)
-	case errors.Is(err, oddl.ErrNewData):
-		return fmt.Errorf("%w (check -data and -limit; -resume-new-data goes on with this data on purpose)", err)
-	case errors.Is(err, oddl.ErrTooFewSamples) && f.resume == "":
-		return fmt.Errorf("%w (set -k below it, or leave -k out to have it chosen)", err)
+// startCPUProfile starts the profile of -cpuprofile (if given); stop ends
+// it and sets *err if the file cannot be written (the profile of a failed
+// run is kept too: it may say why).
+func startCPUProfile(path string) (stop func(err *error), err error) {
+	if path == "" {
+		return func(*error) {}, nil
+	}
+	f, err := safefile.Create(path)
+	if err != nil {
+		return nil, fmt.Errorf("-cpuprofile: %w", err)
+	}
+	if err := pprof.StartCPUProfile(f); err != nil {
+		f.Abort()
+		return nil, fmt.Errorf("cpu profile: %w", err)
+	}
+	return func(err *error) {
+		pprof.StopCPUProfile()
+		if cerr := f.Commit(); cerr != nil && *err == nil {
+			*err = fmt.Errorf("-cpuprofile: %w", cerr)
+		}
+	}, nil
+}
+
+// interruptedOr is err with the exit status of the signal that stopped
+// the run when it is a *job.Interrupted.
+func interruptedOr(err error, caught func() os.Signal) error {
+	if errors.As(err, new(*job.Interrupted)) {
+		return interrupted(caught(), err)
 	}
 	return err
 }

@@ -2,10 +2,8 @@ package main
 
 import (
 	"context"
-	"fmt"
 	"os"
 	"os/signal"
-	"strings"
 	"sync/atomic"
 	"syscall"
 )
@@ -59,22 +57,4 @@ func interrupted(sig os.Signal, err error) error {
 		status = 128 + int(s)
 	}
 	return interruptedError{err: err, status: status}
-}
-
-// dataArgs returns the data flags to repeat on a resume command line.
-func dataArgs(d *dataFlags) string {
-	var b strings.Builder
-	if d.name != "mnist" {
-		fmt.Fprintf(&b, " -data %s", d.name)
-	}
-	if d.dir != "" {
-		fmt.Fprintf(&b, " -data-dir %s", d.dir)
-	}
-	if d.limit > 0 {
-		fmt.Fprintf(&b, " -limit %d", d.limit)
-	}
-	if d.labelColumn != "" {
-		fmt.Fprintf(&b, " -label-column %q", d.labelColumn)
-	}
-	return b.String()
 }

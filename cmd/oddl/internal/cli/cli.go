@@ -7,24 +7,21 @@ package cli
 
 import (
 	"encoding/json"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"math"
 	"strings"
 
+	"github.com/oddl-go/oddl/job"
 	"github.com/oddl-go/oddl/oddl"
 )
 
 // UsageError marks an error in the command line (exit status 2).
-type UsageError struct{ Err error }
-
-func (e UsageError) Error() string { return e.Err.Error() }
-func (e UsageError) Unwrap() error { return e.Err }
+type UsageError = job.UsageError
 
 // Usagef is a UsageError of fmt.Errorf(format, a...).
-func Usagef(format string, a ...any) error { return UsageError{fmt.Errorf(format, a...)} }
+func Usagef(format string, a ...any) error { return UsageError{Err: fmt.Errorf(format, a...)} }
 
 // NewFlagSet returns a flag set named "oddl name" that returns its errors
 // instead of exiting and writes to stderr.
@@ -43,35 +40,10 @@ func SetUsage(fs *flag.FlagSet, w io.Writer, synopsis, about string) {
 	}
 }
 
-// Parse parses args into fs and makes a failure a UsageError of one line
-// that points to -h; the flags are printed only when asked for (-h, and
-// then the error is flag.ErrHelp). Positional arguments left over are a
-// UsageError too.
-func Parse(fs *flag.FlagSet, args []string) error {
-	out, help := fs.Output(), fs.Usage
-	if help == nil {
-		help = func() {
-			fmt.Fprintf(out, "usage of %s:\n", fs.Name())
-			fs.PrintDefaults()
-		}
-	}
-	fs.SetOutput(io.Discard)
-	fs.Usage = func() {}
-	err := fs.Parse(args)
-	fs.SetOutput(out)
-	fs.Usage = help
-	if err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			fs.Usage()
-			return err
-		}
-		return Usagef("%w (run \"%s -h\" for the flags)", err, fs.Name())
-	}
-	if fs.NArg() > 0 {
-		return Usagef("unexpected argument %q", fs.Arg(0))
-	}
-	return nil
-}
+// Parse is job.ParseFlags: a failure is a UsageError of one line that
+// points to -h; the flags are printed only when asked for (-h, and then
+// the error is flag.ErrHelp).
+func Parse(fs *flag.FlagSet, args []string) error { return job.ParseFlags(fs, args) }
 
 // Given returns the names of the flags set on the command line.
 func Given(fs *flag.FlagSet) map[string]bool {
