@@ -21,6 +21,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"runtime"
+	"sync/atomic"
 
 	"gonum.org/v1/gonum/blas/blas32"
 	"gonum.org/v1/gonum/mat"
@@ -304,9 +305,10 @@ func imageIn[T omp.Float](buf []T, img []float64) []T {
 	return buf
 }
 
-// imagesPerRound is how many images Features codes in one call of the
-// coder.
-const imagesPerRound = 128
+// imagesPerBlock is how many images a goroutine of FeaturesTo takes at a
+// time: their patches (a few thousand) and codes stay in its core's L2
+// while they are extracted, coded and pooled.
+const imagesPerBlock = 8
 
 // Features returns the feature vectors of the images X (one a row,
 // rows×cols values, preprocessed as the images Learn saw), one a row of
@@ -341,87 +343,115 @@ func (f *Front) FeaturesTo(ctx context.Context, dst, X *mat.Dense, threads int) 
 	if dr, dc := dst.Dims(); dr != r || dc != f.Dim() {
 		return fmt.Errorf("patch: %d×%d feature matrix for %d images of %d features", dr, dc, r, f.Dim())
 	}
+	if r == 0 {
+		return nil
+	}
+	s2 := f.cfg.Size * f.cfg.Size
 	if f.atoms32 != nil {
-		coder, err := f.coder32(threads)
-		if err != nil {
-			return err
-		}
-		return featuresTo(ctx, f, dst, X, threads, func(ctx context.Context, codes *omp.Codes32, P []float32, rows int) error {
-			s2 := f.cfg.Size * f.cfg.Size
-			return coder.EncodeToContext(ctx, codes, blas32.General{Rows: rows, Cols: s2, Stride: s2, Data: P[:rows*s2]})
+		return featuresTo(ctx, f, dst, X, threads, func() (encoder[float32], error) {
+			coder, err := f.coder32(1)
+			if err != nil {
+				return nil, err
+			}
+			return func(ctx context.Context, codes *omp.Codes32, P []float32, rows int) error {
+				return coder.EncodeToContext(ctx, codes, blas32.General{Rows: rows, Cols: s2, Stride: s2, Data: P[:rows*s2]})
+			}, nil
 		})
 	}
-	coder, err := f.coder(threads)
-	if err != nil {
-		return err
-	}
-	return featuresTo(ctx, f, dst, X, threads, func(ctx context.Context, codes *omp.Codes, P []float64, rows int) error {
-		s2 := f.cfg.Size * f.cfg.Size
-		return coder.EncodeToContext(ctx, codes, mat.NewDense(rows, s2, P[:rows*s2]))
+	return featuresTo(ctx, f, dst, X, threads, func() (encoder[float64], error) {
+		coder, err := f.coder(1)
+		if err != nil {
+			return nil, err
+		}
+		return func(ctx context.Context, codes *omp.Codes, P []float64, rows int) error {
+			return coder.EncodeToContext(ctx, codes, mat.NewDense(rows, s2, P[:rows*s2]))
+		}, nil
 	})
 }
 
+// An encoder codes the first rows patches of P (one a row) into codes, on
+// the calling goroutine.
+type encoder[T omp.Float] func(ctx context.Context, codes *omp.SparseCodes[T], P []T, rows int) error
+
 // featuresTo is FeaturesTo in the precision T of the patches and their
-// codes; encode codes the first rows patches of P (one a row) into codes.
+// codes. Each goroutine takes blocks of imagesPerBlock images in turn and
+// does all the work of a block itself — finding its distinct patches,
+// extracting them, coding them on its own coder (made by newEncoder) and
+// pooling the codes — so that the goroutines never wait for each other
+// within a call, and a block's patches are coded by the core that
+// extracted them.
 func featuresTo[T omp.Float](ctx context.Context, f *Front, dst, X *mat.Dense, threads int,
-	encode func(ctx context.Context, codes *omp.SparseCodes[T], P []T, rows int) error) error {
+	newEncoder func() (encoder[T], error)) error {
 	r, _ := X.Dims()
-	s, per := f.cfg.Size, f.py*f.px
-	rows := min(r, imagesPerRound)
-	P := make([]T, rows*per*s*s)
-	// slot[i·per+p] is the patch of the round's image i coded for its
-	// position p, counted from the image's first (off[i]).
-	slot := make([]int, rows*per)
-	off := make([]int, rows+1)
-	var codes omp.SparseCodes[T]
-	workers := threadCount(threads)
-	// An image rounded to T per goroutine (none in float64).
-	imgs := make([][]T, workers)
-	if _, same := any(P).([]float64); !same {
-		for i := range imgs {
-			imgs[i] = make([]T, f.rows*f.cols)
-		}
-	}
-	for lo := 0; lo < r; lo += rows {
-		if err := ctx.Err(); err != nil {
-			return err
-		}
-		hi := min(lo+rows, r)
-		nb := hi - lo
-		w := max(1, min(workers, nb))
-		par.Do(w, func(k int) {
-			for i := lo + k*nb/w; i < lo+(k+1)*nb/w; i++ {
-				off[i-lo+1] = f.uniquePatches(slot[(i-lo)*per:(i-lo+1)*per], X.RawRowView(i))
-			}
-		})
-		for i := range nb {
-			off[i+1] += off[i]
-		}
-		par.Do(w, func(k int) {
-			for i := lo + k*nb/w; i < lo+(k+1)*nb/w; i++ {
-				img, sl, next := imageIn(imgs[k], X.RawRowView(i)), slot[(i-lo)*per:(i-lo+1)*per], 0
-				for p, q := range sl {
-					if q == next {
-						at := (off[i-lo] + q) * s * s
-						extract(P[at:at+s*s], img, f.cols, p/f.px*f.cfg.Stride, p%f.px*f.cfg.Stride, s)
-						next++
-					}
-				}
-			}
-		})
-		if err := encode(ctx, &codes, P, off[nb]); err != nil {
+	blocks := (r + imagesPerBlock - 1) / imagesPerBlock
+	workers := max(1, min(threadCount(threads), blocks))
+	var next atomic.Int64
+	errs := make([]error, workers)
+	par.Do(workers, func(w int) {
+		errs[w] = featureBlocks(ctx, f, dst, X, &next, blocks, newEncoder)
+	})
+	for _, err := range errs {
+		if err != nil {
 			if cerr := ctx.Err(); cerr != nil {
 				return cerr
 			}
-			return fmt.Errorf("patch: coding: %w", err)
+			return err
 		}
-		par.Do(w, func(k int) {
-			for i := lo + k*nb/w; i < lo+(k+1)*nb/w; i++ {
-				pool(f, dst.RawRowView(i), &codes, off[i-lo], slot[(i-lo)*per:(i-lo+1)*per])
-			}
-		})
 	}
 	return nil
+}
+
+// featureBlocks computes the features of blocks of images, taking the
+// next block from next until none is left or one fails.
+func featureBlocks[T omp.Float](ctx context.Context, f *Front, dst, X *mat.Dense, next *atomic.Int64, blocks int,
+	newEncoder func() (encoder[T], error)) error {
+	r, _ := X.Dims()
+	s, per := f.cfg.Size, f.py*f.px
+	encode, err := newEncoder()
+	if err != nil {
+		return err
+	}
+	P := make([]T, imagesPerBlock*per*s*s)
+	// slot[i·per+p] is the patch of the block's image i coded for its
+	// position p, counted from the image's first (off[i]).
+	slot := make([]int, imagesPerBlock*per)
+	off := make([]int, imagesPerBlock+1)
+	var codes omp.SparseCodes[T]
+	// The image rounded to T (none in float64).
+	var img32 []T
+	if _, same := any(P).([]float64); !same {
+		img32 = make([]T, f.rows*f.cols)
+	}
+	for {
+		b := int(next.Add(1)) - 1
+		if b >= blocks {
+			return nil
+		}
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		lo := b * imagesPerBlock
+		nb := min(imagesPerBlock, r-lo)
+		for i := range nb {
+			off[i+1] = off[i] + f.uniquePatches(slot[i*per:(i+1)*per], X.RawRowView(lo+i))
+		}
+		for i := range nb {
+			img, sl, q0 := imageIn(img32, X.RawRowView(lo+i)), slot[i*per:(i+1)*per], 0
+			for p, q := range sl {
+				if q == q0 {
+					at := (off[i] + q) * s * s
+					extract(P[at:at+s*s], img, f.cols, p/f.px*f.cfg.Stride, p%f.px*f.cfg.Stride, s)
+					q0++
+				}
+			}
+		}
+		if err := encode(ctx, &codes, P, off[nb]); err != nil {
+			return fmt.Errorf("patch: coding: %w", err)
+		}
+		for i := range nb {
+			pool(f, dst.RawRowView(lo+i), &codes, off[i], slot[i*per:(i+1)*per])
+		}
+	}
 }
 
 // maxConstants bounds the distinct constant patches an image codes once

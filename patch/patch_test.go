@@ -6,6 +6,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"testing"
 
 	gblas "gonum.org/v1/gonum/blas"
@@ -429,5 +430,35 @@ func TestFeatures32(t *testing.T) {
 	t.Logf("same atoms on %d of %d patches; %d of %d images on the same atoms throughout", same, patches, images, count)
 	if _, err := (&Front{}).Float32(); err == nil {
 		t.Error("Float32 of an empty front end gave no error")
+	}
+}
+
+// A cancelled context stops FeaturesTo with its error, in both precisions,
+// and a bad image (a NaN) with an error naming it rather than a panic.
+func TestFeaturesStops(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	const rows, cols = 12, 10
+	X := strokes(rng, 100, rows, cols)
+	cfg := Config{Size: 4, Stride: 2, Atoms: 12, L: 2, Cells: 2, Samples: 2000, Iterations: 2, Seed: 7}
+	f64, err := Learn(context.Background(), X, rows, cols, cfg, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f32, err := f64.Float32()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range []*Front{f64, f32} {
+		ctx, cancel := context.WithCancel(context.Background())
+		cancel()
+		F := mat.NewDense(100, f.Dim(), nil)
+		if err := f.FeaturesTo(ctx, F, X, 2); !errors.Is(err, context.Canceled) {
+			t.Errorf("float32 %v: cancelled: got %v", f.IsFloat32(), err)
+		}
+		Y := mat.DenseCopyOf(X)
+		Y.Set(57, 33, math.NaN())
+		if err := f.FeaturesTo(context.Background(), F, Y, 2); err == nil || !strings.Contains(err.Error(), "NaN") {
+			t.Errorf("float32 %v: a NaN pixel: got %v", f.IsFloat32(), err)
+		}
 	}
 }
