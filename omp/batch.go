@@ -40,6 +40,9 @@ type worker[T Float] struct {
 	r    []T       // n: residual, only with WithResiduals
 	a0   []T       // chunk×K: the correlations of a chunk, reused by each
 	tiny float64   // the stopping threshold of T (tinyOf)
+	// inv holds 1/lc's diagonal in a float32 worker, nil in a float64 one:
+	// see batchOMP.
+	inv []float64
 
 	err    error // first bad sample of the worker's part in this round
 	errRow int
@@ -71,6 +74,9 @@ func newWorker[T Float](n, k, l int, residuals bool) *worker[T] {
 		w.u = make([]T, rows*k)
 		w.dc = make([]T, rows)
 	}
+	if _, f32 := any(T(0)).(float32); f32 {
+		w.inv = make([]float64, l)
+	}
 	if residuals {
 		w.r = make([]T, n)
 	}
@@ -93,7 +99,13 @@ func newWorker[T Float](n, k, l int, residuals bool) *worker[T] {
 // one too; a float32 sum would add an error of 2⁻²⁴·||x||² at each step
 // on top of the error of the float32 correlations, enough to stop a
 // pursuit early or late near the target, while in float64 its rounding is
-// negligible. The coefficients are rounded to T once, at the end.
+// negligible. The coefficients are rounded to T once, at the end. A
+// float32 worker multiplies by the reciprocals of the factor's diagonal
+// (inv, one division a step) where a float64 one divides by it: the
+// divisions and square roots form the latency chain of a short pursuit
+// (the patch front end's), and the reciprocal's extra rounding, 2⁻⁵³,
+// is nothing against float32's; the float64 coder keeps its divisions
+// and so its results bit for bit.
 //
 // The recurrence (Rubinstein, Zibulevsky & Elad 2008) keeps the Cholesky
 // factor lc of G[I,I], grown by one row a step: the new row w solves
@@ -110,7 +122,7 @@ func (w *worker[T]) batchOMP(g, diag []T, k int, a []T, j int, xx, tol float64, 
 	if hasTol && xx <= tol {
 		return 0
 	}
-	lc, y, prev := w.lc, w.y, w.prev
+	lc, y, prev, inv := w.lc, w.y, w.prev, w.inv
 	tiny := w.tiny
 	noise := tiny * xx
 	r2 := xx
@@ -140,7 +152,11 @@ func (w *worker[T]) batchOMP(g, diag []T, k int, a []T, j int, xx, tol float64, 
 		for m := range p {
 			om := m * (m + 1) / 2
 			rm := lc[om : om+m+1]
-			row[m] = (float64(g[idx[m]*k+j]) - dot(rm[:m], row[:m])) / rm[m]
+			if inv != nil {
+				row[m] = (float64(g[idx[m]*k+j]) - dot(rm[:m], row[:m])) * inv[m]
+			} else {
+				row[m] = (float64(g[idx[m]*k+j]) - dot(rm[:m], row[:m])) / rm[m]
+			}
 		}
 		gjj := float64(diag[j])
 		d := gjj - dot(row[:p], row[:p])
@@ -148,7 +164,13 @@ func (w *worker[T]) batchOMP(g, diag []T, k int, a []T, j int, xx, tol float64, 
 			break // j depends on the chosen atoms
 		}
 		row[p] = math.Sqrt(d)
-		yp := aj / row[p]
+		var yp float64
+		if inv != nil {
+			inv[p] = 1 / row[p]
+			yp = aj * inv[p]
+		} else {
+			yp = aj / row[p]
+		}
 		y[p] = yp
 		idx[p] = j
 		p++
@@ -160,7 +182,11 @@ func (w *worker[T]) batchOMP(g, diag []T, k int, a []T, j int, xx, tol float64, 
 		for m := p - 1; m >= 0; m-- {
 			om := m * (m + 1) / 2
 			rm := lc[om : om+m+1]
-			c[m] /= rm[m]
+			if inv != nil {
+				c[m] *= inv[m]
+			} else {
+				c[m] /= rm[m]
+			}
 			if cm := c[m]; m > 0 {
 				axpy(-cm, rm[:m], c[:m])
 			}

@@ -26,12 +26,14 @@ func benchSignals() int {
 
 // benchShapes are the problem sizes of the benchmarks: MNIST-size digits
 // with the paper's K = 960 and a larger dictionary, USPS-size digits, and
-// faces (32×32) with L = 15.
+// faces (32×32) with L = 15, and the patches of the patch front end (6×6
+// pixels, 64 atoms, L = 2).
 var benchShapes = []struct{ n, k, l int }{
 	{784, 960, 5},
 	{784, 2560, 5},
 	{256, 960, 5},
 	{1024, 228, 15},
+	{36, 64, 2},
 }
 
 // benchData caches the random dictionary and signals of a shape.
