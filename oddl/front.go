@@ -4,9 +4,11 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"slices"
 
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/oddl-go/oddl/internal/par"
 	"github.com/oddl-go/oddl/patch"
 )
 
@@ -119,6 +121,7 @@ type frontSource struct {
 	raw     []float64
 	cache   *featureCache // nil: every read computes its features
 	miss    []int
+	missIDs []int
 	mx, mf  []float64
 }
 
@@ -187,11 +190,12 @@ func (s *frontSource) Read(x []float64, labels []int) (int, error) {
 		if ferr := s.front.FeaturesTo(s.ctx, mat.NewDense(k, d, s.mf[:k*d]), M, s.threads); ferr != nil {
 			return 0, ferr
 		}
+		s.missIDs = s.missIDs[:0]
 		for j, i := range s.miss {
-			f := s.mf[j*d : (j+1)*d]
-			copy(x[i*d:(i+1)*d], f)
-			s.cache.put(ids[i], f)
+			copy(x[i*d:(i+1)*d], s.mf[j*d:(j+1)*d])
+			s.missIDs = append(s.missIDs, ids[i])
 		}
+		s.cache.putRows(s.missIDs, s.mf[:k*d], s.threads)
 	}
 	return got, err
 }
@@ -206,8 +210,9 @@ type featureCache struct {
 	dim   int
 	idx   [][]uint16
 	val   [][]float32
-	bytes int // the memory the kept features take, about
-	limit int // the bound of bytes
+	bytes int   // the memory the kept features take, about
+	limit int   // the bound of bytes
+	nz    []int // putRows' counts, reused
 }
 
 // newFeatureCache returns a cache for n images of d features, nil when the
@@ -233,29 +238,69 @@ func (c *featureCache) get(dst []float64, id int) bool {
 }
 
 // put keeps the features f of image id, if the cache has room.
-func (c *featureCache) put(id int, f []float64) {
-	if id < 0 || id >= len(c.idx) || c.idx[id] != nil {
+func (c *featureCache) put(id int, f []float64) { c.putRows([]int{id}, f, 1) }
+
+// putRows keeps the features of images ids (row i of f, c.dim values, is
+// those of ids[i]) in order, each if the cache has room and does not hold
+// it yet, as put would one after the other. The nonzero entries are
+// counted and copied on threads goroutines; the kept ones of a call share
+// one allocation.
+func (c *featureCache) putRows(ids []int, f []float64, threads int) {
+	d := c.dim
+	c.nz = slices.Grow(c.nz[:0], len(ids))[:len(ids)]
+	w := max(1, min(threads, len(ids)/64))
+	par.Do(w, func(k int) {
+		for i := k * len(ids) / w; i < (k+1)*len(ids)/w; i++ {
+			nz := 0
+			for _, v := range f[i*d : (i+1)*d] {
+				if v != 0 {
+					nz++
+				}
+			}
+			c.nz[i] = nz
+		}
+	})
+	total := 0
+	for i, id := range ids {
+		size := c.nz[i]*cacheEntryBytes + 48
+		if id < 0 || id >= len(c.idx) || c.idx[id] != nil || c.bytes+size > c.limit {
+			c.nz[i] = -1
+			continue
+		}
+		c.bytes += size
+		c.idx[id] = []uint16{} // taken: a later copy of id in ids is not kept
+		total += c.nz[i]
+	}
+	if total == 0 {
+		for i, id := range ids {
+			if c.nz[i] >= 0 {
+				c.idx[id], c.val[id] = []uint16{}, []float32{}
+			}
+		}
 		return
 	}
-	nz := 0
-	for _, v := range f {
-		if v != 0 {
-			nz++
+	idxSlab, valSlab := make([]uint16, total), make([]float32, total)
+	at := 0
+	for i, id := range ids {
+		if n := c.nz[i]; n >= 0 {
+			c.idx[id], c.val[id] = idxSlab[at:at+n:at+n], valSlab[at:at+n:at+n]
+			at += n
 		}
 	}
-	size := nz*cacheEntryBytes + 48
-	if c.bytes+size > c.limit {
-		return
-	}
-	c.bytes += size
-	idx, val := make([]uint16, 0, nz), make([]float32, 0, nz)
-	for j, v := range f {
-		if v != 0 {
-			idx = append(idx, uint16(j))
-			val = append(val, float32(v))
+	par.Do(w, func(k int) {
+		for i := k * len(ids) / w; i < (k+1)*len(ids)/w; i++ {
+			if c.nz[i] < 0 {
+				continue
+			}
+			idx, val, t := c.idx[ids[i]], c.val[ids[i]], 0
+			for j, v := range f[i*d : (i+1)*d] {
+				if v != 0 {
+					idx[t], val[t] = uint16(j), float32(v)
+					t++
+				}
+			}
 		}
-	}
-	c.idx[id], c.val[id] = idx, val
+	})
 }
 
 // frontFeatures maps the checked, preprocessed images Xc to the

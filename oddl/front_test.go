@@ -8,6 +8,7 @@ import (
 	"hash/crc32"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
@@ -335,5 +336,48 @@ func TestFrontCacheBytes(t *testing.T) {
 	plain.Patches = patch.Config{}
 	if got := plain.FrontCacheBytes(100); got != 0 {
 		t.Errorf("no front end: %d bytes", got)
+	}
+}
+
+// putRows keeps what put, called row after row, keeps — the same rows, the
+// same bytes, exactly the same values — with repeated images in one call,
+// rows without a nonzero entry, indices out of range and a bound that is
+// reached part way, on one and three goroutines.
+func TestFeatureCachePutRows(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	const n, d = 40, 300
+	ids := make([]int, 200)
+	f := make([]float64, len(ids)*d)
+	for i := range ids {
+		ids[i] = rng.IntN(n+4) - 2 // some out of range, many repeated
+		if i%7 == 3 {
+			continue // all zero
+		}
+		for j := range d {
+			if rng.IntN(5) == 0 {
+				f[i*d+j] = float64(float32(rng.NormFloat64()))
+			}
+		}
+	}
+	for _, limit := range []int{maxCacheBytes, 9000} {
+		for _, threads := range []int{1, 3} {
+			ref, got := newFeatureCache(n, d), newFeatureCache(n, d)
+			ref.limit, got.limit = limit, limit
+			for i, id := range ids {
+				ref.put(id, f[i*d:(i+1)*d])
+			}
+			got.putRows(ids[:150], f[:150*d], threads)
+			got.putRows(ids[150:], f[150*d:], threads)
+			if got.bytes != ref.bytes {
+				t.Errorf("limit %d, %d threads: %d bytes, put gives %d", limit, threads, got.bytes, ref.bytes)
+			}
+			a, b := make([]float64, d), make([]float64, d)
+			for id := range n {
+				ok1, ok2 := ref.get(a, id), got.get(b, id)
+				if ok1 != ok2 || !slices.Equal(a, b) {
+					t.Fatalf("limit %d, %d threads: image %d kept %v (put %v) or its features differ", limit, threads, id, ok2, ok1)
+				}
+			}
+		}
 	}
 }
