@@ -16,6 +16,19 @@ func sgemmMicro(kern, kb int, ap, bp, c []float32, ldc int, alpha, beta float32)
 	sgemmKernelGo(kb, ap, bp, c, ldc, alpha, beta)
 }
 
+// sgemmDirect computes np consecutive 6×16 tiles of C from six rows of a
+// row-major A read in place (row stride lda) and np packed column panels of
+// B; by the assembly when asm is set, else by the Go form. Each tile has
+// the value of the micro-kernel on the packed rows. The caller guarantees
+// len(a) >= 5*lda+k, len(b) >= 16*np*k and len(c) >= 5*ldc+16*np.
+func sgemmDirect(asm bool, k int, a []float32, lda int, b []float32, np int, c []float32, ldc int, alpha, beta float32) {
+	if asm {
+		sgemmDirect6x16AVX2(k, a, lda, b, np, c, ldc, alpha, beta)
+		return
+	}
+	sgemmDirectGo(k, a, lda, b, np, c, ldc, alpha, beta)
+}
+
 // sgemmPackPanelB packs one full column panel of B (16 columns of op(B),
 // depth k) from src (row stride ld): rows of the stored matrix interleaved
 // when trans is set, runs of 16 columns copied otherwise; by the assembly
@@ -119,6 +132,15 @@ func sscal(alpha float32, x []float32) {
 //
 //go:noescape
 func sgemmKernel6x16AVX2(k int, a, b, c []float32, ldc int, alpha, beta float32)
+
+// sgemmDirect6x16AVX2 is sgemmKernel6x16AVX2 with A read in place: for q
+// < np, tile q of C (c[16q:], row stride ldc) gets the micro-kernel's value
+// for a = the six rows a[i*lda : i*lda+k] packed and b = b[16kq:]: the same
+// fused multiply-adds in the same order. The caller guarantees len(a) >=
+// 5*lda+k, len(b) >= 16*np*k and len(c) >= 5*ldc+16*np.
+//
+//go:noescape
+func sgemmDirect6x16AVX2(k int, a []float32, lda int, b []float32, np int, c []float32, ldc int, alpha, beta float32)
 
 // sgemmPackRows16AVX2 interleaves 16 rows of a row-major matrix (row
 // stride ldb) for the micro-kernel, k a multiple of 8:

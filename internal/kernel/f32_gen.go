@@ -60,6 +60,7 @@ func main() {
 		p("")
 		p("#include \"textflag.h\"")
 		gemmKernel(p, s)
+		gemmDirect(p, s)
 		packRows(p, s)
 		packCols(p, s)
 		dot(p, s)
@@ -196,6 +197,156 @@ func gemmKernel(p func(string, ...any), s isa) {
 		}
 	}
 	p("\tVZEROUPPER")
+	p("\tRET")
+}
+
+// gemmDirect writes sgemmDirect<mr>x<nr><suffix>(k int, a []float32, lda
+// int, b []float32, np int, c []float32, ldc int, alpha, beta float32): the
+// micro-kernel of gemmKernel on np consecutive packed column panels of B
+// and consecutive tiles of C, with A read where it lies, mr rows of a
+// row-major matrix (row stride lda), rather than from a packed panel. Each
+// tile gets the same fused multiply-adds in the same order as from
+// gemmKernel, so the same values; small products, whose packed A would be
+// used by few column panels, skip its packing and a call a tile.
+func gemmDirect(p func(string, ...any), s isa) {
+	mr, nv, lanes := s.mr, s.nv, s.lanes
+	nr := nv * lanes
+	vb := 4 * lanes
+	if mr != 6 {
+		log.Fatalf("%s: the direct kernel addresses six rows of A", s.suffix)
+	}
+	name := fmt.Sprintf("sgemmDirect%dx%d%s", mr, nr, s.suffix)
+	acc := func(i, v int) string { return s.v(i*nv + v) }
+	bReg := func(v int) string { return s.v(mr*nv + v) }
+	var bcast []string
+	for r := mr*nv + nv; r < s.nregs; r++ {
+		bcast = append(bcast, s.v(r))
+	}
+	// Row i of A at step offset o: row 0 at SI, row 1 at R10 = SI+lda,
+	// then lda multiples through the scaled index.
+	aAddr := func(i, o int) string {
+		return [...]string{
+			fmt.Sprintf("%d(SI)", o), fmt.Sprintf("%d(R10)", o), fmt.Sprintf("%d(SI)(R8*2)", o),
+			fmt.Sprintf("%d(SI)(R9*1)", o), fmt.Sprintf("%d(SI)(R8*4)", o), fmt.Sprintf("%d(R10)(R8*4)", o),
+		}[i]
+	}
+	p("")
+	p("// Register use of %s: the vector registers as in %s;", name, fmt.Sprintf("sgemmKernel%dx%d%s", mr, nr, s.suffix))
+	p("//   R14 k, R13 row 0 of A, R8 lda in bytes, R9 3·lda, SI row 0 at step p,")
+	p("//   R10 row 1 at step p, DI packed B, DX the tile of C, R12 ldc in bytes,")
+	p("//   R11 column panels left, BX loop turns left, CX steps left, AX the")
+	p("//   current row of C")
+	p("")
+	p("// func %s(k int, a []float32, lda int, b []float32, np int, c []float32, ldc int, alpha, beta float32)", name)
+	p("TEXT ·%s(SB), NOSPLIT, $0-112", name)
+	p("\tMOVQ k+0(FP), R14")
+	p("\tMOVQ a_base+8(FP), R13")
+	p("\tMOVQ lda+32(FP), R8")
+	p("\tSHLQ $2, R8                    // R8 = lda in bytes")
+	p("\tLEAQ (R8)(R8*2), R9            // R9 = 3·lda")
+	p("\tMOVQ b_base+40(FP), DI")
+	p("\tMOVQ np+64(FP), R11")
+	p("\tMOVQ c_base+72(FP), DX")
+	p("\tMOVQ ldc+96(FP), R12")
+	p("\tSHLQ $2, R12                   // R12 = ldc in bytes")
+	p("\tTESTQ R11, R11")
+	p("\tJZ   done")
+	p("")
+	p("panel:")
+	p("\tMOVQ R13, SI")
+	p("\tLEAQ (R13)(R8*1), R10")
+	p("\tMOVQ DX, AX")
+	for i := range mr {
+		for o := 0; o < nr*4; o += 64 {
+			p("\tPREFETCHT0 %d(AX)", o)
+		}
+		p("\tPREFETCHT0 %d(AX)", nr*4-1)
+		if i < mr-1 {
+			p("\tADDQ R12, AX")
+		}
+	}
+	for i := range mr {
+		for v := range nv {
+			p("\tVXORPS %s, %s, %s", acc(i, v), acc(i, v), acc(i, v))
+		}
+	}
+	step := func(st int) {
+		for v := range nv {
+			p("\tVMOVUPS %d(DI), %s", nr*4*st+vb*v, bReg(v))
+		}
+		for i := range mr {
+			t := bcast[i%len(bcast)]
+			p("\tVBROADCASTSS %s, %s // a[%d][p+%d]", aAddr(i, 4*st), t, i, st)
+			for v := range nv {
+				p("\tVFMADD231PS %s, %s, %s", bReg(v), t, acc(i, v))
+			}
+		}
+	}
+	p("\tMOVQ R14, BX")
+	p("\tSHRQ $%d, BX                    // BX = k / %d", log2(unroll), unroll)
+	p("\tJZ   tail")
+	p("")
+	p("loop:")
+	for st := range unroll {
+		step(st)
+	}
+	p("\tADDQ $%d, SI", unroll*4)
+	p("\tADDQ $%d, R10", unroll*4)
+	p("\tADDQ $%d, DI", unroll*nr*4)
+	p("\tDECQ BX")
+	p("\tJNZ  loop")
+	p("")
+	p("tail:")
+	p("\tMOVQ R14, CX")
+	p("\tANDQ $%d, CX                    // CX = k %% %d", unroll-1, unroll)
+	p("\tJZ   store")
+	p("")
+	p("loop1:")
+	step(0)
+	p("\tADDQ $4, SI")
+	p("\tADDQ $4, R10")
+	p("\tADDQ $%d, DI", nr*4)
+	p("\tDECQ CX")
+	p("\tJNZ  loop1")
+	p("")
+	alpha, beta := bcast[0], bcast[1]
+	p("store:")
+	p("\tVBROADCASTSS alpha+104(FP), %s", alpha)
+	p("\tMOVQ         DX, AX")
+	p("\tMOVL         beta+108(FP), BX")
+	p("\tSHLL         $1, BX            // drop the sign: beta == ±0?")
+	p("\tJZ           store_zero")
+	p("\tVBROADCASTSS beta+108(FP), %s", beta)
+	for i := range mr {
+		for v := range nv {
+			t := bReg(v)
+			p("\tVMULPS      %d(AX), %s, %s", vb*v, beta, t)
+			p("\tVFMADD231PS %s, %s, %s", acc(i, v), alpha, t)
+			p("\tVMOVUPS     %s, %d(AX)", t, vb*v)
+		}
+		if i < mr-1 {
+			p("\tADDQ        R12, AX")
+		}
+	}
+	p("\tJMP next")
+	p("")
+	p("store_zero:")
+	for i := range mr {
+		for v := range nv {
+			p("\tVMULPS  %s, %s, %s", acc(i, v), alpha, acc(i, v))
+			p("\tVMOVUPS %s, %d(AX)", acc(i, v), vb*v)
+		}
+		if i < mr-1 {
+			p("\tADDQ    R12, AX")
+		}
+	}
+	p("")
+	p("next:")
+	p("\tADDQ $%d, DX                   // the next tile of C", nr*4)
+	p("\tDECQ R11")
+	p("\tJNZ  panel")
+	p("\tVZEROUPPER")
+	p("done:")
 	p("\tRET")
 }
 

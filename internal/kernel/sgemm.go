@@ -174,6 +174,11 @@ type sgemmCall struct {
 	// skips the micro-tiles of C that lie wholly below its diagonal.
 	packed *PackedB32
 	upper  bool
+
+	// direct is set when the micro-kernel may read op(A) in place
+	// (sgemmDirect) rather than packed: A not transposed, the assembly
+	// kernel, no race detector (which does not see the assembly's reads).
+	direct bool
 }
 
 // sgemmSlot is the private state of one goroutine taking part in a call.
@@ -210,6 +215,7 @@ func (g *sgemmCall) run() {
 		}
 	}
 	g.t = t
+	g.direct = !g.transA && g.tier.kernel != sgemmKernelGoID && !raceEnabled
 
 	if g.packed == nil {
 		if need := g.kc * g.nc; cap(g.bufB) < need {
@@ -297,6 +303,10 @@ func (g *sgemmCall) doUnit(slot, u int) {
 	if g.upper && g.jc+min(q1*nr, g.nb) <= r0*mr {
 		return // every tile of the unit is below the diagonal
 	}
+	if g.direct && (q1-q0)*nr*g.kb <= sgemmDirectMaxB {
+		g.macroDirect(slot, r0, r1, q0, q1)
+		return
+	}
 	sl := &g.slots[slot]
 	if sl.block != g.block || sl.ib != ib {
 		i0 := r0 * mr
@@ -334,6 +344,54 @@ func (g *sgemmCall) macro(r0, r1, q0, q1 int, bufA []float32) {
 				continue
 			}
 			sgemmMicro(kern, kb, ap, bp, c[i*ldc+j:i*ldc+j+(mr-1)*ldc+nr], ldc, alpha, beta)
+		}
+	}
+}
+
+// sgemmDirectMaxB is the most values of packed B (column panels times
+// depth) for which a unit of work reads A in place. Packing a row panel of
+// A costs about as much as a few of its tiles, so it pays only when the
+// panel meets many column panels; the direct kernel walks the panels of B
+// once per row panel of A, which then should stay in L1 (32 KB).
+const sgemmDirectMaxB = 8192
+
+// macroDirect is macro for units of few column panels, with the full row
+// panels of op(A) read in place by sgemmDirect, all the unit's column
+// panels in one call; a last partial row panel is packed into the slot's
+// buffer and goes through macro. The values are macro's.
+func (g *sgemmCall) macroDirect(slot, r0, r1, q0, q1 int) {
+	mr, nr := g.tier.mr, g.tier.nr
+	m, kb, lda, ldc := g.m, g.kb, g.lda, g.ldc
+	alpha, beta := g.alpha, g.betaBlk
+	a, c := g.a, g.c
+	qf := q1 // the full column panels are q0..qf-1
+	if g.jc+q1*nr > g.jc+g.nb {
+		qf--
+	}
+	var tile [sgemmTileMax]float32
+	for r := r0; r < r1; r++ {
+		i := r * mr
+		if i+mr > m {
+			sl := &g.slots[slot]
+			packRowsF32(a, lda, i, m-i, g.pc, kb, mr, sl.bufA[:mr*kb])
+			sl.block = -1 // bufA no longer holds a row block
+			g.macro(r, r+1, q0, q1, sl.bufA)
+			continue
+		}
+		qs := q0
+		for g.upper && qs < q1 && g.jc+min((qs+1)*nr, g.nb) <= i {
+			qs++ // below the diagonal
+		}
+		o := i*lda + g.pc
+		ar := a[o : o+5*lda+kb]
+		if qs < qf {
+			j := g.jc + qs*nr
+			sgemmDirect(true, kb, ar, lda, g.bufB[qs*nr*kb:qf*nr*kb], qf-qs, c[i*ldc+j:i*ldc+j+5*ldc+(qf-qs)*nr], ldc, alpha, beta)
+		}
+		if qf < q1 && qs <= qf {
+			j := g.jc + qf*nr
+			sgemmDirect(true, kb, ar, lda, g.bufB[qf*nr*kb:q1*nr*kb], 1, tile[:mr*nr], nr, 1, 0)
+			storeTile32(mr, g.jc+g.nb-j, tile[:mr*nr], nr, c[i*ldc+j:], ldc, alpha, beta)
 		}
 	}
 }
@@ -455,6 +513,21 @@ func packColsF32(b []float32, ldb, p0, kb, j0, cols, w int, dst []float32) {
 	for p := range kb {
 		o := (p0+p)*ldb + j0
 		copy(dst[p*w:p*w+cols], b[o:o+cols])
+	}
+}
+
+// sgemmDirectGo is the Go form of sgemmDirect: each of the np tiles by
+// sgemmKernelGo on the six rows of A packed.
+func sgemmDirectGo(k int, a []float32, lda int, b []float32, np int, c []float32, ldc int, alpha, beta float32) {
+	var buf [6 * 256]float32
+	ap := buf[:]
+	if 6*k > len(ap) {
+		ap = make([]float32, 6*k)
+	}
+	ap = ap[:6*k]
+	packRowsF32(a, lda, 0, 6, 0, k, 6, ap)
+	for q := range np {
+		sgemmKernelGo(k, ap, b[16*k*q:16*k*(q+1)], c[16*q:], ldc, alpha, beta)
 	}
 }
 

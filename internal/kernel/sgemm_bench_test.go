@@ -150,3 +150,44 @@ func BenchmarkSaxpyRowsIamax(b *testing.B) {
 		})
 	}
 }
+
+// sgemmSmallShapes are the small products of the patch front end:
+// correlations of 48 patches of 6×6 pixels (k = 36) with 64 atoms, the
+// same at other numbers of rows and depths.
+var sgemmSmallShapes = []gemmBenchShape{
+	{48, 64, 36, true},
+	{6, 64, 36, true},
+	{96, 64, 36, true},
+	{288, 64, 36, true},
+	{48, 64, 16, true},
+	{48, 64, 64, true},
+	{48, 128, 36, true},
+	{48, 64, 100, true},
+}
+
+// BenchmarkSgemmPackedSmall measures SgemmPacked on one goroutine at the
+// patch front end's shapes: A row-major m×k, B (n atoms of k values, the
+// rows of a row-major n×k matrix) packed once, beta = 0, in GFLOP/s.
+func BenchmarkSgemmPackedSmall(b *testing.B) {
+	for _, tier := range gemmAllTiers {
+		b.Run(tier, func(b *testing.B) {
+			if !supported(tier) {
+				b.Skipf("tier %s not run: this binary or CPU cannot run it", tier)
+			}
+			for _, s := range sgemmSmallShapes {
+				a, bm, c, lda, ldb := sgemmBenchOperands(s)
+				b.Run(s.String(), func(b *testing.B) {
+					defer setThreads(setThreads(1))
+					withGemmTier(tier, func() {
+						var pb PackedB32
+						pb.Pack(s.transB, s.k, s.n, bm, ldb)
+						b.ReportAllocs()
+						gemmBenchRun(b, s, func() {
+							SgemmPacked(false, s.m, 1, a, lda, &pb, 0, c, s.n)
+						})
+					})
+				})
+			}
+		})
+	}
+}
