@@ -485,6 +485,8 @@ store:
 	JMP next
 
 store_zero:
+	CMPL alpha+104(FP), $0x3f800000 // alpha == 1: T as it is
+	JEQ  store_one
 	VMULPS  Y0, Y14, Y0
 	VMOVUPS Y0, 0(AX)
 	VMULPS  Y1, Y14, Y1
@@ -513,6 +515,26 @@ store_zero:
 	VMULPS  Y10, Y14, Y10
 	VMOVUPS Y10, 0(AX)
 	VMULPS  Y11, Y14, Y11
+	VMOVUPS Y11, 32(AX)
+	JMP next
+
+store_one:
+	VMOVUPS Y0, 0(AX)
+	VMOVUPS Y1, 32(AX)
+	ADDQ    R12, AX
+	VMOVUPS Y2, 0(AX)
+	VMOVUPS Y3, 32(AX)
+	ADDQ    R12, AX
+	VMOVUPS Y4, 0(AX)
+	VMOVUPS Y5, 32(AX)
+	ADDQ    R12, AX
+	VMOVUPS Y6, 0(AX)
+	VMOVUPS Y7, 32(AX)
+	ADDQ    R12, AX
+	VMOVUPS Y8, 0(AX)
+	VMOVUPS Y9, 32(AX)
+	ADDQ    R12, AX
+	VMOVUPS Y10, 0(AX)
 	VMOVUPS Y11, 32(AX)
 
 next:

@@ -331,9 +331,22 @@ func gemmDirect(p func(string, ...any), s isa) {
 	p("\tJMP next")
 	p("")
 	p("store_zero:")
+	p("\tCMPL alpha+104(FP), $0x3f800000 // alpha == 1: T as it is")
+	p("\tJEQ  store_one")
 	for i := range mr {
 		for v := range nv {
 			p("\tVMULPS  %s, %s, %s", acc(i, v), alpha, acc(i, v))
+			p("\tVMOVUPS %s, %d(AX)", acc(i, v), vb*v)
+		}
+		if i < mr-1 {
+			p("\tADDQ    R12, AX")
+		}
+	}
+	p("\tJMP next")
+	p("")
+	p("store_one:")
+	for i := range mr {
+		for v := range nv {
 			p("\tVMOVUPS %s, %d(AX)", acc(i, v), vb*v)
 		}
 		if i < mr-1 {
