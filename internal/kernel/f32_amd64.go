@@ -29,6 +29,22 @@ func sgemmDirect(asm bool, k int, a []float32, lda int, b []float32, np int, c [
 	sgemmDirectGo(k, a, lda, b, np, c, ldc, alpha, beta)
 }
 
+// sgemmPackPanelA packs one full row panel of A for the micro-kernel: six
+// rows of a row-major matrix (row stride ld), depth k, interleaved; by the
+// assembly (eight columns a turn, the rest in Go) when asm is set, else by
+// packRows6F32.
+func sgemmPackPanelA(asm bool, k int, src []float32, ld int, dst []float32) {
+	if !asm {
+		packRows6F32(src, ld, 0, 0, k, dst)
+		return
+	}
+	k8 := k &^ 7
+	sgemmPackRows6AVX2(k8, src, ld, dst)
+	if k8 < k {
+		packRows6F32(src[k8:], ld, 0, 0, k-k8, dst[6*k8:])
+	}
+}
+
 // sgemmPackPanelB packs one full column panel of B (16 columns of op(B),
 // depth k) from src (row stride ld): rows of the stored matrix interleaved
 // when trans is set, runs of 16 columns copied otherwise; by the assembly
@@ -155,6 +171,20 @@ func sgemmDirect6x16AVX2(k int, a []float32, lda int, b []float32, np int, c []f
 //
 //go:noescape
 func sgemmPackRows16AVX2(k int, b []float32, ldb int, dst []float32)
+
+// sgemmPackRows6AVX2 interleaves six rows of a row-major matrix (row
+// stride lda) for the micro-kernel's A, k a multiple of 8:
+//
+//	for p := range k {
+//		for i := range 6 {
+//			dst[p*6+i] = a[i*lda+p]
+//		}
+//	}
+//
+// The caller guarantees len(a) >= 5*lda+k and len(dst) >= 6k.
+//
+//go:noescape
+func sgemmPackRows6AVX2(k int, a []float32, lda int, dst []float32)
 
 // sgemmPackCols16AVX2 copies 16 consecutive columns of k rows of a
 // row-major matrix (row stride ldb):

@@ -654,6 +654,64 @@ loop:
 done:
 	RET
 
+// func sgemmPackRows6AVX2(k int, a []float32, lda int, dst []float32)
+//   SI column p of row 0, R10 of row 1, R8 lda in bytes, R9 3·lda, DI dst;
+//   Y0..Y5 rows, then Y0..Y3 rows 0..3 of columns j | j+4; Y6..Y11 pairs
+//   of rows unpacked, X12, X13 upper halves
+TEXT ·sgemmPackRows6AVX2(SB), NOSPLIT, $0-64
+	MOVQ k+0(FP), CX
+	SHRQ $3, CX                    // CX = k / 8
+	JZ   done
+	MOVQ a_base+8(FP), SI
+	MOVQ lda+32(FP), R8
+	SHLQ $2, R8                    // R8 = lda in bytes
+	LEAQ (R8)(R8*2), R9            // R9 = 3·lda
+	LEAQ (SI)(R8*1), R10
+	MOVQ dst_base+40(FP), DI
+loop:
+	VMOVUPS (SI), Y0
+	VMOVUPS (R10), Y1
+	VMOVUPS (SI)(R8*2), Y2
+	VMOVUPS (SI)(R9*1), Y3
+	VMOVUPS (SI)(R8*4), Y4
+	VMOVUPS (R10)(R8*4), Y5
+	VUNPCKLPS Y1, Y0, Y6      // rows 0, 1: columns 0, 1 | 4, 5
+	VUNPCKHPS Y1, Y0, Y7      // rows 0, 1: columns 2, 3 | 6, 7
+	VUNPCKLPS Y3, Y2, Y8      // rows 2, 3: columns 0, 1 | 4, 5
+	VUNPCKHPS Y3, Y2, Y9      // rows 2, 3: columns 2, 3 | 6, 7
+	VUNPCKLPS Y5, Y4, Y10      // rows 4, 5: columns 0, 1 | 4, 5
+	VUNPCKHPS Y5, Y4, Y11      // rows 4, 5: columns 2, 3 | 6, 7
+	VSHUFPS $0x44, Y8, Y6, Y0     // rows 0..3: column 0 | 4
+	VSHUFPS $0xee, Y8, Y6, Y1     // column 1 | 5
+	VSHUFPS $0x44, Y9, Y7, Y2     // column 2 | 6
+	VSHUFPS $0xee, Y9, Y7, Y3     // column 3 | 7
+	VEXTRACTF128 $1, Y10, X12     // rows 4, 5: columns 4, 5
+	VEXTRACTF128 $1, Y11, X13     // columns 6, 7
+	VMOVUPS X0, 0(DI)
+	VMOVLPS X10, 16(DI)
+	VMOVUPS X1, 24(DI)
+	VMOVHPS X10, 40(DI)
+	VMOVUPS X2, 48(DI)
+	VMOVLPS X11, 64(DI)
+	VMOVUPS X3, 72(DI)
+	VMOVHPS X11, 88(DI)
+	VEXTRACTF128 $1, Y0, 96(DI)
+	VMOVLPS X12, 112(DI)
+	VEXTRACTF128 $1, Y1, 120(DI)
+	VMOVHPS X12, 136(DI)
+	VEXTRACTF128 $1, Y2, 144(DI)
+	VMOVLPS X13, 160(DI)
+	VEXTRACTF128 $1, Y3, 168(DI)
+	VMOVHPS X13, 184(DI)
+	ADDQ $32, SI
+	ADDQ $32, R10
+	ADDQ $192, DI
+	DECQ CX
+	JNZ  loop
+	VZEROUPPER
+done:
+	RET
+
 // func sgemmPackCols16AVX2(k int, b []float32, ldb int, dst []float32)
 TEXT ·sgemmPackCols16AVX2(SB), NOSPLIT, $0-64
 	MOVQ k+0(FP), CX

@@ -62,6 +62,7 @@ func main() {
 		gemmKernel(p, s)
 		gemmDirect(p, s)
 		packRows(p, s)
+		packRowsA(p, s)
 		packCols(p, s)
 		dot(p, s)
 		sumSq(p, s)
@@ -427,6 +428,74 @@ func packRows(p func(string, ...any), s isa) {
 	p("	VZEROUPPER")
 	p("done:")
 	p("	RET")
+}
+
+// packRowsA writes sgemmPackRows<mr><suffix>(k int, a []float32, lda int,
+// dst []float32): the row panel of A for the micro-kernel, mr = 6 rows of
+// a row-major matrix interleaved, dst[p*6+i] = a[i*lda+p], for k a
+// multiple of 8 (the caller packs the last columns). Eight columns a turn:
+// rows 0..3 are transposed by an unpack and a shuffle, each 128-bit half
+// then holding rows 0..3 of one column; rows 4 and 5 need the unpack only,
+// each 64-bit quarter then holding them for one column. Each column is
+// stored as 16 bytes and 8, so nothing is written past the panel.
+func packRowsA(p func(string, ...any), s isa) {
+	if s.mr != 6 || s.lanes != 8 {
+		log.Fatalf("%s: the packing of A is written for six rows of eight lanes", s.suffix)
+	}
+	name := fmt.Sprintf("sgemmPackRows6%s", s.suffix)
+	p("")
+	p("// func %s(k int, a []float32, lda int, dst []float32)", name)
+	p("//   SI column p of row 0, R10 of row 1, R8 lda in bytes, R9 3·lda, DI dst;")
+	p("//   Y0..Y5 rows, then Y0..Y3 rows 0..3 of columns j | j+4; Y6..Y11 pairs")
+	p("//   of rows unpacked, X12, X13 upper halves")
+	p("TEXT ·%s(SB), NOSPLIT, $0-64", name)
+	p("\tMOVQ k+0(FP), CX")
+	p("\tSHRQ $3, CX                    // CX = k / 8")
+	p("\tJZ   done")
+	p("\tMOVQ a_base+8(FP), SI")
+	p("\tMOVQ lda+32(FP), R8")
+	p("\tSHLQ $2, R8                    // R8 = lda in bytes")
+	p("\tLEAQ (R8)(R8*2), R9            // R9 = 3·lda")
+	p("\tLEAQ (SI)(R8*1), R10")
+	p("\tMOVQ dst_base+40(FP), DI")
+	p("loop:")
+	rows := []string{"(SI)", "(R10)", "(SI)(R8*2)", "(SI)(R9*1)", "(SI)(R8*4)", "(R10)(R8*4)"}
+	for r, a := range rows {
+		p("\tVMOVUPS %s, Y%d", a, r)
+	}
+	for i := 0; i < 6; i += 2 {
+		p("\tVUNPCKLPS Y%d, Y%d, Y%d      // rows %d, %d: columns 0, 1 | 4, 5", i+1, i, 6+i, i, i+1)
+		p("\tVUNPCKHPS Y%d, Y%d, Y%d      // rows %d, %d: columns 2, 3 | 6, 7", i+1, i, 7+i, i, i+1)
+	}
+	p("\tVSHUFPS $0x44, Y8, Y6, Y0     // rows 0..3: column 0 | 4")
+	p("\tVSHUFPS $0xee, Y8, Y6, Y1     // column 1 | 5")
+	p("\tVSHUFPS $0x44, Y9, Y7, Y2     // column 2 | 6")
+	p("\tVSHUFPS $0xee, Y9, Y7, Y3     // column 3 | 7")
+	p("\tVEXTRACTF128 $1, Y10, X12     // rows 4, 5: columns 4, 5")
+	p("\tVEXTRACTF128 $1, Y11, X13     // columns 6, 7")
+	for j := range 8 {
+		o := 24 * j
+		u := j % 4
+		if j < 4 {
+			p("\tVMOVUPS X%d, %d(DI)", u, o)
+		} else {
+			p("\tVEXTRACTF128 $1, Y%d, %d(DI)", u, o)
+		}
+		src := []int{10, 10, 11, 11, 12, 12, 13, 13}[j]
+		op := "VMOVLPS"
+		if j%2 == 1 {
+			op = "VMOVHPS"
+		}
+		p("\t%s X%d, %d(DI)", op, src, o+16)
+	}
+	p("\tADDQ $32, SI")
+	p("\tADDQ $32, R10")
+	p("\tADDQ $192, DI")
+	p("\tDECQ CX")
+	p("\tJNZ  loop")
+	p("\tVZEROUPPER")
+	p("done:")
+	p("\tRET")
 }
 
 // packCols writes sgemmPackCols<nr><suffix>(k int, b []float32, ldb int,

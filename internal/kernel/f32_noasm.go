@@ -33,3 +33,7 @@ func sgemmPackPanelB(asm, trans bool, k int, src []float32, ld int, dst []float3
 func sgemmDirect(asm bool, k int, a []float32, lda int, b []float32, np int, c []float32, ldc int, alpha, beta float32) {
 	sgemmDirectGo(k, a, lda, b, np, c, ldc, alpha, beta)
 }
+
+func sgemmPackPanelA(asm bool, k int, src []float32, ld int, dst []float32) {
+	packRows6F32(src, ld, 0, 0, k, dst)
+}

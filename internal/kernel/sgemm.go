@@ -420,14 +420,21 @@ func storeTile32(rows, cols int, t []float32, nr int, c []float32, ldc int, alph
 // sgemmPackA packs op(A)[i0:i0+mb, p0:p0+kb] into dst as ⌈mb/mr⌉ row
 // panels of mr·kb values each, in the layout of packA: panel r holds, step
 // by step, the mr values of op(A) rows r·mr.., zeros past the last row.
+// Full six-row panels of an A as stored go through sgemmPackPanelA (the
+// assembly in the AVX2 kernel's tiers, except under the race detector).
 func sgemmPackA(t *sgemmTier, trans bool, a []float32, lda, i0, mb, p0, kb int, dst []float32) {
 	mr := t.mr
+	asm := t.kernel != sgemmKernelGoID && !raceEnabled
 	for r := 0; r < mb; r += mr {
 		rows := min(mr, mb-r)
 		panel := dst[r*kb : r*kb+mr*kb]
-		if trans {
+		switch {
+		case trans:
 			packColsF32(a, lda, p0, kb, i0+r, rows, mr, panel)
-		} else {
+		case rows == 6 && mr == 6:
+			o := (i0+r)*lda + p0
+			sgemmPackPanelA(asm, kb, a[o:o+5*lda+kb], lda, panel)
+		default:
 			packRowsF32(a, lda, i0+r, rows, p0, kb, mr, panel)
 		}
 	}

@@ -191,3 +191,27 @@ func BenchmarkSgemmPackedSmall(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkSgemmPackA measures the packing of one 288×256 block of a
+// row-major A (row stride 784, as X in A0 = X·Dᵀ) by the Go form and by
+// the assembly, in GB/s of A read.
+func BenchmarkSgemmPackA(b *testing.B) {
+	const mb, kb, lda = 288, 256, 784
+	a, _, _, _, _ := sgemmBenchOperands(gemmBenchShape{m: mb, n: 1, k: lda})
+	dst := make([]float32, mb*kb)
+	forms := []struct {
+		name string
+		tier sgemmTier
+	}{{"go", sgemmTiers[sgemmKernelGoID]}, {"avx2", sgemmTiers[sgemmKernelAVX2ID]}}
+	for _, f := range forms {
+		b.Run(f.name, func(b *testing.B) {
+			if f.tier.kernel != sgemmKernelGoID && !canAsm {
+				b.Skip("no assembly in this binary or CPU")
+			}
+			b.SetBytes(4 * mb * kb)
+			for b.Loop() {
+				sgemmPackA(&f.tier, false, a, lda, 0, mb, 0, kb, dst)
+			}
+		})
+	}
+}

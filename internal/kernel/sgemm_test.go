@@ -575,3 +575,71 @@ func TestSgemmDirect(t *testing.T) {
 		}
 	}
 }
+
+// TestSgemmPackPanelA checks the packing of A's row panels by the assembly
+// against the Go forms, bit for bit: full six-row panels alone at every
+// depth up to 40, then whole blocks of 1 to 13 rows (partial panels too)
+// at offsets inside padded matrices, with canaries after the panels.
+func TestSgemmPackPanelA(t *testing.T) {
+	rng := rand.New(rand.NewPCG(12, 12))
+	asm := canAsm && !raceEnabled
+	for k := 0; k <= 40; k++ {
+		for _, pad := range []int{0, 3, 16} {
+			ld := max(k, 1) + pad
+			src := sgemmMatrix(rng, 6, k, ld)
+			src0 := slices.Clone(src)
+			want := sgemmMatrix(rng, 1, 6*k, 6*k)
+			got := slices.Clone(want)
+			n := 5*ld + k
+			sgemmPackPanelA(false, k, src[:n], ld, want)
+			sgemmPackPanelA(asm, k, src[:n], ld, got)
+			name := fmt.Sprintf("k=%d pad=%d", k, pad)
+			if !slices.Equal(math32bits(got), math32bits(want)) {
+				t.Errorf("%s: the assembly packs differently from the Go form", name)
+			}
+			sgemmCheckCanaries(t, name, got, 1, 6*k, 6*k)
+			if !slices.Equal(math32bits(src), math32bits(src0)) {
+				t.Errorf("%s: source modified", name)
+			}
+			for p := range k {
+				for i := range 6 {
+					if math.Float32bits(want[p*6+i]) != math.Float32bits(src[i*ld+p]) {
+						t.Fatalf("%s: Go form: dst[%d] = %v, want %v", name, p*6+i, want[p*6+i], src[i*ld+p])
+					}
+				}
+			}
+		}
+	}
+	goTier, asmTier := sgemmTiers[sgemmKernelGoID], sgemmTiers[sgemmKernelAVX2ID]
+	if !asm {
+		asmTier = goTier
+	}
+	for mb := 1; mb <= 13; mb++ {
+		for _, k := range []int{1, 7, 8, 9, 17, 40} {
+			const i0, p0, pad = 2, 3, 5
+			ld := p0 + k + pad
+			a := sgemmMatrix(rng, i0+mb, p0+k, ld)
+			np := ceilDiv(mb, 6)
+			want := sgemmMatrix(rng, 1, 6*k*np, 6*k*np)
+			got := slices.Clone(want)
+			sgemmPackA(&goTier, false, a, ld, i0, mb, p0, k, want)
+			sgemmPackA(&asmTier, false, a, ld, i0, mb, p0, k, got)
+			name := fmt.Sprintf("block mb=%d k=%d", mb, k)
+			if !slices.Equal(math32bits(got), math32bits(want)) {
+				t.Errorf("%s: the assembly tier packs differently from the Go tier", name)
+			}
+			sgemmCheckCanaries(t, name, got, 1, 6*k*np, 6*k*np)
+			for r := range 6 * np {
+				for p := range k {
+					w := float32(0)
+					if r < mb {
+						w = a[(i0+r)*ld+p0+p]
+					}
+					if v := want[(r/6)*6*k+p*6+r%6]; math.Float32bits(v) != math.Float32bits(w) {
+						t.Fatalf("%s: Go tier: row %d step %d = %v, want %v", name, r, p, v, w)
+					}
+				}
+			}
+		}
+	}
+}
