@@ -16,6 +16,19 @@ func sgemmMicro(kern, kb int, ap, bp, c []float32, ldc int, alpha, beta float32)
 	sgemmKernelGo(kb, ap, bp, c, ldc, alpha, beta)
 }
 
+// sgemmTiles computes nt 6×16 tiles of C one below the other (tile t at
+// c[6t*ldc:]) from nt consecutive packed row panels of A and one packed
+// column panel of B, each with the value of the micro-kernel kern. The
+// caller guarantees len(a) >= 6*k*nt, len(b) >= 16*k and len(c) >=
+// (6*nt-1)*ldc+16.
+func sgemmTiles(kern, k int, a, b []float32, nt int, c []float32, ldc int, alpha, beta float32) {
+	if kern == sgemmKernelAVX2ID {
+		sgemmTiles6x16AVX2(k, a, b, nt, c, ldc, alpha, beta)
+		return
+	}
+	sgemmTilesGo(k, a, b, nt, c, ldc, alpha, beta)
+}
+
 // sgemmDirect computes np consecutive 6×16 tiles of C from six rows of a
 // row-major A read in place (row stride lda) and np packed column panels of
 // B; by the assembly when asm is set, else by the Go form. Each tile has
@@ -148,6 +161,14 @@ func sscal(alpha float32, x []float32) {
 //
 //go:noescape
 func sgemmKernel6x16AVX2(k int, a, b, c []float32, ldc int, alpha, beta float32)
+
+// sgemmTiles6x16AVX2 is sgemmKernel6x16AVX2 on nt tiles one below the
+// other: for t < nt, tile t of C (c[6t*ldc:]) gets the micro-kernel's
+// value for a[6kt:] and b. The caller guarantees len(a) >= 6*k*nt, len(b)
+// >= 16*k and len(c) >= (6*nt-1)*ldc+16.
+//
+//go:noescape
+func sgemmTiles6x16AVX2(k int, a, b []float32, nt int, c []float32, ldc int, alpha, beta float32)
 
 // sgemmDirect6x16AVX2 is sgemmKernel6x16AVX2 with A read in place: for q
 // < np, tile q of C (c[16q:], row stride ldc) gets the micro-kernel's value

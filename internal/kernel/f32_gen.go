@@ -60,7 +60,8 @@ func main() {
 		p("")
 		p("#include \"textflag.h\"")
 		gemmKernel(p, s)
-		gemmDirect(p, s)
+		gemmTiles(p, s, true)
+		gemmTiles(p, s, false)
 		packRows(p, s)
 		packRowsA(p, s)
 		packCols(p, s)
@@ -201,61 +202,107 @@ func gemmKernel(p func(string, ...any), s isa) {
 	p("\tRET")
 }
 
-// gemmDirect writes sgemmDirect<mr>x<nr><suffix>(k int, a []float32, lda
-// int, b []float32, np int, c []float32, ldc int, alpha, beta float32): the
-// micro-kernel of gemmKernel on np consecutive packed column panels of B
-// and consecutive tiles of C, with A read where it lies, mr rows of a
-// row-major matrix (row stride lda), rather than from a packed panel. Each
-// tile gets the same fused multiply-adds in the same order as from
-// gemmKernel, so the same values; small products, whose packed A would be
-// used by few column panels, skip its packing and a call a tile.
-func gemmDirect(p func(string, ...any), s isa) {
+// gemmTiles writes the micro-kernel of gemmKernel run on a line of tiles
+// of C in one call, each tile with the same fused multiply-adds in the same
+// order as gemmKernel's, so the same values:
+//
+//   - direct: sgemmDirect<mr>x<nr><suffix>(k int, a []float32, lda int,
+//     b []float32, np int, c []float32, ldc int, alpha, beta float32), np
+//     tiles side by side on np consecutive packed column panels of B, with
+//     A read where it lies, mr rows of a row-major matrix (row stride lda),
+//     rather than from a packed panel: small products, whose packed A would
+//     be used by few column panels, skip its packing;
+//   - else: sgemmTiles<mr>x<nr><suffix>(k int, a, b []float32, nt int, c
+//     []float32, ldc int, alpha, beta float32), nt tiles one below the
+//     other on nt consecutive packed row panels of A and one of B.
+//
+// Either saves the driver a call a tile.
+func gemmTiles(p func(string, ...any), s isa, direct bool) {
 	mr, nv, lanes := s.mr, s.nv, s.lanes
 	nr := nv * lanes
 	vb := 4 * lanes
 	if mr != 6 {
 		log.Fatalf("%s: the direct kernel addresses six rows of A", s.suffix)
 	}
-	name := fmt.Sprintf("sgemmDirect%dx%d%s", mr, nr, s.suffix)
+	name := fmt.Sprintf("sgemmTiles%dx%d%s", mr, nr, s.suffix)
+	if direct {
+		name = fmt.Sprintf("sgemmDirect%dx%d%s", mr, nr, s.suffix)
+	}
 	acc := func(i, v int) string { return s.v(i*nv + v) }
 	bReg := func(v int) string { return s.v(mr*nv + v) }
 	var bcast []string
 	for r := mr*nv + nv; r < s.nregs; r++ {
 		bcast = append(bcast, s.v(r))
 	}
-	// Row i of A at step offset o: row 0 at SI, row 1 at R10 = SI+lda,
-	// then lda multiples through the scaled index.
-	aAddr := func(i, o int) string {
+	// Element i of A's step st: in place, row 0 at SI, row 1 at R10 =
+	// SI+lda, then lda multiples through the scaled index; packed, at SI.
+	aAddr := func(i, st int) string {
+		if !direct {
+			return fmt.Sprintf("%d(SI)", 4*(mr*st+i))
+		}
+		o := 4 * st
 		return [...]string{
 			fmt.Sprintf("%d(SI)", o), fmt.Sprintf("%d(R10)", o), fmt.Sprintf("%d(SI)(R8*2)", o),
 			fmt.Sprintf("%d(SI)(R9*1)", o), fmt.Sprintf("%d(SI)(R8*4)", o), fmt.Sprintf("%d(R10)(R8*4)", o),
 		}[i]
 	}
+	aStep := 4 // bytes SI and R10 move a step
+	if !direct {
+		aStep = 4 * mr
+	}
+	// The arguments after the first slice.
+	fp := 32
 	p("")
 	p("// Register use of %s: the vector registers as in %s;", name, fmt.Sprintf("sgemmKernel%dx%d%s", mr, nr, s.suffix))
-	p("//   R14 k, R13 row 0 of A, R8 lda in bytes, R9 3·lda, SI row 0 at step p,")
-	p("//   R10 row 1 at step p, DI packed B, DX the tile of C, R12 ldc in bytes,")
-	p("//   R11 column panels left, BX loop turns left, CX steps left, AX the")
-	p("//   current row of C")
-	p("")
-	p("// func %s(k int, a []float32, lda int, b []float32, np int, c []float32, ldc int, alpha, beta float32)", name)
-	p("TEXT ·%s(SB), NOSPLIT, $0-112", name)
+	if direct {
+		p("//   R14 k, R13 row 0 of A, R8 lda in bytes, R9 3·lda, SI row 0 at step p,")
+		p("//   R10 row 1 at step p, DI packed B, DX the tile of C, R12 ldc in bytes,")
+		p("//   R11 tiles left, BX loop turns left, CX steps left, AX the current")
+		p("//   row of C")
+		p("")
+		p("// func %s(k int, a []float32, lda int, b []float32, np int, c []float32, ldc int, alpha, beta float32)", name)
+		p("TEXT ·%s(SB), NOSPLIT, $0-112", name)
+	} else {
+		p("//   R14 k, SI packed A at step p, R13 packed B, DI it at step p, DX the")
+		p("//   tile of C, R12 ldc in bytes, R9 %d·ldc, R11 tiles left, BX loop turns", mr)
+		p("//   left, CX steps left, AX the current row of C")
+		p("")
+		p("// func %s(k int, a, b []float32, nt int, c []float32, ldc int, alpha, beta float32)", name)
+		p("TEXT ·%s(SB), NOSPLIT, $0-104", name)
+	}
 	p("\tMOVQ k+0(FP), R14")
-	p("\tMOVQ a_base+8(FP), R13")
-	p("\tMOVQ lda+32(FP), R8")
-	p("\tSHLQ $2, R8                    // R8 = lda in bytes")
-	p("\tLEAQ (R8)(R8*2), R9            // R9 = 3·lda")
-	p("\tMOVQ b_base+40(FP), DI")
-	p("\tMOVQ np+64(FP), R11")
-	p("\tMOVQ c_base+72(FP), DX")
-	p("\tMOVQ ldc+96(FP), R12")
+	if direct {
+		p("\tMOVQ a_base+8(FP), R13")
+		p("\tMOVQ lda+32(FP), R8")
+		p("\tSHLQ $2, R8                    // R8 = lda in bytes")
+		p("\tLEAQ (R8)(R8*2), R9            // R9 = 3·lda")
+		fp += 8
+		p("\tMOVQ b_base+%d(FP), DI", fp)
+		p("\tMOVQ np+%d(FP), R11", fp+24)
+	} else {
+		p("\tMOVQ a_base+8(FP), SI")
+		p("\tMOVQ b_base+%d(FP), R13", fp)
+		p("\tMOVQ nt+%d(FP), R11", fp+24)
+	}
+	fp += 32 // c
+	p("\tMOVQ c_base+%d(FP), DX", fp)
+	p("\tMOVQ ldc+%d(FP), R12", fp+24)
 	p("\tSHLQ $2, R12                   // R12 = ldc in bytes")
+	if !direct {
+		p("\tLEAQ (R12)(R12*2), R9")
+		p("\tSHLQ $1, R9                    // R9 = %d·ldc in bytes", mr)
+	}
+	alphaArg, betaArg := fmt.Sprintf("alpha+%d(FP)", fp+32), fmt.Sprintf("beta+%d(FP)", fp+36)
 	p("\tTESTQ R11, R11")
 	p("\tJZ   done")
 	p("")
-	p("panel:")
-	p("\tMOVQ R13, SI")
-	p("\tLEAQ (R13)(R8*1), R10")
+	p("tile:")
+	if direct {
+		p("\tMOVQ R13, SI")
+		p("\tLEAQ (R13)(R8*1), R10")
+	} else {
+		p("\tMOVQ R13, DI")
+	}
 	p("\tMOVQ DX, AX")
 	for i := range mr {
 		for o := 0; o < nr*4; o += 64 {
@@ -277,11 +324,18 @@ func gemmDirect(p func(string, ...any), s isa) {
 		}
 		for i := range mr {
 			t := bcast[i%len(bcast)]
-			p("\tVBROADCASTSS %s, %s // a[%d][p+%d]", aAddr(i, 4*st), t, i, st)
+			p("\tVBROADCASTSS %s, %s // a[%d] at step p+%d", aAddr(i, st), t, i, st)
 			for v := range nv {
 				p("\tVFMADD231PS %s, %s, %s", bReg(v), t, acc(i, v))
 			}
 		}
+	}
+	advance := func(steps int) {
+		p("\tADDQ $%d, SI", steps*aStep)
+		if direct {
+			p("\tADDQ $%d, R10", steps*aStep)
+		}
+		p("\tADDQ $%d, DI", steps*nr*4)
 	}
 	p("\tMOVQ R14, BX")
 	p("\tSHRQ $%d, BX                    // BX = k / %d", log2(unroll), unroll)
@@ -291,9 +345,7 @@ func gemmDirect(p func(string, ...any), s isa) {
 	for st := range unroll {
 		step(st)
 	}
-	p("\tADDQ $%d, SI", unroll*4)
-	p("\tADDQ $%d, R10", unroll*4)
-	p("\tADDQ $%d, DI", unroll*nr*4)
+	advance(unroll)
 	p("\tDECQ BX")
 	p("\tJNZ  loop")
 	p("")
@@ -304,20 +356,18 @@ func gemmDirect(p func(string, ...any), s isa) {
 	p("")
 	p("loop1:")
 	step(0)
-	p("\tADDQ $4, SI")
-	p("\tADDQ $4, R10")
-	p("\tADDQ $%d, DI", nr*4)
+	advance(1)
 	p("\tDECQ CX")
 	p("\tJNZ  loop1")
 	p("")
 	alpha, beta := bcast[0], bcast[1]
 	p("store:")
-	p("\tVBROADCASTSS alpha+104(FP), %s", alpha)
+	p("\tVBROADCASTSS %s, %s", alphaArg, alpha)
 	p("\tMOVQ         DX, AX")
-	p("\tMOVL         beta+108(FP), BX")
+	p("\tMOVL         %s, BX", betaArg)
 	p("\tSHLL         $1, BX            // drop the sign: beta == ±0?")
 	p("\tJZ           store_zero")
-	p("\tVBROADCASTSS beta+108(FP), %s", beta)
+	p("\tVBROADCASTSS %s, %s", betaArg, beta)
 	for i := range mr {
 		for v := range nv {
 			t := bReg(v)
@@ -332,7 +382,7 @@ func gemmDirect(p func(string, ...any), s isa) {
 	p("\tJMP next")
 	p("")
 	p("store_zero:")
-	p("\tCMPL alpha+104(FP), $0x3f800000 // alpha == 1: T as it is")
+	p("\tCMPL %s, $0x3f800000 // alpha == 1: T as it is", alphaArg)
 	p("\tJEQ  store_one")
 	for i := range mr {
 		for v := range nv {
@@ -356,9 +406,13 @@ func gemmDirect(p func(string, ...any), s isa) {
 	}
 	p("")
 	p("next:")
-	p("\tADDQ $%d, DX                   // the next tile of C", nr*4)
+	if direct {
+		p("\tADDQ $%d, DX                   // the next tile of C, to the right", nr*4)
+	} else {
+		p("\tADDQ R9, DX                    // the next tile of C, below")
+	}
 	p("\tDECQ R11")
-	p("\tJNZ  panel")
+	p("\tJNZ  tile")
 	p("\tVZEROUPPER")
 	p("done:")
 	p("\tRET")

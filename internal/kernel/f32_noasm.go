@@ -37,3 +37,7 @@ func sgemmDirect(asm bool, k int, a []float32, lda int, b []float32, np int, c [
 func sgemmPackPanelA(asm bool, k int, src []float32, ld int, dst []float32) {
 	packRows6F32(src, ld, 0, 0, k, dst)
 }
+
+func sgemmTiles(kern, k int, a, b []float32, nt int, c []float32, ldc int, alpha, beta float32) {
+	sgemmTilesGo(k, a, b, nt, c, ldc, alpha, beta)
+}

@@ -331,19 +331,21 @@ func (g *sgemmCall) macro(r0, r1, q0, q1 int, bufA []float32) {
 		bp := g.bufB[q*nr*kb : (q+1)*nr*kb]
 		j := g.jc + q*nr
 		cols := min(nr, g.jc+g.nb-j)
-		for r := r0; r < r1; r++ {
+		re := r1
+		if g.upper {
+			re = min(re, ceilDiv(j+cols, mr)) // the rest is below the diagonal
+		}
+		r := r0
+		if rf := min(re, m/mr); cols == nr && rf > r0 {
+			// The full tiles of the column in one call.
+			sgemmTiles(kern, kb, bufA[:(rf-r0)*mr*kb], bp, rf-r0, c[r0*mr*ldc+j:(rf*mr-1)*ldc+j+nr], ldc, alpha, beta)
+			r = rf
+		}
+		for ; r < re; r++ {
 			ap := bufA[(r-r0)*mr*kb : (r-r0+1)*mr*kb]
 			i := r * mr
-			if g.upper && j+cols <= i {
-				continue // below the diagonal
-			}
-			rows := min(mr, m-i)
-			if rows < mr || cols < nr {
-				sgemmMicro(kern, kb, ap, bp, tile[:mr*nr], nr, 1, 0)
-				storeTile32(rows, cols, tile[:mr*nr], nr, c[i*ldc+j:], ldc, alpha, beta)
-				continue
-			}
-			sgemmMicro(kern, kb, ap, bp, c[i*ldc+j:i*ldc+j+(mr-1)*ldc+nr], ldc, alpha, beta)
+			sgemmMicro(kern, kb, ap, bp, tile[:mr*nr], nr, 1, 0)
+			storeTile32(min(mr, m-i), cols, tile[:mr*nr], nr, c[i*ldc+j:], ldc, alpha, beta)
 		}
 	}
 }
@@ -520,6 +522,13 @@ func packColsF32(b []float32, ldb, p0, kb, j0, cols, w int, dst []float32) {
 	for p := range kb {
 		o := (p0+p)*ldb + j0
 		copy(dst[p*w:p*w+cols], b[o:o+cols])
+	}
+}
+
+// sgemmTilesGo is the Go form of sgemmTiles: sgemmKernelGo on each tile.
+func sgemmTilesGo(k int, a, b []float32, nt int, c []float32, ldc int, alpha, beta float32) {
+	for t := range nt {
+		sgemmKernelGo(k, a[6*k*t:6*k*(t+1)], b, c[6*t*ldc:], ldc, alpha, beta)
 	}
 }
 
