@@ -357,44 +357,74 @@ func (g *sgemmCall) macro(r0, r1, q0, q1 int, bufA []float32) {
 // once per row panel of A, which then should stay in L1 (32 KB).
 const sgemmDirectMaxB = 8192
 
-// macroDirect is macro for units of few column panels, with the full row
-// panels of op(A) read in place by sgemmDirect, all the unit's column
-// panels in one call; a last partial row panel is packed into the slot's
-// buffer and goes through macro. The values are macro's.
+// macroDirect is macro for units of few column panels, by
+// sgemmDirectBlock; a last partial row panel is packed into the slot's
+// buffer. The values are macro's.
 func (g *sgemmCall) macroDirect(slot, r0, r1, q0, q1 int) {
-	mr, nr := g.tier.mr, g.tier.nr
-	m, kb, lda, ldc := g.m, g.kb, g.lda, g.ldc
-	alpha, beta := g.alpha, g.betaBlk
-	a, c := g.a, g.c
+	sl := &g.slots[slot]
+	if r1*g.tier.mr > g.m {
+		sl.block = -1 // bufA is to hold the partial row panel
+	}
+	sgemmDirectBlock(g.tier.kernel, g.a, g.lda, g.m, g.pc, g.kb, g.bufB, g.jc, g.nb, g.c, g.ldc,
+		g.alpha, g.betaBlk, g.upper, r0, r1, q0, q1, sl.bufA)
+}
+
+// sgemmDirectBlock computes the tiles of row panels r0..r1-1 and column
+// panels q0..q1-1 of C (of m rows; the columns jc..jc+nb-1 of the block,
+// B its packed panels, depth kb from column pc of A) with the full row
+// panels of an untransposed A read in place by sgemmDirect, all the column
+// panels of a row panel in one call. A last partial row panel is packed
+// into scratch (a buffer of its own if that is too short) and goes tile by
+// tile through the micro-kernel kern, as in macro. With upper, the tiles
+// wholly below the diagonal are skipped. The values are macro's.
+func sgemmDirectBlock(kern int, a []float32, lda, m, pc, kb int, b []float32, jc, nb int, c []float32, ldc int,
+	alpha, beta float32, upper bool, r0, r1, q0, q1 int, scratch []float32) {
+	const mr, nr = 6, 16
 	qf := q1 // the full column panels are q0..qf-1
-	if g.jc+q1*nr > g.jc+g.nb {
+	if q1*nr > nb {
 		qf--
 	}
 	var tile [sgemmTileMax]float32
 	for r := r0; r < r1; r++ {
 		i := r * mr
-		if i+mr > m {
-			sl := &g.slots[slot]
-			packRowsF32(a, lda, i, m-i, g.pc, kb, mr, sl.bufA[:mr*kb])
-			sl.block = -1 // bufA no longer holds a row block
-			g.macro(r, r+1, q0, q1, sl.bufA)
-			continue
-		}
 		qs := q0
-		for g.upper && qs < q1 && g.jc+min((qs+1)*nr, g.nb) <= i {
+		for upper && qs < q1 && jc+min((qs+1)*nr, nb) <= i {
 			qs++ // below the diagonal
 		}
-		o := i*lda + g.pc
+		if i+mr > m {
+			sgemmPartialPanel(kern, a, lda, i, m-i, pc, kb, b, jc, nb, qs, q1, c, ldc, alpha, beta, scratch)
+			continue
+		}
+		o := i*lda + pc
 		ar := a[o : o+5*lda+kb]
 		if qs < qf {
-			j := g.jc + qs*nr
-			sgemmDirect(true, kb, ar, lda, g.bufB[qs*nr*kb:qf*nr*kb], qf-qs, c[i*ldc+j:i*ldc+j+5*ldc+(qf-qs)*nr], ldc, alpha, beta)
+			j := jc + qs*nr
+			sgemmDirect(true, kb, ar, lda, b[qs*nr*kb:qf*nr*kb], qf-qs, c[i*ldc+j:i*ldc+j+5*ldc+(qf-qs)*nr], ldc, alpha, beta)
 		}
 		if qf < q1 && qs <= qf {
-			j := g.jc + qf*nr
-			sgemmDirect(true, kb, ar, lda, g.bufB[qf*nr*kb:q1*nr*kb], 1, tile[:mr*nr], nr, 1, 0)
-			storeTile32(mr, g.jc+g.nb-j, tile[:mr*nr], nr, c[i*ldc+j:], ldc, alpha, beta)
+			j := jc + qf*nr
+			sgemmDirect(true, kb, ar, lda, b[qf*nr*kb:q1*nr*kb], 1, tile[:mr*nr], nr, 1, 0)
+			storeTile32(mr, jc+nb-j, tile[:mr*nr], nr, c[i*ldc+j:], ldc, alpha, beta)
 		}
+	}
+}
+
+// sgemmPartialPanel computes the tiles q0..q1-1 of the partial row panel
+// of rows rows (< 6) from row i of C as macro does: the rows packed (into
+// scratch, or a buffer of its own if that is too short), then the
+// micro-kernel kern into a scratch tile, stored by storeTile32.
+func sgemmPartialPanel(kern int, a []float32, lda, i, rows, pc, kb int, b []float32, jc, nb, q0, q1 int, c []float32, ldc int, alpha, beta float32, scratch []float32) {
+	const mr, nr = 6, 16
+	if len(scratch) < mr*kb {
+		scratch = make([]float32, mr*kb)
+	}
+	ap := scratch[:mr*kb]
+	packRowsF32(a, lda, i, rows, pc, kb, mr, ap)
+	var tile [sgemmTileMax]float32
+	for q := q0; q < q1; q++ {
+		j := jc + q*nr
+		sgemmMicro(kern, kb, ap, b[q*nr*kb:(q+1)*nr*kb], tile[:mr*nr], nr, 1, 0)
+		storeTile32(rows, min(nr, jc+nb-j), tile[:mr*nr], nr, c[i*ldc+j:], ldc, alpha, beta)
 	}
 }
 
