@@ -409,6 +409,19 @@ func sgemmDirectBlock(kern int, a []float32, lda, m, pc, kb int, b []float32, jc
 	}
 }
 
+// sgemmPartialMaxK is the deepest partial row panel packed on the stack
+// (6 KB; any tier's kc).
+const sgemmPartialMaxK = 256
+
+// sgemmPartialPanelOnStack is sgemmPartialPanel with the packed rows on
+// the stack, so that a small product allocates nothing; kb <=
+// sgemmPartialMaxK. The buffer is in a function of its own, so that only
+// the calls that need it clear it.
+func sgemmPartialPanelOnStack(kern int, a []float32, lda, i, rows, pc, kb int, b []float32, jc, nb, q0, q1 int, c []float32, ldc int, alpha, beta float32) {
+	var buf [6 * sgemmPartialMaxK]float32
+	sgemmPartialPanel(kern, a, lda, i, rows, pc, kb, b, jc, nb, q0, q1, c, ldc, alpha, beta, buf[:])
+}
+
 // sgemmPartialPanel computes the tiles q0..q1-1 of the partial row panel
 // of rows rows (< 6) from row i of C as macro does: the rows packed (into
 // scratch, or a buffer of its own if that is too short), then the
@@ -416,6 +429,10 @@ func sgemmDirectBlock(kern int, a []float32, lda, m, pc, kb int, b []float32, jc
 func sgemmPartialPanel(kern int, a []float32, lda, i, rows, pc, kb int, b []float32, jc, nb, q0, q1 int, c []float32, ldc int, alpha, beta float32, scratch []float32) {
 	const mr, nr = 6, 16
 	if len(scratch) < mr*kb {
+		if kb <= sgemmPartialMaxK {
+			sgemmPartialPanelOnStack(kern, a, lda, i, rows, pc, kb, b, jc, nb, q0, q1, c, ldc, alpha, beta)
+			return
+		}
 		scratch = make([]float32, mr*kb)
 	}
 	ap := scratch[:mr*kb]

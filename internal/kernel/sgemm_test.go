@@ -394,6 +394,20 @@ func TestSgemmAllocs(t *testing.T) {
 			t.Errorf("threads=%d: %v allocations per call, want 0", th, allocs)
 		}
 	}
+	// A small packed product on one goroutine, with a partial row panel
+	// (the patch front end's last chunk of a part).
+	gemmMinWork = savedWork
+	var pb PackedB32
+	pb.Pack(true, 36, 64, sgemmMatrix(rng, 64, 36, 36), 36)
+	xa, xc := sgemmMatrix(rng, 48, 36, 36), sgemmMatrix(rng, 48, 64, 64)
+	for _, m := range []int{47, 48} {
+		allocs := testing.AllocsPerRun(20, func() {
+			SgemmPacked(false, m, 1, xa, 36, &pb, 0, xc, 64)
+		})
+		if allocs != 0 {
+			t.Errorf("SgemmPacked m=%d: %v allocations per call, want 0", m, allocs)
+		}
+	}
 }
 
 // TestSgemmMicroKernels checks each float32 micro-kernel the CPU runs on
