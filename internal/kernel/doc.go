@@ -106,7 +106,11 @@
 // depend on the number of goroutines) in code of its own (sgemm.go), which
 // leaves the float64 path as it was. Its micro-kernels are 6×16: twelve
 // YMM accumulators of eight float32 in the AVX2 tier, plain Go in the Go
-// tier; full panels of B are packed by assembly in the AVX2 tier, A in Go.
+// tier; full panels of B and full six-row panels of an untransposed A are
+// packed by assembly in the AVX2 tier, the rest in Go; one call of the
+// assembly runs a column of tiles, and a unit of work that meets few
+// column panels of B reads an untransposed A in place rather than packed
+// (the same values: the same fused multiply-adds in the same order).
 // The assembly of the float32 routines (f32_avx2_amd64.s) is written by
 // f32_gen.go from one description parameterised by the vector registers,
 // so that an AVX-512 form can be generated from it; none is written yet,

@@ -16,6 +16,48 @@ func sgemmMicro(kern, kb int, ap, bp, c []float32, ldc int, alpha, beta float32)
 	sgemmKernelGo(kb, ap, bp, c, ldc, alpha, beta)
 }
 
+// sgemmTiles computes nt 6×16 tiles of C one below the other (tile t at
+// c[6t*ldc:]) from nt consecutive packed row panels of A and one packed
+// column panel of B, each with the value of the micro-kernel kern. The
+// caller guarantees len(a) >= 6*k*nt, len(b) >= 16*k and len(c) >=
+// (6*nt-1)*ldc+16.
+func sgemmTiles(kern, k int, a, b []float32, nt int, c []float32, ldc int, alpha, beta float32) {
+	if kern == sgemmKernelAVX2ID {
+		sgemmTiles6x16AVX2(k, a, b, nt, c, ldc, alpha, beta)
+		return
+	}
+	sgemmTilesGo(k, a, b, nt, c, ldc, alpha, beta)
+}
+
+// sgemmDirect computes np consecutive 6×16 tiles of C from six rows of a
+// row-major A read in place (row stride lda) and np packed column panels of
+// B; by the assembly when asm is set, else by the Go form. Each tile has
+// the value of the micro-kernel on the packed rows. The caller guarantees
+// len(a) >= 5*lda+k, len(b) >= 16*np*k and len(c) >= 5*ldc+16*np.
+func sgemmDirect(asm bool, k int, a []float32, lda int, b []float32, np int, c []float32, ldc int, alpha, beta float32) {
+	if asm {
+		sgemmDirect6x16AVX2(k, a, lda, b, np, c, ldc, alpha, beta)
+		return
+	}
+	sgemmDirectGo(k, a, lda, b, np, c, ldc, alpha, beta)
+}
+
+// sgemmPackPanelA packs one full row panel of A for the micro-kernel: six
+// rows of a row-major matrix (row stride ld), depth k, interleaved; by the
+// assembly (eight columns a turn, the rest in Go) when asm is set, else by
+// packRows6F32.
+func sgemmPackPanelA(asm bool, k int, src []float32, ld int, dst []float32) {
+	if !asm {
+		packRows6F32(src, ld, 0, 0, k, dst)
+		return
+	}
+	k8 := k &^ 7
+	sgemmPackRows6AVX2(k8, src, ld, dst)
+	if k8 < k {
+		packRows6F32(src[k8:], ld, 0, 0, k-k8, dst[6*k8:])
+	}
+}
+
 // sgemmPackPanelB packs one full column panel of B (16 columns of op(B),
 // depth k) from src (row stride ld): rows of the stored matrix interleaved
 // when trans is set, runs of 16 columns copied otherwise; by the assembly
@@ -120,6 +162,23 @@ func sscal(alpha float32, x []float32) {
 //go:noescape
 func sgemmKernel6x16AVX2(k int, a, b, c []float32, ldc int, alpha, beta float32)
 
+// sgemmTiles6x16AVX2 is sgemmKernel6x16AVX2 on nt tiles one below the
+// other: for t < nt, tile t of C (c[6t*ldc:]) gets the micro-kernel's
+// value for a[6kt:] and b. The caller guarantees len(a) >= 6*k*nt, len(b)
+// >= 16*k and len(c) >= (6*nt-1)*ldc+16.
+//
+//go:noescape
+func sgemmTiles6x16AVX2(k int, a, b []float32, nt int, c []float32, ldc int, alpha, beta float32)
+
+// sgemmDirect6x16AVX2 is sgemmKernel6x16AVX2 with A read in place: for q
+// < np, tile q of C (c[16q:], row stride ldc) gets the micro-kernel's value
+// for a = the six rows a[i*lda : i*lda+k] packed and b = b[16kq:]: the same
+// fused multiply-adds in the same order. The caller guarantees len(a) >=
+// 5*lda+k, len(b) >= 16*np*k and len(c) >= 5*ldc+16*np.
+//
+//go:noescape
+func sgemmDirect6x16AVX2(k int, a []float32, lda int, b []float32, np int, c []float32, ldc int, alpha, beta float32)
+
 // sgemmPackRows16AVX2 interleaves 16 rows of a row-major matrix (row
 // stride ldb) for the micro-kernel, k a multiple of 8:
 //
@@ -133,6 +192,20 @@ func sgemmKernel6x16AVX2(k int, a, b, c []float32, ldc int, alpha, beta float32)
 //
 //go:noescape
 func sgemmPackRows16AVX2(k int, b []float32, ldb int, dst []float32)
+
+// sgemmPackRows6AVX2 interleaves six rows of a row-major matrix (row
+// stride lda) for the micro-kernel's A, k a multiple of 8:
+//
+//	for p := range k {
+//		for i := range 6 {
+//			dst[p*6+i] = a[i*lda+p]
+//		}
+//	}
+//
+// The caller guarantees len(a) >= 5*lda+k and len(dst) >= 6k.
+//
+//go:noescape
+func sgemmPackRows6AVX2(k int, a []float32, lda int, dst []float32)
 
 // sgemmPackCols16AVX2 copies 16 consecutive columns of k rows of a
 // row-major matrix (row stride ldb):

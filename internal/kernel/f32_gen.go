@@ -60,7 +60,10 @@ func main() {
 		p("")
 		p("#include \"textflag.h\"")
 		gemmKernel(p, s)
+		gemmTiles(p, s, true)
+		gemmTiles(p, s, false)
 		packRows(p, s)
+		packRowsA(p, s)
 		packCols(p, s)
 		dot(p, s)
 		sumSq(p, s)
@@ -199,6 +202,222 @@ func gemmKernel(p func(string, ...any), s isa) {
 	p("\tRET")
 }
 
+// gemmTiles writes the micro-kernel of gemmKernel run on a line of tiles
+// of C in one call, each tile with the same fused multiply-adds in the same
+// order as gemmKernel's, so the same values:
+//
+//   - direct: sgemmDirect<mr>x<nr><suffix>(k int, a []float32, lda int,
+//     b []float32, np int, c []float32, ldc int, alpha, beta float32), np
+//     tiles side by side on np consecutive packed column panels of B, with
+//     A read where it lies, mr rows of a row-major matrix (row stride lda),
+//     rather than from a packed panel: small products, whose packed A would
+//     be used by few column panels, skip its packing;
+//   - else: sgemmTiles<mr>x<nr><suffix>(k int, a, b []float32, nt int, c
+//     []float32, ldc int, alpha, beta float32), nt tiles one below the
+//     other on nt consecutive packed row panels of A and one of B.
+//
+// Either saves the driver a call a tile.
+func gemmTiles(p func(string, ...any), s isa, direct bool) {
+	mr, nv, lanes := s.mr, s.nv, s.lanes
+	nr := nv * lanes
+	vb := 4 * lanes
+	if mr != 6 {
+		log.Fatalf("%s: the direct kernel addresses six rows of A", s.suffix)
+	}
+	name := fmt.Sprintf("sgemmTiles%dx%d%s", mr, nr, s.suffix)
+	if direct {
+		name = fmt.Sprintf("sgemmDirect%dx%d%s", mr, nr, s.suffix)
+	}
+	acc := func(i, v int) string { return s.v(i*nv + v) }
+	bReg := func(v int) string { return s.v(mr*nv + v) }
+	var bcast []string
+	for r := mr*nv + nv; r < s.nregs; r++ {
+		bcast = append(bcast, s.v(r))
+	}
+	// Element i of A's step st: in place, row 0 at SI, row 1 at R10 =
+	// SI+lda, then lda multiples through the scaled index; packed, at SI.
+	aAddr := func(i, st int) string {
+		if !direct {
+			return fmt.Sprintf("%d(SI)", 4*(mr*st+i))
+		}
+		o := 4 * st
+		return [...]string{
+			fmt.Sprintf("%d(SI)", o), fmt.Sprintf("%d(R10)", o), fmt.Sprintf("%d(SI)(R8*2)", o),
+			fmt.Sprintf("%d(SI)(R9*1)", o), fmt.Sprintf("%d(SI)(R8*4)", o), fmt.Sprintf("%d(R10)(R8*4)", o),
+		}[i]
+	}
+	aStep := 4 // bytes SI and R10 move a step
+	if !direct {
+		aStep = 4 * mr
+	}
+	// The arguments after the first slice.
+	fp := 32
+	p("")
+	p("// Register use of %s: the vector registers as in %s;", name, fmt.Sprintf("sgemmKernel%dx%d%s", mr, nr, s.suffix))
+	if direct {
+		p("//   R14 k, R13 row 0 of A, R8 lda in bytes, R9 3·lda, SI row 0 at step p,")
+		p("//   R10 row 1 at step p, DI packed B, DX the tile of C, R12 ldc in bytes,")
+		p("//   R11 tiles left, BX loop turns left, CX steps left, AX the current")
+		p("//   row of C")
+		p("")
+		p("// func %s(k int, a []float32, lda int, b []float32, np int, c []float32, ldc int, alpha, beta float32)", name)
+		p("TEXT ·%s(SB), NOSPLIT, $0-112", name)
+	} else {
+		p("//   R14 k, SI packed A at step p, R13 packed B, DI it at step p, DX the")
+		p("//   tile of C, R12 ldc in bytes, R9 %d·ldc, R11 tiles left, BX loop turns", mr)
+		p("//   left, CX steps left, AX the current row of C")
+		p("")
+		p("// func %s(k int, a, b []float32, nt int, c []float32, ldc int, alpha, beta float32)", name)
+		p("TEXT ·%s(SB), NOSPLIT, $0-104", name)
+	}
+	p("\tMOVQ k+0(FP), R14")
+	if direct {
+		p("\tMOVQ a_base+8(FP), R13")
+		p("\tMOVQ lda+32(FP), R8")
+		p("\tSHLQ $2, R8                    // R8 = lda in bytes")
+		p("\tLEAQ (R8)(R8*2), R9            // R9 = 3·lda")
+		fp += 8
+		p("\tMOVQ b_base+%d(FP), DI", fp)
+		p("\tMOVQ np+%d(FP), R11", fp+24)
+	} else {
+		p("\tMOVQ a_base+8(FP), SI")
+		p("\tMOVQ b_base+%d(FP), R13", fp)
+		p("\tMOVQ nt+%d(FP), R11", fp+24)
+	}
+	fp += 32 // c
+	p("\tMOVQ c_base+%d(FP), DX", fp)
+	p("\tMOVQ ldc+%d(FP), R12", fp+24)
+	p("\tSHLQ $2, R12                   // R12 = ldc in bytes")
+	if !direct {
+		p("\tLEAQ (R12)(R12*2), R9")
+		p("\tSHLQ $1, R9                    // R9 = %d·ldc in bytes", mr)
+	}
+	alphaArg, betaArg := fmt.Sprintf("alpha+%d(FP)", fp+32), fmt.Sprintf("beta+%d(FP)", fp+36)
+	p("\tTESTQ R11, R11")
+	p("\tJZ   done")
+	p("")
+	p("tile:")
+	if direct {
+		p("\tMOVQ R13, SI")
+		p("\tLEAQ (R13)(R8*1), R10")
+	} else {
+		p("\tMOVQ R13, DI")
+	}
+	p("\tMOVQ DX, AX")
+	for i := range mr {
+		for o := 0; o < nr*4; o += 64 {
+			p("\tPREFETCHT0 %d(AX)", o)
+		}
+		p("\tPREFETCHT0 %d(AX)", nr*4-1)
+		if i < mr-1 {
+			p("\tADDQ R12, AX")
+		}
+	}
+	for i := range mr {
+		for v := range nv {
+			p("\tVXORPS %s, %s, %s", acc(i, v), acc(i, v), acc(i, v))
+		}
+	}
+	step := func(st int) {
+		for v := range nv {
+			p("\tVMOVUPS %d(DI), %s", nr*4*st+vb*v, bReg(v))
+		}
+		for i := range mr {
+			t := bcast[i%len(bcast)]
+			p("\tVBROADCASTSS %s, %s // a[%d] at step p+%d", aAddr(i, st), t, i, st)
+			for v := range nv {
+				p("\tVFMADD231PS %s, %s, %s", bReg(v), t, acc(i, v))
+			}
+		}
+	}
+	advance := func(steps int) {
+		p("\tADDQ $%d, SI", steps*aStep)
+		if direct {
+			p("\tADDQ $%d, R10", steps*aStep)
+		}
+		p("\tADDQ $%d, DI", steps*nr*4)
+	}
+	p("\tMOVQ R14, BX")
+	p("\tSHRQ $%d, BX                    // BX = k / %d", log2(unroll), unroll)
+	p("\tJZ   tail")
+	p("")
+	p("loop:")
+	for st := range unroll {
+		step(st)
+	}
+	advance(unroll)
+	p("\tDECQ BX")
+	p("\tJNZ  loop")
+	p("")
+	p("tail:")
+	p("\tMOVQ R14, CX")
+	p("\tANDQ $%d, CX                    // CX = k %% %d", unroll-1, unroll)
+	p("\tJZ   store")
+	p("")
+	p("loop1:")
+	step(0)
+	advance(1)
+	p("\tDECQ CX")
+	p("\tJNZ  loop1")
+	p("")
+	alpha, beta := bcast[0], bcast[1]
+	p("store:")
+	p("\tVBROADCASTSS %s, %s", alphaArg, alpha)
+	p("\tMOVQ         DX, AX")
+	p("\tMOVL         %s, BX", betaArg)
+	p("\tSHLL         $1, BX            // drop the sign: beta == ±0?")
+	p("\tJZ           store_zero")
+	p("\tVBROADCASTSS %s, %s", betaArg, beta)
+	for i := range mr {
+		for v := range nv {
+			t := bReg(v)
+			p("\tVMULPS      %d(AX), %s, %s", vb*v, beta, t)
+			p("\tVFMADD231PS %s, %s, %s", acc(i, v), alpha, t)
+			p("\tVMOVUPS     %s, %d(AX)", t, vb*v)
+		}
+		if i < mr-1 {
+			p("\tADDQ        R12, AX")
+		}
+	}
+	p("\tJMP next")
+	p("")
+	p("store_zero:")
+	p("\tCMPL %s, $0x3f800000 // alpha == 1: T as it is", alphaArg)
+	p("\tJEQ  store_one")
+	for i := range mr {
+		for v := range nv {
+			p("\tVMULPS  %s, %s, %s", acc(i, v), alpha, acc(i, v))
+			p("\tVMOVUPS %s, %d(AX)", acc(i, v), vb*v)
+		}
+		if i < mr-1 {
+			p("\tADDQ    R12, AX")
+		}
+	}
+	p("\tJMP next")
+	p("")
+	p("store_one:")
+	for i := range mr {
+		for v := range nv {
+			p("\tVMOVUPS %s, %d(AX)", acc(i, v), vb*v)
+		}
+		if i < mr-1 {
+			p("\tADDQ    R12, AX")
+		}
+	}
+	p("")
+	p("next:")
+	if direct {
+		p("\tADDQ $%d, DX                   // the next tile of C, to the right", nr*4)
+	} else {
+		p("\tADDQ R9, DX                    // the next tile of C, below")
+	}
+	p("\tDECQ R11")
+	p("\tJNZ  tile")
+	p("\tVZEROUPPER")
+	p("done:")
+	p("\tRET")
+}
+
 // packRows writes sgemmPackRows<nr><suffix>(k int, b []float32, ldb int,
 // dst []float32): nr rows of a row-major matrix interleaved into nr-wide
 // steps, dst[p*nr+j] = b[j*ldb+p], for k a multiple of lanes (the caller
@@ -263,6 +482,74 @@ func packRows(p func(string, ...any), s isa) {
 	p("	VZEROUPPER")
 	p("done:")
 	p("	RET")
+}
+
+// packRowsA writes sgemmPackRows<mr><suffix>(k int, a []float32, lda int,
+// dst []float32): the row panel of A for the micro-kernel, mr = 6 rows of
+// a row-major matrix interleaved, dst[p*6+i] = a[i*lda+p], for k a
+// multiple of 8 (the caller packs the last columns). Eight columns a turn:
+// rows 0..3 are transposed by an unpack and a shuffle, each 128-bit half
+// then holding rows 0..3 of one column; rows 4 and 5 need the unpack only,
+// each 64-bit quarter then holding them for one column. Each column is
+// stored as 16 bytes and 8, so nothing is written past the panel.
+func packRowsA(p func(string, ...any), s isa) {
+	if s.mr != 6 || s.lanes != 8 {
+		log.Fatalf("%s: the packing of A is written for six rows of eight lanes", s.suffix)
+	}
+	name := fmt.Sprintf("sgemmPackRows6%s", s.suffix)
+	p("")
+	p("// func %s(k int, a []float32, lda int, dst []float32)", name)
+	p("//   SI column p of row 0, R10 of row 1, R8 lda in bytes, R9 3·lda, DI dst;")
+	p("//   Y0..Y5 rows, then Y0..Y3 rows 0..3 of columns j | j+4; Y6..Y11 pairs")
+	p("//   of rows unpacked, X12, X13 upper halves")
+	p("TEXT ·%s(SB), NOSPLIT, $0-64", name)
+	p("\tMOVQ k+0(FP), CX")
+	p("\tSHRQ $3, CX                    // CX = k / 8")
+	p("\tJZ   done")
+	p("\tMOVQ a_base+8(FP), SI")
+	p("\tMOVQ lda+32(FP), R8")
+	p("\tSHLQ $2, R8                    // R8 = lda in bytes")
+	p("\tLEAQ (R8)(R8*2), R9            // R9 = 3·lda")
+	p("\tLEAQ (SI)(R8*1), R10")
+	p("\tMOVQ dst_base+40(FP), DI")
+	p("loop:")
+	rows := []string{"(SI)", "(R10)", "(SI)(R8*2)", "(SI)(R9*1)", "(SI)(R8*4)", "(R10)(R8*4)"}
+	for r, a := range rows {
+		p("\tVMOVUPS %s, Y%d", a, r)
+	}
+	for i := 0; i < 6; i += 2 {
+		p("\tVUNPCKLPS Y%d, Y%d, Y%d      // rows %d, %d: columns 0, 1 | 4, 5", i+1, i, 6+i, i, i+1)
+		p("\tVUNPCKHPS Y%d, Y%d, Y%d      // rows %d, %d: columns 2, 3 | 6, 7", i+1, i, 7+i, i, i+1)
+	}
+	p("\tVSHUFPS $0x44, Y8, Y6, Y0     // rows 0..3: column 0 | 4")
+	p("\tVSHUFPS $0xee, Y8, Y6, Y1     // column 1 | 5")
+	p("\tVSHUFPS $0x44, Y9, Y7, Y2     // column 2 | 6")
+	p("\tVSHUFPS $0xee, Y9, Y7, Y3     // column 3 | 7")
+	p("\tVEXTRACTF128 $1, Y10, X12     // rows 4, 5: columns 4, 5")
+	p("\tVEXTRACTF128 $1, Y11, X13     // columns 6, 7")
+	for j := range 8 {
+		o := 24 * j
+		u := j % 4
+		if j < 4 {
+			p("\tVMOVUPS X%d, %d(DI)", u, o)
+		} else {
+			p("\tVEXTRACTF128 $1, Y%d, %d(DI)", u, o)
+		}
+		src := []int{10, 10, 11, 11, 12, 12, 13, 13}[j]
+		op := "VMOVLPS"
+		if j%2 == 1 {
+			op = "VMOVHPS"
+		}
+		p("\t%s X%d, %d(DI)", op, src, o+16)
+	}
+	p("\tADDQ $32, SI")
+	p("\tADDQ $32, R10")
+	p("\tADDQ $192, DI")
+	p("\tDECQ CX")
+	p("\tJNZ  loop")
+	p("\tVZEROUPPER")
+	p("done:")
+	p("\tRET")
 }
 
 // packCols writes sgemmPackCols<nr><suffix>(k int, b []float32, ldb int,

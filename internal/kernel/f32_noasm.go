@@ -29,3 +29,15 @@ func sgemmPackPanelB(asm, trans bool, k int, src []float32, ld int, dst []float3
 		packColsF32(src, ld, 0, k, 0, 16, 16, dst)
 	}
 }
+
+func sgemmDirect(asm bool, k int, a []float32, lda int, b []float32, np int, c []float32, ldc int, alpha, beta float32) {
+	sgemmDirectGo(k, a, lda, b, np, c, ldc, alpha, beta)
+}
+
+func sgemmPackPanelA(asm bool, k int, src []float32, ld int, dst []float32) {
+	packRows6F32(src, ld, 0, 0, k, dst)
+}
+
+func sgemmTiles(kern, k int, a, b []float32, nt int, c []float32, ldc int, alpha, beta float32) {
+	sgemmTilesGo(k, a, b, nt, c, ldc, alpha, beta)
+}

@@ -174,6 +174,11 @@ type sgemmCall struct {
 	// skips the micro-tiles of C that lie wholly below its diagonal.
 	packed *PackedB32
 	upper  bool
+
+	// direct is set when the micro-kernel may read op(A) in place
+	// (sgemmDirect) rather than packed: A not transposed, the assembly
+	// kernel, no race detector (which does not see the assembly's reads).
+	direct bool
 }
 
 // sgemmSlot is the private state of one goroutine taking part in a call.
@@ -210,6 +215,7 @@ func (g *sgemmCall) run() {
 		}
 	}
 	g.t = t
+	g.direct = !g.transA && g.tier.kernel != sgemmKernelGoID && !raceEnabled
 
 	if g.packed == nil {
 		if need := g.kc * g.nc; cap(g.bufB) < need {
@@ -297,6 +303,10 @@ func (g *sgemmCall) doUnit(slot, u int) {
 	if g.upper && g.jc+min(q1*nr, g.nb) <= r0*mr {
 		return // every tile of the unit is below the diagonal
 	}
+	if g.direct && (q1-q0)*nr*g.kb <= sgemmDirectMaxB {
+		g.macroDirect(slot, r0, r1, q0, q1)
+		return
+	}
 	sl := &g.slots[slot]
 	if sl.block != g.block || sl.ib != ib {
 		i0 := r0 * mr
@@ -321,20 +331,117 @@ func (g *sgemmCall) macro(r0, r1, q0, q1 int, bufA []float32) {
 		bp := g.bufB[q*nr*kb : (q+1)*nr*kb]
 		j := g.jc + q*nr
 		cols := min(nr, g.jc+g.nb-j)
-		for r := r0; r < r1; r++ {
+		re := r1
+		if g.upper {
+			re = min(re, ceilDiv(j+cols, mr)) // the rest is below the diagonal
+		}
+		r := r0
+		if rf := min(re, m/mr); cols == nr && rf > r0 {
+			// The full tiles of the column in one call.
+			sgemmTiles(kern, kb, bufA[:(rf-r0)*mr*kb], bp, rf-r0, c[r0*mr*ldc+j:(rf*mr-1)*ldc+j+nr], ldc, alpha, beta)
+			r = rf
+		}
+		for ; r < re; r++ {
 			ap := bufA[(r-r0)*mr*kb : (r-r0+1)*mr*kb]
 			i := r * mr
-			if g.upper && j+cols <= i {
-				continue // below the diagonal
-			}
-			rows := min(mr, m-i)
-			if rows < mr || cols < nr {
-				sgemmMicro(kern, kb, ap, bp, tile[:mr*nr], nr, 1, 0)
-				storeTile32(rows, cols, tile[:mr*nr], nr, c[i*ldc+j:], ldc, alpha, beta)
-				continue
-			}
-			sgemmMicro(kern, kb, ap, bp, c[i*ldc+j:i*ldc+j+(mr-1)*ldc+nr], ldc, alpha, beta)
+			sgemmMicro(kern, kb, ap, bp, tile[:mr*nr], nr, 1, 0)
+			storeTile32(min(mr, m-i), cols, tile[:mr*nr], nr, c[i*ldc+j:], ldc, alpha, beta)
 		}
+	}
+}
+
+// sgemmDirectMaxB is the most values of packed B (column panels times
+// depth) for which a unit of work reads A in place. Packing a row panel of
+// A costs about as much as a few of its tiles, so it pays only when the
+// panel meets many column panels; the direct kernel walks the panels of B
+// once per row panel of A, which then should stay in L1 (32 KB).
+const sgemmDirectMaxB = 8192
+
+// macroDirect is macro for units of few column panels, by
+// sgemmDirectBlock; a last partial row panel is packed into the slot's
+// buffer. The values are macro's.
+func (g *sgemmCall) macroDirect(slot, r0, r1, q0, q1 int) {
+	sl := &g.slots[slot]
+	if r1*g.tier.mr > g.m {
+		sl.block = -1 // bufA is to hold the partial row panel
+	}
+	sgemmDirectBlock(g.tier.kernel, g.a, g.lda, g.m, g.pc, g.kb, g.bufB, g.jc, g.nb, g.c, g.ldc,
+		g.alpha, g.betaBlk, g.upper, r0, r1, q0, q1, sl.bufA)
+}
+
+// sgemmDirectBlock computes the tiles of row panels r0..r1-1 and column
+// panels q0..q1-1 of C (of m rows; the columns jc..jc+nb-1 of the block,
+// B its packed panels, depth kb from column pc of A) with the full row
+// panels of an untransposed A read in place by sgemmDirect, all the column
+// panels of a row panel in one call. A last partial row panel is packed
+// into scratch (a buffer of its own if that is too short) and goes tile by
+// tile through the micro-kernel kern, as in macro. With upper, the tiles
+// wholly below the diagonal are skipped. The values are macro's.
+func sgemmDirectBlock(kern int, a []float32, lda, m, pc, kb int, b []float32, jc, nb int, c []float32, ldc int,
+	alpha, beta float32, upper bool, r0, r1, q0, q1 int, scratch []float32) {
+	const mr, nr = 6, 16
+	qf := q1 // the full column panels are q0..qf-1
+	if q1*nr > nb {
+		qf--
+	}
+	var tile [sgemmTileMax]float32
+	for r := r0; r < r1; r++ {
+		i := r * mr
+		qs := q0
+		for upper && qs < q1 && jc+min((qs+1)*nr, nb) <= i {
+			qs++ // below the diagonal
+		}
+		if i+mr > m {
+			sgemmPartialPanel(kern, a, lda, i, m-i, pc, kb, b, jc, nb, qs, q1, c, ldc, alpha, beta, scratch)
+			continue
+		}
+		o := i*lda + pc
+		ar := a[o : o+5*lda+kb]
+		if qs < qf {
+			j := jc + qs*nr
+			sgemmDirect(true, kb, ar, lda, b[qs*nr*kb:qf*nr*kb], qf-qs, c[i*ldc+j:i*ldc+j+5*ldc+(qf-qs)*nr], ldc, alpha, beta)
+		}
+		if qf < q1 && qs <= qf {
+			j := jc + qf*nr
+			sgemmDirect(true, kb, ar, lda, b[qf*nr*kb:q1*nr*kb], 1, tile[:mr*nr], nr, 1, 0)
+			storeTile32(mr, jc+nb-j, tile[:mr*nr], nr, c[i*ldc+j:], ldc, alpha, beta)
+		}
+	}
+}
+
+// sgemmPartialMaxK is the deepest partial row panel packed on the stack
+// (6 KB; any tier's kc).
+const sgemmPartialMaxK = 256
+
+// sgemmPartialPanelOnStack is sgemmPartialPanel with the packed rows on
+// the stack, so that a small product allocates nothing; kb <=
+// sgemmPartialMaxK. The buffer is in a function of its own, so that only
+// the calls that need it clear it.
+func sgemmPartialPanelOnStack(kern int, a []float32, lda, i, rows, pc, kb int, b []float32, jc, nb, q0, q1 int, c []float32, ldc int, alpha, beta float32) {
+	var buf [6 * sgemmPartialMaxK]float32
+	sgemmPartialPanel(kern, a, lda, i, rows, pc, kb, b, jc, nb, q0, q1, c, ldc, alpha, beta, buf[:])
+}
+
+// sgemmPartialPanel computes the tiles q0..q1-1 of the partial row panel
+// of rows rows (< 6) from row i of C as macro does: the rows packed (into
+// scratch, or a buffer of its own if that is too short), then the
+// micro-kernel kern into a scratch tile, stored by storeTile32.
+func sgemmPartialPanel(kern int, a []float32, lda, i, rows, pc, kb int, b []float32, jc, nb, q0, q1 int, c []float32, ldc int, alpha, beta float32, scratch []float32) {
+	const mr, nr = 6, 16
+	if len(scratch) < mr*kb {
+		if kb <= sgemmPartialMaxK {
+			sgemmPartialPanelOnStack(kern, a, lda, i, rows, pc, kb, b, jc, nb, q0, q1, c, ldc, alpha, beta)
+			return
+		}
+		scratch = make([]float32, mr*kb)
+	}
+	ap := scratch[:mr*kb]
+	packRowsF32(a, lda, i, rows, pc, kb, mr, ap)
+	var tile [sgemmTileMax]float32
+	for q := q0; q < q1; q++ {
+		j := jc + q*nr
+		sgemmMicro(kern, kb, ap, b[q*nr*kb:(q+1)*nr*kb], tile[:mr*nr], nr, 1, 0)
+		storeTile32(rows, min(nr, jc+nb-j), tile[:mr*nr], nr, c[i*ldc+j:], ldc, alpha, beta)
 	}
 }
 
@@ -362,14 +469,21 @@ func storeTile32(rows, cols int, t []float32, nr int, c []float32, ldc int, alph
 // sgemmPackA packs op(A)[i0:i0+mb, p0:p0+kb] into dst as ⌈mb/mr⌉ row
 // panels of mr·kb values each, in the layout of packA: panel r holds, step
 // by step, the mr values of op(A) rows r·mr.., zeros past the last row.
+// Full six-row panels of an A as stored go through sgemmPackPanelA (the
+// assembly in the AVX2 kernel's tiers, except under the race detector).
 func sgemmPackA(t *sgemmTier, trans bool, a []float32, lda, i0, mb, p0, kb int, dst []float32) {
 	mr := t.mr
+	asm := t.kernel != sgemmKernelGoID && !raceEnabled
 	for r := 0; r < mb; r += mr {
 		rows := min(mr, mb-r)
 		panel := dst[r*kb : r*kb+mr*kb]
-		if trans {
+		switch {
+		case trans:
 			packColsF32(a, lda, p0, kb, i0+r, rows, mr, panel)
-		} else {
+		case rows == 6 && mr == 6:
+			o := (i0+r)*lda + p0
+			sgemmPackPanelA(asm, kb, a[o:o+5*lda+kb], lda, panel)
+		default:
 			packRowsF32(a, lda, i0+r, rows, p0, kb, mr, panel)
 		}
 	}
@@ -455,6 +569,28 @@ func packColsF32(b []float32, ldb, p0, kb, j0, cols, w int, dst []float32) {
 	for p := range kb {
 		o := (p0+p)*ldb + j0
 		copy(dst[p*w:p*w+cols], b[o:o+cols])
+	}
+}
+
+// sgemmTilesGo is the Go form of sgemmTiles: sgemmKernelGo on each tile.
+func sgemmTilesGo(k int, a, b []float32, nt int, c []float32, ldc int, alpha, beta float32) {
+	for t := range nt {
+		sgemmKernelGo(k, a[6*k*t:6*k*(t+1)], b, c[6*t*ldc:], ldc, alpha, beta)
+	}
+}
+
+// sgemmDirectGo is the Go form of sgemmDirect: each of the np tiles by
+// sgemmKernelGo on the six rows of A packed.
+func sgemmDirectGo(k int, a []float32, lda int, b []float32, np int, c []float32, ldc int, alpha, beta float32) {
+	var buf [6 * 256]float32
+	ap := buf[:]
+	if 6*k > len(ap) {
+		ap = make([]float32, 6*k)
+	}
+	ap = ap[:6*k]
+	packRowsF32(a, lda, 0, 6, 0, k, 6, ap)
+	for q := range np {
+		sgemmKernelGo(k, ap, b[16*k*q:16*k*(q+1)], c[16*q:], ldc, alpha, beta)
 	}
 }
 

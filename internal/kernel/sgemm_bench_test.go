@@ -150,3 +150,68 @@ func BenchmarkSaxpyRowsIamax(b *testing.B) {
 		})
 	}
 }
+
+// sgemmSmallShapes are the small products of the patch front end:
+// correlations of 48 patches of 6×6 pixels (k = 36) with 64 atoms, the
+// same at other numbers of rows and depths.
+var sgemmSmallShapes = []gemmBenchShape{
+	{48, 64, 36, true},
+	{6, 64, 36, true},
+	{96, 64, 36, true},
+	{288, 64, 36, true},
+	{48, 64, 16, true},
+	{48, 64, 64, true},
+	{48, 128, 36, true},
+	{48, 64, 100, true},
+}
+
+// BenchmarkSgemmPackedSmall measures SgemmPacked on one goroutine at the
+// patch front end's shapes: A row-major m×k, B (n atoms of k values, the
+// rows of a row-major n×k matrix) packed once, beta = 0, in GFLOP/s.
+func BenchmarkSgemmPackedSmall(b *testing.B) {
+	for _, tier := range gemmAllTiers {
+		b.Run(tier, func(b *testing.B) {
+			if !supported(tier) {
+				b.Skipf("tier %s not run: this binary or CPU cannot run it", tier)
+			}
+			for _, s := range sgemmSmallShapes {
+				a, bm, c, lda, ldb := sgemmBenchOperands(s)
+				b.Run(s.String(), func(b *testing.B) {
+					defer setThreads(setThreads(1))
+					withGemmTier(tier, func() {
+						var pb PackedB32
+						pb.Pack(s.transB, s.k, s.n, bm, ldb)
+						b.ReportAllocs()
+						gemmBenchRun(b, s, func() {
+							SgemmPacked(false, s.m, 1, a, lda, &pb, 0, c, s.n)
+						})
+					})
+				})
+			}
+		})
+	}
+}
+
+// BenchmarkSgemmPackA measures the packing of one 288×256 block of a
+// row-major A (row stride 784, as X in A0 = X·Dᵀ) by the Go form and by
+// the assembly, in GB/s of A read.
+func BenchmarkSgemmPackA(b *testing.B) {
+	const mb, kb, lda = 288, 256, 784
+	a, _, _, _, _ := sgemmBenchOperands(gemmBenchShape{m: mb, n: 1, k: lda})
+	dst := make([]float32, mb*kb)
+	forms := []struct {
+		name string
+		tier sgemmTier
+	}{{"go", sgemmTiers[sgemmKernelGoID]}, {"avx2", sgemmTiers[sgemmKernelAVX2ID]}}
+	for _, f := range forms {
+		b.Run(f.name, func(b *testing.B) {
+			if f.tier.kernel != sgemmKernelGoID && !canAsm {
+				b.Skip("no assembly in this binary or CPU")
+			}
+			b.SetBytes(4 * mb * kb)
+			for b.Loop() {
+				sgemmPackA(&f.tier, false, a, lda, 0, mb, 0, kb, dst)
+			}
+		})
+	}
+}

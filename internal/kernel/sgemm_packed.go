@@ -115,6 +115,14 @@ func sgemmPacked(threads int, upper, transA bool, m int, alpha float32, a []floa
 		scaleC32(m, n, beta, c, ldc)
 		return
 	}
+	if t := pb.tier; !upper && !transA && t.kernel != sgemmKernelGoID && !raceEnabled && len(pb.offs) == 1 &&
+		float64(m)*float64(n)*float64(k) < 2*float64(gemmMinWork) && roundUp(n, t.nr)*k <= sgemmDirectMaxB {
+		// A small product on one goroutine that run would do in one unit
+		// by macroDirect: the same tiles without the call's set-up.
+		sgemmDirectBlock(t.kernel, a, lda, m, 0, k, pb.data, 0, n, c, ldc, alpha, beta, false,
+			0, ceilDiv(m, t.mr), 0, ceilDiv(n, t.nr), nil)
+		return
+	}
 	g := sgemmCallPool.Get().(*sgemmCall)
 	g.transA = transA
 	g.m, g.n, g.k = m, n, k

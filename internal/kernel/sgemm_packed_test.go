@@ -68,3 +68,37 @@ func TestSgemmPacked(t *testing.T) {
 		}
 	})
 }
+
+// TestSgemmPackedSmall: the small products that SgemmPacked computes
+// without setting a call up (one goroutine, one block, few column panels)
+// give Sgemm's values bit for bit, partial row and column panels
+// included, in every tier the CPU runs (but the products of at most
+// gemmTinyWork multiply-adds, which Sgemm computes by plain loops).
+func TestSgemmPackedSmall(t *testing.T) {
+	eachGemmTier(t, func(t *testing.T) {
+		rng := rand.New(rand.NewPCG(14, 14))
+		for _, m := range []int{1, 5, 6, 7, 13, 48, 50} {
+			for _, n := range []int{1, 15, 16, 17, 64, 70} {
+				for _, k := range []int{1, 4, 9, 36, 40} {
+					if m*n*k <= gemmTinyWork {
+						continue // Sgemm's plain loops
+					}
+					for _, transB := range []bool{false, true} {
+						tc := sgemmCase{false, transB, m, n, k, []float32{1, 0.7}[k%2], []float32{0, -1}[n%2], m % 3}
+						a, lda, b, ldb, c, ldc := tc.operands(rng)
+						want := slices.Clone(c)
+						Sgemm(false, transB, m, n, k, tc.alpha, a, lda, b, ldb, tc.beta, want, ldc)
+						var pb PackedB32
+						pb.Pack(transB, k, n, b, ldb)
+						got := slices.Clone(c)
+						SgemmPacked(false, m, tc.alpha, a, lda, &pb, tc.beta, got, ldc)
+						if !slices.Equal(math32bits(got), math32bits(want)) {
+							t.Errorf("%v: SgemmPacked differs from Sgemm", tc)
+						}
+						sgemmCheckCanaries(t, tc.String(), got, m, n, ldc)
+					}
+				}
+			}
+		}
+	})
+}

@@ -394,6 +394,20 @@ func TestSgemmAllocs(t *testing.T) {
 			t.Errorf("threads=%d: %v allocations per call, want 0", th, allocs)
 		}
 	}
+	// A small packed product on one goroutine, with a partial row panel
+	// (the patch front end's last chunk of a part).
+	gemmMinWork = savedWork
+	var pb PackedB32
+	pb.Pack(true, 36, 64, sgemmMatrix(rng, 64, 36, 36), 36)
+	xa, xc := sgemmMatrix(rng, 48, 36, 36), sgemmMatrix(rng, 48, 64, 64)
+	for _, m := range []int{47, 48} {
+		allocs := testing.AllocsPerRun(20, func() {
+			SgemmPacked(false, m, 1, xa, 36, &pb, 0, xc, 64)
+		})
+		if allocs != 0 {
+			t.Errorf("SgemmPacked m=%d: %v allocations per call, want 0", m, allocs)
+		}
+	}
 }
 
 // TestSgemmMicroKernels checks each float32 micro-kernel the CPU runs on
@@ -513,6 +527,174 @@ func TestSgemmPackPanelB(t *testing.T) {
 						}
 					}
 				}
+			}
+		}
+	}
+}
+
+// TestSgemmDirect checks the micro-kernel that reads six rows of A in place
+// against the packed micro-kernel of the same tier, bit for bit: at every
+// depth up to 40, on 1 to 4 column panels, with A at an offset inside a
+// padded matrix, C inside a padded one, beta zero or not, and canaries
+// around both.
+func TestSgemmDirect(t *testing.T) {
+	type form struct {
+		name string
+		asm  bool
+		kern int
+	}
+	forms := []form{{"go", false, sgemmKernelGoID}}
+	if canAsm {
+		forms = append(forms, form{"avx2", true, sgemmKernelAVX2ID})
+	}
+	rng := rand.New(rand.NewPCG(11, 11))
+	const mr, nr = 6, 16
+	for _, f := range forms {
+		for k := 0; k <= 40; k++ {
+			for np := 1; np <= 4; np++ {
+				for _, pad := range []int{0, 5} {
+					ab := [][2]float32{{1, 0}, {0.7, -1}, {-1, 0.5}}[(k+np)%3]
+					lda, ldc := k+3+pad, nr*np+pad
+					off := 1 + pad // A's first column in its rows
+					a := sgemmMatrix(rng, mr+1, k+off, lda)
+					a0 := slices.Clone(a)
+					b := sgemmMatrix(rng, 1, nr*np*k, nr*np*k)[:nr*np*k]
+					c := sgemmMatrix(rng, mr, nr*np, ldc)
+					if ab[1] == 0 {
+						for i := range mr {
+							for j := range nr * np {
+								c[i*ldc+j] = float32(math.NaN())
+							}
+						}
+					}
+					want := slices.Clone(c)
+					ap := make([]float32, mr*k)
+					packRowsF32(a, lda, 1, mr, off, k, mr, ap)
+					for q := range np {
+						sgemmMicro(f.kern, k, ap, b[nr*k*q:], want[nr*q:], ldc, ab[0], ab[1])
+					}
+					got := slices.Clone(c)
+					o := lda + off
+					sgemmDirect(f.asm, k, a[o:o+5*lda+k], lda, b, np, got[:5*ldc+nr*np], ldc, ab[0], ab[1])
+					name := fmt.Sprintf("%s k=%d np=%d pad=%d alpha,beta=%v", f.name, k, np, pad, ab)
+					if !slices.Equal(math32bits(got), math32bits(want)) {
+						t.Errorf("%s: differs from the packed micro-kernel", name)
+					}
+					sgemmCheckCanaries(t, name, got, mr, nr*np, ldc)
+					if !slices.Equal(math32bits(a), math32bits(a0)) {
+						t.Errorf("%s: A modified", name)
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestSgemmPackPanelA checks the packing of A's row panels by the assembly
+// against the Go forms, bit for bit: full six-row panels alone at every
+// depth up to 40, then whole blocks of 1 to 13 rows (partial panels too)
+// at offsets inside padded matrices, with canaries after the panels.
+func TestSgemmPackPanelA(t *testing.T) {
+	rng := rand.New(rand.NewPCG(12, 12))
+	asm := canAsm && !raceEnabled
+	for k := 0; k <= 40; k++ {
+		for _, pad := range []int{0, 3, 16} {
+			ld := max(k, 1) + pad
+			src := sgemmMatrix(rng, 6, k, ld)
+			src0 := slices.Clone(src)
+			want := sgemmMatrix(rng, 1, 6*k, 6*k)
+			got := slices.Clone(want)
+			n := 5*ld + k
+			sgemmPackPanelA(false, k, src[:n], ld, want)
+			sgemmPackPanelA(asm, k, src[:n], ld, got)
+			name := fmt.Sprintf("k=%d pad=%d", k, pad)
+			if !slices.Equal(math32bits(got), math32bits(want)) {
+				t.Errorf("%s: the assembly packs differently from the Go form", name)
+			}
+			sgemmCheckCanaries(t, name, got, 1, 6*k, 6*k)
+			if !slices.Equal(math32bits(src), math32bits(src0)) {
+				t.Errorf("%s: source modified", name)
+			}
+			for p := range k {
+				for i := range 6 {
+					if math.Float32bits(want[p*6+i]) != math.Float32bits(src[i*ld+p]) {
+						t.Fatalf("%s: Go form: dst[%d] = %v, want %v", name, p*6+i, want[p*6+i], src[i*ld+p])
+					}
+				}
+			}
+		}
+	}
+	goTier, asmTier := sgemmTiers[sgemmKernelGoID], sgemmTiers[sgemmKernelAVX2ID]
+	if !asm {
+		asmTier = goTier
+	}
+	for mb := 1; mb <= 13; mb++ {
+		for _, k := range []int{1, 7, 8, 9, 17, 40} {
+			const i0, p0, pad = 2, 3, 5
+			ld := p0 + k + pad
+			a := sgemmMatrix(rng, i0+mb, p0+k, ld)
+			np := ceilDiv(mb, 6)
+			want := sgemmMatrix(rng, 1, 6*k*np, 6*k*np)
+			got := slices.Clone(want)
+			sgemmPackA(&goTier, false, a, ld, i0, mb, p0, k, want)
+			sgemmPackA(&asmTier, false, a, ld, i0, mb, p0, k, got)
+			name := fmt.Sprintf("block mb=%d k=%d", mb, k)
+			if !slices.Equal(math32bits(got), math32bits(want)) {
+				t.Errorf("%s: the assembly tier packs differently from the Go tier", name)
+			}
+			sgemmCheckCanaries(t, name, got, 1, 6*k*np, 6*k*np)
+			for r := range 6 * np {
+				for p := range k {
+					w := float32(0)
+					if r < mb {
+						w = a[(i0+r)*ld+p0+p]
+					}
+					if v := want[(r/6)*6*k+p*6+r%6]; math.Float32bits(v) != math.Float32bits(w) {
+						t.Fatalf("%s: Go tier: row %d step %d = %v, want %v", name, r, p, v, w)
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestSgemmTiles checks the micro-kernel run on a column of tiles in one
+// call against one call a tile, bit for bit, in each kernel the CPU runs:
+// at every depth up to 40, 1 to 4 tiles, C inside a padded matrix, beta
+// zero or not, with canaries.
+func TestSgemmTiles(t *testing.T) {
+	kernels := []int{sgemmKernelGoID}
+	if canAsm {
+		kernels = append(kernels, sgemmKernelAVX2ID)
+	}
+	rng := rand.New(rand.NewPCG(13, 13))
+	const mr, nr = 6, 16
+	for _, kern := range kernels {
+		for k := 0; k <= 40; k++ {
+			for nt := 1; nt <= 4; nt++ {
+				ab := [][2]float32{{1, 0}, {0.7, -1}, {-1, 0.5}, {0.5, 0}}[(k+nt)%4]
+				ldc := nr + 3 + k%5
+				a := sgemmMatrix(rng, 1, mr*k*nt, mr*k*nt)[:mr*k*nt]
+				b := sgemmMatrix(rng, 1, nr*k, nr*k)[:nr*k]
+				c := sgemmMatrix(rng, mr*nt, nr, ldc)
+				if ab[1] == 0 {
+					for i := range mr * nt {
+						for j := range nr {
+							c[i*ldc+j] = float32(math.NaN())
+						}
+					}
+				}
+				want := slices.Clone(c)
+				for r := range nt {
+					sgemmMicro(kern, k, a[mr*k*r:], b, want[mr*r*ldc:], ldc, ab[0], ab[1])
+				}
+				got := slices.Clone(c)
+				sgemmTiles(kern, k, a, b, nt, got[:(mr*nt-1)*ldc+nr], ldc, ab[0], ab[1])
+				name := fmt.Sprintf("kernel %d k=%d nt=%d alpha,beta=%v", kern, k, nt, ab)
+				if !slices.Equal(math32bits(got), math32bits(want)) {
+					t.Errorf("%s: differs from one call a tile", name)
+				}
+				sgemmCheckCanaries(t, name, got, mr*nt, nr, ldc)
 			}
 		}
 	}
