@@ -500,17 +500,38 @@ func (m *Model) predict(ctx context.Context, X *mat.Dense) ([]int, error) {
 			return []int{}, nil
 		}
 	}
-	S, err := m.scores(ctx, X)
-	if err != nil {
+	if X == nil {
+		_, err := m.scores(ctx, X)
 		return nil, err
 	}
-	r, _ := S.Dims()
-	labels := make([]int, r)
-	for i := range r {
-		labels[i] = argmax(S.RawRowView(i))
+	r, c := X.Dims()
+	labels := make([]int, 0, r)
+	rows := predictRows(c)
+	for lo := 0; lo < r; lo += rows {
+		if lo > 0 {
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
+		}
+		hi := min(lo+rows, r)
+		S, err := m.scores(ctx, X.Slice(lo, hi, 0, c).(*mat.Dense))
+		if err != nil {
+			return nil, err
+		}
+		for i := range hi - lo {
+			labels = append(labels, argmax(S.RawRowView(i)))
+		}
 	}
 	return labels, nil
 }
+
+// predictRows is how many samples of c values predict prepares and scores
+// at once: the copy it preprocesses, its features and its correlations
+// are then a few MiB, whatever the number of samples, where a stream's
+// held-out set scored whole for every residual weight would add hundreds
+// of MiB to the peak memory of a training. The labels do not depend on
+// it: each sample is coded on its own.
+func predictRows(c int) int { return max(EvalBlock, predictFloats/4/max(c, 1)) }
 
 // argmax returns the index of the largest value, the first on ties.
 func argmax(x []float64) int {

@@ -236,3 +236,54 @@ func TestScoresConcurrent(t *testing.T) {
 		}
 	}
 }
+
+// Predict and Evaluate work through sets larger than predictRows a block
+// at a time: the labels are the argmax of Scores (one call on the whole
+// set) for every sample, in both precisions and with the residual rule,
+// and a cancelled context stops them.
+func TestPredictInBlocks(t *testing.T) {
+	rng := rand.New(rand.NewPCG(31, 32))
+	const n, k, q = 2100, 24, 4
+	_, X, labels := planted(rng, k, n, 3, q, 1300, 0.05)
+	if rows := predictRows(n); rows >= 1300/2 {
+		t.Fatalf("predictRows(%d) = %d: the set would not span several blocks", n, rows)
+	}
+	for _, prec := range []Precision{PrecisionFloat64, PrecisionFloat32} {
+		cfg := smallConfig(k, 3)
+		cfg.Precision = prec
+		cfg.ResidualWeight = 10
+		m, err := Train(context.Background(), cfg, mustSource(t, X, labels, q), WithThreads(2))
+		if err != nil {
+			t.Fatal(err)
+		}
+		S, err := m.Scores(X)
+		if err != nil {
+			t.Fatal(err)
+		}
+		pred, err := m.Predict(X)
+		if err != nil {
+			t.Fatal(err)
+		}
+		errs := 0
+		for i := range pred {
+			if want := argmax(S.RawRowView(i)); pred[i] != want {
+				t.Fatalf("%v: sample %d: label %d, the argmax of its scores %d", prec, i, pred[i], want)
+			}
+			if pred[i] != labels[i] {
+				errs++
+			}
+		}
+		ev, err := m.Evaluate(X, labels)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if ev.Samples != len(labels) || ev.Errors != errs {
+			t.Errorf("%v: Evaluate counts %d errors of %d, the labels %d of %d", prec, ev.Errors, ev.Samples, errs, len(labels))
+		}
+		ctx, cancel := context.WithCancel(context.Background())
+		cancel()
+		if _, err := m.PredictContext(ctx, X); !errors.Is(err, context.Canceled) {
+			t.Errorf("%v: cancelled: %v", prec, err)
+		}
+	}
+}
