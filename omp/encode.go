@@ -322,9 +322,17 @@ func (c *core[T]) firstAtom(a []T, i int) int {
 		scalT(T(s), a)
 	}
 	j := iamaxT(a)
-	prefetchT(c.gram[j*k : (j+1)*k])
+	if len(c.gram) > gramInCache {
+		prefetchT(c.gram[j*k : (j+1)*k])
+	}
 	return j
 }
+
+// gramInCache is the size (entries) up to which G is not prefetched a row
+// at a time: a Gram matrix this small (the patch front end's, 64 atoms)
+// stays in the first levels of cache through the pursuits, and asking
+// for its rows again costs more than it saves.
+const gramInCache = 1 << 13
 
 // prepare checks sample row (slot i of the round) and stores its squared
 // norm and scale factor. A float32 sample's squared norm is summed in
