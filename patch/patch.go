@@ -282,11 +282,7 @@ func (f *Front) Dim() int { return 2 * f.cfg.Atoms * f.cfg.Cells * f.cfg.Cells }
 // dst.
 func extract[T omp.Float](dst, img []T, cols, y, x, s int) {
 	for r := range s {
-		row := img[(y+r)*cols+x : (y+r)*cols+x+s]
-		d := dst[r*s : (r+1)*s]
-		for c, v := range row {
-			d[c] = v
-		}
+		copy(dst[r*s:(r+1)*s], img[(y+r)*cols+x:(y+r)*cols+x+s])
 	}
 }
 
