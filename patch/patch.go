@@ -204,8 +204,8 @@ func New(atoms *mat.Dense, rows, cols int, cfg Config) (*Front, error) {
 
 // coder returns a Batch-OMP coder of the patch atoms on threads
 // goroutines. Making one costs a P×P Gram matrix of the small atoms, so
-// each call of FeaturesTo makes its own and the Front holds no state
-// that calls share.
+// each goroutine of a FeaturesTo call makes its own and the Front holds
+// no state that calls share.
 func (f *Front) coder(threads int) (*omp.Coder, error) {
 	c, err := omp.New(f.atoms, omp.WithSparsity(f.cfg.L), omp.WithThreads(threadCount(threads)))
 	if err != nil {
