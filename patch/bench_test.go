@@ -6,32 +6,15 @@ import (
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
-
-	"github.com/oddl-go/oddl/dataset"
 )
 
 // BenchmarkFeatures times the patch front end on MNIST digits in both
-// precisions: the defaults' front end (64 atoms of 6×6 pixels, L = 2,
-// 3×3 cells), its atoms learned on 3000 training digits, then the
-// features of 2000 other digits, deskewed as oddl train prepares them.
-// It reports images/s.
+// precisions: the defaults' front end, its atoms learned on 3000 training
+// digits, then the features of 2000 other digits (mnistFront). It reports
+// images/s.
 func BenchmarkFeatures(b *testing.B) {
-	train, _, err := dataset.MNIST()
-	if err != nil {
-		b.Skipf("MNIST not available: %v", err)
-	}
-	const learn, code = 3000, 2000
-	rows, cols := train.Rows, train.Cols
-	dim := rows * cols
-	L := mat.DenseCopyOf(train.X.Slice(0, learn, 0, dim))
-	X := mat.DenseCopyOf(train.X.Slice(learn, learn+code, 0, dim))
-	dataset.Preprocess(L)
-	dataset.Preprocess(X)
-	cfg := Config{Size: 6, Stride: 1, Atoms: 64, L: 2, Cells: 3, Samples: 30000, Iterations: 5, Seed: 1}
-	f64, err := Learn(context.Background(), L, rows, cols, cfg, 0)
-	if err != nil {
-		b.Fatal(err)
-	}
+	const code = 2000
+	f64, X := mnistFront(b, code)
 	f32, err := f64.Float32()
 	if err != nil {
 		b.Fatal(err)

@@ -12,6 +12,30 @@ import (
 	"github.com/oddl-go/oddl/dataset"
 )
 
+// mnistFront returns the defaults' front end (64 atoms of 6×6 pixels,
+// L = 2, 3×3 cells) with its atoms learned on the first 3000 MNIST
+// training digits, and the next code digits, all preprocessed as the paper
+// does (zero mean, unit norm). It skips tb when MNIST is not available.
+func mnistFront(tb testing.TB, code int) (*Front, *mat.Dense) {
+	tb.Helper()
+	train, _, err := dataset.MNIST()
+	if err != nil {
+		tb.Skipf("MNIST not available: %v", err)
+	}
+	const learn = 3000
+	dim := train.Rows * train.Cols
+	L := mat.DenseCopyOf(train.X.Slice(0, learn, 0, dim))
+	X := mat.DenseCopyOf(train.X.Slice(learn, learn+code, 0, dim))
+	dataset.Preprocess(L)
+	dataset.Preprocess(X)
+	cfg := Config{Size: 6, Stride: 1, Atoms: 64, L: 2, Cells: 3, Samples: 30000, Iterations: 5, Seed: 1}
+	f, err := Learn(context.Background(), L, train.Rows, train.Cols, cfg, 0)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return f, X
+}
+
 // TestMNISTFeatures32 measures, on MNIST, how often the float32 front end
 // chooses the float64 one's atoms for a patch, and how far the features
 // move: patch atoms learned on 3000 training digits (zero mean, unit
@@ -24,22 +48,9 @@ func TestMNISTFeatures32(t *testing.T) {
 	if testing.Short() {
 		t.Skip("learns patch atoms on MNIST")
 	}
-	train, _, err := dataset.MNIST()
-	if err != nil {
-		t.Skipf("MNIST not available: %v", err)
-	}
-	const learn, code = 3000, 1000
-	rows, cols := train.Rows, train.Cols
-	dim := rows * cols
-	L := mat.DenseCopyOf(train.X.Slice(0, learn, 0, dim))
-	X := mat.DenseCopyOf(train.X.Slice(learn, learn+code, 0, dim))
-	dataset.Preprocess(L)
-	dataset.Preprocess(X)
-	cfg := Config{Size: 6, Stride: 1, Atoms: 64, L: 2, Cells: 3, Samples: 30000, Iterations: 5, Seed: 1}
-	f, err := Learn(context.Background(), L, rows, cols, cfg, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
+	const code = 1000
+	f, X := mnistFront(t, code)
+	cfg, cols, dim := f.cfg, f.cols, f.rows*f.cols
 	f32, err := f.Float32()
 	if err != nil {
 		t.Fatal(err)
