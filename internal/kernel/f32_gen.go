@@ -114,21 +114,7 @@ func gemmKernel(p func(string, ...any), s isa) {
 	p("")
 	p("\t// Bring the tile of C towards L1 while T is computed.")
 	p("\tMOVQ DX, R9")
-	for i := range mr {
-		for o := 0; o < nr*4; o += 64 {
-			p("\tPREFETCHT0 %d(R9)", o)
-		}
-		p("\tPREFETCHT0 %d(R9)", nr*4-1)
-		if i < mr-1 {
-			p("\tADDQ R8, R9")
-		}
-	}
-	p("")
-	for i := range mr {
-		for v := range nv {
-			p("\tVXORPS %s, %s, %s", acc(i, v), acc(i, v), acc(i, v))
-		}
-	}
+	tileStart(p, s, "R9", "R8", "\n")
 	step := func(st int) {
 		for v := range nv {
 			p("\tVMOVUPS %d(DI), %s // %s = b[%d(p+%d)+%d : +%d]", nr*4*st+vb*v, bReg(v), bReg(v), nr, st, lanes*v, lanes)
@@ -217,6 +203,33 @@ func gemmKernel(p func(string, ...any), s isa) {
 //     other on nt consecutive packed row panels of A and one of B.
 //
 // Either saves the driver a call a tile.
+// tileStart writes the start of a tile of C shared by the kernels:
+// the tile's rows, from the one in register row on (ld bytes apart, ld a
+// register; row is moved), asked for with PREFETCHT0 while T is computed,
+// then sep (a blank line or nothing) and the accumulators zeroed.
+func tileStart(p func(string, ...any), s isa, row, ld, sep string) {
+	mr, nv := s.mr, s.nv
+	nr := nv * s.lanes
+	for i := range mr {
+		for o := 0; o < nr*4; o += 64 {
+			p("\tPREFETCHT0 %d(%s)", o, row)
+		}
+		p("\tPREFETCHT0 %d(%s)", nr*4-1, row)
+		if i < mr-1 {
+			p("\tADDQ %s, %s", ld, row)
+		}
+	}
+	if sep != "" {
+		p("")
+	}
+	for i := range mr {
+		for v := range nv {
+			r := s.v(i*nv + v)
+			p("\tVXORPS %s, %s, %s", r, r, r)
+		}
+	}
+}
+
 func gemmTiles(p func(string, ...any), s isa, direct bool) {
 	mr, nv, lanes := s.mr, s.nv, s.lanes
 	nr := nv * lanes
@@ -304,20 +317,7 @@ func gemmTiles(p func(string, ...any), s isa, direct bool) {
 		p("\tMOVQ R13, DI")
 	}
 	p("\tMOVQ DX, AX")
-	for i := range mr {
-		for o := 0; o < nr*4; o += 64 {
-			p("\tPREFETCHT0 %d(AX)", o)
-		}
-		p("\tPREFETCHT0 %d(AX)", nr*4-1)
-		if i < mr-1 {
-			p("\tADDQ R12, AX")
-		}
-	}
-	for i := range mr {
-		for v := range nv {
-			p("\tVXORPS %s, %s, %s", acc(i, v), acc(i, v), acc(i, v))
-		}
-	}
+	tileStart(p, s, "AX", "R12", "")
 	step := func(st int) {
 		for v := range nv {
 			p("\tVMOVUPS %d(DI), %s", nr*4*st+vb*v, bReg(v))
