@@ -131,12 +131,19 @@ func saxpyRows(c, g []float32, ld int, idx []int, y []float32) {
 	saxpyRowsAVX2(c, g, ld, idx, y)
 }
 
-func isamaxSkipNaN32(x []float32) int {
-	if !useAsm || len(x) < isamaxAsmMin {
-		return isamaxSkipNaN32Go(x)
+func saxpyRowsIamax(c, g []float32, ld int, idx []int, y []float32) int {
+	n := len(y)
+	if !useAsm || n < saxpyAsmMin {
+		saxpyRowsGo(c, g, ld, idx, y)
+		return isamaxSkipNaN32Go(y)
 	}
-	raceRead32(x)
-	return isamaxAVX2(x)
+	for _, r := range idx {
+		// The assembly trusts every row to lie inside g: slicing checks.
+		row := g[r*ld : r*ld+n]
+		raceRead32(row)
+	}
+	raceWrite32(y)
+	return saxpyRowsIamaxAVX2(c, g, ld, idx, y)
 }
 
 func sscal(alpha float32, x []float32) {
@@ -233,10 +240,18 @@ func sdotAVX2(x, y []float32) float32
 func ssumSqAVX2(x []float32) float64
 
 // isamaxAVX2 returns the first index of the largest |x[i]|, NaNs passed
-// over (at x[0] too), 0 if every element is NaN; len(x) >= 1.
+// over (at x[0] too), 0 if every element is NaN; len(x) >= 1. It reads x
+// once, keeping the largest |x[i]| and its first index lane by lane.
 //
 //go:noescape
 func isamaxAVX2(x []float32) int
+
+// saxpyRowsIamaxAVX2 is saxpyRowsAVX2 (the same values of y) that also
+// returns isamaxAVX2 of the updated y, folding each updated vector's
+// absolute values into lanes as it is written; len(y) >= 1.
+//
+//go:noescape
+func saxpyRowsIamaxAVX2(c, g []float32, ld int, idx []int, y []float32) int
 
 // saxpyAVX2 sets y[i] = fma(alpha, x[i], y[i]) for i < len(x) (len(y) >=
 // len(x)).

@@ -1140,91 +1140,6 @@ reduce:
 	MOVSD X0, ret+24(FP)
 	RET
 
-// func isamaxAVX2(x []float32) int
-//   Y15 the mask of the absolute value, Y0, Y1 the vector maxima, X2 the
-//   tail's, Y3 the maximum broadcast; AX the index of DI's element
-TEXT ·isamaxAVX2(SB), NOSPLIT, $0-32
-	MOVQ x_base+0(FP), SI
-	MOVQ x_len+8(FP), CX
-	MOVL $0x7fffffff, AX
-	VMOVD AX, X15
-	VPBROADCASTD X15, Y15
-	VXORPS Y0, Y0, Y0
-	VXORPS Y1, Y1, Y1
-	VXORPS X2, X2, X2
-	MOVQ SI, DI
-	MOVQ CX, BX
-	SHRQ $4, BX                    // BX = n / 16
-	JZ   max1
-maxloop:
-	VANDPS (DI), Y15, Y4
-	VANDPS 32(DI), Y15, Y5
-	VMAXPS Y0, Y4, Y0               // the running maximum where x is NaN
-	VMAXPS Y1, Y5, Y1
-	ADDQ $64, DI
-	DECQ BX
-	JNZ  maxloop
-max1:
-	MOVQ CX, BX
-	ANDQ $15, BX                    // BX = n % 16
-	JZ   reduce
-max1loop:
-	VMOVSS (DI), X4
-	VANDPS X15, X4, X4
-	VMAXSS X2, X4, X2
-	ADDQ $4, DI
-	DECQ BX
-	JNZ  max1loop
-reduce:
-	VMAXPS Y1, Y0, Y0
-	VEXTRACTF128 $1, Y0, X1
-	VMAXPS X1, X0, X0
-	VPERMILPS $0x4e, X0, X1
-	VMAXPS X1, X0, X0
-	VPERMILPS $0xb1, X0, X1
-	VMAXPS X1, X0, X0
-	VMAXSS X2, X0, X0
-	VBROADCASTSS X0, Y3
-	MOVQ SI, DI
-	XORQ AX, AX
-	MOVQ CX, BX
-	SHRQ $3, BX                    // BX = n / 8
-	JZ   find1
-findloop:
-	VANDPS (DI), Y15, Y4
-	VCMPPS $0, Y3, Y4, Y5            // |x| == max
-	VMOVMSKPS Y5, DX
-	TESTL DX, DX
-	JNZ  foundvec
-	ADDQ $32, DI
-	ADDQ $8, AX
-	DECQ BX
-	JNZ  findloop
-find1:
-	ANDQ $7, CX                    // CX = n % 8
-	JZ   none
-find1loop:
-	VMOVSS (DI), X4
-	VANDPS X15, X4, X4
-	VCMPSS $0, X3, X4, X5
-	VMOVMSKPS X5, DX
-	ANDL $1, DX
-	JNZ  found
-	ADDQ $4, DI
-	INCQ AX
-	DECQ CX
-	JNZ  find1loop
-none:
-	XORQ AX, AX
-	JMP  found
-foundvec:
-	BSFL DX, DX
-	ADDQ DX, AX
-found:
-	VZEROUPPER
-	MOVQ AX, ret+24(FP)
-	RET
-
 // func saxpyAVX2(alpha float32, x, y []float32)
 //   Y0 alpha, Y4..Y7 elements of y
 TEXT ·saxpyAVX2(SB), NOSPLIT, $0-56
@@ -1377,6 +1292,294 @@ onestore:
 done:
 	VZEROUPPER
 	RET
+
+// func saxpyRowsIamaxAVX2(c, g []float32, ld int, idx []int, y []float32) int
+//   R8 c, R9 g, R10 ld in bytes, R11 idx, R12 rows, DI y, SI the byte
+//   offset of the current elements, DX the row m, AX its elements;
+//   Y0..Y3 elements, Y4 c[m], Y5 the mask of |x| (and the largest int32),
+//   Y6, Y7 and Y8, Y9 the lanes' maxima and indices, Y10 the indices of
+//   the next vector, Y11 eight; R13 the index of the tail's element
+TEXT ·saxpyRowsIamaxAVX2(SB), NOSPLIT, $0-112
+	MOVQ c_base+0(FP), R8
+	MOVQ g_base+24(FP), R9
+	MOVQ ld+48(FP), R10
+	SHLQ $2, R10                   // R10 = ld in bytes
+	MOVQ idx_base+56(FP), R11
+	MOVQ idx_len+64(FP), R12
+	MOVQ y_base+80(FP), DI
+	MOVQ y_len+88(FP), CX
+	XORQ SI, SI
+	MOVL $0x7fffffff, AX
+	VMOVD AX, X5
+	VPBROADCASTD X5, Y5
+	MOVL $0xbf800000, AX          // -1.0
+	VMOVD AX, X6
+	VPBROADCASTD X6, Y6
+	VMOVAPS Y6, Y8
+	MOVL $8, AX
+	VMOVD AX, X11
+	VPBROADCASTD X11, Y11
+	VMOVDQU ·iotaLanes32<>(SB), Y10
+	VMOVDQA Y10, Y7
+	VPADDD Y11, Y10, Y9
+	MOVQ CX, BX
+	SHRQ $5, BX                    // BX = n / 32
+	JZ   saxpyRowsIamaxAVX2_vec
+saxpyRowsIamaxAVX2_big:
+	VMOVUPS 0(DI)(SI*1), Y0
+	VMOVUPS 32(DI)(SI*1), Y1
+	VMOVUPS 64(DI)(SI*1), Y2
+	VMOVUPS 96(DI)(SI*1), Y3
+	XORQ DX, DX
+	TESTQ R12, R12
+	JZ   saxpyRowsIamaxAVX2_bigstore
+saxpyRowsIamaxAVX2_bigrow:
+	VBROADCASTSS (R8)(DX*4), Y4
+	MOVQ (R11)(DX*8), AX
+	IMULQ R10, AX
+	ADDQ R9, AX
+	ADDQ SI, AX                    // AX = &g[idx[m]*ld + offset]
+	VFMADD231PS 0(AX), Y4, Y0
+	VFMADD231PS 32(AX), Y4, Y1
+	VFMADD231PS 64(AX), Y4, Y2
+	VFMADD231PS 96(AX), Y4, Y3
+	INCQ DX
+	CMPQ DX, R12
+	JLT  saxpyRowsIamaxAVX2_bigrow
+saxpyRowsIamaxAVX2_bigstore:
+	VMOVUPS Y0, 0(DI)(SI*1)
+	VMOVUPS Y1, 32(DI)(SI*1)
+	VMOVUPS Y2, 64(DI)(SI*1)
+	VMOVUPS Y3, 96(DI)(SI*1)
+	VANDPS Y0, Y5, Y12
+	VCMPPS $0x1e, Y6, Y12, Y13         // |y| > the lane's maximum
+	VMAXPS Y6, Y12, Y6
+	VBLENDVPS Y13, Y10, Y7, Y7
+	VPADDD Y11, Y10, Y10
+	VANDPS Y1, Y5, Y14
+	VCMPPS $0x1e, Y8, Y14, Y15         // |y| > the lane's maximum
+	VMAXPS Y8, Y14, Y8
+	VBLENDVPS Y15, Y10, Y9, Y9
+	VPADDD Y11, Y10, Y10
+	VANDPS Y2, Y5, Y12
+	VCMPPS $0x1e, Y6, Y12, Y13         // |y| > the lane's maximum
+	VMAXPS Y6, Y12, Y6
+	VBLENDVPS Y13, Y10, Y7, Y7
+	VPADDD Y11, Y10, Y10
+	VANDPS Y3, Y5, Y14
+	VCMPPS $0x1e, Y8, Y14, Y15         // |y| > the lane's maximum
+	VMAXPS Y8, Y14, Y8
+	VBLENDVPS Y15, Y10, Y9, Y9
+	VPADDD Y11, Y10, Y10
+	ADDQ $128, SI
+	DECQ BX
+	JNZ  saxpyRowsIamaxAVX2_big
+saxpyRowsIamaxAVX2_vec:
+	MOVQ CX, BX
+	ANDQ $31, BX
+	SHRQ $3, BX                    // BX = n % 32 / 8
+	JZ   saxpyRowsIamaxAVX2_reduce
+saxpyRowsIamaxAVX2_vecloop:
+	VMOVUPS 0(DI)(SI*1), Y0
+	XORQ DX, DX
+	TESTQ R12, R12
+	JZ   saxpyRowsIamaxAVX2_vecstore
+saxpyRowsIamaxAVX2_vecrow:
+	VBROADCASTSS (R8)(DX*4), Y4
+	MOVQ (R11)(DX*8), AX
+	IMULQ R10, AX
+	ADDQ R9, AX
+	ADDQ SI, AX                    // AX = &g[idx[m]*ld + offset]
+	VFMADD231PS 0(AX), Y4, Y0
+	INCQ DX
+	CMPQ DX, R12
+	JLT  saxpyRowsIamaxAVX2_vecrow
+saxpyRowsIamaxAVX2_vecstore:
+	VMOVUPS Y0, 0(DI)(SI*1)
+	VANDPS Y0, Y5, Y12
+	VCMPPS $0x1e, Y6, Y12, Y13         // |y| > the lane's maximum
+	VMAXPS Y6, Y12, Y6
+	VBLENDVPS Y13, Y10, Y7, Y7
+	VPADDD Y11, Y10, Y10
+	ADDQ $32, SI
+	DECQ BX
+	JNZ  saxpyRowsIamaxAVX2_vecloop
+saxpyRowsIamaxAVX2_reduce:
+	VMAXPS Y8, Y6, Y12
+	VEXTRACTF128 $1, Y12, X13
+	VMAXPS X13, X12, X12
+	VPERMILPS $0x4e, X12, X13
+	VMAXPS X13, X12, X12
+	VPERMILPS $0xb1, X12, X13
+	VMAXPS X13, X12, X12
+	VBROADCASTSS X12, Y12
+	VCMPPS $0, Y12, Y6, Y13
+	VCMPPS $0, Y12, Y8, Y14
+	VBLENDVPS Y13, Y7, Y5, Y13
+	VBLENDVPS Y14, Y9, Y5, Y14
+	VPMINSD Y14, Y13, Y13
+	VEXTRACTI128 $1, Y13, X14
+	VPMINSD X14, X13, X13
+	VPSHUFD $0x4e, X13, X14
+	VPMINSD X14, X13, X13
+	VPSHUFD $0xb1, X13, X14
+	VPMINSD X14, X13, X13
+	VMOVD X13, AX
+	MOVQ CX, R13
+	ANDQ $7, CX                    // CX = n % 8
+	JZ   saxpyRowsIamaxAVX2_done
+	SUBQ CX, R13                   // R13 = the tail's first index
+saxpyRowsIamaxAVX2_one:
+	VMOVSS (DI)(SI*1), X0
+	XORQ DX, DX
+	TESTQ R12, R12
+	JZ   saxpyRowsIamaxAVX2_onestore
+saxpyRowsIamaxAVX2_onerow:
+	VMOVSS (R8)(DX*4), X4
+	MOVQ (R11)(DX*8), BX
+	IMULQ R10, BX
+	ADDQ R9, BX
+	ADDQ SI, BX                    // BX = &g[idx[m]*ld + offset]
+	VFMADD231SS (BX), X4, X0
+	INCQ DX
+	CMPQ DX, R12
+	JLT  saxpyRowsIamaxAVX2_onerow
+saxpyRowsIamaxAVX2_onestore:
+	VMOVSS X0, (DI)(SI*1)
+	VANDPS X5, X0, X0
+	VUCOMISS X12, X0
+	JBE  saxpyRowsIamaxAVX2_next                        // not larger, or NaN
+	VMOVAPS X0, X12
+	MOVQ R13, AX
+saxpyRowsIamaxAVX2_next:
+	ADDQ $4, SI
+	INCQ R13
+	DECQ CX
+	JNZ  saxpyRowsIamaxAVX2_one
+saxpyRowsIamaxAVX2_done:
+	VZEROUPPER
+	MOVQ AX, ret+104(FP)
+	RET
+
+// func isamaxAVX2(x []float32) int
+//   DI x, SI the byte offset of the current elements;
+//   Y0..Y3 elements, Y5 the mask of |x| (and the largest int32),
+//   Y6, Y7 and Y8, Y9 the lanes' maxima and indices, Y10 the indices of
+//   the next vector, Y11 eight; R13 the index of the tail's element
+TEXT ·isamaxAVX2(SB), NOSPLIT, $0-32
+	MOVQ x_base+0(FP), DI
+	MOVQ x_len+8(FP), CX
+	XORQ SI, SI
+	MOVL $0x7fffffff, AX
+	VMOVD AX, X5
+	VPBROADCASTD X5, Y5
+	MOVL $0xbf800000, AX          // -1.0
+	VMOVD AX, X6
+	VPBROADCASTD X6, Y6
+	VMOVAPS Y6, Y8
+	MOVL $8, AX
+	VMOVD AX, X11
+	VPBROADCASTD X11, Y11
+	VMOVDQU ·iotaLanes32<>(SB), Y10
+	VMOVDQA Y10, Y7
+	VPADDD Y11, Y10, Y9
+	MOVQ CX, BX
+	SHRQ $5, BX                    // BX = n / 32
+	JZ   isamaxAVX2_vec
+isamaxAVX2_big:
+	VMOVUPS 0(DI)(SI*1), Y0
+	VMOVUPS 32(DI)(SI*1), Y1
+	VMOVUPS 64(DI)(SI*1), Y2
+	VMOVUPS 96(DI)(SI*1), Y3
+	VANDPS Y0, Y5, Y12
+	VCMPPS $0x1e, Y6, Y12, Y13         // |y| > the lane's maximum
+	VMAXPS Y6, Y12, Y6
+	VBLENDVPS Y13, Y10, Y7, Y7
+	VPADDD Y11, Y10, Y10
+	VANDPS Y1, Y5, Y14
+	VCMPPS $0x1e, Y8, Y14, Y15         // |y| > the lane's maximum
+	VMAXPS Y8, Y14, Y8
+	VBLENDVPS Y15, Y10, Y9, Y9
+	VPADDD Y11, Y10, Y10
+	VANDPS Y2, Y5, Y12
+	VCMPPS $0x1e, Y6, Y12, Y13         // |y| > the lane's maximum
+	VMAXPS Y6, Y12, Y6
+	VBLENDVPS Y13, Y10, Y7, Y7
+	VPADDD Y11, Y10, Y10
+	VANDPS Y3, Y5, Y14
+	VCMPPS $0x1e, Y8, Y14, Y15         // |y| > the lane's maximum
+	VMAXPS Y8, Y14, Y8
+	VBLENDVPS Y15, Y10, Y9, Y9
+	VPADDD Y11, Y10, Y10
+	ADDQ $128, SI
+	DECQ BX
+	JNZ  isamaxAVX2_big
+isamaxAVX2_vec:
+	MOVQ CX, BX
+	ANDQ $31, BX
+	SHRQ $3, BX                    // BX = n % 32 / 8
+	JZ   isamaxAVX2_reduce
+isamaxAVX2_vecloop:
+	VMOVUPS 0(DI)(SI*1), Y0
+	VANDPS Y0, Y5, Y12
+	VCMPPS $0x1e, Y6, Y12, Y13         // |y| > the lane's maximum
+	VMAXPS Y6, Y12, Y6
+	VBLENDVPS Y13, Y10, Y7, Y7
+	VPADDD Y11, Y10, Y10
+	ADDQ $32, SI
+	DECQ BX
+	JNZ  isamaxAVX2_vecloop
+isamaxAVX2_reduce:
+	VMAXPS Y8, Y6, Y12
+	VEXTRACTF128 $1, Y12, X13
+	VMAXPS X13, X12, X12
+	VPERMILPS $0x4e, X12, X13
+	VMAXPS X13, X12, X12
+	VPERMILPS $0xb1, X12, X13
+	VMAXPS X13, X12, X12
+	VBROADCASTSS X12, Y12
+	VCMPPS $0, Y12, Y6, Y13
+	VCMPPS $0, Y12, Y8, Y14
+	VBLENDVPS Y13, Y7, Y5, Y13
+	VBLENDVPS Y14, Y9, Y5, Y14
+	VPMINSD Y14, Y13, Y13
+	VEXTRACTI128 $1, Y13, X14
+	VPMINSD X14, X13, X13
+	VPSHUFD $0x4e, X13, X14
+	VPMINSD X14, X13, X13
+	VPSHUFD $0xb1, X13, X14
+	VPMINSD X14, X13, X13
+	VMOVD X13, AX
+	MOVQ CX, R13
+	ANDQ $7, CX                    // CX = n % 8
+	JZ   isamaxAVX2_done
+	SUBQ CX, R13                   // R13 = the tail's first index
+isamaxAVX2_one:
+	VMOVSS (DI)(SI*1), X0
+	VANDPS X5, X0, X0
+	VUCOMISS X12, X0
+	JBE  isamaxAVX2_next                        // not larger, or NaN
+	VMOVAPS X0, X12
+	MOVQ R13, AX
+isamaxAVX2_next:
+	ADDQ $4, SI
+	INCQ R13
+	DECQ CX
+	JNZ  isamaxAVX2_one
+isamaxAVX2_done:
+	VZEROUPPER
+	MOVQ AX, ret+24(FP)
+	RET
+
+DATA ·iotaLanes32<>+0(SB)/4, $0
+DATA ·iotaLanes32<>+4(SB)/4, $1
+DATA ·iotaLanes32<>+8(SB)/4, $2
+DATA ·iotaLanes32<>+12(SB)/4, $3
+DATA ·iotaLanes32<>+16(SB)/4, $4
+DATA ·iotaLanes32<>+20(SB)/4, $5
+DATA ·iotaLanes32<>+24(SB)/4, $6
+DATA ·iotaLanes32<>+28(SB)/4, $7
+GLOBL ·iotaLanes32<>(SB), RODATA|NOPTR, $32
 
 // func sscalAVX2(alpha float32, x []float32)
 //   Y0 alpha, Y4..Y7 products

@@ -1,7 +1,8 @@
 //go:build ignore
 
 // This program writes the float32 assembly of package kernel — the SGEMM
-// micro-kernel and the unit-stride level-1 routines (sdot, saxpy, sscal) —
+// micro-kernel, the unit-stride level-1 routines (sdot, saxpy, sscal,
+// isamax) and Batch-OMP's fused update and atom choice (saxpyRowsIamax) —
 // once for each instruction set in isas:
 //
 //	go run f32_gen.go
@@ -67,9 +68,11 @@ func main() {
 		packCols(p, s)
 		dot(p, s)
 		sumSq(p, s)
-		iamax(p, s)
 		axpy(p, s)
 		axpyRows(p, s)
+		axpyRowsIamax(p, s, true)
+		axpyRowsIamax(p, s, false)
+		iotaLanes(p, s)
 		scal(p, s)
 		if err := os.WriteFile(s.file, w.Bytes(), 0o644); err != nil {
 			log.Fatal(err)
@@ -722,102 +725,6 @@ func sumSq(p func(string, ...any), s isa) {
 	p("\tRET")
 }
 
-// iamax writes isamax<suffix>(x []float32) int (len(x) >= 1): the first
-// index of the largest |x[i]|, NaNs passed over. One pass finds the
-// largest |x[i]| (each maximum takes the running one when the element is
-// NaN), a second the first element equal to it. Only a NaN at x[0], which
-// the caller handles, can leave no element equal.
-func iamax(p func(string, ...any), s isa) {
-	name := "isamax" + s.suffix
-	vb, lanes := 4*s.lanes, s.lanes
-	two := 2 * lanes
-	p("")
-	p("// func %s(x []float32) int", name)
-	p("//   %s the mask of the absolute value, %s, %s the vector maxima, X2 the", s.v(15), s.v(0), s.v(1))
-	p("//   tail's, %s the maximum broadcast; AX the index of DI's element", s.v(3))
-	p("TEXT ·%s(SB), NOSPLIT, $0-32", name)
-	p("\tMOVQ x_base+0(FP), SI")
-	p("\tMOVQ x_len+8(FP), CX")
-	p("\tMOVL $0x7fffffff, AX")
-	p("\tVMOVD AX, X15")
-	p("\tVPBROADCASTD X15, %s", s.v(15))
-	p("\tVXORPS %s, %s, %s", s.v(0), s.v(0), s.v(0))
-	p("\tVXORPS %s, %s, %s", s.v(1), s.v(1), s.v(1))
-	p("\tVXORPS X2, X2, X2")
-	p("\tMOVQ SI, DI")
-	p("\tMOVQ CX, BX")
-	p("\tSHRQ $%d, BX                    // BX = n / %d", log2(two), two)
-	p("\tJZ   max1")
-	p("maxloop:")
-	p("\tVANDPS (DI), %s, %s", s.v(15), s.v(4))
-	p("\tVANDPS %d(DI), %s, %s", vb, s.v(15), s.v(5))
-	p("\tVMAXPS %s, %s, %s               // the running maximum where x is NaN", s.v(0), s.v(4), s.v(0))
-	p("\tVMAXPS %s, %s, %s", s.v(1), s.v(5), s.v(1))
-	p("\tADDQ $%d, DI", 2*vb)
-	p("\tDECQ BX")
-	p("\tJNZ  maxloop")
-	p("max1:")
-	p("\tMOVQ CX, BX")
-	p("\tANDQ $%d, BX                    // BX = n %% %d", two-1, two)
-	p("\tJZ   reduce")
-	p("max1loop:")
-	p("\tVMOVSS (DI), X4")
-	p("\tVANDPS X15, X4, X4")
-	p("\tVMAXSS X2, X4, X2")
-	p("\tADDQ $4, DI")
-	p("\tDECQ BX")
-	p("\tJNZ  max1loop")
-	p("reduce:")
-	p("\tVMAXPS %s, %s, %s", s.v(1), s.v(0), s.v(0))
-	p("\tVEXTRACTF128 $1, %s, X1", s.v(0))
-	p("\tVMAXPS X1, X0, X0")
-	p("\tVPERMILPS $0x4e, X0, X1")
-	p("\tVMAXPS X1, X0, X0")
-	p("\tVPERMILPS $0xb1, X0, X1")
-	p("\tVMAXPS X1, X0, X0")
-	p("\tVMAXSS X2, X0, X0")
-	p("\tVBROADCASTSS X0, %s", s.v(3))
-	p("\tMOVQ SI, DI")
-	p("\tXORQ AX, AX")
-	p("\tMOVQ CX, BX")
-	p("\tSHRQ $%d, BX                    // BX = n / %d", log2(lanes), lanes)
-	p("\tJZ   find1")
-	p("findloop:")
-	p("\tVANDPS (DI), %s, %s", s.v(15), s.v(4))
-	p("\tVCMPPS $0, %s, %s, %s            // |x| == max", s.v(3), s.v(4), s.v(5))
-	p("\tVMOVMSKPS %s, DX", s.v(5))
-	p("\tTESTL DX, DX")
-	p("\tJNZ  foundvec")
-	p("\tADDQ $%d, DI", vb)
-	p("\tADDQ $%d, AX", lanes)
-	p("\tDECQ BX")
-	p("\tJNZ  findloop")
-	p("find1:")
-	p("\tANDQ $%d, CX                    // CX = n %% %d", lanes-1, lanes)
-	p("\tJZ   none")
-	p("find1loop:")
-	p("\tVMOVSS (DI), X4")
-	p("\tVANDPS X15, X4, X4")
-	p("\tVCMPSS $0, X3, X4, X5")
-	p("\tVMOVMSKPS X5, DX")
-	p("\tANDL $1, DX")
-	p("\tJNZ  found")
-	p("\tADDQ $4, DI")
-	p("\tINCQ AX")
-	p("\tDECQ CX")
-	p("\tJNZ  find1loop")
-	p("none:")
-	p("\tXORQ AX, AX")
-	p("\tJMP  found")
-	p("foundvec:")
-	p("\tBSFL DX, DX")
-	p("\tADDQ DX, AX")
-	p("found:")
-	p("\tVZEROUPPER")
-	p("\tMOVQ AX, ret+24(FP)")
-	p("\tRET")
-}
-
 // axpy writes saxpy<suffix>(alpha float32, x, y []float32): y += alpha*x,
 // one fused multiply-add an element.
 func axpy(p func(string, ...any), s isa) {
@@ -978,6 +885,216 @@ func axpyRows(p func(string, ...any), s isa) {
 	p("done:")
 	p("\tVZEROUPPER")
 	p("\tRET")
+}
+
+// axpyRowsIamax writes, with rows set, saxpyRowsIamax<suffix>(c, g
+// []float32, ld int, idx []int, y []float32) int: saxpyRows<suffix> (the
+// same values, rows in the same order) that also returns the first index
+// of the largest updated |y[i]|, NaNs passed over, 0 if every element is
+// NaN; without rows, isamax<suffix>(x []float32) int (len(x) >= 1), that
+// index of x alone. Either reads every element once: each vector's
+// absolute values are folded into two sets of lanes (even and odd vectors)
+// that keep, lane by lane, the largest value met and the first index it
+// was met at (a strict comparison keeps the earlier one, and a NaN never
+// compares greater). The lanes are then reduced to their maximum and the
+// smallest index among the lanes that hold it, and the scalar tail, whose
+// indices come after every lane's, replaces that only by a strictly
+// larger value. The lanes start at −1 with the indices 0…15, so that an
+// all-NaN vector gives 0. One pass costs a few more instructions a vector
+// than a pass for the maximum followed by a search for its first
+// occurrence, but not the search's second reading and its branch a vector,
+// nor a second reduction: it is the faster of the two unless the maximum
+// comes early, and much the faster on the short vectors of the patch front
+// end's pursuits, whose cost is the reductions.
+func axpyRowsIamax(p func(string, ...any), s isa, rows bool) {
+	name, frame := "isamax"+s.suffix, "$0-32"
+	if rows {
+		name, frame = "saxpyRowsIamax"+s.suffix, "$0-112"
+	}
+	vb, big := 4*s.lanes, l1Vectors*s.lanes
+	label := func(l string) string { return name + "_" + l }
+	p("")
+	if rows {
+		p("// func %s(c, g []float32, ld int, idx []int, y []float32) int", name)
+		p("//   R8 c, R9 g, R10 ld in bytes, R11 idx, R12 rows, DI y, SI the byte")
+		p("//   offset of the current elements, DX the row m, AX its elements;")
+	} else {
+		p("// func %s(x []float32) int", name)
+		p("//   DI x, SI the byte offset of the current elements;")
+	}
+	if rows {
+		p("//   %s..%s elements, %s c[m], %s the mask of |x| (and the largest int32),", s.v(0), s.v(3), s.v(4), s.v(5))
+	} else {
+		p("//   %s..%s elements, %s the mask of |x| (and the largest int32),", s.v(0), s.v(3), s.v(5))
+	}
+	p("//   %s, %s and %s, %s the lanes' maxima and indices, %s the indices of", s.v(6), s.v(7), s.v(8), s.v(9), s.v(10))
+	p("//   the next vector, %s eight; R13 the index of the tail's element", s.v(11))
+	p("TEXT ·%s(SB), NOSPLIT, %s", name, frame)
+	if rows {
+		p("\tMOVQ c_base+0(FP), R8")
+		p("\tMOVQ g_base+24(FP), R9")
+		p("\tMOVQ ld+48(FP), R10")
+		p("\tSHLQ $2, R10                   // R10 = ld in bytes")
+		p("\tMOVQ idx_base+56(FP), R11")
+		p("\tMOVQ idx_len+64(FP), R12")
+		p("\tMOVQ y_base+80(FP), DI")
+		p("\tMOVQ y_len+88(FP), CX")
+	} else {
+		p("\tMOVQ x_base+0(FP), DI")
+		p("\tMOVQ x_len+8(FP), CX")
+	}
+	p("\tXORQ SI, SI")
+	p("\tMOVL $0x7fffffff, AX")
+	p("\tVMOVD AX, X5")
+	p("\tVPBROADCASTD X5, %s", s.v(5))
+	p("\tMOVL $0xbf800000, AX          // -1.0")
+	p("\tVMOVD AX, X6")
+	p("\tVPBROADCASTD X6, %s", s.v(6))
+	p("\tVMOVAPS %s, %s", s.v(6), s.v(8))
+	p("\tMOVL $%d, AX", s.lanes)
+	p("\tVMOVD AX, X11")
+	p("\tVPBROADCASTD X11, %s", s.v(11))
+	p("\tVMOVDQU ·iotaLanes32<>(SB), %s", s.v(10))
+	p("\tVMOVDQA %s, %s", s.v(10), s.v(7))
+	p("\tVPADDD %s, %s, %s", s.v(11), s.v(10), s.v(9))
+	// rowAddr sets reg to row m's elements at the current offset.
+	rowAddr := func(reg string) {
+		p("\tMOVQ (R11)(DX*8), %s", reg)
+		p("\tIMULQ R10, %s", reg)
+		p("\tADDQ R9, %s", reg)
+		p("\tADDQ SI, %s                    // %s = &g[idx[m]*ld + offset]", reg, reg)
+	}
+	// fold folds vector register r into lane set set (0: Y6, Y7; 1: Y8, Y9).
+	fold := func(r, set int) {
+		mx, ix := s.v(6+2*set), s.v(7+2*set)
+		ab, gt := s.v(12+2*set), s.v(13+2*set)
+		p("\tVANDPS %s, %s, %s", s.v(r), s.v(5), ab)
+		p("\tVCMPPS $0x1e, %s, %s, %s         // |y| > the lane's maximum", mx, ab, gt)
+		p("\tVMAXPS %s, %s, %s", mx, ab, mx)
+		p("\tVBLENDVPS %s, %s, %s, %s", gt, s.v(10), ix, ix)
+		p("\tVPADDD %s, %s, %s", s.v(11), s.v(10), s.v(10))
+	}
+	// update loads nv vectors at SI, adds the rows when rows is set and
+	// stores them back.
+	update := func(nv int, l string) {
+		for r := range nv {
+			p("\tVMOVUPS %d(DI)(SI*1), %s", vb*r, s.v(r))
+		}
+		if !rows {
+			return
+		}
+		p("\tXORQ DX, DX")
+		p("\tTESTQ R12, R12")
+		p("\tJZ   %s", label(l+"store"))
+		p("%s:", label(l+"row"))
+		p("\tVBROADCASTSS (R8)(DX*4), %s", s.v(4))
+		rowAddr("AX")
+		for r := range nv {
+			p("\tVFMADD231PS %d(AX), %s, %s", vb*r, s.v(4), s.v(r))
+		}
+		p("\tINCQ DX")
+		p("\tCMPQ DX, R12")
+		p("\tJLT  %s", label(l+"row"))
+		p("%s:", label(l+"store"))
+		for r := range nv {
+			p("\tVMOVUPS %s, %d(DI)(SI*1)", s.v(r), vb*r)
+		}
+	}
+	p("\tMOVQ CX, BX")
+	p("\tSHRQ $%d, BX                    // BX = n / %d", log2(big), big)
+	p("\tJZ   %s", label("vec"))
+	p("%s:", label("big"))
+	update(l1Vectors, "big")
+	for r := range l1Vectors {
+		fold(r, r%2)
+	}
+	p("\tADDQ $%d, SI", vb*l1Vectors)
+	p("\tDECQ BX")
+	p("\tJNZ  %s", label("big"))
+	p("%s:", label("vec"))
+	p("\tMOVQ CX, BX")
+	p("\tANDQ $%d, BX", big-1)
+	p("\tSHRQ $%d, BX                    // BX = n %% %d / %d", log2(s.lanes), big, s.lanes)
+	p("\tJZ   %s", label("reduce"))
+	p("%s:", label("vecloop"))
+	update(1, "vec")
+	fold(0, 0)
+	p("\tADDQ $%d, SI", vb)
+	p("\tDECQ BX")
+	p("\tJNZ  %s", label("vecloop"))
+	p("%s:", label("reduce"))
+	// The largest lane, broadcast to Y12; X12 keeps it for the tail.
+	p("\tVMAXPS %s, %s, %s", s.v(8), s.v(6), s.v(12))
+	p("\tVEXTRACTF128 $1, %s, X13", s.v(12))
+	p("\tVMAXPS X13, X12, X12")
+	p("\tVPERMILPS $0x4e, X12, X13")
+	p("\tVMAXPS X13, X12, X12")
+	p("\tVPERMILPS $0xb1, X12, X13")
+	p("\tVMAXPS X13, X12, X12")
+	p("\tVBROADCASTSS X12, %s", s.v(12))
+	// The smallest index among the lanes that hold it (the others read
+	// as the largest int32).
+	p("\tVCMPPS $0, %s, %s, %s", s.v(12), s.v(6), s.v(13))
+	p("\tVCMPPS $0, %s, %s, %s", s.v(12), s.v(8), s.v(14))
+	p("\tVBLENDVPS %s, %s, %s, %s", s.v(13), s.v(7), s.v(5), s.v(13))
+	p("\tVBLENDVPS %s, %s, %s, %s", s.v(14), s.v(9), s.v(5), s.v(14))
+	p("\tVPMINSD %s, %s, %s", s.v(14), s.v(13), s.v(13))
+	p("\tVEXTRACTI128 $1, %s, X14", s.v(13))
+	p("\tVPMINSD X14, X13, X13")
+	p("\tVPSHUFD $0x4e, X13, X14")
+	p("\tVPMINSD X14, X13, X13")
+	p("\tVPSHUFD $0xb1, X13, X14")
+	p("\tVPMINSD X14, X13, X13")
+	p("\tVMOVD X13, AX")
+	// The tail: its elements replace the result only when strictly larger.
+	p("\tMOVQ CX, R13")
+	p("\tANDQ $%d, CX                    // CX = n %% %d", s.lanes-1, s.lanes)
+	p("\tJZ   %s", label("done"))
+	p("\tSUBQ CX, R13                   // R13 = the tail's first index")
+	p("%s:", label("one"))
+	p("\tVMOVSS (DI)(SI*1), X0")
+	if rows {
+		p("\tXORQ DX, DX")
+		p("\tTESTQ R12, R12")
+		p("\tJZ   %s", label("onestore"))
+		p("%s:", label("onerow"))
+		p("\tVMOVSS (R8)(DX*4), X4")
+		rowAddr("BX")
+		p("\tVFMADD231SS (BX), X4, X0")
+		p("\tINCQ DX")
+		p("\tCMPQ DX, R12")
+		p("\tJLT  %s", label("onerow"))
+		p("%s:", label("onestore"))
+		p("\tVMOVSS X0, (DI)(SI*1)")
+	}
+	p("\tVANDPS X5, X0, X0")
+	p("\tVUCOMISS X12, X0")
+	p("\tJBE  %s                        // not larger, or NaN", label("next"))
+	p("\tVMOVAPS X0, X12")
+	p("\tMOVQ R13, AX")
+	p("%s:", label("next"))
+	p("\tADDQ $4, SI")
+	p("\tINCQ R13")
+	p("\tDECQ CX")
+	p("\tJNZ  %s", label("one"))
+	p("%s:", label("done"))
+	p("\tVZEROUPPER")
+	if rows {
+		p("\tMOVQ AX, ret+104(FP)")
+	} else {
+		p("\tMOVQ AX, ret+24(FP)")
+	}
+	p("\tRET")
+}
+
+// iotaLanes writes the int32 constants 0, 1, …, lanes−1 that the lanes of
+// axpyRowsIamax start from.
+func iotaLanes(p func(string, ...any), s isa) {
+	p("")
+	for l := range s.lanes {
+		p("DATA ·iotaLanes32<>+%d(SB)/4, $%d", 4*l, l)
+	}
+	p("GLOBL ·iotaLanes32<>(SB), RODATA|NOPTR, $%d", 4*s.lanes)
 }
 
 // scal writes sscal<suffix>(alpha float32, x []float32): x *= alpha.

@@ -16,7 +16,10 @@ func isamax(x []float32) int { return isamaxGo(x) }
 
 func saxpyRows(c, g []float32, ld int, idx []int, y []float32) { saxpyRowsGo(c, g, ld, idx, y) }
 
-func isamaxSkipNaN32(x []float32) int { return isamaxSkipNaN32Go(x) }
+func saxpyRowsIamax(c, g []float32, ld int, idx []int, y []float32) int {
+	saxpyRowsGo(c, g, ld, idx, y)
+	return isamaxSkipNaN32Go(y)
+}
 
 func saxpy(alpha float32, x, y []float32) { saxpyGo(alpha, x, y) }
 

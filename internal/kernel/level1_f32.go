@@ -136,11 +136,11 @@ func SaxpyRows(c, g []float32, ld int, idx []int, y []float32) {
 // after the update — the first such index, NaNs passed over, 0 if every
 // element is NaN, −1 for an empty y — as AxpyRowsIamax.
 func SaxpyRowsIamax(c, g []float32, ld int, idx []int, y []float32) int {
-	SaxpyRows(c, g, ld, idx, y)
 	if len(y) == 0 {
+		SaxpyRows(c, g, ld, idx, y)
 		return -1
 	}
-	return isamaxSkipNaN32(y)
+	return saxpyRowsIamax(c[:len(idx)], g, ld, idx, y)
 }
 
 // saxpyRowsGo is SaxpyRows by its definition, one saxpyGo a row.

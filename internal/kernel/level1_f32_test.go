@@ -348,12 +348,15 @@ func checkSnrm2(t *testing.T, name string, got float32, x *strided32) {
 	}
 }
 
-// TestIsamax holds IsamaxUnitary and IsamaxInc to the Go loop exactly, on
-// random values, on values with many ties, with NaNs (at x[0] and
-// elsewhere), infinities and signed zeros.
-func TestIsamax(t *testing.T) {
+// isamaxGens are the values TestIsamax and TestSaxpyRows draw vectors
+// from: random values, values with many ties, NaNs with infinities and
+// signed zeros, and random values with a few NaNs.
+var isamaxGens = func() []struct {
+	name string
+	f    func(rng *rand.Rand) float32
+} {
 	nan, inf := float32(math.NaN()), float32(math.Inf(1))
-	gens := []struct {
+	return []struct {
 		name string
 		f    func(rng *rand.Rand) float32
 	}{
@@ -369,6 +372,12 @@ func TestIsamax(t *testing.T) {
 			return float32(2*rng.Float64() - 1)
 		}},
 	}
+}()
+
+// TestIsamax holds IsamaxUnitary and IsamaxInc to the Go loop exactly, on
+// the vectors of isamaxGens (NaNs at x[0] and elsewhere).
+func TestIsamax(t *testing.T) {
+	gens := isamaxGens
 	eachKernelPath32(t, func(t *testing.T) {
 		rng := rand.New(rand.NewPCG(5, 5))
 		for n := 0; n <= testN(); n++ {
@@ -402,51 +411,64 @@ func TestIsamax(t *testing.T) {
 }
 
 // TestSaxpyRows holds SaxpyRows to one SaxpyUnitary a row, bit for bit,
-// and SaxpyRowsIamax's index to the Go loop over the result, on every
-// path, length and number of rows up to 6, with canaries around y.
+// and SaxpyRowsIamax's values to the same and its index to the Go loop
+// over the result, on every path, length and number of rows up to 6, with
+// canaries around y. The rows and y are drawn from isamaxGens: ties (small
+// integers, whose updates stay exact and tie), NaNs and infinities.
 func TestSaxpyRows(t *testing.T) {
 	eachKernelPath32(t, func(t *testing.T) {
 		rng := rand.New(rand.NewPCG(6, 6))
 		for n := 0; n <= testN(); n++ {
 			for rows := 0; rows <= 6; rows++ {
+				gen := isamaxGens[(n+rows)%len(isamaxGens)]
 				ld := n + rng.IntN(5)
 				grows := 9
 				g := make([]float32, grows*ld+n)
 				for i := range g {
-					g[i] = float32(2*rng.Float64() - 1)
+					g[i] = gen.f(rng)
 				}
 				idx := make([]int, rows)
 				c := make([]float32, rows+1)
 				for m := range idx {
 					idx[m] = rng.IntN(grows + 1)
-					c[m] = float32(2*rng.Float64() - 1)
+					c[m] = float32(rng.IntN(5) - 2)
+					if gen.name == "uniform" {
+						c[m] = float32(2*rng.Float64() - 1)
+					}
 				}
-				y := newStrided32(rng, n, 1, rows%4).output()
+				y := newStrided32(rng, n, 1, rows%4)
+				for i := range n {
+					y.buf[y.start+i] = gen.f(rng)
+				}
+				y.output()
 				want := y.clone()
 				for m, r := range idx {
 					SaxpyUnitary(c[m], g[r*ld:r*ld+n], want.unit())
 				}
-				name := fmt.Sprintf("SaxpyRows n=%d rows=%d", n, rows)
-				got := -2
-				if rows%2 == 0 {
-					SaxpyRows(c, g, ld, idx, y.unit())
-				} else {
-					got = SaxpyRowsIamax(c, g, ld, idx, y.unit())
-					name = "SaxpyRowsIamax" + name[len("SaxpyRows"):]
-				}
-				y.checkGuards(t, name)
-				for i := range n {
-					if a, b := y.elem(i), want.elem(i); math.Float32bits(a) != math.Float32bits(b) {
-						t.Fatalf("%s: y[%d] = %v, want %v (one SaxpyUnitary a row)", name, i, a, b)
+				for _, fused := range []bool{false, true} {
+					y := y.clone()
+					name := fmt.Sprintf("SaxpyRows n=%d rows=%d %s", n, rows, gen.name)
+					got := -2
+					if !fused {
+						SaxpyRows(c, g, ld, idx, y.unit())
+					} else {
+						got = SaxpyRowsIamax(c, g, ld, idx, y.unit())
+						name = "SaxpyRowsIamax" + name[len("SaxpyRows"):]
 					}
-				}
-				if rows%2 == 1 {
-					w := -1
-					if n > 0 {
-						w = isamaxSkipNaN32Go(want.unit())
+					y.checkGuards(t, name)
+					for i := range n {
+						if a, b := y.elem(i), want.elem(i); math.Float32bits(a) != math.Float32bits(b) {
+							t.Fatalf("%s: y[%d] = %v, want %v (one SaxpyUnitary a row)", name, i, a, b)
+						}
 					}
-					if got != w {
-						t.Fatalf("%s: index %d, want %d", name, got, w)
+					if fused {
+						w := -1
+						if n > 0 {
+							w = isamaxSkipNaN32Go(want.unit())
+						}
+						if got != w {
+							t.Fatalf("%s: index %d, want %d (y = %v)", name, got, w, want.unit())
+						}
 					}
 				}
 			}
