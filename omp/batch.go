@@ -117,7 +117,7 @@ func newWorker[T Float](n, k, l int, residuals bool) *worker[T] {
 // residual energy is ||x||² − yᵀy, so each step lowers it by the new entry
 // squared, never raises it. The correlations a = a0 − G[I,:]ᵀ·c are updated
 // in place by the change of c, |I| axpys over rows of G a step.
-func (w *worker[T]) batchOMP(g, diag []T, k int, a []T, j int, xx, tol float64, hasTol bool, idx []int, val []T) int {
+func (w *worker[T]) batchOMP(g []T, diag *gramDiag[T], k int, a []T, j int, xx, tol float64, hasTol bool, idx []int, val []T) int {
 	l := len(idx)
 	if hasTol && xx <= tol {
 		return 0
@@ -158,18 +158,33 @@ func (w *worker[T]) batchOMP(g, diag []T, k int, a []T, j int, xx, tol float64, 
 				row[m] = (float64(g[idx[m]*k+j]) - dot(rm[:m], row[:m])) / rm[m]
 			}
 		}
-		gjj := float64(diag[j])
-		d := gjj - dot(row[:p], row[:p])
-		if !(d > tiny*gjj) {
-			break // j depends on the chosen atoms
-		}
-		row[p] = math.Sqrt(d)
+		gjj := float64(diag.g[j])
 		var yp float64
-		if inv != nil {
-			inv[p] = 1 / row[p]
-			yp = aj * inv[p]
+		if p == 0 {
+			// The first atom: the factor is sqrt(G_jj), from the table (the
+			// same value as below, G_jj − 0 being G_jj).
+			if !(gjj > tiny*gjj) {
+				break
+			}
+			row[0] = diag.root[j]
+			if inv != nil {
+				inv[0] = diag.rroot[j]
+				yp = aj * inv[0]
+			} else {
+				yp = aj / row[0]
+			}
 		} else {
-			yp = aj / row[p]
+			d := gjj - dot(row[:p], row[:p])
+			if !(d > tiny*gjj) {
+				break // j depends on the chosen atoms
+			}
+			row[p] = math.Sqrt(d)
+			if inv != nil {
+				inv[p] = 1 / row[p]
+				yp = aj * inv[p]
+			} else {
+				yp = aj / row[p]
+			}
 		}
 		y[p] = yp
 		idx[p] = j
@@ -178,7 +193,7 @@ func (w *worker[T]) batchOMP(g, diag []T, k int, a []T, j int, xx, tol float64, 
 
 		// Back substitution lcᵀ·c = y, by rows of lc.
 		c := w.c[:p]
-		copy(c, y[:p])
+		copyShort(c, y[:p])
 		for m := p - 1; m >= 0; m-- {
 			om := m * (m + 1) / 2
 			rm := lc[om : om+m+1]
@@ -220,12 +235,21 @@ func (w *worker[T]) batchOMP(g, diag []T, k int, a []T, j int, xx, tol float64, 
 		} else {
 			j = iamaxT(a)
 		}
-		copy(prev[:p], c)
+		copyShort(prev[:p], c)
 	}
 	for m, v := range w.c[:p] {
 		val[m] = T(v)
 	}
 	return p
+}
+
+// copyShort is copy(dst, src) for the few coefficients of a pursuit,
+// where a call of memmove costs more than the loop.
+func copyShort(dst, src []float64) {
+	dst = dst[:len(src)]
+	for i, v := range src {
+		dst[i] = v
+	}
 }
 
 // contains reports whether s holds v.

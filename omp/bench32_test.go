@@ -108,7 +108,7 @@ func BenchmarkRecurrence32(b *testing.B) {
 			for b.Loop() {
 				for i := range X.Rows {
 					copy(a, a0.Data[i*s.k:(i+1)*s.k])
-					w.batchOMP(c.gram, c.diag, s.k, a, kernel.IsamaxUnitary(a), xx[i], 0, false, idx, val)
+					w.batchOMP(c.gram, &c.diag, s.k, a, kernel.IsamaxUnitary(a), xx[i], 0, false, idx, val)
 				}
 			}
 			reportCPU(b, cpu0)

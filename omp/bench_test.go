@@ -254,7 +254,7 @@ func (r *recurrenceCase) load(i int) { copy(r.a, r.a0[i*r.k:(i+1)*r.k]) }
 // code runs the recurrence on the scratch vector as signal i and returns
 // the number of atoms chosen (in r.idx).
 func (r *recurrenceCase) code(i int) int {
-	return r.w.batchOMP(r.c.gram, r.c.diag, r.k, r.a, kernel.IamaxUnitary(r.a), r.xx[i], 0, false, r.idx, r.val)
+	return r.w.batchOMP(r.c.gram, &r.c.diag, r.k, r.a, kernel.IamaxUnitary(r.a), r.xx[i], 0, false, r.idx, r.val)
 }
 
 // BenchmarkRecurrence times the Batch-OMP recurrences alone, one goroutine,

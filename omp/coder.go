@@ -47,10 +47,10 @@ type core[T Float] struct {
 	// spare is where a new dictionary is copied while it is checked (then
 	// swapped with dict).
 	spare   []T
-	gram    []T       // K×K, row-major: G = D Dᵀ
-	diag    []T       // K: the diagonal of G
-	norms   []float64 // K: atom norms, scratch of SetDictionary
-	bandErr []error   // a band's first bad atom, scratch of SetDictionary
+	gram    []T         // K×K, row-major: G = D Dᵀ
+	diag    gramDiag[T] // the diagonal of G and its square roots
+	norms   []float64   // K: atom norms, scratch of SetDictionary
+	bandErr []error     // a band's first bad atom, scratch of SetDictionary
 
 	// gm runs the Gram matrix and the correlation GEMMs (see gemms64): on
 	// the backend bound to one thread for the GEMMs of a round shared
@@ -124,7 +124,7 @@ func (c *core[T]) init(s settings, k, n int, gm gemmer[T]) {
 	c.settings, c.k, c.n, c.gm = s, k, n, gm
 	c.gramOnly = n == 0
 	c.gram = make([]T, k*k)
-	c.diag = make([]T, k)
+	c.diag = newGramDiag(make([]T, k))
 	if n > 0 {
 		c.norms = make([]float64, k)
 	}
@@ -291,7 +291,34 @@ func forBands(threads, bands int, band func(b int)) {
 // it without touching a row of G.
 func (c *core[T]) setDiag() {
 	for j := range c.k {
-		c.diag[j] = c.gram[j*c.k+j]
+		c.diag.g[j] = c.gram[j*c.k+j]
+	}
+	c.diag.setRoots()
+}
+
+// gramDiag is the diagonal of a Gram matrix G as the recurrence reads it:
+// G_jj, and sqrt(G_jj) with its reciprocal, which are the Cholesky factor
+// of G[I,I] (and its inverse) when I is atom j alone: the first step of a
+// pursuit reads them instead of computing a square root and a division on
+// its latency chain, with the same values.
+type gramDiag[T Float] struct {
+	g     []T       // G_jj
+	root  []float64 // sqrt(G_jj)
+	rroot []float64 // 1/sqrt(G_jj)
+}
+
+// newGramDiag returns the gramDiag of the diagonal g (kept, not copied).
+func newGramDiag[T Float](g []T) gramDiag[T] {
+	d := gramDiag[T]{g: g, root: make([]float64, len(g)), rroot: make([]float64, len(g))}
+	d.setRoots()
+	return d
+}
+
+// setRoots sets root and rroot from g.
+func (d *gramDiag[T]) setRoots() {
+	for j, v := range d.g {
+		d.root[j] = math.Sqrt(float64(v))
+		d.rroot[j] = 1 / d.root[j]
 	}
 }
 

@@ -414,7 +414,7 @@ func (c *core[T]) codeSample(w *worker[T], a []T, i, j int) {
 	if scale != 1 {
 		tol *= scale * scale
 	}
-	cnt := w.batchOMP(c.gram, c.diag, k, a, j, c.xx[i], tol, c.hasTol, idx, val)
+	cnt := w.batchOMP(c.gram, &c.diag, k, a, j, c.xx[i], tol, c.hasTol, idx, val)
 	if scale != 1 {
 		for j := range val[:cnt] {
 			val[j] /= T(scale)

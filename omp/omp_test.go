@@ -485,7 +485,8 @@ func TestBatchOMPDependent(t *testing.T) {
 	g := []float64{1, 1, 1, 1}
 	w := newWorker[float64](2, 2, 2, false)
 	idx, val := make([]int, 2), make([]float64, 2)
-	p := w.batchOMP(g, []float64{1, 1}, 2, []float64{1, 0.9}, 0, 1, 0, false, idx, val)
+	diag := newGramDiag([]float64{1, 1})
+	p := w.batchOMP(g, &diag, 2, []float64{1, 0.9}, 0, 1, 0, false, idx, val)
 	if p != 1 || idx[0] != 0 || val[0] != 1 {
 		t.Errorf("got %d atoms %v values %v, want atom 0 value 1", p, idx[:p], val[:p])
 	}
