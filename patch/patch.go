@@ -412,6 +412,7 @@ func featureBlocks[T omp.Float](ctx context.Context, f *Front, dst, X *mat.Dense
 	// position p, counted from the image's first (off[i]).
 	slot := make([]int, imagesPerBlock*per)
 	off := make([]int, imagesPerBlock+1)
+	run := make([]int32, f.rows*f.cols)
 	var codes omp.SparseCodes[T]
 	// The image rounded to T (none in float64).
 	var img32 []T
@@ -429,7 +430,7 @@ func featureBlocks[T omp.Float](ctx context.Context, f *Front, dst, X *mat.Dense
 		lo := b * imagesPerBlock
 		nb := min(imagesPerBlock, r-lo)
 		for i := range nb {
-			off[i+1] = off[i] + f.uniquePatches(slot[i*per:(i+1)*per], X.RawRowView(lo+i))
+			off[i+1] = off[i] + f.uniquePatches(slot[i*per:(i+1)*per], X.RawRowView(lo+i), run)
 		}
 		for i := range nb {
 			img, sl, q0 := imageIn(img32, X.RawRowView(lo+i)), slot[i*per:(i+1)*per], 0
@@ -458,16 +459,17 @@ const maxConstants = 4
 // patch coded for it, numbered in the order of the positions: a constant
 // patch equal (bit for bit) to one at an earlier position takes that one's
 // number, any other patch a new one. It returns how many patches are
-// coded.
-func (f *Front) uniquePatches(slot []int, img []float64) int {
+// coded. run is scratch of at least len(img) entries.
+func (f *Front) uniquePatches(slot []int, img []float64, run []int32) int {
 	s, st := f.cfg.Size, f.cfg.Stride
+	runs(run, img, f.rows, f.cols, s)
 	var val [maxConstants]uint64
 	var num [maxConstants]int
 	consts, next := 0, 0
 	for a := range f.py {
 		for b := range f.px {
 			p := a*f.px + b
-			v, ok := constantPatch(img, f.cols, a*st, b*st, s)
+			v, ok := constantPatch(img, run, f.cols, a*st, b*st, s)
 			if ok {
 				for c := range consts {
 					if val[c] == v {
@@ -491,15 +493,32 @@ func (f *Front) uniquePatches(slot []int, img []float64) int {
 	return next
 }
 
+// runs sets run[y·cols+x] to the number of pixels from (y, x) rightwards
+// in row y whose bits equal that pixel's, counted up to s.
+func runs(run []int32, img []float64, rows, cols, s int) {
+	for y := range rows {
+		row, r := img[y*cols:(y+1)*cols], run[y*cols:(y+1)*cols]
+		r[cols-1] = 1
+		for x := cols - 2; x >= 0; x-- {
+			if math.Float64bits(row[x]) == math.Float64bits(row[x+1]) {
+				r[x] = min(r[x+1]+1, int32(s))
+			} else {
+				r[x] = 1
+			}
+		}
+	}
+}
+
 // constantPatch reports whether all values of the s×s patch at (y, x) of
-// img (cols pixels a row) have the same bits, and returns them.
-func constantPatch(img []float64, cols, y, x, s int) (uint64, bool) {
+// img (cols pixels a row) have the same bits, and returns them; run holds
+// the rows' runs of equal pixels (runs), so that each of the patch's rows
+// is one look-up.
+func constantPatch(img []float64, run []int32, cols, y, x, s int) (uint64, bool) {
 	v := math.Float64bits(img[y*cols+x])
 	for r := range s {
-		for _, e := range img[(y+r)*cols+x : (y+r)*cols+x+s] {
-			if math.Float64bits(e) != v {
-				return 0, false
-			}
+		at := (y+r)*cols + x
+		if int(run[at]) < s || math.Float64bits(img[at]) != v {
+			return 0, false
 		}
 	}
 	return v, true

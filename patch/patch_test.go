@@ -281,7 +281,7 @@ func TestFeaturesConstantPatches(t *testing.T) {
 				t.Fatalf("image %d, feature %d: %v, coding every patch %v", i, j, v, want[j])
 			}
 		}
-		shared += per - f.uniquePatches(slot, img)
+		shared += per - f.uniquePatches(slot, img, make([]int32, len(img)))
 	}
 	if shared == 0 {
 		t.Error("no constant patch was shared")
@@ -459,6 +459,52 @@ func TestFeaturesStops(t *testing.T) {
 		Y.Set(57, 33, math.NaN())
 		if err := f.FeaturesTo(context.Background(), F, Y, 2); err == nil || !strings.Contains(err.Error(), "NaN") {
 			t.Errorf("float32 %v: a NaN pixel: got %v", f.IsFloat32(), err)
+		}
+	}
+}
+
+// constantPatch, reading the rows' runs, agrees with comparing every pixel
+// of the patch, at every position of images made of a few values (both
+// zeros among them) in rows, blocks and noise, for several patch sizes and
+// strides up to the width of the image.
+func TestConstantPatchRuns(t *testing.T) {
+	rng := rand.New(rand.NewPCG(8, 9))
+	vals := []float64{0, math.Copysign(0, -1), 1, -1}
+	for trial := range 200 {
+		rows, cols := 1+rng.IntN(12), 1+rng.IntN(12)
+		img := make([]float64, rows*cols)
+		for p := range img {
+			switch trial % 3 {
+			case 0: // blocks of a value
+				img[p] = vals[(p/cols/(1+trial%4)+p%cols/(1+trial%5))%2]
+			case 1: // a few values at random
+				img[p] = vals[rng.IntN(len(vals))]
+			default: // mostly one value
+				if rng.IntN(20) == 0 {
+					img[p] = vals[1+rng.IntN(3)]
+				}
+			}
+		}
+		for s := 1; s <= min(rows, cols); s++ {
+			run := make([]int32, len(img))
+			runs(run, img, rows, cols, s)
+			for y := 0; y+s <= rows; y++ {
+				for x := 0; x+s <= cols; x++ {
+					v, ok := constantPatch(img, run, cols, y, x, s)
+					want := true
+					w := math.Float64bits(img[y*cols+x])
+					for r := range s {
+						for c := range s {
+							if math.Float64bits(img[(y+r)*cols+x+c]) != w {
+								want = false
+							}
+						}
+					}
+					if ok != want || (ok && v != w) {
+						t.Fatalf("%d×%d image %v, s=%d at (%d, %d): got %v %x, want %v %x", rows, cols, img, s, y, x, ok, v, want, w)
+					}
+				}
+			}
 		}
 	}
 }
