@@ -104,15 +104,17 @@ func BenchmarkSaxpy(b *testing.B) {
 	})
 }
 
-// BenchmarkSgemmPaired sets the native Sgemm against OpenBLAS's sgemm on
-// one thread by turns inside one process — one product by native, then
-// the same product by OpenBLAS, for each of b.N pairs — and reports the
-// median of the pairs' speed ratios (native/openblas, above 1 when native
-// is faster) beside each side's best GFLOP/s. Pairing keeps the ratio
-// meaningful on a machine whose speed drifts, which a comparison of two
-// separate benchmark lines is not. One thread only: OpenBLAS's threads
-// keep spinning for a while after a call and would slow the native call
-// that follows. Without -tags openblas it is skipped.
+// BenchmarkSgemmPaired sets the native Sgemm against OpenBLAS's sgemm by
+// turns inside one process — one product by native, then the same product
+// by OpenBLAS, for each of b.N pairs — on one thread each and on two, and
+// reports the median of the pairs' speed ratios (native/openblas, above 1
+// when native is faster) beside each side's best GFLOP/s. Pairing keeps
+// the ratio meaningful on a machine whose speed drifts, which a comparison
+// of two separate benchmark lines is not. On two threads every call starts
+// after a pause (pairPause) on an idle machine: OpenBLAS's threads keep
+// spinning for a while after a call (about 2²⁸ cycles by default) and
+// would otherwise slow the native call that follows; the pause is not
+// timed and both sides get it. Without -tags openblas it is skipped.
 //
 //	OPENBLAS_CORETYPE=Haswell go test -tags openblas -run '^$' -bench SgemmPaired -benchtime 21x ./blas/
 func BenchmarkSgemmPaired(b *testing.B) {
@@ -124,36 +126,48 @@ func BenchmarkSgemmPaired(b *testing.B) {
 	if err != nil {
 		b.Skipf("no OpenBLAS in this build: %v", err)
 	}
-	if err := SetOpenBLASThreads(1); err != nil {
-		b.Fatal(err)
-	}
-	n32 := OnThreads(nat, 1).(gblas.Float32)
 	o32 := ob.(gblas.Float32)
-	for _, s := range sgemmBenchShapes[:5] {
-		label := fmt.Sprintf("m=%d,n=%d,k=%d,NT", s.m, s.n, s.k)
-		b.Run(label, func(b *testing.B) {
-			a := benchRand32(s.m * s.k)
-			bm := benchRand32(s.k * s.n)
-			c := make([]float32, s.m*s.n)
-			run := func(f gblas.Float32) time.Duration {
-				t0 := time.Now()
-				f.Sgemm(gblas.NoTrans, s.tB, s.m, s.n, s.k, 1, a, s.k, bm, s.k, 0, c, s.n)
-				return time.Since(t0)
-			}
-			run(n32)
-			run(o32)
-			var ratios []float64
-			bestN, bestO := time.Duration(math.MaxInt64), time.Duration(math.MaxInt64)
-			for b.Loop() {
-				dn, do := run(n32), run(o32)
-				ratios = append(ratios, float64(do)/float64(dn))
-				bestN, bestO = min(bestN, dn), min(bestO, do)
-			}
-			slices.Sort(ratios)
-			flops := 2 * float64(s.m) * float64(s.n) * float64(s.k)
-			b.ReportMetric(ratios[len(ratios)/2], "native/openblas")
-			b.ReportMetric(flops/bestN.Seconds()/1e9, "native-GFLOP/s")
-			b.ReportMetric(flops/bestO.Seconds()/1e9, "openblas-GFLOP/s")
-		})
+	for _, threads := range []int{1, 2} {
+		if err := SetOpenBLASThreads(threads); err != nil {
+			b.Fatal(err)
+		}
+		n32 := OnThreads(nat, threads).(gblas.Float32)
+		for _, s := range sgemmBenchShapes[:5] {
+			label := fmt.Sprintf("threads=%d/m=%d,n=%d,k=%d,NT", threads, s.m, s.n, s.k)
+			b.Run(label, func(b *testing.B) {
+				a := benchRand32(s.m * s.k)
+				bm := benchRand32(s.k * s.n)
+				c := make([]float32, s.m*s.n)
+				run := func(f gblas.Float32) time.Duration {
+					if threads > 1 {
+						time.Sleep(pairPause)
+					}
+					t0 := time.Now()
+					f.Sgemm(gblas.NoTrans, s.tB, s.m, s.n, s.k, 1, a, s.k, bm, s.k, 0, c, s.n)
+					return time.Since(t0)
+				}
+				run(n32)
+				run(o32)
+				var ratios []float64
+				bestN, bestO := time.Duration(math.MaxInt64), time.Duration(math.MaxInt64)
+				for b.Loop() {
+					dn, do := run(n32), run(o32)
+					ratios = append(ratios, float64(do)/float64(dn))
+					bestN, bestO = min(bestN, dn), min(bestO, do)
+				}
+				slices.Sort(ratios)
+				flops := 2 * float64(s.m) * float64(s.n) * float64(s.k)
+				b.ReportMetric(ratios[len(ratios)/2], "native/openblas")
+				b.ReportMetric(ratios[0], "lowest-ratio")
+				b.ReportMetric(ratios[len(ratios)-1], "highest-ratio")
+				b.ReportMetric(flops/bestN.Seconds()/1e9, "native-GFLOP/s")
+				b.ReportMetric(flops/bestO.Seconds()/1e9, "openblas-GFLOP/s")
+			})
+		}
 	}
 }
+
+// pairPause is the idle time before each call of BenchmarkSgemmPaired on
+// two threads: longer than OpenBLAS's threads spin after a call by default
+// (2²⁸ cycles, about 0.1 s at 2.5 GHz).
+const pairPause = 250 * time.Millisecond
