@@ -807,13 +807,6 @@ func axpyRows(p func(string, ...any), s isa) {
 	p("\tMOVQ y_base+80(FP), DI")
 	p("\tMOVQ y_len+88(FP), CX")
 	p("\tXORQ SI, SI")
-	// rowAddr sets AX to row m's elements at the current offset.
-	rowAddr := func() {
-		p("\tMOVQ (R11)(DX*8), AX")
-		p("\tIMULQ R10, AX")
-		p("\tADDQ R9, AX")
-		p("\tADDQ SI, AX                    // AX = &g[idx[m]*ld + offset]")
-	}
 	p("\tMOVQ CX, BX")
 	p("\tSHRQ $%d, BX                    // BX = n / %d", log2(big), big)
 	p("\tJZ   vec")
@@ -826,7 +819,7 @@ func axpyRows(p func(string, ...any), s isa) {
 	p("\tJZ   bigstore")
 	p("bigrow:")
 	p("\tVBROADCASTSS (R8)(DX*4), %s", s.v(4))
-	rowAddr()
+	rowAddr(p, "AX")
 	for r := range l1Vectors {
 		p("\tVFMADD231PS %d(AX), %s, %s", vb*r, s.v(4), s.v(r))
 	}
@@ -852,7 +845,7 @@ func axpyRows(p func(string, ...any), s isa) {
 	p("\tJZ   vecstore")
 	p("vecrow:")
 	p("\tVBROADCASTSS (R8)(DX*4), %s", s.v(4))
-	rowAddr()
+	rowAddr(p, "AX")
 	p("\tVFMADD231PS (AX), %s, %s", s.v(4), s.v(0))
 	p("\tINCQ DX")
 	p("\tCMPQ DX, R12")
@@ -872,7 +865,7 @@ func axpyRows(p func(string, ...any), s isa) {
 	p("\tJZ   onestore")
 	p("onerow:")
 	p("\tVMOVSS (R8)(DX*4), X4")
-	rowAddr()
+	rowAddr(p, "AX")
 	p("\tVFMADD231SS (AX), X4, X0")
 	p("\tINCQ DX")
 	p("\tCMPQ DX, R12")
@@ -885,6 +878,16 @@ func axpyRows(p func(string, ...any), s isa) {
 	p("done:")
 	p("\tVZEROUPPER")
 	p("\tRET")
+}
+
+// rowAddr writes the setting of reg to row m's elements at the current
+// offset, for the row loops of axpyRows and axpyRowsIamax: R11 holds idx,
+// DX m, R10 ld in bytes, R9 g and SI the byte offset.
+func rowAddr(p func(string, ...any), reg string) {
+	p("\tMOVQ (R11)(DX*8), %s", reg)
+	p("\tIMULQ R10, %s", reg)
+	p("\tADDQ R9, %s", reg)
+	p("\tADDQ SI, %s                    // %s = &g[idx[m]*ld + offset]", reg, reg)
 }
 
 // axpyRowsIamax writes, with rows set, saxpyRowsIamax<suffix>(c, g
@@ -957,13 +960,6 @@ func axpyRowsIamax(p func(string, ...any), s isa, rows bool) {
 	p("\tVMOVDQU ·iotaLanes32<>(SB), %s", s.v(10))
 	p("\tVMOVDQA %s, %s", s.v(10), s.v(7))
 	p("\tVPADDD %s, %s, %s", s.v(11), s.v(10), s.v(9))
-	// rowAddr sets reg to row m's elements at the current offset.
-	rowAddr := func(reg string) {
-		p("\tMOVQ (R11)(DX*8), %s", reg)
-		p("\tIMULQ R10, %s", reg)
-		p("\tADDQ R9, %s", reg)
-		p("\tADDQ SI, %s                    // %s = &g[idx[m]*ld + offset]", reg, reg)
-	}
 	// fold folds vector register r into lane set set (0: Y6, Y7; 1: Y8, Y9).
 	fold := func(r, set int) {
 		mx, ix := s.v(6+2*set), s.v(7+2*set)
@@ -988,7 +984,7 @@ func axpyRowsIamax(p func(string, ...any), s isa, rows bool) {
 		p("\tJZ   %s", label(l+"store"))
 		p("%s:", label(l+"row"))
 		p("\tVBROADCASTSS (R8)(DX*4), %s", s.v(4))
-		rowAddr("AX")
+		rowAddr(p, "AX")
 		for r := range nv {
 			p("\tVFMADD231PS %d(AX), %s, %s", vb*r, s.v(4), s.v(r))
 		}
@@ -1059,7 +1055,7 @@ func axpyRowsIamax(p func(string, ...any), s isa, rows bool) {
 		p("\tJZ   %s", label("onestore"))
 		p("%s:", label("onerow"))
 		p("\tVMOVSS (R8)(DX*4), X4")
-		rowAddr("BX")
+		rowAddr(p, "BX")
 		p("\tVFMADD231SS (BX), X4, X0")
 		p("\tINCQ DX")
 		p("\tCMPQ DX, R12")
