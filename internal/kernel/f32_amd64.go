@@ -99,7 +99,7 @@ func ssumSq(x []float32) float64 {
 }
 
 func isamax(x []float32) int {
-	if !useAsm || len(x) < isamaxAsmMin {
+	if !useAsm || len(x) < isamaxAsmMin || len(x) > maxLaneIndex {
 		return isamaxGo(x)
 	}
 	raceRead32(x)
@@ -131,10 +131,15 @@ func saxpyRows(c, g []float32, ld int, idx []int, y []float32) {
 	saxpyRowsAVX2(c, g, ld, idx, y)
 }
 
+// maxLaneIndex is the longest vector the one-pass searches take: their
+// lanes hold indices as int32, and the largest int32 marks a lane without
+// the maximum.
+const maxLaneIndex = 1<<31 - 1
+
 func saxpyRowsIamax(c, g []float32, ld int, idx []int, y []float32) int {
 	n := len(y)
-	if !useAsm || n < saxpyAsmMin {
-		saxpyRowsGo(c, g, ld, idx, y)
+	if !useAsm || n < saxpyAsmMin || n > maxLaneIndex {
+		saxpyRows(c, g, ld, idx, y)
 		return isamaxSkipNaN32Go(y)
 	}
 	for _, r := range idx {
