@@ -798,14 +798,7 @@ func axpyRows(p func(string, ...any), s isa) {
 	p("//   offset of the current elements, DX the row m, AX its elements;")
 	p("//   %s..%s elements of y, %s c[m]", s.v(0), s.v(l1Vectors-1), s.v(4))
 	p("TEXT ·%s(SB), NOSPLIT, $0-104", name)
-	p("\tMOVQ c_base+0(FP), R8")
-	p("\tMOVQ g_base+24(FP), R9")
-	p("\tMOVQ ld+48(FP), R10")
-	p("\tSHLQ $2, R10                   // R10 = ld in bytes")
-	p("\tMOVQ idx_base+56(FP), R11")
-	p("\tMOVQ idx_len+64(FP), R12")
-	p("\tMOVQ y_base+80(FP), DI")
-	p("\tMOVQ y_len+88(FP), CX")
+	rowsArgs(p)
 	p("\tXORQ SI, SI")
 	p("\tMOVQ CX, BX")
 	p("\tSHRQ $%d, BX                    // BX = n / %d", log2(big), big)
@@ -880,6 +873,21 @@ func axpyRows(p func(string, ...any), s isa) {
 	p("\tRET")
 }
 
+// rowsArgs writes the loading of the arguments (c, g []float32, ld int,
+// idx []int, y []float32) of saxpyRows and saxpyRowsIamax into the
+// registers rowAddr and the loops read: R8 c, R9 g, R10 ld in bytes, R11
+// idx, R12 its length, DI y and CX its length.
+func rowsArgs(p func(string, ...any)) {
+	p("\tMOVQ c_base+0(FP), R8")
+	p("\tMOVQ g_base+24(FP), R9")
+	p("\tMOVQ ld+48(FP), R10")
+	p("\tSHLQ $2, R10                   // R10 = ld in bytes")
+	p("\tMOVQ idx_base+56(FP), R11")
+	p("\tMOVQ idx_len+64(FP), R12")
+	p("\tMOVQ y_base+80(FP), DI")
+	p("\tMOVQ y_len+88(FP), CX")
+}
+
 // rowAddr writes the setting of reg to row m's elements at the current
 // offset, for the row loops of axpyRows and axpyRowsIamax: R11 holds idx,
 // DX m, R10 ld in bytes, R9 g and SI the byte offset.
@@ -934,14 +942,7 @@ func axpyRowsIamax(p func(string, ...any), s isa, rows bool) {
 	p("//   the next vector, %s eight; R13 the index of the tail's element", s.v(11))
 	p("TEXT ·%s(SB), NOSPLIT, %s", name, frame)
 	if rows {
-		p("\tMOVQ c_base+0(FP), R8")
-		p("\tMOVQ g_base+24(FP), R9")
-		p("\tMOVQ ld+48(FP), R10")
-		p("\tSHLQ $2, R10                   // R10 = ld in bytes")
-		p("\tMOVQ idx_base+56(FP), R11")
-		p("\tMOVQ idx_len+64(FP), R12")
-		p("\tMOVQ y_base+80(FP), DI")
-		p("\tMOVQ y_len+88(FP), CX")
+		rowsArgs(p)
 	} else {
 		p("\tMOVQ x_base+0(FP), DI")
 		p("\tMOVQ x_len+8(FP), CX")
