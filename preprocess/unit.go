@@ -3,6 +3,8 @@ package preprocess
 import (
 	"math"
 
+	"github.com/oddl-go/oddl/internal/kernel"
+
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -109,25 +111,14 @@ func preprocess4(rows *[4][]float64) bool {
 	r0, r1, r2, r3 := rows[0], rows[1], rows[2], rows[3]
 	c := len(r0)
 	r1, r2, r3 = r1[:c], r2[:c], r3[:c]
-	// The largest |x| of each row, NaNs passed over (a NaN shows in the
-	// sums below): the maximum is exact in any order.
-	var a0, a1, a2, a3 float64
-	for j := range r0 {
-		v0, v1, v2, v3 := r0[j], r1[j], r2[j], r3[j]
-		if v0 > a0 || -v0 > a0 {
-			a0 = math.Abs(v0)
-		}
-		if v1 > a1 || -v1 > a1 {
-			a1 = math.Abs(v1)
-		}
-		if v2 > a2 || -v2 > a2 {
-			a2 = math.Abs(v2)
-		}
-		if v3 > a3 || -v3 > a3 {
-			a3 = math.Abs(v3)
-		}
+	// The largest |x| of each row: exact in any order, so the kernel's
+	// search may take it. A NaN may hide the value (a NaN first is
+	// returned); it shows in the sums below, which then send the rows to
+	// preprocessRow.
+	var amax [4]float64
+	for q, row := range rows {
+		amax[q] = math.Abs(row[kernel.IamaxUnitary(row)])
 	}
-	amax := [4]float64{a0, a1, a2, a3}
 	for _, a := range amax {
 		// The rest of the common path needs 0 or 2⁻⁵⁰⁰ ≤ a ≤ 2⁵⁰⁰ (±Inf
 		// is above).
