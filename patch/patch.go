@@ -21,6 +21,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"runtime"
+	"sync"
 	"sync/atomic"
 
 	"gonum.org/v1/gonum/blas/blas32"
@@ -130,6 +131,7 @@ type Front struct {
 	cellY      []int      // cell row of each position row
 	cellX      []int      // cell column of each position column
 	atoms32    []float32  // the atoms rounded to float32, nil: codes in float64
+	scratch    *sync.Pool // *blockScratch in the front's precision, kept between FeaturesTo calls
 }
 
 // Learn learns the patch atoms from the images X (one preprocessed image
@@ -193,7 +195,7 @@ func New(atoms *mat.Dense, rows, cols int, cfg Config) (*Front, error) {
 	if r, c := atoms.Dims(); r != cfg.Atoms || c != cfg.Size*cfg.Size {
 		return nil, fmt.Errorf("patch: %d×%d atoms for %d atoms of %d×%d pixels", r, c, cfg.Atoms, cfg.Size, cfg.Size)
 	}
-	f := &Front{cfg: cfg, rows: rows, cols: cols, atoms: mat.DenseCopyOf(atoms)}
+	f := &Front{cfg: cfg, rows: rows, cols: cols, atoms: mat.DenseCopyOf(atoms), scratch: new(sync.Pool)}
 	if _, err := f.coder(1); err != nil {
 		return nil, err
 	}
@@ -204,8 +206,8 @@ func New(atoms *mat.Dense, rows, cols int, cfg Config) (*Front, error) {
 
 // coder returns a Batch-OMP coder of the patch atoms on threads
 // goroutines. Making one costs a P×P Gram matrix of the small atoms, so
-// each goroutine of a FeaturesTo call makes its own and the Front holds
-// no state that calls share.
+// each goroutine of a FeaturesTo call takes its own, with its buffers,
+// from the Front's pool (blockScratch): calls share no coder at once.
 func (f *Front) coder(threads int) (*omp.Coder, error) {
 	c, err := omp.New(f.atoms, omp.WithSparsity(f.cfg.L), omp.WithThreads(threadCount(threads)))
 	if err != nil {
@@ -240,6 +242,7 @@ func (f *Front) Float32() (*Front, error) {
 		return f, nil
 	}
 	g := *f
+	g.scratch = new(sync.Pool) // its scratch is float32
 	raw := f.atoms.RawMatrix()
 	g.atoms32 = make([]float32, raw.Rows*raw.Cols)
 	for i := range raw.Rows {
@@ -403,25 +406,23 @@ func featureBlocks[T omp.Float](ctx context.Context, f *Front, dst, X *mat.Dense
 	newEncoder func() (encoder[T], error)) error {
 	r, _ := X.Dims()
 	s, per := f.cfg.Size, f.py*f.px
-	encode, err := newEncoder()
-	if err != nil {
-		return err
+	var sc *blockScratch[T]
+	if f.scratch != nil {
+		sc, _ = f.scratch.Get().(*blockScratch[T])
 	}
-	P := make([]T, imagesPerBlock*per*s*s)
-	// slot[i·per+p] is the patch of the block's image i coded for its
-	// position p, counted from the image's first (off[i]).
-	slot := make([]int, imagesPerBlock*per)
-	off := make([]int, imagesPerBlock+1)
-	run := make([]int32, f.rows*f.cols)
-	var codes omp.SparseCodes[T]
-	// The image rounded to T (none in float64).
-	var img32 []T
-	if _, same := any(P).([]float64); !same {
-		img32 = make([]T, f.rows*f.cols)
+	if sc == nil {
+		var err error
+		if sc, err = newBlockScratch(f, newEncoder); err != nil {
+			return err
+		}
 	}
+	encode, P, slot, off, run, codes, img32 := sc.encode, sc.P, sc.slot, sc.off, sc.run, &sc.codes, sc.img32
 	for {
 		b := int(next.Add(1)) - 1
 		if b >= blocks {
+			if f.scratch != nil {
+				f.scratch.Put(sc)
+			}
 			return nil
 		}
 		if err := ctx.Err(); err != nil {
@@ -442,13 +443,49 @@ func featureBlocks[T omp.Float](ctx context.Context, f *Front, dst, X *mat.Dense
 				}
 			}
 		}
-		if err := encode(ctx, &codes, P, off[nb]); err != nil {
+		if err := encode(ctx, codes, P, off[nb]); err != nil {
 			return fmt.Errorf("patch: coding: %w", err)
 		}
 		for i := range nb {
-			pool(f, dst.RawRowView(lo+i), &codes, off[i], slot[i*per:(i+1)*per])
+			pool(f, dst.RawRowView(lo+i), codes, off[i], slot[i*per:(i+1)*per])
 		}
 	}
+}
+
+// blockScratch is what one goroutine of featuresTo codes its blocks with:
+// a coder and the buffers of a block. A training pass calls FeaturesTo
+// once a mini-batch; making these anew in every call left garbage of a
+// few times the cached features over a pass, by which the collector let
+// the heap grow, so the Front keeps them between calls (a sync.Pool:
+// one goroutine at a time holds each).
+type blockScratch[T omp.Float] struct {
+	encode encoder[T]
+	P      []T
+	// slot[i·per+p] is the patch of the block's image i coded for its
+	// position p, counted from the image's first (off[i]).
+	slot, off []int
+	run       []int32
+	codes     omp.SparseCodes[T]
+	img32     []T // the image rounded to T (nil in float64)
+}
+
+func newBlockScratch[T omp.Float](f *Front, newEncoder func() (encoder[T], error)) (*blockScratch[T], error) {
+	encode, err := newEncoder()
+	if err != nil {
+		return nil, err
+	}
+	s, per := f.cfg.Size, f.py*f.px
+	sc := &blockScratch[T]{
+		encode: encode,
+		P:      make([]T, imagesPerBlock*per*s*s),
+		slot:   make([]int, imagesPerBlock*per),
+		off:    make([]int, imagesPerBlock+1),
+		run:    make([]int32, f.rows*f.cols),
+	}
+	if _, same := any(sc.P).([]float64); !same {
+		sc.img32 = make([]T, f.rows*f.cols)
+	}
+	return sc, nil
 }
 
 // maxConstants bounds the distinct constant patches an image codes once

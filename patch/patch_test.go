@@ -508,3 +508,93 @@ func TestConstantPatchRuns(t *testing.T) {
 		}
 	}
 }
+
+// A front end keeps its coders and buffers between FeaturesTo calls: the
+// features of a batch do not depend on what the front end coded before it
+// (batches of other sizes and contents, a cancelled call), nor on calls
+// running at the same time on other goroutines, in either precision.
+func TestFeaturesReuseScratch(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	const rows, cols = 14, 12
+	cfg := Config{Size: 4, Stride: 1, Atoms: 16, L: 3, Cells: 2, Samples: 3000, Iterations: 2, Seed: 4}
+	learned, err := Learn(context.Background(), noisy(rng, 200, rows, cols, 0.1), rows, cols, cfg, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Batches of several sizes: constant images (few coded patches) and
+	// noisy ones (many), so that a buffer left from a larger batch shows.
+	var batches []*mat.Dense
+	for i, n := range []int{37, 5, 64, 1, 20} {
+		X := noisy(rng, n, rows, cols, 0.2)
+		if i%2 == 1 {
+			for r := range n {
+				row := X.RawRowView(r)
+				for j := range row {
+					row[j] = float64(r)
+				}
+			}
+		}
+		batches = append(batches, X)
+	}
+	for _, single := range []bool{false, true} {
+		fresh := func() *Front {
+			f, err := New(learned.Atoms(), rows, cols, cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if single {
+				if f, err = f.Float32(); err != nil {
+					t.Fatal(err)
+				}
+			}
+			return f
+		}
+		// Each batch's features on a front end that has coded nothing.
+		want := make([]*mat.Dense, len(batches))
+		for i, X := range batches {
+			if want[i], err = fresh().Features(context.Background(), X, 1); err != nil {
+				t.Fatal(err)
+			}
+		}
+		f := fresh()
+		ctx, cancel := context.WithCancel(context.Background())
+		cancel()
+		F := mat.NewDense(batches[2].RawMatrix().Rows, f.Dim(), nil)
+		if err := f.FeaturesTo(ctx, F, batches[2], 2); !errors.Is(err, context.Canceled) {
+			t.Fatalf("cancelled call: %v", err)
+		}
+		for round := range 2 {
+			for i, X := range batches {
+				got, err := f.Features(context.Background(), X, 1+round)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !mat.Equal(got, want[i]) {
+					t.Errorf("float32 %v, round %d, batch %d: features differ from a fresh front end's", single, round, i)
+				}
+			}
+		}
+		// Calls at once on one front end.
+		errs := make(chan error, len(batches))
+		for i, X := range batches {
+			go func() {
+				for range 3 {
+					got, err := f.Features(context.Background(), X, 2)
+					if err == nil && !mat.Equal(got, want[i]) {
+						err = errors.New("features differ from a fresh front end's")
+					}
+					if err != nil {
+						errs <- err
+						return
+					}
+				}
+				errs <- nil
+			}()
+		}
+		for range batches {
+			if err := <-errs; err != nil {
+				t.Errorf("float32 %v, concurrent calls: %v", single, err)
+			}
+		}
+	}
+}
