@@ -84,3 +84,58 @@ func TestReadAtStoredOrder(t *testing.T) {
 		}
 	}
 }
+
+// NextLabels moves a pass as Read does and gives the same labels, in reads
+// of any size mixed with Reads, on both sources held in memory; before
+// Seek and at the end of a pass it fails as Read does.
+func TestNextLabelsMovesAsRead(t *testing.T) {
+	imgs := deformBase()
+	a, _ := NewImageSource(imgs)
+	b, _ := NewSetSource(imgs.Set())
+	type source interface {
+		Seek(key uint64, pos int) error
+		Read(x []float64, labels []int) (int, error)
+		NextLabels(labels []int) (int, error)
+		Upcoming() []int
+		Len() int
+		Dim() int
+	}
+	for _, s := range []source{a, b} {
+		if _, err := s.NextLabels(make([]int, 3)); err == nil || err == io.EOF {
+			t.Errorf("%T: NextLabels before Seek: %v", s, err)
+		}
+		if err := s.Seek(7, 0); err != nil {
+			t.Fatal(err)
+		}
+		want := slices.Clone(s.Upcoming())
+		var got []int
+		for k := 0; ; k++ {
+			size := 1 + k%4
+			lab := make([]int, size)
+			var n int
+			var err error
+			if k%3 == 1 {
+				n, err = s.Read(make([]float64, size*s.Dim()), lab)
+			} else {
+				n, err = s.NextLabels(lab)
+			}
+			if err == io.EOF && n == 0 {
+				break
+			}
+			if err != nil || n < 1 || n > size {
+				t.Fatalf("%T: read %d of %d: %v", s, n, size, err)
+			}
+			for _, l := range lab[:n] {
+				got = append(got, l)
+			}
+		}
+		if len(got) != s.Len() || len(want) != s.Len() {
+			t.Fatalf("%T: %d labels read in a pass of %d", s, len(got), s.Len())
+		}
+		for i, id := range want {
+			if got[i] != imgs.Labels[id] {
+				t.Fatalf("%T: label %d of the pass is %d, sample %d has %d", s, i, got[i], id, imgs.Labels[id])
+			}
+		}
+	}
+}

@@ -68,6 +68,14 @@ func (s *SetSource) ReadAt(x []float64, labels []int, pos int) (int, error) {
 	return n, wrap(err)
 }
 
+// NextLabels gives the labels of up to len(labels) samples and moves the
+// pass past them, as Read does, without their values (which are not
+// checked): the learner reads so the images whose features it keeps.
+func (s *SetSource) NextLabels(labels []int) (int, error) {
+	n, err := s.m.NextLabels(labels)
+	return n, wrap(err)
+}
+
 // Fingerprint hashes the dimensions, every label and a few samples spread
 // from the first to the last, so that a model can tell whether it resumes
 // on the same data.
@@ -137,6 +145,21 @@ func (s *ImageSource) Read(x []float64, labels []int) (int, error) {
 	for i := range cnt {
 		j := s.Order[s.Pos+i]
 		s.s.RowTo(x[i*n:(i+1)*n], j)
+		labels[i] = s.s.Labels[j]
+	}
+	s.Pos += cnt
+	return cnt, nil
+}
+
+// NextLabels gives the labels of up to len(labels) samples and moves the
+// pass past them, as Read does, without turning their pixels into values:
+// the learner reads so the images whose features it keeps.
+func (s *ImageSource) NextLabels(labels []int) (int, error) {
+	cnt, err := s.Next(len(labels))
+	if err != nil {
+		return 0, wrap(err)
+	}
+	for i, j := range s.Order[s.Pos : s.Pos+cnt] {
 		labels[i] = s.s.Labels[j]
 	}
 	s.Pos += cnt

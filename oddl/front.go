@@ -133,6 +133,15 @@ type indexed interface {
 	Upcoming() []int
 }
 
+// labelReader is an indexed Source that can move its pass without giving
+// the values: NextLabels reads as Read does, labels only. Once every image
+// of a read is in the cache, the frontSource reads so, and the images are
+// neither turned into values nor checked again (they were, when their
+// features were computed; a source held in memory does not change).
+type labelReader interface {
+	NextLabels(labels []int) (int, error)
+}
+
 func newFrontSource(ctx context.Context, src Source, m *Model) *frontSource {
 	s := &frontSource{src: src, front: m.front, prep: m.cfg.Preprocess, image: m.cfg.Image, threads: m.threads(), ctx: ctx}
 	if _, ok := src.(indexed); ok {
@@ -155,6 +164,16 @@ func (s *frontSource) Read(x []float64, labels []int) (int, error) {
 	var ids []int
 	if s.cache != nil {
 		ids = s.src.(indexed).Upcoming()
+		if lr, ok := s.src.(labelReader); ok && want > 0 && s.cache.hasAll(ids[:min(want, len(ids))]) {
+			got, err := lr.NextLabels(labels[:want])
+			if got < 0 || got > min(want, len(ids)) {
+				return 0, fmt.Errorf("oddl: source gave %d labels for %d asked", got, min(want, len(ids)))
+			}
+			for i, id := range ids[:got] {
+				s.cache.get(x[i*d:(i+1)*d], id)
+			}
+			return got, err
+		}
 	}
 	got, err := s.src.Read(s.raw[:want*n], labels[:want])
 	if got <= 0 || got > want {
@@ -233,6 +252,17 @@ func (c *featureCache) get(dst []float64, id int) bool {
 	clear(dst)
 	for t, j := range c.idx[id] {
 		dst[j] = float64(c.val[id][t])
+	}
+	return true
+}
+
+// hasAll reports whether the cache has the features of every image of ids
+// (true for none).
+func (c *featureCache) hasAll(ids []int) bool {
+	for _, id := range ids {
+		if id < 0 || id >= len(c.idx) || c.idx[id] == nil {
+			return false
+		}
 	}
 	return true
 }

@@ -93,6 +93,22 @@ func (s *Matrix) Read(x []float64, labels []int) (int, error) {
 	return cnt, nil
 }
 
+// NextLabels gives the labels of up to len(labels) samples and moves the
+// pass past them, as Read does, without copying or checking their values:
+// for a reader that keeps what it made of each sample (by Upcoming) the
+// first time it read it.
+func (s *Matrix) NextLabels(labels []int) (int, error) {
+	cnt, err := s.Next(len(labels))
+	if err != nil {
+		return 0, err
+	}
+	for i, j := range s.Order[s.Pos : s.Pos+cnt] {
+		labels[i] = s.Labels[j]
+	}
+	s.Pos += cnt
+	return cnt, nil
+}
+
 // ReadAt reads up to len(labels) samples from position pos of their
 // stored order (the rows of X), as Read does but without moving the pass:
 // 0, io.EOF at the end.
