@@ -13,8 +13,11 @@ package ridge
 
 import (
 	"errors"
+	"slices"
 
-	"gonum.org/v1/gonum/mat"
+	"gonum.org/v1/gonum/blas"
+	"gonum.org/v1/gonum/blas/blas64"
+	"gonum.org/v1/gonum/lapack/lapack64"
 )
 
 // ErrNotDefinite reports that M + λ·I is not numerically positive definite
@@ -29,33 +32,26 @@ var ErrNotDefinite = errors.New("ridge system is not positive definite")
 // ridge tried made the system definite. A poor condition number is not an
 // error: the floor on the ridge bounds how poor it can be.
 func Solve(k, q int, M, C []float64, lambda, grow, maxGrow float64) ([]float64, error) {
-	a := mat.NewSymDense(k, nil)
-	for i := range k {
-		for j := i; j < k; j++ {
-			v := M[i*k+j]
-			if i == j {
-				v += lambda
-			}
-			a.SetSym(i, j, v)
+	// The factor overwrites the upper triangle of a in place: one K×K
+	// matrix, where a symmetric copy and a separate triangular factor took
+	// two (the large dictionaries' K×K matrices set their peak memory).
+	a := blas64.Symmetric{N: k, Stride: k, Uplo: blas.Upper, Data: make([]float64, k*k)}
+	for f := 1.0; ; f *= grow {
+		for i := range k {
+			row := a.Data[i*k : (i+1)*k]
+			copy(row[i:], M[i*k+i:(i+1)*k])
+			row[i] += lambda * f
 		}
-	}
-	var ch mat.Cholesky
-	for f := grow; !ch.Factorize(a); f *= grow {
-		if !(grow > 1) || f > maxGrow {
+		if _, ok := lapack64.Potrf(a); ok {
+			break
+		}
+		// Potrf has overwritten part of the triangle: it is filled again.
+		if !(grow > 1) || f*grow > maxGrow {
 			return nil, ErrNotDefinite
 		}
-		for i := range k {
-			a.SetSym(i, i, M[i*k+i]+lambda*f)
-		}
 	}
-	x := make([]float64, k*q)
-	// SolveTo reports a poor condition number as an error but still
-	// solves.
-	if err := ch.SolveTo(mat.NewDense(k, q, x), mat.NewDense(k, q, C)); err != nil {
-		var cond mat.Condition
-		if !errors.As(err, &cond) {
-			return nil, err
-		}
-	}
+	x := slices.Clone(C[:k*q])
+	lapack64.Potrs(blas64.Triangular{N: k, Stride: k, Uplo: blas.Upper, Diag: blas.NonUnit, Data: a.Data},
+		blas64.General{Rows: k, Cols: q, Stride: q, Data: x})
 	return x, nil
 }

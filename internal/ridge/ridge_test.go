@@ -4,7 +4,10 @@ import (
 	"errors"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
+
+	"gonum.org/v1/gonum/mat"
 )
 
 // The solution satisfies (M + λI)·X = C to rounding, reading only M's
@@ -72,5 +75,49 @@ func TestSolveGrow(t *testing.T) {
 	// λ·10³ = 10⁻³: the second diagonal entry is 5·10⁻⁴.
 	if want := 1 / (1 + 1e-3); math.Abs(X[0]-want) > 1e-12 || math.Abs(X[1]-2000) > 1e-6 {
 		t.Fatalf("X = %v, want [%v 2000]", X, want)
+	}
+}
+
+// A system that fails late in the factorisation, after the off-diagonal
+// entries of the first rows have been overwritten, is solved with the
+// grown ridge on M itself: the solution is that of the first definite
+// M + λ·f·I, f a power of grow.
+func TestSolveGrowRefactors(t *testing.T) {
+	const k = 3
+	M := []float64{
+		4, 2, 1,
+		2, 3, 1,
+		1, 1, 0.1, // its Schur complement is negative
+	}
+	C := []float64{1, -2, 0.5, 3, 1, -1}
+	const lambda, grow = 1e-3, 10.0
+	// The first ridge that makes M + λ·f·I definite, found with gonum.
+	f := 1.0
+	var a *mat.SymDense
+	for ; ; f *= grow {
+		a = mat.NewSymDense(k, slices.Clone(M))
+		for i := range k {
+			a.SetSym(i, i, M[i*k+i]+lambda*f)
+		}
+		var ch mat.Cholesky
+		if ch.Factorize(a) {
+			break
+		}
+	}
+	if f == 1 {
+		t.Fatal("the test's M is definite with the first ridge")
+	}
+	X, err := Solve(k, 2, M, C, lambda, grow, 1e12)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want mat.Dense
+	if err := want.Solve(a, mat.NewDense(k, 2, C)); err != nil {
+		t.Fatal(err)
+	}
+	for i, v := range X {
+		if w := want.RawMatrix().Data[i]; math.Abs(v-w) > 1e-10*(1+math.Abs(w)) {
+			t.Fatalf("X = %v, want %v (ridge λ·%g)", X, want.RawMatrix().Data, f)
+		}
 	}
 }
