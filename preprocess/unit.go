@@ -3,9 +3,9 @@ package preprocess
 import (
 	"math"
 
-	"github.com/oddl-go/oddl/internal/kernel"
-
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/oddl-go/oddl/internal/kernel"
 )
 
 // Unit normalises each row of X in place as the paper does: subtract the
