@@ -406,10 +406,7 @@ func featureBlocks[T omp.Float](ctx context.Context, f *Front, dst, X *mat.Dense
 	newEncoder func() (encoder[T], error)) error {
 	r, _ := X.Dims()
 	s, per := f.cfg.Size, f.py*f.px
-	var sc *blockScratch[T]
-	if f.scratch != nil {
-		sc, _ = f.scratch.Get().(*blockScratch[T])
-	}
+	sc, _ := f.scratch.Get().(*blockScratch[T])
 	if sc == nil {
 		var err error
 		if sc, err = newBlockScratch(f, newEncoder); err != nil {
@@ -420,9 +417,7 @@ func featureBlocks[T omp.Float](ctx context.Context, f *Front, dst, X *mat.Dense
 	for {
 		b := int(next.Add(1)) - 1
 		if b >= blocks {
-			if f.scratch != nil {
-				f.scratch.Put(sc)
-			}
+			f.scratch.Put(sc)
 			return nil
 		}
 		if err := ctx.Err(); err != nil {
