@@ -198,9 +198,15 @@ func BenchmarkCrossover(b *testing.B) {
 
 // BenchmarkAxpyRowsIamax is Batch-OMP's fused correlation update and atom
 // choice: y += Σ c[m]·g[idx[m]], then the largest |y[i]|, on K = 960
-// correlations with the rows of G in cache.
+// correlations (the learner's coder) and K = 64 (the patch front end's,
+// where a call's fixed cost shows) with the rows of G in cache.
 func BenchmarkAxpyRowsIamax(b *testing.B) {
-	const k = 960
+	for _, k := range []int{960, 64} {
+		benchAxpyRowsIamax(b, k)
+	}
+}
+
+func benchAxpyRowsIamax(b *testing.B, k int) {
 	g := benchVec(16*k, 1)
 	for _, p := range benchPaths() {
 		for _, rows := range []int{1, 2, 3, 4, 5} {

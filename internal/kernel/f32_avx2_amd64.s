@@ -1078,7 +1078,7 @@ reduce:
 	VADDSS X1, X0, X0
 	VADDSS X8, X0, X0
 	VZEROUPPER
-	MOVSS X0, ret+48(FP)
+	VMOVSS X0, ret+48(FP)
 	RET
 
 // func ssumSqAVX2(x []float32) float64
@@ -1137,7 +1137,7 @@ reduce:
 	VADDSD X1, X0, X0
 	VADDSD X8, X0, X0
 	VZEROUPPER
-	MOVSD X0, ret+24(FP)
+	VMOVSD X0, ret+24(FP)
 	RET
 
 // func saxpyAVX2(alpha float32, x, y []float32)

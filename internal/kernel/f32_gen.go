@@ -655,7 +655,7 @@ func dot(p func(string, ...any), s isa) {
 	p("\tVADDSS X1, X0, X0")
 	p("\tVADDSS X8, X0, X0")
 	p("\tVZEROUPPER")
-	p("\tMOVSS X0, ret+48(FP)")
+	p("\tVMOVSS X0, ret+48(FP)")
 	p("\tRET")
 }
 
@@ -721,7 +721,7 @@ func sumSq(p func(string, ...any), s isa) {
 	p("\tVADDSD X1, X0, X0")
 	p("\tVADDSD X8, X0, X0")
 	p("\tVZEROUPPER")
-	p("\tMOVSD X0, ret+24(FP)")
+	p("\tVMOVSD X0, ret+24(FP)")
 	p("\tRET")
 }
 

@@ -776,10 +776,10 @@ func axpyNIamax(g *gen, n int) {
 func (g *gen) iamaxSetupAVX(lanes string) {
 	r := g.rowRegs()
 	g.i("MOVQ $0x7fffffffffffffff, AX")
-	g.i("MOVQ AX, X%d", r.abs)
+	g.i("VMOVQ AX, X%d", r.abs)
 	g.i("VPBROADCASTQ X%d, %s", r.abs, g.v(r.abs))
 	g.i("MOVQ $%d, AX", 2*g.lanes)
-	g.i("MOVQ AX, X%d", r.step)
+	g.i("VMOVQ AX, X%d", r.step)
 	g.i("VPBROADCASTQ X%d, %s", r.step, g.v(r.step))
 	for j := range 2 {
 		g.i("VMOVUPD %s, %s", g.m(j, lanes), g.v(r.max0+j))
@@ -1597,7 +1597,7 @@ maximum: the reference loop moves only on a strictly greater value.`)
 		g.i("VPBROADCASTQ AX, Z15")
 	} else {
 		g.i("MOVQ $0x7fffffffffffffff, DX")
-		g.i("MOVQ DX, X15")
+		g.i("VMOVQ DX, X15")
 		g.i("VPBROADCASTQ X15, Y15")
 	}
 	g.i("VBROADCASTSD (SI), %s", v(0))

@@ -18,10 +18,10 @@ TEXT ·compressAVX(SB), NOSPLIT, $0-88
 	XORQ   DX, DX              // count
 	VXORPD Y15, Y15, Y15       // zero
 	XORQ   R10, R10
-	MOVQ   R10, X14
+	VMOVQ  R10, X14
 	VPBROADCASTQ X14, Y14      // Y14 = position of lane 0 (0)
 	MOVQ   $4, R10
-	MOVQ   R10, X13
+	VMOVQ  R10, X13
 	VPBROADCASTQ X13, Y13      // Y13 = 4 in every lane
 	SHRQ   $2, CX
 	JZ     done

@@ -55,22 +55,22 @@
 
 // COPY8x1 copies one step of eight rows, b[0..7][p], to dst[0:8] at DST.
 #define COPY8x1 \
-	MOVSD (SRC), X0;        \
-	MOVSD (SRC)(LD*1), X1;  \
-	MOVSD (SRC)(LD*2), X2;  \
-	MOVSD (SRC)(LD3*1), X3; \
-	MOVSD (SRC4), X4;       \
-	MOVSD (SRC4)(LD*1), X5; \
-	MOVSD (SRC4)(LD*2), X6; \
-	MOVSD (SRC4)(LD3*1), X7; \
-	MOVSD X0, (DST);        \
-	MOVSD X1, 8(DST);       \
-	MOVSD X2, 16(DST);      \
-	MOVSD X3, 24(DST);      \
-	MOVSD X4, 32(DST);      \
-	MOVSD X5, 40(DST);      \
-	MOVSD X6, 48(DST);      \
-	MOVSD X7, 56(DST)
+	VMOVSD (SRC), X0;        \
+	VMOVSD (SRC)(LD*1), X1;  \
+	VMOVSD (SRC)(LD*2), X2;  \
+	VMOVSD (SRC)(LD3*1), X3; \
+	VMOVSD (SRC4), X4;       \
+	VMOVSD (SRC4)(LD*1), X5; \
+	VMOVSD (SRC4)(LD*2), X6; \
+	VMOVSD (SRC4)(LD3*1), X7; \
+	VMOVSD X0, (DST);        \
+	VMOVSD X1, 8(DST);       \
+	VMOVSD X2, 16(DST);      \
+	VMOVSD X3, 24(DST);      \
+	VMOVSD X4, 32(DST);      \
+	VMOVSD X5, 40(DST);      \
+	VMOVSD X6, 48(DST);      \
+	VMOVSD X7, 56(DST)
 
 // func gemmPackRows6(k int, a []float64, lda int, dst []float64)
 //
@@ -127,18 +127,18 @@ rows6_tail:
 	JZ   rows6_done
 
 rows6_loop1:
-	MOVSD (SRC), X0                   // dst[6p+i] = a[i][p]
-	MOVSD (SRC)(LD*1), X1
-	MOVSD (SRC)(LD*2), X2
-	MOVSD (SRC)(LD3*1), X3
-	MOVSD (SRC)(LD*4), X4
-	MOVSD (SRC)(LD5*1), X5
-	MOVSD X0, (DST)
-	MOVSD X1, 8(DST)
-	MOVSD X2, 16(DST)
-	MOVSD X3, 24(DST)
-	MOVSD X4, 32(DST)
-	MOVSD X5, 40(DST)
+	VMOVSD (SRC), X0                   // dst[6p+i] = a[i][p]
+	VMOVSD (SRC)(LD*1), X1
+	VMOVSD (SRC)(LD*2), X2
+	VMOVSD (SRC)(LD3*1), X3
+	VMOVSD (SRC)(LD*4), X4
+	VMOVSD (SRC)(LD5*1), X5
+	VMOVSD X0, (DST)
+	VMOVSD X1, 8(DST)
+	VMOVSD X2, 16(DST)
+	VMOVSD X3, 24(DST)
+	VMOVSD X4, 32(DST)
+	VMOVSD X5, 40(DST)
 	ADDQ  $8, SRC                     // p++
 	ADDQ  $48, DST
 	DECQ  K_LEFT

@@ -215,7 +215,7 @@ TEXT ·iamaxAVX(SB), NOSPLIT, $0-32
 	MOVQ x_base+0(FP), SI
 	MOVQ x_len+8(FP), CX
 	MOVQ $0x7fffffffffffffff, DX
-	MOVQ DX, X15
+	VMOVQ DX, X15
 	VPBROADCASTQ X15, Y15
 	VBROADCASTSD (SI), Y0
 	VANDPD Y15, Y0, Y0 // m0 = |x[0]| in every lane
