@@ -560,13 +560,189 @@ func rows(g *gen) {
 	if g.masked {
 		g.p("")
 		g.comment(iamaxDoc512)
-	} else {
-		g.p("")
-		g.comment(iamaxDocAVX)
+		for n := 4; n >= 1; n-- {
+			axpyNIamax(g, n)
+		}
+		return
 	}
-	for n := 4; n >= 1; n-- {
-		axpyNIamax(g, n)
+	axpyRowsIamaxAVX(g)
+}
+
+// axpyRowsIamaxAVX writes axpyRowsIamaxAVX(c, g []float64, ld int, idx
+// []int, y []float64) int, AxpyRowsIamax whole in the assembly for the
+// AVX2 tier: y is updated sixteen elements at a time (then four, then
+// one), each block held in registers while every row is added to it in
+// order, one fused multiply-add a row and element (the rounding of
+// AxpyRows), and folded into two sets of four lanes that keep the largest
+// |y[i]| seen and the first index it was seen at. A lane's index moves only
+// on a strictly greater value (VCMPPD GT_OQ, false for NaN), and its
+// maximum is VMAXPD with the running maximum as second source, which a
+// NaN leaves as it was. The lanes start at −1 with the indices 0…7; at the
+// end they are reduced to their maximum and the smallest index among the
+// lanes that hold it (the others read as the largest int64; AVX2 has no
+// 64-bit minimum, so a compare and a blend), and the scalar tail, whose
+// indices come after every lane's, replaces that only by a strictly
+// larger value. An all-NaN y leaves every lane at −1 and gives 0.
+//
+// One call, no state through memory and no reduction in Go: the patch
+// front end's pursuits make one such call a step on 64 correlations, where
+// a call's fixed cost is most of its time.
+func axpyRowsIamaxAVX(g *gen) {
+	const name = "axpyRowsIamaxAVX"
+	label := func(l string) string { return name + "_" + l }
+	g.p("")
+	g.p("// func %s(c, g []float64, ld int, idx []int, y []float64) int", name)
+	g.p("//   R8 c, R9 g, R10 ld in bytes, R11 idx, R12 rows, DI y, SI the byte")
+	g.p("//   offset of the current elements, DX the row m, AX its elements;")
+	g.p("//   Y0..Y3 elements, Y4 c[m], Y5 the mask of |x| (and the largest int64),")
+	g.p("//   Y6, Y7 and Y8, Y9 the lanes' maxima and indices, Y10 the indices of")
+	g.p("//   the next vector, Y11 four; R13 the index of the tail's element")
+	g.p("TEXT ·%s(SB), NOSPLIT, $0-112", name)
+	g.i("MOVQ c_base+0(FP), R8")
+	g.i("MOVQ g_base+24(FP), R9")
+	g.i("MOVQ ld+48(FP), R10")
+	g.i("SHLQ $3, R10                   // R10 = ld in bytes")
+	g.i("MOVQ idx_base+56(FP), R11")
+	g.i("MOVQ idx_len+64(FP), R12")
+	g.i("MOVQ y_base+80(FP), DI")
+	g.i("MOVQ y_len+88(FP), CX")
+	g.i("XORQ SI, SI")
+	g.i("MOVQ $0x7fffffffffffffff, AX")
+	g.i("VMOVQ AX, X5")
+	g.i("VPBROADCASTQ X5, Y5")
+	g.i("MOVQ $0xbff0000000000000, AX  // -1.0")
+	g.i("VMOVQ AX, X6")
+	g.i("VPBROADCASTQ X6, Y6")
+	g.i("VMOVAPD Y6, Y8")
+	g.i("MOVQ $4, AX")
+	g.i("VMOVQ AX, X11")
+	g.i("VPBROADCASTQ X11, Y11")
+	g.i("VMOVDQU ·iotaLanes64<>(SB), Y10")
+	g.i("VMOVDQA Y10, Y7")
+	g.i("VPADDQ Y11, Y10, Y9")
+	// fold folds Y<r> into lane set set (0: Y6, Y7; 1: Y8, Y9).
+	fold := func(r, set int) {
+		mx, ix := 6+2*set, 7+2*set
+		ab, gt := 12+2*set, 13+2*set
+		g.i("VANDPD Y%d, Y5, Y%d", r, ab)
+		g.i("VCMPPD $0x1e, Y%d, Y%d, Y%d         // |y| > the lane's maximum", mx, ab, gt)
+		g.i("VMAXPD Y%d, Y%d, Y%d", mx, ab, mx)
+		g.i("VBLENDVPD Y%d, Y10, Y%d, Y%d", gt, ix, ix)
+		g.i("VPADDQ Y11, Y10, Y10")
 	}
+	rowAddr := func(reg string) {
+		g.i("MOVQ (R11)(DX*8), %s", reg)
+		g.i("IMULQ R10, %s", reg)
+		g.i("ADDQ R9, %s", reg)
+		g.i("ADDQ SI, %s                    // %s = &g[idx[m]*ld + offset]", reg, reg)
+	}
+	// update loads nv vectors at SI, adds the rows in order and stores
+	// them back.
+	update := func(nv int, l string) {
+		for r := range nv {
+			g.i("VMOVUPD %d(DI)(SI*1), Y%d", 32*r, r)
+		}
+		g.i("XORQ DX, DX")
+		g.i("TESTQ R12, R12")
+		g.i("JZ   %s", label(l+"store"))
+		g.p("%s:", label(l+"row"))
+		g.i("VBROADCASTSD (R8)(DX*8), Y4")
+		rowAddr("AX")
+		for r := range nv {
+			g.i("VFMADD231PD %d(AX), Y4, Y%d", 32*r, r)
+		}
+		g.i("INCQ DX")
+		g.i("CMPQ DX, R12")
+		g.i("JLT  %s", label(l+"row"))
+		g.p("%s:", label(l+"store"))
+		for r := range nv {
+			g.i("VMOVUPD Y%d, %d(DI)(SI*1)", r, 32*r)
+		}
+	}
+	g.i("MOVQ CX, BX")
+	g.i("SHRQ $4, BX                    // BX = n / 16")
+	g.i("JZ   %s", label("vec"))
+	g.p("%s:", label("big"))
+	update(4, "big")
+	for r := range 4 {
+		fold(r, r%2)
+	}
+	g.i("ADDQ $128, SI")
+	g.i("DECQ BX")
+	g.i("JNZ  %s", label("big"))
+	g.p("%s:", label("vec"))
+	g.i("MOVQ CX, BX")
+	g.i("ANDQ $15, BX")
+	g.i("SHRQ $2, BX                    // BX = n %% 16 / 4")
+	g.i("JZ   %s", label("reduce"))
+	g.p("%s:", label("vecloop"))
+	update(1, "vec")
+	fold(0, 0)
+	g.i("ADDQ $32, SI")
+	g.i("DECQ BX")
+	g.i("JNZ  %s", label("vecloop"))
+	g.p("%s:", label("reduce"))
+	// The largest lane, broadcast to Y12; X12 keeps it for the tail.
+	g.i("VMAXPD Y8, Y6, Y12")
+	g.i("VEXTRACTF128 $1, Y12, X13")
+	g.i("VMAXPD X13, X12, X12")
+	g.i("VPERMILPD $1, X12, X13")
+	g.i("VMAXPD X13, X12, X12")
+	g.i("VBROADCASTSD X12, Y12")
+	// The smallest index among the lanes that hold it (the others read
+	// as the largest int64).
+	g.i("VCMPPD $0, Y12, Y6, Y13")
+	g.i("VCMPPD $0, Y12, Y8, Y14")
+	g.i("VBLENDVPD Y13, Y7, Y5, Y13")
+	g.i("VBLENDVPD Y14, Y9, Y5, Y14")
+	g.i("VPCMPGTQ Y14, Y13, Y15         // Y15 = Y13 > Y14")
+	g.i("VBLENDVPD Y15, Y14, Y13, Y13")
+	g.i("VEXTRACTI128 $1, Y13, X14")
+	g.i("VPCMPGTQ X14, X13, X15")
+	g.i("VBLENDVPD X15, X14, X13, X13")
+	g.i("VPSHUFD $0x4e, X13, X14")
+	g.i("VPCMPGTQ X14, X13, X15")
+	g.i("VBLENDVPD X15, X14, X13, X13")
+	g.i("VMOVQ X13, AX")
+	// The tail: its elements replace the result only when strictly larger.
+	g.i("MOVQ CX, R13")
+	g.i("ANDQ $3, CX                    // CX = n %% 4")
+	g.i("JZ   %s", label("done"))
+	g.i("SUBQ CX, R13                   // R13 = the tail's first index")
+	g.p("%s:", label("one"))
+	g.i("VMOVSD (DI)(SI*1), X0")
+	g.i("XORQ DX, DX")
+	g.i("TESTQ R12, R12")
+	g.i("JZ   %s", label("onestore"))
+	g.p("%s:", label("onerow"))
+	g.i("VMOVSD (R8)(DX*8), X4")
+	rowAddr("BX")
+	g.i("VFMADD231SD (BX), X4, X0")
+	g.i("INCQ DX")
+	g.i("CMPQ DX, R12")
+	g.i("JLT  %s", label("onerow"))
+	g.p("%s:", label("onestore"))
+	g.i("VMOVSD X0, (DI)(SI*1)")
+	g.i("VANDPD X5, X0, X0")
+	g.i("VUCOMISD X12, X0")
+	g.i("JBE  %s                        // not larger, or NaN", label("next"))
+	g.i("VMOVAPD X0, X12")
+	g.i("MOVQ R13, AX")
+	g.p("%s:", label("next"))
+	g.i("ADDQ $8, SI")
+	g.i("INCQ R13")
+	g.i("DECQ CX")
+	g.i("JNZ  %s", label("one"))
+	g.p("%s:", label("done"))
+	g.i("VZEROUPPER")
+	g.i("MOVQ AX, ret+104(FP)")
+	g.i("RET")
+	g.p("")
+	g.p("DATA ·iotaLanes64<>+0(SB)/8, $0")
+	g.p("DATA ·iotaLanes64<>+8(SB)/8, $1")
+	g.p("DATA ·iotaLanes64<>+16(SB)/8, $2")
+	g.p("DATA ·iotaLanes64<>+24(SB)/8, $3")
+	g.p("GLOBL ·iotaLanes64<>(SB), RODATA|NOPTR, $32")
 }
 
 // axpyN writes the n-row axpy: two vectors a step, then the rest — under
@@ -685,16 +861,6 @@ func axpy(g *gen) {
 	g.i("RET")
 }
 
-const iamaxDocAVX = `
-The iamax forms below also track, per lane of the eight-element stride,
-the largest |y[i]| after the update and its index: a lane's index moves
-only on a strictly greater value (VCMPPD GT_OQ, false for NaN), so it
-keeps the first index of its maximum, and its value is VMAXPD with the
-running maximum as second source, which a NaN leaves as it was (the same
-value a blend on that compare would give, one instruction shorter a
-step on the lane's chain of dependences). They handle the first
-8·⌊len(y)/8⌋ elements; the caller does the rest and reduces the lanes.`
-
 const iamaxDoc512 = `
 The iamax forms also keep, for each of 16 lanes (i mod 16), the largest
 |y[i]| after the update and the first index where it occurs. A lane's
@@ -708,11 +874,10 @@ maximum, or on equal maxima the smaller index, which is the first index
 of the largest |y[i]|. If every element was NaN, every lane still holds
 −1 and its own index, and the merge returns the least, 0.`
 
-// axpyNIamax writes the n-row axpy that also folds the updated |y[i]|
-// into the iamax lanes: in the AVX2 form the lanes' state is read from
-// and written back to *lanes (the caller does the last n%8 elements and
-// reduces the lanes); the AVX-512 form does the whole length, starts the
-// lanes afresh and returns the reduced index.
+// axpyNIamax writes the AVX-512 n-row axpy that also folds the updated
+// |y[i]| into the iamax lanes: it does the whole length, starts the lanes
+// afresh and returns the reduced index. (The AVX2 tier has one routine for
+// any number of rows instead, axpyRowsIamaxAVX.)
 func axpyNIamax(g *gen, n int) {
 	r := g.rowRegs()
 	l := rowWords[n] + "_iamax"
@@ -723,22 +888,12 @@ func axpyNIamax(g *gen, n int) {
 	}
 	state := 8 + 24*(n+1) // offset of lanes, or of the result
 	g.p("")
-	if g.masked {
-		g.p("// func %s(%s, %sy []float64) int", name, coef, rowsParams(n))
-		g.p("TEXT ·%s(SB), NOSPLIT, $0-%d", name, state+8)
-		g.iamaxSetup512()
-		g.rowsArgs(n)
-		g.rowsSplit(2)
-		g.i("JZ %s_tail", l)
-	} else {
-		g.p("// func %s(%s, %sy []float64, lanes *iamaxLanes)", name, coef, rowsParams(n))
-		g.p("TEXT ·%s(SB), NOSPLIT, $0-%d", name, state+8)
-		g.i("MOVQ lanes+%d(FP), R10", state)
-		g.iamaxSetupAVX("R10")
-		g.rowsArgs(n)
-		g.i("SHRQ $%d, %s", log2(2*g.lanes), rLen)
-		g.i("JZ %s_end", l)
-	}
+	g.p("// func %s(%s, %sy []float64) int", name, coef, rowsParams(n))
+	g.p("TEXT ·%s(SB), NOSPLIT, $0-%d", name, state+8)
+	g.iamaxSetup512()
+	g.rowsArgs(n)
+	g.rowsSplit(2)
+	g.i("JZ %s_tail", l)
 	g.p("")
 	g.p("%s_loop:", l)
 	g.rowsStep(n, 2, nil)
@@ -746,50 +901,18 @@ func axpyNIamax(g *gen, n int) {
 	g.rowsAdvance(n, 2*g.vb())
 	g.i("DECQ %s", rLen)
 	g.i("JNZ %s_loop", l)
-	if g.masked {
-		g.p("")
-		g.p("%s_tail:", l)
-		g.i("TESTQ %s, %s", tail, tail)
-		g.i("JZ %s_end", l)
-		g.tailMasks()
-		g.rowsStep(n, 2, []string{"K3", "K4"})
-		g.iamaxStep(r, true)
-	}
+	g.p("")
+	g.p("%s_tail:", l)
+	g.i("TESTQ %s, %s", tail, tail)
+	g.i("JZ %s_end", l)
+	g.tailMasks()
+	g.rowsStep(n, 2, []string{"K3", "K4"})
+	g.iamaxStep(r, true)
 	g.p("")
 	g.p("%s_end:", l)
-	if g.masked {
-		g.iamaxResult512(fmt.Sprintf("ret+%d(FP)", state))
-	} else {
-		for j := range 2 {
-			g.i("VMOVUPD %s, %s", g.v(r.max0+j), g.m(j, "R10"))
-		}
-		for j := range 2 {
-			g.i("VMOVDQU %s, %s", g.v(r.idx0+j), g.m(2+j, "R10"))
-		}
-	}
+	g.iamaxResult512(fmt.Sprintf("ret+%d(FP)", state))
 	g.i("VZEROUPPER")
 	g.i("RET")
-}
-
-// iamaxSetupAVX loads the lanes' state from *lanes (max[8] then idx[8],
-// as iamaxLanes) and the constants.
-func (g *gen) iamaxSetupAVX(lanes string) {
-	r := g.rowRegs()
-	g.i("MOVQ $0x7fffffffffffffff, AX")
-	g.i("VMOVQ AX, X%d", r.abs)
-	g.i("VPBROADCASTQ X%d, %s", r.abs, g.v(r.abs))
-	g.i("MOVQ $%d, AX", 2*g.lanes)
-	g.i("VMOVQ AX, X%d", r.step)
-	g.i("VPBROADCASTQ X%d, %s", r.step, g.v(r.step))
-	for j := range 2 {
-		g.i("VMOVUPD %s, %s", g.m(j, lanes), g.v(r.max0+j))
-	}
-	for j := range 2 {
-		g.i("VMOVDQU %s, %s", g.m(2+j, lanes), g.v(r.cur0+j))
-	}
-	for j := range 2 {
-		g.i("VMOVDQU %s, %s", g.v(r.cur0+j), g.v(r.idx0+j))
-	}
 }
 
 // iamaxSetup512 sets the lanes to their start (maximum −1, index the
@@ -811,19 +934,16 @@ func (g *gen) iamaxSetup512() {
 	g.i("VMOVDQA64 %s, %s", g.v(r.cur0+1), g.v(r.idx0+1))
 }
 
-// iamaxStep folds v(0), v(1) (the step's updated y) into the lanes.
-// The compare goes to v(0), v(1) for a blend (AVX2) or to K1, K2 for a
-// masked move (AVX-512); in the masked tail the compare and the maximum
-// are under K3, K4 and the indices do not move on.
+// iamaxStep folds v(0), v(1) (the step's updated y) into the AVX-512
+// lanes: the compare goes to K1, K2 for a masked move; in the masked tail
+// the compare and the maximum are under K3, K4 and the indices do not
+// move on.
 func (g *gen) iamaxStep(r rowRegs, tailMasked bool) {
 	v := g.v
 	for j := range 2 {
 		g.i("VANDPD %s, %s, %s", v(r.abs), v(j), v(2+j))
 	}
-	cmp := []string{v(0), v(1)}
-	if g.masked {
-		cmp = []string{"K1", "K2"}
-	}
+	cmp := []string{"K1", "K2"}
 	under := []string{"", ""}
 	if tailMasked {
 		under = []string{"K3, ", "K4, "}
@@ -835,11 +955,7 @@ func (g *gen) iamaxStep(r rowRegs, tailMasked bool) {
 		g.i("VMAXPD %s, %s, %s%s", v(r.max0+j), v(2+j), under[j], v(r.max0+j))
 	}
 	for j := range 2 {
-		if g.masked {
-			g.i("VMOVDQA64 %s, %s, %s", v(r.cur0+j), cmp[j], v(r.idx0+j))
-		} else {
-			g.i("VBLENDVPD %s, %s, %s, %s", cmp[j], v(r.cur0+j), v(r.idx0+j), v(r.idx0+j))
-		}
+		g.i("VMOVDQA64 %s, %s, %s", v(r.cur0+j), cmp[j], v(r.idx0+j))
 	}
 	if tailMasked {
 		return

@@ -4,10 +4,7 @@ package kernel
 
 //go:generate go run f64_gen.go
 
-import (
-	"math"
-	"unsafe"
-)
+import "unsafe"
 
 // The fused kernels on amd64: the assembly of the running tier, the Go
 // form in the Go tier and for the elements the assembly leaves.
@@ -67,63 +64,12 @@ func axpyRowsIamax(c, g []float64, ld int, idx []int, y []float64) int {
 	if wide(n) {
 		return axpyRowsIamax512(c, g, ld, idx, y)
 	}
-	row := func(m int) []float64 { r := idx[m] * ld; return g[r : r+n] }
-	// All but the last group of rows (4, 3, 2 or 1 of them) as AxpyRows.
-	last := 4
-	if p%4 != 0 {
-		last = p % 4
-	}
-	AxpyRows(c[:p-last], g, ld, idx[:p-last], y)
-	m := p - last
-	var ln iamaxLanes
-	for l := range 8 {
-		ln.max[l], ln.idx[l] = -1, int64(l)
+	for _, r := range idx {
+		// The assembly trusts every row to lie inside g: slicing checks.
+		raceRead(g[r*ld : r*ld+n])
 	}
 	raceWrite(y)
-	switch last {
-	case 4:
-		x0, x1, x2, x3 := row(m), row(m+1), row(m+2), row(m+3)
-		raceRead(x0)
-		raceRead(x1)
-		raceRead(x2)
-		raceRead(x3)
-		axpy4IamaxAVX((*[4]float64)(c[m:m+4]), x0, x1, x2, x3, y, &ln)
-	case 3:
-		x0, x1, x2 := row(m), row(m+1), row(m+2)
-		raceRead(x0)
-		raceRead(x1)
-		raceRead(x2)
-		axpy3IamaxAVX((*[3]float64)(c[m:m+3]), x0, x1, x2, y, &ln)
-	case 2:
-		x0, x1 := row(m), row(m+1)
-		raceRead(x0)
-		raceRead(x1)
-		axpy2IamaxAVX((*[2]float64)(c[m:m+2]), x0, x1, y, &ln)
-	default:
-		x0 := row(m)
-		raceRead(x0)
-		axpy1IamaxAVX(c[m], x0, y, &ln)
-	}
-	// The tail, with the kernels' rounding (one FMA per row, in order).
-	best, at := -1.0, 0
-	for i := n &^ 7; i < n; i++ {
-		v := y[i]
-		for r := m; r < p; r++ {
-			v = math.FMA(c[r], g[idx[r]*ld+i], v)
-		}
-		y[i] = v
-		if a := math.Abs(v); a > best {
-			best, at = a, i
-		}
-	}
-	// The lanes: the largest value, and among equal ones the first index
-	// (the tail's indices come after every lane's).
-	for l := range 8 {
-		if v, i := ln.max[l], int(ln.idx[l]); v > best || (v == best && v >= 0 && i < at) {
-			best, at = v, i
-		}
-	}
-	return at
+	return axpyRowsIamaxAVX(c, g, ld, idx, y)
 }
 
 // axpyRowsIamax512 is AxpyRowsIamax on the AVX-512 forms, for len(c) =
@@ -163,15 +109,6 @@ func axpyRowsIamax512(c, g []float64, ld int, idx []int, y []float64) int {
 		raceRead(x0)
 		return axpy1Iamax512(c[m], x0, y)
 	}
-}
-
-// iamaxLanes is the state of the iamax forms of the row kernels: for each
-// lane l of the eight-element stride, the largest |y[i]| seen at an index
-// i ≡ l (mod 8) and that index. max starts at −1, so any non-NaN value
-// replaces it; idx starts at l.
-type iamaxLanes struct {
-	max [8]float64
-	idx [8]int64
 }
 
 // axpyRowsPacked is AxpyRowsPacked for checked arguments, rows ≥ 1 and
@@ -405,26 +342,12 @@ func axpy2AVX(c *[2]float64, x0, x1, y []float64)
 //go:noescape
 func axpy2x512(c *[2]float64, x0, x1, y []float64)
 
-// axpy4IamaxAVX is axpy4AVX on the first 8·⌊len(y)/8⌋ elements of y that
-// also folds the updated |y[i]| into lanes (see iamaxLanes).
+// axpyRowsIamaxAVX is AxpyRowsIamax in the AVX2 tier, for len(y) ≥ 1
+// and len(c) ≥ len(idx) (f64_gen.go). The caller guarantees that every
+// row lies inside g.
 //
 //go:noescape
-func axpy4IamaxAVX(c *[4]float64, x0, x1, x2, x3, y []float64, lanes *iamaxLanes)
-
-// axpy3IamaxAVX is axpy4IamaxAVX with three rows.
-//
-//go:noescape
-func axpy3IamaxAVX(c *[3]float64, x0, x1, x2, y []float64, lanes *iamaxLanes)
-
-// axpy2IamaxAVX is axpy4IamaxAVX with two rows.
-//
-//go:noescape
-func axpy2IamaxAVX(c *[2]float64, x0, x1, y []float64, lanes *iamaxLanes)
-
-// axpy1IamaxAVX is axpy4IamaxAVX with one row.
-//
-//go:noescape
-func axpy1IamaxAVX(c float64, x0, y []float64, lanes *iamaxLanes)
+func axpyRowsIamaxAVX(c, g []float64, ld int, idx []int, y []float64) int
 
 // axpy4Iamax512 is axpy4x512 that also returns the first index of the
 // largest updated |y[i]|, NaNs passed over, 0 if all are NaN; len(y) ≥ 1.

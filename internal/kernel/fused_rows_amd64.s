@@ -219,252 +219,175 @@ two_end:
 	VZEROUPPER
 	RET
 
-// The iamax forms below also track, per lane of the eight-element stride,
-// the largest |y[i]| after the update and its index: a lane's index moves
-// only on a strictly greater value (VCMPPD GT_OQ, false for NaN), so it
-// keeps the first index of its maximum, and its value is VMAXPD with the
-// running maximum as second source, which a NaN leaves as it was (the same
-// value a blend on that compare would give, one instruction shorter a
-// step on the lane's chain of dependences). They handle the first
-// 8·⌊len(y)/8⌋ elements; the caller does the rest and reduces the lanes.
-
-// func axpy4IamaxAVX(c *[4]float64, x0, x1, x2, x3, y []float64, lanes *iamaxLanes)
-TEXT ·axpy4IamaxAVX(SB), NOSPLIT, $0-136
-	MOVQ lanes+128(FP), R10
-	MOVQ $0x7fffffffffffffff, AX
-	VMOVQ AX, X11
-	VPBROADCASTQ X11, Y11
-	MOVQ $8, AX
-	VMOVQ AX, X10
-	VPBROADCASTQ X10, Y10
-	VMOVUPD (R10), Y8
-	VMOVUPD 32(R10), Y9
-	VMOVDQU 64(R10), Y4
-	VMOVDQU 96(R10), Y5
-	VMOVDQU Y4, Y6
-	VMOVDQU Y5, Y7
-	MOVQ c+0(FP), AX
-	VBROADCASTSD (AX), Y12
-	VBROADCASTSD 8(AX), Y13
-	MOVQ x0_base+8(FP), SI
-	MOVQ x1_base+32(FP), DI
-	VBROADCASTSD 16(AX), Y14
-	VBROADCASTSD 24(AX), Y15
-	MOVQ x2_base+56(FP), R8
-	MOVQ x3_base+80(FP), R9
-	MOVQ y_base+104(FP), DX
-	MOVQ y_len+112(FP), CX
-	SHRQ $3, CX
-	JZ four_iamax_end
-
-four_iamax_loop:
-	VMOVUPD (DX), Y0
-	VMOVUPD 32(DX), Y1
-	VFMADD231PD (SI), Y12, Y0
-	VFMADD231PD 32(SI), Y12, Y1
-	VFMADD231PD (DI), Y13, Y0
-	VFMADD231PD 32(DI), Y13, Y1
-	VFMADD231PD (R8), Y14, Y0
-	VFMADD231PD 32(R8), Y14, Y1
-	VFMADD231PD (R9), Y15, Y0
-	VFMADD231PD 32(R9), Y15, Y1
-	VMOVUPD Y0, (DX)
-	VMOVUPD Y1, 32(DX)
-	VANDPD Y11, Y0, Y2
-	VANDPD Y11, Y1, Y3
-	VCMPPD $0x1e, Y8, Y2, Y0
-	VCMPPD $0x1e, Y9, Y3, Y1
-	VMAXPD Y8, Y2, Y8
-	VMAXPD Y9, Y3, Y9
-	VBLENDVPD Y0, Y4, Y6, Y6
-	VBLENDVPD Y1, Y5, Y7, Y7
-	VPADDQ Y10, Y4, Y4
-	VPADDQ Y10, Y5, Y5
-	ADDQ $64, SI
-	ADDQ $64, DX
-	ADDQ $64, DI
-	ADDQ $64, R8
-	ADDQ $64, R9
-	DECQ CX
-	JNZ four_iamax_loop
-
-four_iamax_end:
-	VMOVUPD Y8, (R10)
-	VMOVUPD Y9, 32(R10)
-	VMOVDQU Y6, 64(R10)
-	VMOVDQU Y7, 96(R10)
-	VZEROUPPER
-	RET
-
-// func axpy3IamaxAVX(c *[3]float64, x0, x1, x2, y []float64, lanes *iamaxLanes)
-TEXT ·axpy3IamaxAVX(SB), NOSPLIT, $0-112
-	MOVQ lanes+104(FP), R10
-	MOVQ $0x7fffffffffffffff, AX
-	VMOVQ AX, X11
-	VPBROADCASTQ X11, Y11
-	MOVQ $8, AX
-	VMOVQ AX, X10
-	VPBROADCASTQ X10, Y10
-	VMOVUPD (R10), Y8
-	VMOVUPD 32(R10), Y9
-	VMOVDQU 64(R10), Y4
-	VMOVDQU 96(R10), Y5
-	VMOVDQU Y4, Y6
-	VMOVDQU Y5, Y7
-	MOVQ c+0(FP), AX
-	VBROADCASTSD (AX), Y12
-	VBROADCASTSD 8(AX), Y13
-	MOVQ x0_base+8(FP), SI
-	MOVQ x1_base+32(FP), DI
-	VBROADCASTSD 16(AX), Y14
-	MOVQ x2_base+56(FP), R8
-	MOVQ y_base+80(FP), DX
+// func axpyRowsIamaxAVX(c, g []float64, ld int, idx []int, y []float64) int
+//   R8 c, R9 g, R10 ld in bytes, R11 idx, R12 rows, DI y, SI the byte
+//   offset of the current elements, DX the row m, AX its elements;
+//   Y0..Y3 elements, Y4 c[m], Y5 the mask of |x| (and the largest int64),
+//   Y6, Y7 and Y8, Y9 the lanes' maxima and indices, Y10 the indices of
+//   the next vector, Y11 four; R13 the index of the tail's element
+TEXT ·axpyRowsIamaxAVX(SB), NOSPLIT, $0-112
+	MOVQ c_base+0(FP), R8
+	MOVQ g_base+24(FP), R9
+	MOVQ ld+48(FP), R10
+	SHLQ $3, R10                   // R10 = ld in bytes
+	MOVQ idx_base+56(FP), R11
+	MOVQ idx_len+64(FP), R12
+	MOVQ y_base+80(FP), DI
 	MOVQ y_len+88(FP), CX
-	SHRQ $3, CX
-	JZ three_iamax_end
-
-three_iamax_loop:
-	VMOVUPD (DX), Y0
-	VMOVUPD 32(DX), Y1
-	VFMADD231PD (SI), Y12, Y0
-	VFMADD231PD 32(SI), Y12, Y1
-	VFMADD231PD (DI), Y13, Y0
-	VFMADD231PD 32(DI), Y13, Y1
-	VFMADD231PD (R8), Y14, Y0
-	VFMADD231PD 32(R8), Y14, Y1
-	VMOVUPD Y0, (DX)
-	VMOVUPD Y1, 32(DX)
-	VANDPD Y11, Y0, Y2
-	VANDPD Y11, Y1, Y3
-	VCMPPD $0x1e, Y8, Y2, Y0
-	VCMPPD $0x1e, Y9, Y3, Y1
-	VMAXPD Y8, Y2, Y8
-	VMAXPD Y9, Y3, Y9
-	VBLENDVPD Y0, Y4, Y6, Y6
-	VBLENDVPD Y1, Y5, Y7, Y7
-	VPADDQ Y10, Y4, Y4
-	VPADDQ Y10, Y5, Y5
-	ADDQ $64, SI
-	ADDQ $64, DX
-	ADDQ $64, DI
-	ADDQ $64, R8
-	DECQ CX
-	JNZ three_iamax_loop
-
-three_iamax_end:
-	VMOVUPD Y8, (R10)
-	VMOVUPD Y9, 32(R10)
-	VMOVDQU Y6, 64(R10)
-	VMOVDQU Y7, 96(R10)
-	VZEROUPPER
-	RET
-
-// func axpy2IamaxAVX(c *[2]float64, x0, x1, y []float64, lanes *iamaxLanes)
-TEXT ·axpy2IamaxAVX(SB), NOSPLIT, $0-88
-	MOVQ lanes+80(FP), R10
+	XORQ SI, SI
 	MOVQ $0x7fffffffffffffff, AX
+	VMOVQ AX, X5
+	VPBROADCASTQ X5, Y5
+	MOVQ $0xbff0000000000000, AX  // -1.0
+	VMOVQ AX, X6
+	VPBROADCASTQ X6, Y6
+	VMOVAPD Y6, Y8
+	MOVQ $4, AX
 	VMOVQ AX, X11
 	VPBROADCASTQ X11, Y11
-	MOVQ $8, AX
-	VMOVQ AX, X10
-	VPBROADCASTQ X10, Y10
-	VMOVUPD (R10), Y8
-	VMOVUPD 32(R10), Y9
-	VMOVDQU 64(R10), Y4
-	VMOVDQU 96(R10), Y5
-	VMOVDQU Y4, Y6
-	VMOVDQU Y5, Y7
-	MOVQ c+0(FP), AX
-	VBROADCASTSD (AX), Y12
-	VBROADCASTSD 8(AX), Y13
-	MOVQ x0_base+8(FP), SI
-	MOVQ x1_base+32(FP), DI
-	MOVQ y_base+56(FP), DX
-	MOVQ y_len+64(FP), CX
-	SHRQ $3, CX
-	JZ two_iamax_end
-
-two_iamax_loop:
-	VMOVUPD (DX), Y0
-	VMOVUPD 32(DX), Y1
-	VFMADD231PD (SI), Y12, Y0
-	VFMADD231PD 32(SI), Y12, Y1
-	VFMADD231PD (DI), Y13, Y0
-	VFMADD231PD 32(DI), Y13, Y1
-	VMOVUPD Y0, (DX)
-	VMOVUPD Y1, 32(DX)
-	VANDPD Y11, Y0, Y2
-	VANDPD Y11, Y1, Y3
-	VCMPPD $0x1e, Y8, Y2, Y0
-	VCMPPD $0x1e, Y9, Y3, Y1
-	VMAXPD Y8, Y2, Y8
-	VMAXPD Y9, Y3, Y9
-	VBLENDVPD Y0, Y4, Y6, Y6
-	VBLENDVPD Y1, Y5, Y7, Y7
-	VPADDQ Y10, Y4, Y4
-	VPADDQ Y10, Y5, Y5
-	ADDQ $64, SI
-	ADDQ $64, DX
-	ADDQ $64, DI
+	VMOVDQU ·iotaLanes64<>(SB), Y10
+	VMOVDQA Y10, Y7
+	VPADDQ Y11, Y10, Y9
+	MOVQ CX, BX
+	SHRQ $4, BX                    // BX = n / 16
+	JZ   axpyRowsIamaxAVX_vec
+axpyRowsIamaxAVX_big:
+	VMOVUPD 0(DI)(SI*1), Y0
+	VMOVUPD 32(DI)(SI*1), Y1
+	VMOVUPD 64(DI)(SI*1), Y2
+	VMOVUPD 96(DI)(SI*1), Y3
+	XORQ DX, DX
+	TESTQ R12, R12
+	JZ   axpyRowsIamaxAVX_bigstore
+axpyRowsIamaxAVX_bigrow:
+	VBROADCASTSD (R8)(DX*8), Y4
+	MOVQ (R11)(DX*8), AX
+	IMULQ R10, AX
+	ADDQ R9, AX
+	ADDQ SI, AX                    // AX = &g[idx[m]*ld + offset]
+	VFMADD231PD 0(AX), Y4, Y0
+	VFMADD231PD 32(AX), Y4, Y1
+	VFMADD231PD 64(AX), Y4, Y2
+	VFMADD231PD 96(AX), Y4, Y3
+	INCQ DX
+	CMPQ DX, R12
+	JLT  axpyRowsIamaxAVX_bigrow
+axpyRowsIamaxAVX_bigstore:
+	VMOVUPD Y0, 0(DI)(SI*1)
+	VMOVUPD Y1, 32(DI)(SI*1)
+	VMOVUPD Y2, 64(DI)(SI*1)
+	VMOVUPD Y3, 96(DI)(SI*1)
+	VANDPD Y0, Y5, Y12
+	VCMPPD $0x1e, Y6, Y12, Y13         // |y| > the lane's maximum
+	VMAXPD Y6, Y12, Y6
+	VBLENDVPD Y13, Y10, Y7, Y7
+	VPADDQ Y11, Y10, Y10
+	VANDPD Y1, Y5, Y14
+	VCMPPD $0x1e, Y8, Y14, Y15         // |y| > the lane's maximum
+	VMAXPD Y8, Y14, Y8
+	VBLENDVPD Y15, Y10, Y9, Y9
+	VPADDQ Y11, Y10, Y10
+	VANDPD Y2, Y5, Y12
+	VCMPPD $0x1e, Y6, Y12, Y13         // |y| > the lane's maximum
+	VMAXPD Y6, Y12, Y6
+	VBLENDVPD Y13, Y10, Y7, Y7
+	VPADDQ Y11, Y10, Y10
+	VANDPD Y3, Y5, Y14
+	VCMPPD $0x1e, Y8, Y14, Y15         // |y| > the lane's maximum
+	VMAXPD Y8, Y14, Y8
+	VBLENDVPD Y15, Y10, Y9, Y9
+	VPADDQ Y11, Y10, Y10
+	ADDQ $128, SI
+	DECQ BX
+	JNZ  axpyRowsIamaxAVX_big
+axpyRowsIamaxAVX_vec:
+	MOVQ CX, BX
+	ANDQ $15, BX
+	SHRQ $2, BX                    // BX = n % 16 / 4
+	JZ   axpyRowsIamaxAVX_reduce
+axpyRowsIamaxAVX_vecloop:
+	VMOVUPD 0(DI)(SI*1), Y0
+	XORQ DX, DX
+	TESTQ R12, R12
+	JZ   axpyRowsIamaxAVX_vecstore
+axpyRowsIamaxAVX_vecrow:
+	VBROADCASTSD (R8)(DX*8), Y4
+	MOVQ (R11)(DX*8), AX
+	IMULQ R10, AX
+	ADDQ R9, AX
+	ADDQ SI, AX                    // AX = &g[idx[m]*ld + offset]
+	VFMADD231PD 0(AX), Y4, Y0
+	INCQ DX
+	CMPQ DX, R12
+	JLT  axpyRowsIamaxAVX_vecrow
+axpyRowsIamaxAVX_vecstore:
+	VMOVUPD Y0, 0(DI)(SI*1)
+	VANDPD Y0, Y5, Y12
+	VCMPPD $0x1e, Y6, Y12, Y13         // |y| > the lane's maximum
+	VMAXPD Y6, Y12, Y6
+	VBLENDVPD Y13, Y10, Y7, Y7
+	VPADDQ Y11, Y10, Y10
+	ADDQ $32, SI
+	DECQ BX
+	JNZ  axpyRowsIamaxAVX_vecloop
+axpyRowsIamaxAVX_reduce:
+	VMAXPD Y8, Y6, Y12
+	VEXTRACTF128 $1, Y12, X13
+	VMAXPD X13, X12, X12
+	VPERMILPD $1, X12, X13
+	VMAXPD X13, X12, X12
+	VBROADCASTSD X12, Y12
+	VCMPPD $0, Y12, Y6, Y13
+	VCMPPD $0, Y12, Y8, Y14
+	VBLENDVPD Y13, Y7, Y5, Y13
+	VBLENDVPD Y14, Y9, Y5, Y14
+	VPCMPGTQ Y14, Y13, Y15         // Y15 = Y13 > Y14
+	VBLENDVPD Y15, Y14, Y13, Y13
+	VEXTRACTI128 $1, Y13, X14
+	VPCMPGTQ X14, X13, X15
+	VBLENDVPD X15, X14, X13, X13
+	VPSHUFD $0x4e, X13, X14
+	VPCMPGTQ X14, X13, X15
+	VBLENDVPD X15, X14, X13, X13
+	VMOVQ X13, AX
+	MOVQ CX, R13
+	ANDQ $3, CX                    // CX = n % 4
+	JZ   axpyRowsIamaxAVX_done
+	SUBQ CX, R13                   // R13 = the tail's first index
+axpyRowsIamaxAVX_one:
+	VMOVSD (DI)(SI*1), X0
+	XORQ DX, DX
+	TESTQ R12, R12
+	JZ   axpyRowsIamaxAVX_onestore
+axpyRowsIamaxAVX_onerow:
+	VMOVSD (R8)(DX*8), X4
+	MOVQ (R11)(DX*8), BX
+	IMULQ R10, BX
+	ADDQ R9, BX
+	ADDQ SI, BX                    // BX = &g[idx[m]*ld + offset]
+	VFMADD231SD (BX), X4, X0
+	INCQ DX
+	CMPQ DX, R12
+	JLT  axpyRowsIamaxAVX_onerow
+axpyRowsIamaxAVX_onestore:
+	VMOVSD X0, (DI)(SI*1)
+	VANDPD X5, X0, X0
+	VUCOMISD X12, X0
+	JBE  axpyRowsIamaxAVX_next                        // not larger, or NaN
+	VMOVAPD X0, X12
+	MOVQ R13, AX
+axpyRowsIamaxAVX_next:
+	ADDQ $8, SI
+	INCQ R13
 	DECQ CX
-	JNZ two_iamax_loop
-
-two_iamax_end:
-	VMOVUPD Y8, (R10)
-	VMOVUPD Y9, 32(R10)
-	VMOVDQU Y6, 64(R10)
-	VMOVDQU Y7, 96(R10)
+	JNZ  axpyRowsIamaxAVX_one
+axpyRowsIamaxAVX_done:
 	VZEROUPPER
+	MOVQ AX, ret+104(FP)
 	RET
 
-// func axpy1IamaxAVX(c float64, x0, y []float64, lanes *iamaxLanes)
-TEXT ·axpy1IamaxAVX(SB), NOSPLIT, $0-64
-	MOVQ lanes+56(FP), R10
-	MOVQ $0x7fffffffffffffff, AX
-	VMOVQ AX, X11
-	VPBROADCASTQ X11, Y11
-	MOVQ $8, AX
-	VMOVQ AX, X10
-	VPBROADCASTQ X10, Y10
-	VMOVUPD (R10), Y8
-	VMOVUPD 32(R10), Y9
-	VMOVDQU 64(R10), Y4
-	VMOVDQU 96(R10), Y5
-	VMOVDQU Y4, Y6
-	VMOVDQU Y5, Y7
-	VBROADCASTSD c+0(FP), Y12
-	MOVQ x0_base+8(FP), SI
-	MOVQ y_base+32(FP), DX
-	MOVQ y_len+40(FP), CX
-	SHRQ $3, CX
-	JZ one_iamax_end
-
-one_iamax_loop:
-	VMOVUPD (DX), Y0
-	VMOVUPD 32(DX), Y1
-	VFMADD231PD (SI), Y12, Y0
-	VFMADD231PD 32(SI), Y12, Y1
-	VMOVUPD Y0, (DX)
-	VMOVUPD Y1, 32(DX)
-	VANDPD Y11, Y0, Y2
-	VANDPD Y11, Y1, Y3
-	VCMPPD $0x1e, Y8, Y2, Y0
-	VCMPPD $0x1e, Y9, Y3, Y1
-	VMAXPD Y8, Y2, Y8
-	VMAXPD Y9, Y3, Y9
-	VBLENDVPD Y0, Y4, Y6, Y6
-	VBLENDVPD Y1, Y5, Y7, Y7
-	VPADDQ Y10, Y4, Y4
-	VPADDQ Y10, Y5, Y5
-	ADDQ $64, SI
-	ADDQ $64, DX
-	DECQ CX
-	JNZ one_iamax_loop
-
-one_iamax_end:
-	VMOVUPD Y8, (R10)
-	VMOVUPD Y9, 32(R10)
-	VMOVDQU Y6, 64(R10)
-	VMOVDQU Y7, 96(R10)
-	VZEROUPPER
-	RET
+DATA ·iotaLanes64<>+0(SB)/8, $0
+DATA ·iotaLanes64<>+8(SB)/8, $1
+DATA ·iotaLanes64<>+16(SB)/8, $2
+DATA ·iotaLanes64<>+24(SB)/8, $3
+GLOBL ·iotaLanes64<>(SB), RODATA|NOPTR, $32
