@@ -282,10 +282,17 @@ func (f *Front) Atoms() *mat.Dense { return mat.DenseCopyOf(f.atoms) }
 func (f *Front) Dim() int { return 2 * f.cfg.Atoms * f.cfg.Cells * f.cfg.Cells }
 
 // extract copies the s×s patch at (y, x) of img (cols pixels a row) into
-// dst.
+// dst. A row of a patch is a few values, for which a loop is cheaper than
+// a call of copy (memmove); the front end extracts millions of patches a
+// pass.
 func extract[T omp.Float](dst, img []T, cols, y, x, s int) {
 	for r := range s {
-		copy(dst[r*s:(r+1)*s], img[(y+r)*cols+x:(y+r)*cols+x+s])
+		src := img[(y+r)*cols+x : (y+r)*cols+x+s]
+		row := dst[r*s : (r+1)*s]
+		row = row[:len(src)]
+		for i, v := range src {
+			row[i] = v
+		}
 	}
 }
 
@@ -573,17 +580,23 @@ func pool[T omp.Float](f *Front, out []float64, codes *omp.SparseCodes[T], base 
 			cell := f.cellY[a]*c + f.cellX[b]
 			o := out[cell*2*P : (cell+1)*2*P]
 			idx, val := codes.Row(base + slot[a*f.px+b])
+			// The comparisons are math.Max for the finite values here
+			// (the entries start at +0 and only grow), without its call.
 			for t, j := range idx {
 				if v := float64(val[t]); v > 0 {
-					o[j] = math.Max(o[j], v)
-				} else {
-					o[P+j] = math.Max(o[P+j], -v)
+					if v > o[j] {
+						o[j] = v
+					}
+				} else if -v > o[P+j] {
+					o[P+j] = -v
 				}
 			}
 		}
 	}
 	for i, v := range out {
-		out[i] = float64(float32(math.Sqrt(v)))
+		if v != 0 {
+			out[i] = float64(float32(math.Sqrt(v)))
+		}
 	}
 }
 
