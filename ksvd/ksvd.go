@@ -232,11 +232,13 @@ type trainer struct {
 
 // byAtom holds the entries of the codes grouped by atom:
 // atomRef[atomPtr[j]:atomPtr[j+1]] are the positions in codes.Value of atom
-// j's coefficients, and entrySample[p] the sample of position p.
+// j's coefficients, and refSample[q] the sample of entry atomRef[q] (in
+// the order of atomRef, so that an atom's update reads its samples in
+// sequence and can ask for their residuals ahead).
 type byAtom struct {
-	atomPtr     []int
-	atomRef     []int
-	entrySample []int
+	atomPtr   []int
+	atomRef   []int
+	refSample []int
 }
 
 // updateScratch holds the buffers of the atom updates and of the
@@ -391,10 +393,10 @@ func (t *trainer) groupByAtom() {
 		// At most L entries a sample: allocate for that once.
 		size := max(nnz, t.N*t.s.L)
 		t.atomRef = make([]int, size)
-		t.entrySample = make([]int, size)
+		t.refSample = make([]int, size)
 	}
 	t.atomRef = t.atomRef[:nnz]
-	t.entrySample = t.entrySample[:nnz]
+	t.refSample = t.refSample[:nnz]
 	ptr := t.atomPtr
 	clear(ptr)
 	for _, j := range c.Index[:nnz] {
@@ -408,8 +410,8 @@ func (t *trainer) groupByAtom() {
 		for p := c.Indptr[i]; p < c.Indptr[i+1]; p++ {
 			j := c.Index[p]
 			t.atomRef[ptr[j]] = p
+			t.refSample[ptr[j]] = i
 			ptr[j]++
-			t.entrySample[p] = i
 		}
 	}
 	copy(ptr[1:], ptr[:t.K])
@@ -498,7 +500,8 @@ func (t *trainer) updateAtoms(ctx context.Context) error {
 				return err
 			}
 		}
-		refs := t.atomRef[t.atomPtr[j]:t.atomPtr[j+1]]
+		lo, hi := t.atomPtr[j], t.atomPtr[j+1]
+		refs, smp := t.atomRef[lo:hi], t.refSample[lo:hi]
 		dj := t.atom(j)
 		if len(refs) == 0 {
 			t.replace(j)
@@ -507,9 +510,10 @@ func (t *trainer) updateAtoms(ctx context.Context) error {
 		copy(old, dj)
 		clear(acc)
 		var gg float64
-		for _, p := range refs {
+		for q, p := range refs {
+			t.prefetchResidual(smp, q+residualAhead)
 			g := v[p]
-			kernel.AxpyUnitary(g, t.residual(t.entrySample[p]), acc)
+			kernel.AxpyUnitary(g, t.residual(smp[q]), acc)
 			gg += g * g
 		}
 		kernel.AxpyUnitary(gg, old, acc)
@@ -517,8 +521,8 @@ func (t *trainer) updateAtoms(ctx context.Context) error {
 		if !(nrm > 1e-150) || math.IsInf(nrm, 0) {
 			// What the samples leave for this atom is nothing: drop its
 			// coefficients and give the atom a new start.
-			for _, p := range refs {
-				kernel.AxpyUnitary(v[p], old, t.residual(t.entrySample[p]))
+			for q, p := range refs {
+				kernel.AxpyUnitary(v[p], old, t.residual(smp[q]))
 				v[p] = 0
 			}
 			t.replace(j)
@@ -526,8 +530,9 @@ func (t *trainer) updateAtoms(ctx context.Context) error {
 		}
 		kernel.ScalUnitary(1/nrm, acc)
 		c := kernel.DotUnitary(old, acc)
-		for _, p := range refs {
-			ri := t.residual(t.entrySample[p])
+		for q, p := range refs {
+			t.prefetchResidual(smp, q+residualAhead)
+			ri := t.residual(smp[q])
 			g := v[p]
 			gn := kernel.DotUnitary(ri, acc) + g*c
 			kernel.AxpyUnitary(g, old, ri)
@@ -537,6 +542,21 @@ func (t *trainer) updateAtoms(ctx context.Context) error {
 		copy(dj, acc)
 	}
 	return nil
+}
+
+// residualAhead is how many code entries ahead updateAtoms asks for the
+// residual of the sample it will read.
+const residualAhead = 8
+
+// prefetchResidual asks for the residual of sample smp[q], if there is
+// one. The samples that use an atom lie anywhere in the residuals, which
+// are larger than the caches on a large training set (the patch front
+// end's 100 000 patches): read in turn, each sample's residual would wait
+// for memory.
+func (t *trainer) prefetchResidual(smp []int, q int) {
+	if q < len(smp) {
+		kernel.Prefetch(t.residual(smp[q]))
+	}
 }
 
 // replace sets atom j to the normalised sample with the largest error among

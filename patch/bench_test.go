@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"testing"
 
+	"github.com/oddl-go/oddl/dataset"
+
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -34,5 +36,27 @@ func BenchmarkFeatures(b *testing.B) {
 				b.ReportMetric(float64(code*b.N)/b.Elapsed().Seconds(), "images/s")
 			})
 		}
+	}
+}
+
+// BenchmarkLearn times learning the defaults' patch atoms (DefaultConfig:
+// K-SVD on 100 000 patches) from 10 000 MNIST training digits, as a
+// training with the front end starts, on 1 and 2 threads.
+func BenchmarkLearn(b *testing.B) {
+	train, _, err := dataset.MNIST()
+	if err != nil {
+		b.Skipf("MNIST not available: %v", err)
+	}
+	dim := train.Rows * train.Cols
+	X := mat.DenseCopyOf(train.X.Slice(0, 10000, 0, dim))
+	dataset.Preprocess(X)
+	for _, threads := range []int{1, 2} {
+		b.Run(fmt.Sprintf("threads=%d", threads), func(b *testing.B) {
+			for b.Loop() {
+				if _, err := Learn(context.Background(), X, train.Rows, train.Cols, DefaultConfig(), threads); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
 	}
 }
