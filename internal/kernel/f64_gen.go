@@ -695,14 +695,16 @@ func axpyRowsIamaxAVX(g *gen) {
 	g.i("VCMPPD $0, Y12, Y8, Y14")
 	g.i("VBLENDVPD Y13, Y7, Y5, Y13")
 	g.i("VBLENDVPD Y14, Y9, Y5, Y14")
-	g.i("VPCMPGTQ Y14, Y13, Y15         // Y15 = Y13 > Y14")
-	g.i("VBLENDVPD Y15, Y14, Y13, Y13")
+	// minQ sets a to the lane-wise smaller int64 of a and b (t scratch).
+	minQ := func(b, a, t string) {
+		g.i("VPCMPGTQ %s, %s, %s         // %s = %s > %s", b, a, t, t, a, b)
+		g.i("VBLENDVPD %s, %s, %s, %s", t, b, a, a)
+	}
+	minQ("Y14", "Y13", "Y15")
 	g.i("VEXTRACTI128 $1, Y13, X14")
-	g.i("VPCMPGTQ X14, X13, X15")
-	g.i("VBLENDVPD X15, X14, X13, X13")
+	minQ("X14", "X13", "X15")
 	g.i("VPSHUFD $0x4e, X13, X14")
-	g.i("VPCMPGTQ X14, X13, X15")
-	g.i("VBLENDVPD X15, X14, X13, X13")
+	minQ("X14", "X13", "X15")
 	g.i("VMOVQ X13, AX")
 	// The tail: its elements replace the result only when strictly larger.
 	g.i("MOVQ CX, R13")
@@ -738,10 +740,9 @@ func axpyRowsIamaxAVX(g *gen) {
 	g.i("MOVQ AX, ret+104(FP)")
 	g.i("RET")
 	g.p("")
-	g.p("DATA ·iotaLanes64<>+0(SB)/8, $0")
-	g.p("DATA ·iotaLanes64<>+8(SB)/8, $1")
-	g.p("DATA ·iotaLanes64<>+16(SB)/8, $2")
-	g.p("DATA ·iotaLanes64<>+24(SB)/8, $3")
+	for l := range 4 {
+		g.p("DATA ·iotaLanes64<>+%d(SB)/8, $%d", 8*l, l)
+	}
 	g.p("GLOBL ·iotaLanes64<>(SB), RODATA|NOPTR, $32")
 }
 
