@@ -636,34 +636,39 @@ func axpyRowsIamaxAVX(g *gen) {
 		g.i("ADDQ R9, %s", reg)
 		g.i("ADDQ SI, %s                    // %s = &g[idx[m]*ld + offset]", reg, reg)
 	}
-	// update loads nv vectors at SI, adds the rows in order and stores
-	// them back.
-	update := func(nv int, l string) {
+	// update loads nv vectors at SI (with scalar, one element), adds the
+	// rows in order and stores them back. The scalar form, for the tail,
+	// addresses the rows with BX: AX holds the index found so far.
+	update := func(nv int, l string, scalar bool) {
+		load, bcast, fma, v, reg := "VMOVUPD", "VBROADCASTSD", "VFMADD231PD", "Y", "AX"
+		if scalar {
+			load, bcast, fma, v, reg = "VMOVSD", "VMOVSD", "VFMADD231SD", "X", "BX"
+		}
 		for r := range nv {
-			g.i("VMOVUPD %d(DI)(SI*1), Y%d", 32*r, r)
+			g.i("%s %d(DI)(SI*1), %s%d", load, 32*r, v, r)
 		}
 		g.i("XORQ DX, DX")
 		g.i("TESTQ R12, R12")
 		g.i("JZ   %s", label(l+"store"))
 		g.p("%s:", label(l+"row"))
-		g.i("VBROADCASTSD (R8)(DX*8), Y4")
-		rowAddr("AX")
+		g.i("%s (R8)(DX*8), %s4", bcast, v)
+		rowAddr(reg)
 		for r := range nv {
-			g.i("VFMADD231PD %d(AX), Y4, Y%d", 32*r, r)
+			g.i("%s %d(%s), %s4, %s%d", fma, 32*r, reg, v, v, r)
 		}
 		g.i("INCQ DX")
 		g.i("CMPQ DX, R12")
 		g.i("JLT  %s", label(l+"row"))
 		g.p("%s:", label(l+"store"))
 		for r := range nv {
-			g.i("VMOVUPD Y%d, %d(DI)(SI*1)", r, 32*r)
+			g.i("%s %s%d, %d(DI)(SI*1)", load, v, r, 32*r)
 		}
 	}
 	g.i("MOVQ CX, BX")
 	g.i("SHRQ $4, BX                    // BX = n / 16")
 	g.i("JZ   %s", label("vec"))
 	g.p("%s:", label("big"))
-	update(4, "big")
+	update(4, "big", false)
 	for r := range 4 {
 		fold(r, r%2)
 	}
@@ -676,7 +681,7 @@ func axpyRowsIamaxAVX(g *gen) {
 	g.i("SHRQ $2, BX                    // BX = n %% 16 / 4")
 	g.i("JZ   %s", label("reduce"))
 	g.p("%s:", label("vecloop"))
-	update(1, "vec")
+	update(1, "vec", false)
 	fold(0, 0)
 	g.i("ADDQ $32, SI")
 	g.i("DECQ BX")
@@ -712,19 +717,7 @@ func axpyRowsIamaxAVX(g *gen) {
 	g.i("JZ   %s", label("done"))
 	g.i("SUBQ CX, R13                   // R13 = the tail's first index")
 	g.p("%s:", label("one"))
-	g.i("VMOVSD (DI)(SI*1), X0")
-	g.i("XORQ DX, DX")
-	g.i("TESTQ R12, R12")
-	g.i("JZ   %s", label("onestore"))
-	g.p("%s:", label("onerow"))
-	g.i("VMOVSD (R8)(DX*8), X4")
-	rowAddr("BX")
-	g.i("VFMADD231SD (BX), X4, X0")
-	g.i("INCQ DX")
-	g.i("CMPQ DX, R12")
-	g.i("JLT  %s", label("onerow"))
-	g.p("%s:", label("onestore"))
-	g.i("VMOVSD X0, (DI)(SI*1)")
+	update(1, "one", true)
 	g.i("VANDPD X5, X0, X0")
 	g.i("VUCOMISD X12, X0")
 	g.i("JBE  %s                        // not larger, or NaN", label("next"))

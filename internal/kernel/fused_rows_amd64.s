@@ -355,7 +355,7 @@ axpyRowsIamaxAVX_reduce:
 	JZ   axpyRowsIamaxAVX_done
 	SUBQ CX, R13                   // R13 = the tail's first index
 axpyRowsIamaxAVX_one:
-	VMOVSD (DI)(SI*1), X0
+	VMOVSD 0(DI)(SI*1), X0
 	XORQ DX, DX
 	TESTQ R12, R12
 	JZ   axpyRowsIamaxAVX_onestore
@@ -365,12 +365,12 @@ axpyRowsIamaxAVX_onerow:
 	IMULQ R10, BX
 	ADDQ R9, BX
 	ADDQ SI, BX                    // BX = &g[idx[m]*ld + offset]
-	VFMADD231SD (BX), X4, X0
+	VFMADD231SD 0(BX), X4, X0
 	INCQ DX
 	CMPQ DX, R12
 	JLT  axpyRowsIamaxAVX_onerow
 axpyRowsIamaxAVX_onestore:
-	VMOVSD X0, (DI)(SI*1)
+	VMOVSD X0, 0(DI)(SI*1)
 	VANDPD X5, X0, X0
 	VUCOMISD X12, X0
 	JBE  axpyRowsIamaxAVX_next                        // not larger, or NaN
