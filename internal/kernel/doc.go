@@ -104,17 +104,21 @@
 // by the goroutines, mc×kc blocks of op(A) packed per goroutine, a
 // micro-kernel per tier, the same split of the work, so the result does not
 // depend on the number of goroutines) in code of its own (sgemm.go), which
-// leaves the float64 path as it was. Its micro-kernels are 6×16: twelve
-// YMM accumulators of eight float32 in the AVX2 tier, plain Go in the Go
-// tier; full panels of B and full six-row panels of an untransposed A are
-// packed by assembly in the AVX2 tier, the rest in Go; one call of the
-// assembly runs a column of tiles, and a unit of work that meets few
-// column panels of B reads an untransposed A in place rather than packed
-// (the same values: the same fused multiply-adds in the same order).
-// The assembly of the float32 routines (f32_avx2_amd64.s) is written by
-// f32_gen.go from one description parameterised by the vector registers,
-// so that an AVX-512 form can be generated from it; none is written yet,
-// and the AVX-512 tier runs the AVX2 float32 code. ODDL_KERNEL and -tags
+// leaves the float64 path as it was. Its micro-kernels are 6×48 on
+// eighteen ZMM accumulators of sixteen float32 in the AVX-512 tier, 6×16
+// on twelve YMM accumulators in the AVX2 tier, plain Go 6×16 in the Go
+// tier; each element of C gets the same fused multiply-adds in the same
+// order in both SIMD tiers, so their products are the same. Full panels of
+// B and full six-row panels of an untransposed A are packed by assembly
+// (AVX2, in both SIMD tiers), the rest in Go; one call of the assembly
+// runs a column of tiles, and a unit of work that meets few column panels
+// of B reads an untransposed A in place rather than packed (the same
+// values: the same fused multiply-adds in the same order). The assembly
+// of the float32 routines is written by f32_gen.go from one description
+// parameterised by the vector registers: every routine in AVX2 form
+// (f32_avx2_amd64.s), the GEMM micro-kernels also in AVX-512 form
+// (f32_avx512_amd64.s); the other float32 routines run their AVX2 code in
+// the AVX-512 tier. ODDL_KERNEL and -tags
 // purego select the float32 code as they select the float64 one. Not there
 // yet: float32 forms of the level-2 kernels and of the fused kernels but
 // AxpyRows and AxpyRowsIamax, and PackedB32 rows packed a few at a time

@@ -5,41 +5,52 @@ package kernel
 //go:generate go run f32_gen.go
 
 // The float32 routines on amd64: the AVX2/FMA assembly (f32_avx2_amd64.s,
-// written by f32_gen.go) in the avx2 and avx512 tiers, the Go forms in the
-// go tier and below each routine's threshold.
+// written by f32_gen.go) in the avx2 and avx512 tiers, but for the GEMM
+// micro-kernels, which the avx512 tier runs in their AVX-512 forms
+// (f32_avx512_amd64.s); the Go forms in the go tier and below each
+// routine's threshold.
 
 func sgemmMicro(kern, kb int, ap, bp, c []float32, ldc int, alpha, beta float32) {
-	if kern == sgemmKernelAVX2ID {
+	switch kern {
+	case sgemmKernelAVX512ID:
+		sgemmKernel6x48AVX512(kb, ap, bp, c, ldc, alpha, beta)
+	case sgemmKernelAVX2ID:
 		sgemmKernel6x16AVX2(kb, ap, bp, c, ldc, alpha, beta)
-		return
+	default:
+		sgemmKernelGo(kb, ap, bp, c, ldc, alpha, beta)
 	}
-	sgemmKernelGo(kb, ap, bp, c, ldc, alpha, beta)
 }
 
-// sgemmTiles computes nt 6×16 tiles of C one below the other (tile t at
+// sgemmTiles computes nt 6×nr tiles of C one below the other (tile t at
 // c[6t*ldc:]) from nt consecutive packed row panels of A and one packed
-// column panel of B, each with the value of the micro-kernel kern. The
-// caller guarantees len(a) >= 6*k*nt, len(b) >= 16*k and len(c) >=
-// (6*nt-1)*ldc+16.
+// column panel of B, each with the value of the micro-kernel kern (nr its
+// tier's). The caller guarantees len(a) >= 6*k*nt, len(b) >= nr*k and
+// len(c) >= (6*nt-1)*ldc+nr.
 func sgemmTiles(kern, k int, a, b []float32, nt int, c []float32, ldc int, alpha, beta float32) {
-	if kern == sgemmKernelAVX2ID {
+	switch kern {
+	case sgemmKernelAVX512ID:
+		sgemmTiles6x48AVX512(k, a, b, nt, c, ldc, alpha, beta)
+	case sgemmKernelAVX2ID:
 		sgemmTiles6x16AVX2(k, a, b, nt, c, ldc, alpha, beta)
-		return
+	default:
+		sgemmTilesGo(k, a, b, nt, c, ldc, alpha, beta)
 	}
-	sgemmTilesGo(k, a, b, nt, c, ldc, alpha, beta)
 }
 
-// sgemmDirect computes np consecutive 6×16 tiles of C from six rows of a
+// sgemmDirect computes np consecutive 6×nr tiles of C from six rows of a
 // row-major A read in place (row stride lda) and np packed column panels of
-// B; by the assembly when asm is set, else by the Go form. Each tile has
-// the value of the micro-kernel on the packed rows. The caller guarantees
-// len(a) >= 5*lda+k, len(b) >= 16*np*k and len(c) >= 5*ldc+16*np.
-func sgemmDirect(asm bool, k int, a []float32, lda int, b []float32, np int, c []float32, ldc int, alpha, beta float32) {
-	if asm {
+// B, nr the tier's of the micro-kernel kern, each tile with the value of
+// that micro-kernel on the packed rows. The caller guarantees len(a) >=
+// 5*lda+k, len(b) >= nr*np*k and len(c) >= 5*ldc+nr*np.
+func sgemmDirect(kern, k int, a []float32, lda int, b []float32, np int, c []float32, ldc int, alpha, beta float32) {
+	switch kern {
+	case sgemmKernelAVX512ID:
+		sgemmDirect6x48AVX512(k, a, lda, b, np, c, ldc, alpha, beta)
+	case sgemmKernelAVX2ID:
 		sgemmDirect6x16AVX2(k, a, lda, b, np, c, ldc, alpha, beta)
-		return
+	default:
+		sgemmDirectGo(k, a, lda, b, np, c, ldc, alpha, beta)
 	}
-	sgemmDirectGo(k, a, lda, b, np, c, ldc, alpha, beta)
 }
 
 // sgemmPackPanelA packs one full row panel of A for the micro-kernel: six
@@ -58,22 +69,27 @@ func sgemmPackPanelA(asm bool, k int, src []float32, ld int, dst []float32) {
 	}
 }
 
-// sgemmPackPanelB packs one full column panel of B (16 columns of op(B),
-// depth k) from src (row stride ld): rows of the stored matrix interleaved
-// when trans is set, runs of 16 columns copied otherwise; by the assembly
-// when asm is set, else by the Go forms.
-func sgemmPackPanelB(asm, trans bool, k int, src []float32, ld int, dst []float32) {
+// sgemmPackPanelB packs one full column panel of B (nr columns of op(B),
+// nr 16 or 48, depth k) from src (row stride ld): rows of the stored matrix
+// interleaved when trans is set, runs of nr columns copied otherwise; by
+// the assembly when asm is set (the runs of 48 by the Go form), else by the
+// Go forms.
+func sgemmPackPanelB(asm, trans bool, nr, k int, src []float32, ld int, dst []float32) {
 	switch {
 	case !asm && trans:
-		packRowsF32(src, ld, 0, 16, 0, k, 16, dst)
-	case !asm:
-		packColsF32(src, ld, 0, k, 0, 16, 16, dst)
+		packRowsF32(src, ld, 0, nr, 0, k, nr, dst)
+	case !asm || !trans && nr != 16:
+		packColsF32(src, ld, 0, k, 0, nr, nr, dst)
 	case trans:
 		k8 := k &^ 7
-		sgemmPackRows16AVX2(k8, src, ld, dst)
-		for j := range 16 {
+		if nr == 16 {
+			sgemmPackRows16AVX2(k8, src, ld, dst)
+		} else {
+			sgemmPackRows48AVX2(k8, src, ld, dst)
+		}
+		for j := range nr {
 			for p := k8; p < k; p++ {
-				dst[p*16+j] = src[j*ld+p]
+				dst[p*nr+j] = src[j*ld+p]
 			}
 		}
 	default:
@@ -160,6 +176,19 @@ func sscal(alpha float32, x []float32) {
 	sscalAVX2(alpha, x)
 }
 
+// sgemmKernel6x48AVX512, sgemmTiles6x48AVX512 and sgemmDirect6x48AVX512
+// are the AVX-512 forms of the three below, on 6×48 tiles: the same
+// arithmetic, element by element in the same order, so the same values.
+//
+//go:noescape
+func sgemmKernel6x48AVX512(k int, a, b, c []float32, ldc int, alpha, beta float32)
+
+//go:noescape
+func sgemmTiles6x48AVX512(k int, a, b []float32, nt int, c []float32, ldc int, alpha, beta float32)
+
+//go:noescape
+func sgemmDirect6x48AVX512(k int, a []float32, lda int, b []float32, np int, c []float32, ldc int, alpha, beta float32)
+
 // sgemmKernel6x16AVX2 is the AVX2/FMA float32 micro-kernel. With T =
 // Σ_p a[6p:6p+6] ⊗ b[16p:16p+16], the 6×16 outer-product sum over the
 // packed panels a and b of depth k, accumulated in float32 with fused
@@ -204,6 +233,12 @@ func sgemmDirect6x16AVX2(k int, a []float32, lda int, b []float32, np int, c []f
 //
 //go:noescape
 func sgemmPackRows16AVX2(k int, b []float32, ldb int, dst []float32)
+
+// sgemmPackRows48AVX2 is sgemmPackRows16AVX2 on 48 rows, the column panels
+// of the AVX-512 micro-kernel.
+//
+//go:noescape
+func sgemmPackRows48AVX2(k int, b []float32, ldb int, dst []float32)
 
 // sgemmPackRows6AVX2 interleaves six rows of a row-major matrix (row
 // stride lda) for the micro-kernel's A, k a multiple of 8:

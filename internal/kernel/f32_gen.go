@@ -10,10 +10,13 @@
 // (go generate runs it). The routines are described once, in terms of an
 // instruction set's vector registers (their name and how many float32
 // lanes and registers there are); each entry of isas is one tier's file.
-// Only the AVX2/FMA form is written: an AVX-512 entry (Z registers, 16
-// lanes, 32 registers) needs a reduction step for the upper 256 bits and
-// mask-register tails, and is to be added, with its tests, on a machine
-// that runs it. Until then the avx512 tier runs the AVX2 float32 code.
+// The AVX2/FMA file has every routine. The AVX-512 file has the GEMM
+// micro-kernels only (the micro-kernel, its column of tiles and its
+// in-place form), which are the arithmetic-bound float32 code; the packing
+// and the level-1 and fused routines, bound by memory or by their
+// bookkeeping rather than by vector width, run their AVX2 forms in the
+// avx512 tier too (their AVX-512 forms would need a reduction step for the
+// upper 256 bits and mask-register tails).
 package main
 
 import (
@@ -36,6 +39,8 @@ type isa struct {
 	// nv·lanes columns of packed B per step). The driver's tier entry
 	// must match it.
 	mr, nv int
+	// gemmOnly: the file has the GEMM micro-kernels only.
+	gemmOnly bool
 }
 
 var isas = []isa{
@@ -43,6 +48,12 @@ var isas = []isa{
 	// fill the sixteen YMM registers, the float32 twin of the float64
 	// 6×8 kernel.
 	{suffix: "AVX2", file: "f32_avx2_amd64.s", build: "amd64 && !purego", vreg: "Y", lanes: 8, nregs: 16, mr: 6, nv: 2},
+	// 6×48: eighteen accumulators, three vectors of B and up to eleven
+	// broadcasts in the 32 ZMM registers. Six rows keep the A panels, their
+	// packing and the in-place form of the AVX2 kernel; the float64
+	// AVX-512 kernel's 24 columns of 8 bytes become 48 of 4, the same bytes
+	// of B a step.
+	{suffix: "AVX512", file: "f32_avx512_amd64.s", build: "amd64 && !purego", vreg: "Z", lanes: 16, nregs: 32, mr: 6, nv: 3, gemmOnly: true},
 }
 
 // unroll is the number of steps of one turn of the micro-kernel's loop.
@@ -50,8 +61,8 @@ const unroll = 4
 
 func main() {
 	for _, s := range isas {
-		if s.lanes != 8 {
-			log.Fatalf("%s: only 256-bit forms are written so far", s.suffix)
+		if s.lanes != 8 && !s.gemmOnly {
+			log.Fatalf("%s: only the GEMM kernels have forms wider than 256 bits", s.suffix)
 		}
 		var w bytes.Buffer
 		p := func(format string, args ...any) { fmt.Fprintf(&w, format+"\n", args...) }
@@ -63,17 +74,21 @@ func main() {
 		gemmKernel(p, s)
 		gemmTiles(p, s, true)
 		gemmTiles(p, s, false)
-		packRows(p, s)
-		packRowsA(p, s)
-		packCols(p, s)
-		dot(p, s)
-		sumSq(p, s)
-		axpy(p, s)
-		axpyRows(p, s)
-		axpyRowsIamax(p, s, true)
-		axpyRowsIamax(p, s, false)
-		iotaLanes(p, s)
-		scal(p, s)
+		if !s.gemmOnly {
+			packRows(p, s, s.nv*s.lanes)
+			// The column panels of the AVX-512 kernel, 48 wide.
+			packRows(p, s, 48)
+			packRowsA(p, s)
+			packCols(p, s)
+			dot(p, s)
+			sumSq(p, s)
+			axpy(p, s)
+			axpyRows(p, s)
+			axpyRowsIamax(p, s, true)
+			axpyRowsIamax(p, s, false)
+			iotaLanes(p, s)
+			scal(p, s)
+		}
 		if err := os.WriteFile(s.file, w.Bytes(), 0o644); err != nil {
 			log.Fatal(err)
 		}
@@ -422,14 +437,16 @@ func gemmTiles(p func(string, ...any), s isa, direct bool) {
 }
 
 // packRows writes sgemmPackRows<nr><suffix>(k int, b []float32, ldb int,
-// dst []float32): nr rows of a row-major matrix interleaved into nr-wide
-// steps, dst[p*nr+j] = b[j*ldb+p], for k a multiple of lanes (the caller
-// packs the last columns). Each group of lanes rows is transposed lanes
-// columns at a time in registers: unpack pairs of rows, shuffle pairs of
-// pairs, then swap 128-bit halves.
-func packRows(p func(string, ...any), s isa) {
+// dst []float32): nr rows (a multiple of lanes) of a row-major matrix
+// interleaved into nr-wide steps, dst[p*nr+j] = b[j*ldb+p], for k a
+// multiple of lanes (the caller packs the last columns). Each group of
+// lanes rows is transposed lanes columns at a time in registers: unpack
+// pairs of rows, shuffle pairs of pairs, then swap 128-bit halves.
+func packRows(p func(string, ...any), s isa, nr int) {
 	lanes := s.lanes
-	nr := s.nv * lanes
+	if nr%lanes != 0 {
+		log.Fatalf("%s: %d rows are not groups of %d", s.suffix, nr, lanes)
+	}
 	name := fmt.Sprintf("sgemmPackRows%d%s", nr, s.suffix)
 	p("")
 	p("// func %s(k int, b []float32, ldb int, dst []float32)", name)
@@ -446,10 +463,11 @@ func packRows(p func(string, ...any), s isa) {
 	p("	LEAQ (R8)(R8*2), R9            // R9 = 3·ldb")
 	p("	MOVQ dst_base+40(FP), DI")
 	p("loop:")
-	for g := range s.nv {
+	for g := range nr / lanes {
 		p("	// Rows %d..%d, columns p..p+%d.", g*lanes, g*lanes+lanes-1, lanes-1)
-		p("	MOVQ BX, SI")
-		if g > 0 {
+		if g == 0 {
+			p("	MOVQ BX, SI")
+		} else {
 			p("	LEAQ (SI)(R8*8), SI            // row %d", g*lanes)
 		}
 		p("	LEAQ (SI)(R8*4), R10           // row %d", g*lanes+4)

@@ -25,15 +25,15 @@ func saxpy(alpha float32, x, y []float32) { saxpyGo(alpha, x, y) }
 
 func sscal(alpha float32, x []float32) { sscalGo(alpha, x) }
 
-func sgemmPackPanelB(asm, trans bool, k int, src []float32, ld int, dst []float32) {
+func sgemmPackPanelB(asm, trans bool, nr, k int, src []float32, ld int, dst []float32) {
 	if trans {
-		packRowsF32(src, ld, 0, 16, 0, k, 16, dst)
+		packRowsF32(src, ld, 0, nr, 0, k, nr, dst)
 	} else {
-		packColsF32(src, ld, 0, k, 0, 16, 16, dst)
+		packColsF32(src, ld, 0, k, 0, nr, nr, dst)
 	}
 }
 
-func sgemmDirect(asm bool, k int, a []float32, lda int, b []float32, np int, c []float32, ldc int, alpha, beta float32) {
+func sgemmDirect(kern, k int, a []float32, lda int, b []float32, np int, c []float32, ldc int, alpha, beta float32) {
 	sgemmDirectGo(k, a, lda, b, np, c, ldc, alpha, beta)
 }
 

@@ -14,19 +14,20 @@ import (
 // and a register-blocked micro-kernel per tier — in a form of its own, so
 // that the float64 path is untouched. It has Dgemm's packed-B and
 // upper-triangle variants (sgemm_packed.go), not yet PackedB's PackRows or
-// the AVX-512 tier's lazy packing.
+// the float64 AVX-512 tier's lazy packing.
 
 // sgemmTier is the SGEMM of one kernel tier, as gemmTier is Dgemm's.
 type sgemmTier struct {
-	kernel     int // sgemmKernelGoID or sgemmKernelAVX2ID
+	kernel     int // sgemmKernelGoID, sgemmKernelAVX2ID or sgemmKernelAVX512ID
 	mr, nr     int // the micro-tile
 	kc, mc, nc int // the cache blocking (see gemmTier)
 }
 
 // The float32 micro-kernels.
 const (
-	sgemmKernelGoID   = iota // sgemmKernelGo, 6×16, plain Go
-	sgemmKernelAVX2ID        // sgemmKernel6x16AVX2, 6×16 on 12 YMM accumulators
+	sgemmKernelGoID     = iota // sgemmKernelGo, 6×16, plain Go
+	sgemmKernelAVX2ID          // sgemmKernel6x16AVX2, 6×16 on 12 YMM accumulators
+	sgemmKernelAVX512ID        // sgemmKernel6x48AVX512, 6×48 on 18 ZMM accumulators
 )
 
 // sgemmTiers holds each tier's SGEMM, indexed by its kernel. The values
@@ -36,20 +37,31 @@ const (
 // float64 6×8 kernel's register use, twice the columns. The blocking keeps
 // the bytes of the float64 AVX2 tier in each cache level: the 16×256
 // micro-panel of B (16 KB) in L1, the 288×256 block of A (288 KB) in L2.
-// It is not tuned by timing yet. The AVX-512 tier has no float32 kernel
-// of its own so far and runs the AVX2 one (see sgemmTierNow).
+// It is not tuned by timing yet.
+//
+// A ZMM register holds sixteen, and the AVX-512 tile is 6×48: six rows, so
+// that A is packed and read in place as for the AVX2 tile, and three
+// vectors a row, for eighteen accumulators (the float64 AVX-512 kernel has
+// 24 on 8×24). Its blocking keeps the AVX2 tier's depth and A block; the
+// 48×256 micro-panel of B (48 KB) then fills the L1 of the AVX-512 CPUs of
+// today rather than a half of it. It is not tuned by timing either.
 var sgemmTiers = [...]sgemmTier{
-	sgemmKernelGoID:   {kernel: sgemmKernelGoID, mr: 6, nr: 16, kc: 256, mc: 288, nc: 4096},
-	sgemmKernelAVX2ID: {kernel: sgemmKernelAVX2ID, mr: 6, nr: 16, kc: 256, mc: 288, nc: 4096},
+	sgemmKernelGoID:     {kernel: sgemmKernelGoID, mr: 6, nr: 16, kc: 256, mc: 288, nc: 4096},
+	sgemmKernelAVX2ID:   {kernel: sgemmKernelAVX2ID, mr: 6, nr: 16, kc: 256, mc: 288, nc: 4096},
+	sgemmKernelAVX512ID: {kernel: sgemmKernelAVX512ID, mr: 6, nr: 48, kc: 256, mc: 288, nc: 4080},
 }
 
 // sgemmTileMax is the largest micro-tile (mr·nr) of any tier.
-const sgemmTileMax = 6 * 16
+const sgemmTileMax = 6 * 48
 
-// sgemmTierNow returns the SGEMM of the running tier: the AVX2 kernel in
-// the avx2 and avx512 tiers, the Go one in the go tier.
+// sgemmTierNow returns the SGEMM of the running tier: the AVX-512 kernel in
+// the avx512 tier, the AVX2 one in the avx2 tier, the Go one in the go
+// tier.
 func sgemmTierNow() sgemmTier {
-	if useAsm {
+	switch {
+	case use512:
+		return sgemmTiers[sgemmKernelAVX512ID]
+	case useAsm:
 		return sgemmTiers[sgemmKernelAVX2ID]
 	}
 	return sgemmTiers[sgemmKernelGoID]
@@ -379,7 +391,8 @@ func (g *sgemmCall) macroDirect(slot, r0, r1, q0, q1 int) {
 // wholly below the diagonal are skipped. The values are macro's.
 func sgemmDirectBlock(kern int, a []float32, lda, m, pc, kb int, b []float32, jc, nb int, c []float32, ldc int,
 	alpha, beta float32, upper bool, r0, r1, q0, q1 int, scratch []float32) {
-	const mr, nr = 6, 16
+	const mr = 6
+	nr := sgemmTiers[kern].nr
 	qf := q1 // the full column panels are q0..qf-1
 	if q1*nr > nb {
 		qf--
@@ -399,11 +412,11 @@ func sgemmDirectBlock(kern int, a []float32, lda, m, pc, kb int, b []float32, jc
 		ar := a[o : o+5*lda+kb]
 		if qs < qf {
 			j := jc + qs*nr
-			sgemmDirect(true, kb, ar, lda, b[qs*nr*kb:qf*nr*kb], qf-qs, c[i*ldc+j:i*ldc+j+5*ldc+(qf-qs)*nr], ldc, alpha, beta)
+			sgemmDirect(kern, kb, ar, lda, b[qs*nr*kb:qf*nr*kb], qf-qs, c[i*ldc+j:i*ldc+j+5*ldc+(qf-qs)*nr], ldc, alpha, beta)
 		}
 		if qf < q1 && qs <= qf {
 			j := jc + qf*nr
-			sgemmDirect(true, kb, ar, lda, b[qf*nr*kb:q1*nr*kb], 1, tile[:mr*nr], nr, 1, 0)
+			sgemmDirect(kern, kb, ar, lda, b[qf*nr*kb:q1*nr*kb], 1, tile[:mr*nr], nr, 1, 0)
 			storeTile32(mr, jc+nb-j, tile[:mr*nr], nr, c[i*ldc+j:], ldc, alpha, beta)
 		}
 	}
@@ -427,7 +440,8 @@ func sgemmPartialPanelOnStack(kern int, a []float32, lda, i, rows, pc, kb int, b
 // scratch, or a buffer of its own if that is too short), then the
 // micro-kernel kern into a scratch tile, stored by storeTile32.
 func sgemmPartialPanel(kern int, a []float32, lda, i, rows, pc, kb int, b []float32, jc, nb, q0, q1 int, c []float32, ldc int, alpha, beta float32, scratch []float32) {
-	const mr, nr = 6, 16
+	const mr = 6
+	nr := sgemmTiers[kern].nr
 	if len(scratch) < mr*kb {
 		if kb <= sgemmPartialMaxK {
 			sgemmPartialPanelOnStack(kern, a, lda, i, rows, pc, kb, b, jc, nb, q0, q1, c, ldc, alpha, beta)
@@ -492,8 +506,9 @@ func sgemmPackA(t *sgemmTier, trans bool, a []float32, lda, i0, mb, p0, kb int, 
 // sgemmPackB packs the column panels q0..q1-1 of op(B)[p0:p0+kb,
 // j0:j0+nb] into dst; panel q starts at dst[q*nr*kb] and holds, step by
 // step, the nr values of op(B) columns q·nr.., zeros past the last column.
-// Full panels go through sgemmPackPanelB (the assembly in the AVX2 kernel's
-// tiers, except under the race detector, which does not see its memory).
+// Full panels go through sgemmPackPanelB (the assembly in the SIMD
+// kernels' tiers, except under the race detector, which does not see its
+// memory).
 func sgemmPackB(t *sgemmTier, trans bool, b []float32, ldb, p0, kb, j0, nb, q0, q1 int, dst []float32) {
 	nr := t.nr
 	asm := t.kernel != sgemmKernelGoID && !raceEnabled
@@ -502,12 +517,12 @@ func sgemmPackB(t *sgemmTier, trans bool, b []float32, ldb, p0, kb, j0, nb, q0, 
 		cols := min(nr, nb-c)
 		panel := dst[q*nr*kb : (q+1)*nr*kb]
 		switch {
-		case cols == 16 && nr == 16 && trans:
+		case cols == nr && trans:
 			o := (j0+c)*ldb + p0
-			sgemmPackPanelB(asm, true, kb, b[o:o+15*ldb+kb], ldb, panel)
-		case cols == 16 && nr == 16:
+			sgemmPackPanelB(asm, true, nr, kb, b[o:o+(nr-1)*ldb+kb], ldb, panel)
+		case cols == nr:
 			o := p0*ldb + j0 + c
-			sgemmPackPanelB(asm, false, kb, b[o:o+(kb-1)*ldb+16], ldb, panel)
+			sgemmPackPanelB(asm, false, nr, kb, b[o:o+(kb-1)*ldb+nr], ldb, panel)
 		case trans:
 			packRowsF32(b, ldb, j0+c, cols, p0, kb, nr, panel)
 		default:

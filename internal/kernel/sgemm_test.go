@@ -183,13 +183,10 @@ func withSgemmBlocking(mc, kc, nc int, f func()) {
 	f()
 }
 
-// The float32 GEMM of each tier: AVX2's kernel in both SIMD tiers.
+// The float32 GEMM of each tier: its own kernel.
 func TestSgemmTierSelected(t *testing.T) {
 	eachGemmTier(t, func(t *testing.T) {
-		want := sgemmKernelAVX2ID
-		if Name() == TierGo {
-			want = sgemmKernelGoID
-		}
+		want := map[string]int{TierGo: sgemmKernelGoID, TierAVX2: sgemmKernelAVX2ID, TierAVX512: sgemmKernelAVX512ID}[Name()]
 		if got := sgemmTierNow().kernel; got != want {
 			t.Errorf("tier %s runs float32 kernel %d, want %d", Name(), got, want)
 		}
@@ -414,13 +411,10 @@ func TestSgemmAllocs(t *testing.T) {
 // its own against the definition, at depths around the loop's unrolling,
 // with C inside a larger padded matrix.
 func TestSgemmMicroKernels(t *testing.T) {
-	kernels := []int{sgemmKernelGoID}
-	if canAsm {
-		kernels = append(kernels, sgemmKernelAVX2ID)
-	}
 	rng := rand.New(rand.NewPCG(8, 8))
-	const mr, nr, ldc = 6, 16, 21
-	for _, kern := range kernels {
+	for _, kern := range sgemmKernelsRun() {
+		mr, nr := sgemmTiers[kern].mr, sgemmTiers[kern].nr
+		ldc := nr + 5
 		for k := 0; k <= 13; k++ {
 			for _, ab := range [][2]float32{{1, 0}, {0.7, -1}, {-1, 0.5}} {
 				a := sgemmMatrix(rng, 1, mr*k, mr*k)[:mr*k]
@@ -487,43 +481,47 @@ func FuzzSgemm(f *testing.F) {
 }
 
 // TestSgemmPackPanelB checks the packing of full column panels of B by the
-// assembly against the Go forms, bit for bit, at every depth up to 40 (the
-// transposing form takes eight columns a step, the rest in Go), with padded
-// strides and canaries after the panel.
+// assembly against the Go forms, bit for bit, for the 16-wide panels of
+// the AVX2 kernel and the 48-wide ones of the AVX-512 kernel, at every
+// depth up to 40 (the transposing form takes eight columns a step, the
+// rest in Go), with padded strides and canaries after the panel.
 func TestSgemmPackPanelB(t *testing.T) {
 	rng := rand.New(rand.NewPCG(9, 9))
-	for _, trans := range []bool{false, true} {
-		for k := 0; k <= 40; k++ {
-			for _, pad := range []int{0, 3, 16} {
-				rows, cols := k, 16
-				if trans {
-					rows, cols = 16, k
-				}
-				ld := max(cols, 1) + pad
-				src := sgemmMatrix(rng, rows, cols, ld)
-				src0 := slices.Clone(src)
-				want := sgemmMatrix(rng, 1, 16*k, 16*k)
-				got := slices.Clone(want)
-				n := max((rows-1)*ld+cols, 0)
-				sgemmPackPanelB(false, trans, k, src[:n], ld, want)
-				sgemmPackPanelB(canAsm && !raceEnabled, trans, k, src[:n], ld, got)
-				if !slices.Equal(math32bits(got), math32bits(want)) {
-					t.Errorf("trans=%v k=%d pad=%d: the assembly packs differently from the Go form", trans, k, pad)
-				}
-				sgemmCheckCanaries(t, fmt.Sprintf("pack trans=%v k=%d", trans, k), got, 1, 16*k, 16*k)
-				if !slices.Equal(math32bits(src), math32bits(src0)) {
-					t.Errorf("trans=%v k=%d: source modified", trans, k)
-				}
-				// The Go form is the definition.
-				for p := range k {
-					for j := range 16 {
-						i := p*ld + j
-						if trans {
-							i = j*ld + p
-						}
-						v := src[i]
-						if math.Float32bits(want[p*16+j]) != math.Float32bits(v) {
-							t.Fatalf("trans=%v k=%d: Go form: dst[%d] = %v, want %v", trans, k, p*16+j, want[p*16+j], v)
+	for _, nr := range []int{16, 48} {
+		for _, trans := range []bool{false, true} {
+			for k := 0; k <= 40; k++ {
+				for _, pad := range []int{0, 3, 16} {
+					rows, cols := k, nr
+					if trans {
+						rows, cols = nr, k
+					}
+					ld := max(cols, 1) + pad
+					src := sgemmMatrix(rng, rows, cols, ld)
+					src0 := slices.Clone(src)
+					want := sgemmMatrix(rng, 1, nr*k, nr*k)
+					got := slices.Clone(want)
+					n := max((rows-1)*ld+cols, 0)
+					sgemmPackPanelB(false, trans, nr, k, src[:n], ld, want)
+					sgemmPackPanelB(canAsm && !raceEnabled, trans, nr, k, src[:n], ld, got)
+					name := fmt.Sprintf("nr=%d trans=%v k=%d pad=%d", nr, trans, k, pad)
+					if !slices.Equal(math32bits(got), math32bits(want)) {
+						t.Errorf("%s: the assembly packs differently from the Go form", name)
+					}
+					sgemmCheckCanaries(t, name, got, 1, nr*k, nr*k)
+					if !slices.Equal(math32bits(src), math32bits(src0)) {
+						t.Errorf("%s: source modified", name)
+					}
+					// The Go form is the definition.
+					for p := range k {
+						for j := range nr {
+							i := p*ld + j
+							if trans {
+								i = j*ld + p
+							}
+							v := src[i]
+							if math.Float32bits(want[p*nr+j]) != math.Float32bits(v) {
+								t.Fatalf("%s: Go form: dst[%d] = %v, want %v", name, p*nr+j, want[p*nr+j], v)
+							}
 						}
 					}
 				}
@@ -540,16 +538,18 @@ func TestSgemmPackPanelB(t *testing.T) {
 func TestSgemmDirect(t *testing.T) {
 	type form struct {
 		name string
-		asm  bool
 		kern int
 	}
-	forms := []form{{"go", false, sgemmKernelGoID}}
+	forms := []form{{"go", sgemmKernelGoID}}
 	if canAsm {
-		forms = append(forms, form{"avx2", true, sgemmKernelAVX2ID})
+		forms = append(forms, form{"avx2", sgemmKernelAVX2ID})
+	}
+	if can512 {
+		forms = append(forms, form{"avx512", sgemmKernelAVX512ID})
 	}
 	rng := rand.New(rand.NewPCG(11, 11))
-	const mr, nr = 6, 16
 	for _, f := range forms {
+		mr, nr := sgemmTiers[f.kern].mr, sgemmTiers[f.kern].nr
 		for k := 0; k <= 40; k++ {
 			for np := 1; np <= 4; np++ {
 				for _, pad := range []int{0, 5} {
@@ -575,7 +575,7 @@ func TestSgemmDirect(t *testing.T) {
 					}
 					got := slices.Clone(c)
 					o := lda + off
-					sgemmDirect(f.asm, k, a[o:o+5*lda+k], lda, b, np, got[:5*ldc+nr*np], ldc, ab[0], ab[1])
+					sgemmDirect(f.kern, k, a[o:o+5*lda+k], lda, b, np, got[:5*ldc+nr*np], ldc, ab[0], ab[1])
 					name := fmt.Sprintf("%s k=%d np=%d pad=%d alpha,beta=%v", f.name, k, np, pad, ab)
 					if !slices.Equal(math32bits(got), math32bits(want)) {
 						t.Errorf("%s: differs from the packed micro-kernel", name)
@@ -663,13 +663,9 @@ func TestSgemmPackPanelA(t *testing.T) {
 // at every depth up to 40, 1 to 4 tiles, C inside a padded matrix, beta
 // zero or not, with canaries.
 func TestSgemmTiles(t *testing.T) {
-	kernels := []int{sgemmKernelGoID}
-	if canAsm {
-		kernels = append(kernels, sgemmKernelAVX2ID)
-	}
 	rng := rand.New(rand.NewPCG(13, 13))
-	const mr, nr = 6, 16
-	for _, kern := range kernels {
+	for _, kern := range sgemmKernelsRun() {
+		mr, nr := sgemmTiers[kern].mr, sgemmTiers[kern].nr
 		for k := 0; k <= 40; k++ {
 			for nt := 1; nt <= 4; nt++ {
 				ab := [][2]float32{{1, 0}, {0.7, -1}, {-1, 0.5}, {0.5, 0}}[(k+nt)%4]
@@ -698,4 +694,16 @@ func TestSgemmTiles(t *testing.T) {
 			}
 		}
 	}
+}
+
+// sgemmKernelsRun lists the float32 micro-kernels this binary and CPU run.
+func sgemmKernelsRun() []int {
+	kernels := []int{sgemmKernelGoID}
+	if canAsm {
+		kernels = append(kernels, sgemmKernelAVX2ID)
+	}
+	if can512 {
+		kernels = append(kernels, sgemmKernelAVX512ID)
+	}
+	return kernels
 }
