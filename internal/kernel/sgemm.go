@@ -54,17 +54,35 @@ var sgemmTiers = [...]sgemmTier{
 // sgemmTileMax is the largest micro-tile (mr·nr) of any tier.
 const sgemmTileMax = 6 * 48
 
-// sgemmTierNow returns the SGEMM of the running tier: the AVX-512 kernel in
-// the avx512 tier, the AVX2 one in the avx2 tier, the Go one in the go
-// tier.
-func sgemmTierNow() sgemmTier {
+// sgemmTierFor returns the SGEMM of the running tier for a product with n
+// columns: the AVX2 kernel in the avx2 tier, the Go one in the go tier; in
+// the avx512 tier the AVX-512 kernel, unless n is narrow against its 48
+// columns (see sgemmWide), where the AVX2 kernel runs.
+func sgemmTierFor(n int) sgemmTier {
 	switch {
-	case use512:
+	case use512 && sgemmWide(n):
 		return sgemmTiers[sgemmKernelAVX512ID]
 	case useAsm:
 		return sgemmTiers[sgemmKernelAVX2ID]
 	}
 	return sgemmTiers[sgemmKernelGoID]
+}
+
+// sgemmWidePad is the most columns, relative to those of the 16-wide
+// AVX2 tiles, that the 48-wide AVX-512 tiles may compute for a product of
+// n columns (both padded to whole tiles): their padding is computed and
+// dropped, and their last partial tiles go through a scratch tile. At 64
+// columns (the patch front end's atoms) the wide tiles would compute 96,
+// half as many again, so the AVX2 kernel runs there; at 480 or 960 (the
+// dictionaries), or 300, they compute at most an eighth more. The bound
+// is arithmetic, not timed. A variable so that tests can run every shape
+// on the wide kernel.
+var sgemmWidePad = 1.125
+
+// sgemmWide reports whether a product of n columns runs on the 48-wide
+// kernel in the avx512 tier.
+func sgemmWide(n int) bool {
+	return float64(roundUp(n, 48)) <= sgemmWidePad*float64(roundUp(n, 16))
 }
 
 // Sgemm computes C = alpha*op(A)*op(B) + beta*C in single precision,
@@ -101,7 +119,7 @@ func SgemmOn(threads int, transA, transB bool, m, n, k int, alpha float32, a []f
 	g.m, g.n, g.k = m, n, k
 	g.alpha, g.beta = alpha, beta
 	g.a, g.lda, g.b, g.ldb, g.c, g.ldc = a, lda, b, ldb, c, ldc
-	g.tier = sgemmTierNow()
+	g.tier = sgemmTierFor(n)
 	g.tmax = threads
 	g.run()
 	g.a, g.b, g.c, g.tmax = nil, nil, nil, 0

@@ -31,7 +31,7 @@ func (p *PackedB32) Pack(transB bool, k, n int, b []float32, ldb int) {
 // PackOn is Pack on at most threads goroutines, the caller's included
 // (threads < 1: Threads()).
 func (p *PackedB32) PackOn(threads int, transB bool, k, n int, b []float32, ldb int) {
-	p.layout(k, n, sgemmTierNow())
+	p.layout(k, n, sgemmTierFor(n))
 	if k == 0 || n == 0 {
 		return
 	}

@@ -17,7 +17,7 @@ func TestSgemmPacked(t *testing.T) {
 	defer func() { gemmMinWork, packMinPerThread = savedWork, savedPack }()
 	defer setThreads(setThreads(1))
 	shapes := [][3]int{{13, 17, 9}, {70, 90, 300}, {6, 16, 257}, {97, 33, 45}, {40, 40, 31}}
-	eachGemmTier(t, func(t *testing.T) {
+	eachSgemmTier(t, func(t *testing.T) {
 		rng := rand.New(rand.NewPCG(10, 10))
 		for _, bl := range [][3]int{{0, 0, 0}, {12, 16, 32}} {
 			withSgemmBlocking(bl[0], bl[1], bl[2], func() {
@@ -75,7 +75,7 @@ func TestSgemmPacked(t *testing.T) {
 // included, in every tier the CPU runs (but the products of at most
 // gemmTinyWork multiply-adds, which Sgemm computes by plain loops).
 func TestSgemmPackedSmall(t *testing.T) {
-	eachGemmTier(t, func(t *testing.T) {
+	eachSgemmTier(t, func(t *testing.T) {
 		rng := rand.New(rand.NewPCG(14, 14))
 		for _, m := range []int{1, 5, 6, 7, 13, 48, 50} {
 			for _, n := range []int{1, 15, 16, 17, 64, 70} {

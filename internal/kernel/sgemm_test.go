@@ -183,14 +183,67 @@ func withSgemmBlocking(mc, kc, nc int, f func()) {
 	f()
 }
 
-// The float32 GEMM of each tier: its own kernel.
+// The float32 GEMM of each tier: its own kernel, but for products narrow
+// against the AVX-512 kernel's 48 columns, which the avx512 tier runs on
+// the AVX2 kernel.
 func TestSgemmTierSelected(t *testing.T) {
 	eachGemmTier(t, func(t *testing.T) {
-		want := map[string]int{TierGo: sgemmKernelGoID, TierAVX2: sgemmKernelAVX2ID, TierAVX512: sgemmKernelAVX512ID}[Name()]
-		if got := sgemmTierNow().kernel; got != want {
-			t.Errorf("tier %s runs float32 kernel %d, want %d", Name(), got, want)
+		for _, n := range []int{64, 960} {
+			want := map[string]int{TierGo: sgemmKernelGoID, TierAVX2: sgemmKernelAVX2ID, TierAVX512: sgemmKernelAVX512ID}[Name()]
+			if want == sgemmKernelAVX512ID && n == 64 {
+				want = sgemmKernelAVX2ID
+			}
+			if got := sgemmTierFor(n).kernel; got != want {
+				t.Errorf("tier %s runs float32 kernel %d for n = %d, want %d", Name(), got, n, want)
+			}
+			var pb PackedB32
+			pb.Pack(false, 3, n, make([]float32, 3*n), n)
+			if got := pb.tier.kernel; got != want {
+				t.Errorf("tier %s packs B for float32 kernel %d for n = %d, want %d", Name(), got, n, want)
+			}
 		}
 	})
+}
+
+// TestSgemmWide checks the rule between the 48- and 16-wide tiles: the
+// wide ones unless they would compute more than an eighth more columns.
+func TestSgemmWide(t *testing.T) {
+	for _, c := range []struct {
+		n    int
+		wide bool
+	}{
+		{1, false}, {16, false}, {17, false}, {32, false}, {33, true}, {48, true},
+		{49, false}, {64, false}, {96, true}, {200, false}, {300, true},
+		{480, true}, {960, true}, {1000, true},
+	} {
+		if got := sgemmWide(c.n); got != c.wide {
+			t.Errorf("sgemmWide(%d) = %v, want %v", c.n, got, c.wide)
+		}
+	}
+}
+
+// eachSgemmTier is eachGemmTier for the float32 tests: in the avx512 tier
+// every product runs on the 48-wide kernel, whatever its width, so that
+// the tests reach that kernel's driver on their small shapes (the
+// narrower products of that tier run the AVX2 kernel, which the avx2
+// tier tests).
+func eachSgemmTier(t *testing.T, f func(t *testing.T)) {
+	t.Helper()
+	eachGemmTier(t, func(t *testing.T) {
+		defer withSgemmAllWide()()
+		f(t)
+	})
+}
+
+// withSgemmAllWide makes every product of the avx512 tier run on the
+// 48-wide kernel when that tier is selected, and returns the function that
+// restores the rule.
+func withSgemmAllWide() func() {
+	saved := sgemmWidePad
+	if use512 {
+		sgemmWidePad = math.Inf(1)
+	}
+	return func() { sgemmWidePad = saved }
 }
 
 // TestSgemmSmall runs every small shape around the 6×16 micro-tile, each
@@ -201,7 +254,7 @@ func TestSgemmSmall(t *testing.T) {
 		sizes = []int{0, 1, 5, 6, 7, 13, 15, 16, 17, 33}
 	}
 	scalars := []float32{0, 1, -1, 0.7}
-	eachGemmTier(t, func(t *testing.T) {
+	eachSgemmTier(t, func(t *testing.T) {
 		rng := rand.New(rand.NewPCG(1, 1))
 		iter := 0
 		for _, tr := range gemmTrans {
@@ -232,7 +285,7 @@ func TestSgemmBlocking(t *testing.T) {
 	small := []shape{
 		{11, 31, 15}, {12, 32, 16}, {13, 33, 17}, {35, 47, 33}, {37, 49, 49}, {61, 73, 50},
 	}
-	eachGemmTier(t, func(t *testing.T) {
+	eachSgemmTier(t, func(t *testing.T) {
 		rng := rand.New(rand.NewPCG(3, 3))
 		for i, s := range defaults {
 			tr := gemmTrans[i%4]
@@ -245,7 +298,7 @@ func TestSgemmBlocking(t *testing.T) {
 				}
 			}
 		})
-		g := sgemmTierNow()
+		g := sgemmTierFor(sgemmTiers[sgemmKernelAVX512ID].nr)
 		edges := []shape{
 			{g.mr - 1, g.nr + 1, 3}, {g.mr + 1, g.nr - 1, g.kc - 1}, {g.mr, g.nr, g.kc + 1},
 			{g.mc - 1, g.nr + 1, 5}, {g.mc + 1, 2*g.nr - 1, g.kc + 1}, {g.mc, g.nr, g.kc},
@@ -263,7 +316,7 @@ func TestSgemmBlocking(t *testing.T) {
 // B reach exactly the elements of C they touch.
 func TestSgemmSpecialValues(t *testing.T) {
 	nan, inf := float32(math.NaN()), float32(math.Inf(1))
-	eachGemmTier(t, func(t *testing.T) {
+	eachSgemmTier(t, func(t *testing.T) {
 		rng := rand.New(rand.NewPCG(4, 4))
 		for _, tr := range gemmTrans {
 			for _, sz := range [][3]int{{13, 19, 7}, {6, 16, 20}, {7, 33, 9}} {
@@ -333,7 +386,7 @@ func TestSgemmThreads(t *testing.T) {
 	defer func() { gemmMinWork = savedWork }()
 	defer setThreads(setThreads(1))
 	shapes := [][3]int{{70, 90, 300}, {6, 200, 40}, {200, 16, 33}, {13, 7, 5}, {97, 101, 103}}
-	eachGemmTier(t, func(t *testing.T) {
+	eachSgemmTier(t, func(t *testing.T) {
 		rng := rand.New(rand.NewPCG(5, 5))
 		for i, s := range shapes {
 			tr := gemmTrans[i%4]
@@ -470,6 +523,7 @@ func FuzzSgemm(f *testing.F) {
 		}
 		for _, tier := range gemmRunnable() {
 			withGemmTier(tier, func() {
+				defer withSgemmAllWide()()
 				for _, bl := range [][3]int{{0, 0, 0}, {12, 8, 32}} {
 					withSgemmBlocking(bl[0], bl[1], bl[2], func() {
 						runSgemmCase(t, rand.New(rand.NewPCG(seed, 9)), tc)
