@@ -32,8 +32,8 @@ func sgemmBenchOperands(s gemmBenchShape) (a, b, c []float32, lda, ldb int) {
 // on Dgemm's shapes (ODDL's products among them: 256×784 samples against
 // 960 atoms, A0 = X·Dᵀ, is m=256,n=960,k=784,tB):
 // BenchmarkSgemm/<tier>/<shape>/threads=<t>, in GFLOP/s. The avx512 tier
-// runs the AVX2 float32 kernel; a tier this CPU cannot run is skipped by
-// name.
+// runs each shape on the kernel it chooses for it (sgemmTierFor); a tier
+// this CPU cannot run is skipped by name.
 func BenchmarkSgemm(b *testing.B) {
 	for _, tier := range gemmAllTiers {
 		b.Run(tier, func(b *testing.B) {
