@@ -79,6 +79,7 @@ rm -rf "$work" && mkdir -p "$work/root/tmp" "$work/iso/boot/grub"
 cd "$root"
 CGO_ENABLED=0 go build -o "$work/root/init" ./tools/emu512/init
 CGO_ENABLED=0 go test -c -o "$work/root/kernel.test" ./internal/kernel
+cp internal/kernel/*.s "$work/root/" # TestAssemblyVEXOnly reads them
 CGO_ENABLED=0 go build -o "$work/root/oddl" ./cmd/oddl
 cat >"$work/root/cmds" <<CMDS
 /oddl env
