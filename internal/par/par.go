@@ -132,7 +132,14 @@ func (h *helper) loop() {
 			}
 			runtime.Gosched()
 			if time.Since(idle) > spinFor {
-				h.sleeping.Store(true)
+				// The flag must be seen before seq is read again, or a
+				// task posted in between finds the flag down, sends no
+				// token, and this sleep never ends. Go's atomics order the
+				// two; a read-modify-write says so to every translation
+				// of them too (qemu's of arm64 on an x86 host may let a
+				// plain store pass a later load; a test hung there with
+				// the helpers asleep and the caller waiting for a task).
+				h.sleeping.Swap(true)
 				for h.seq.Load() == done {
 					<-h.wake
 				}
