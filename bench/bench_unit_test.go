@@ -5,8 +5,10 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"math"
 	"math/bits"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -149,6 +151,16 @@ func TestGemmShapes(t *testing.T) {
 	}
 }
 
+func TestSgemmShapes(t *testing.T) {
+	var names []string
+	for _, g := range MNISTSgemmShapes() {
+		names = append(names, g.Name)
+	}
+	if want := []string{"A0-256", "A0-1024", "Gram"}; !slices.Equal(names, want) {
+		t.Errorf("SGEMM shapes %v, want %v", names, want)
+	}
+}
+
 // naiveGemm returns op(A)·op(B) of a GemmCase by the textbook loops.
 func naiveGemm(g *GemmCase) []float64 {
 	s := g.Shape
@@ -190,6 +202,33 @@ func TestGemmCase(t *testing.T) {
 			for i := range want {
 				if math.Abs(g.c[i]-want[i]) > 1e-12*float64(s.K) {
 					t.Fatalf("%s %v: C[%d] = %g, want %g", name, s, i, g.c[i], want[i])
+				}
+			}
+		}
+	}
+}
+
+// Run32 computes the product of the operands rounded to float32, laid
+// out as the shape says, on every backend's float32 routines.
+func TestGemmCaseRun32(t *testing.T) {
+	for _, name := range blas.Available() {
+		impl, err := blas.Lookup(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, s := range GemmShapes(13, 17, 3, 5, 70) {
+			g := NewGemmCase(s, 7)
+			g.Run32(impl.(gblas.Float32))
+			for i := range g.a {
+				g.a[i] = float64(g.a32[i])
+			}
+			for i := range g.b {
+				g.b[i] = float64(g.b32[i])
+			}
+			want := naiveGemm(g)
+			for i := range want {
+				if d := math.Abs(float64(g.c32[i]) - want[i]); d > 4e-7*float64(s.K) {
+					t.Fatalf("%s %v: C[%d] = %g, want %g", name, s, i, g.c32[i], want[i])
 				}
 			}
 		}
@@ -285,6 +324,21 @@ func TestMeasureGemm(t *testing.T) {
 			t.Errorf("threads %d: PctPeak %g, want %g", threads, r.PctPeak, want)
 		}
 	}
+	for _, threads := range []int{1, 2} {
+		r, err := MeasureSgemm(m, blas.NativeName, s, threads, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := s.Flops() / r.Best / 1e9; math.Abs(r.GFLOPS-want) > 1e-9*want {
+			t.Errorf("SGEMM GFLOPS %g, want %g", r.GFLOPS, want)
+		}
+		if want := 100 * r.GFLOPS / (2 * m.Peak(threads)); math.Abs(r.PctPeak-want) > 1e-9*want {
+			t.Errorf("SGEMM threads %d: PctPeak %g, want %g", threads, r.PctPeak, want)
+		}
+	}
+	if _, err := MeasureSgemm(m, "nosuch", s, 1, 0); err == nil {
+		t.Error("SGEMM, unknown backend: no error")
+	}
 	if _, err := MeasureGemm(m, "nosuch", s, 1, 0); err == nil {
 		t.Error("unknown backend: no error")
 	}
@@ -366,6 +420,43 @@ func TestRunGemmAndText(t *testing.T) {
 	}
 	if back.Gemm[0].GFLOPS != r.Gemm[0].GFLOPS || back.Machine.CPU != r.Machine.CPU {
 		t.Error("JSON round trip changed the report")
+	}
+	if len(r.Sgemm) != 0 || strings.Contains(out, "SGEMM") {
+		t.Errorf("a quick run measured SGEMM (%d results)", len(r.Sgemm))
+	}
+}
+
+// Without -quick the gemm section measures SGEMM beside DGEMM on every
+// shape but the dictionary update's, and prints it as a table of its own.
+func TestRunSgemmAndText(t *testing.T) {
+	shapes := GemmShapes(64, 96, 10, 32)
+	r, err := Run(context.Background(), Options{Sections: []string{SectionGemm},
+		Backends: []string{blas.GonumName, blas.NativeName}, Threads: 1, gemmShapes: shapes})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(r.Gemm) != 2*len(shapes) || len(r.Sgemm) != 2*(len(shapes)-1) {
+		t.Fatalf("%d DGEMM, %d SGEMM results", len(r.Gemm), len(r.Sgemm))
+	}
+	for _, g := range r.Sgemm {
+		if g.Shape.Name == ShapeBCDP || g.GFLOPS <= 0 || g.Threads != 1 {
+			t.Errorf("SGEMM result %+v", g)
+		}
+		if want := 100 * g.GFLOPS / r.Machine.Peak32(1); math.Abs(g.PctPeak-want) > 1e-9*want {
+			t.Errorf("%v: PctPeak %g, want %g", g.Shape, g.PctPeak, want)
+		}
+	}
+	for _, write := range []func(io.Writer) error{r.WriteText, r.WriteMarkdown} {
+		var buf bytes.Buffer
+		if err := write(&buf); err != nil {
+			t.Fatal(err)
+		}
+		out := buf.String()
+		i := strings.Index(out, "SGEMM (float32)")
+		if i < 0 || !strings.Contains(out[i:], "FP32 peak") || !strings.Contains(out[i:], "Gram (96×64·64×96)") ||
+			strings.Contains(out[i:], "BCD-P") {
+			t.Errorf("report's SGEMM table missing or wrong:\n%s", out)
+		}
 	}
 }
 

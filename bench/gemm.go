@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"runtime"
+	"slices"
 	"time"
 
 	gblas "gonum.org/v1/gonum/blas"
@@ -48,7 +49,7 @@ func GemmShapes(n, K, q int, batches ...int) []GemmShape {
 	}
 	return append(out,
 		GemmShape{Name: "Gram", What: "G = D·Dᵀ", TransB: true, M: K, N: K, K: n},
-		GemmShape{Name: "BCD-P", What: "P = D~ᵀ·M", TransA: true, M: n + q, N: K, K: K},
+		GemmShape{Name: ShapeBCDP, What: "P = D~ᵀ·M", TransA: true, M: n + q, N: K, K: K},
 	)
 }
 
@@ -56,11 +57,26 @@ func GemmShapes(n, K, q int, batches ...int) []GemmShape {
 // n = 784, q = 10, batches of 256 and 1024 samples.
 func MNISTGemmShapes() []GemmShape { return GemmShapes(784, 960, 10, 256, 1024) }
 
+// ShapeBCDP is the name of the dictionary update's product in GemmShapes.
+const ShapeBCDP = "BCD-P"
+
+// SgemmShapes returns the products of GemmShapes that a float32 training
+// runs in float32 (oddl.PrecisionFloat32): the correlations A0 and the
+// Gram matrix of Batch-OMP. The dictionary update's P = D~ᵀ·M stays a
+// DGEMM there, its statistics being float64.
+func SgemmShapes(n, K, q int, batches ...int) []GemmShape {
+	return slices.DeleteFunc(GemmShapes(n, K, q, batches...), func(s GemmShape) bool { return s.Name == ShapeBCDP })
+}
+
+// MNISTSgemmShapes returns SgemmShapes for MNIST with the paper's K = 960.
+func MNISTSgemmShapes() []GemmShape { return SgemmShapes(784, 960, 10, 256, 1024) }
+
 // GemmCase holds the operands of one GemmShape, filled with seeded uniform
-// values in [-1, 1).
+// values in [-1, 1), and their float32 roundings for Run32.
 type GemmCase struct {
 	Shape         GemmShape
 	a, b, c       []float64
+	a32, b32, c32 []float32
 	lda, ldb, ldc int
 }
 
@@ -94,6 +110,25 @@ func (g *GemmCase) Run(impl gblas.Float64) {
 		1, g.a, g.lda, g.b, g.ldb, 0, g.c, g.ldc)
 }
 
+// Run32 computes C = op(A)·op(B) in float32 with impl, on the operands
+// rounded to float32 (made on the first call).
+func (g *GemmCase) Run32(impl gblas.Float32) {
+	if g.a32 == nil {
+		g.a32, g.b32, g.c32 = round32(g.a), round32(g.b), round32(g.c)
+	}
+	s := g.Shape
+	impl.Sgemm(trans(s.TransA), trans(s.TransB), s.M, s.N, s.K,
+		1, g.a32, g.lda, g.b32, g.ldb, 0, g.c32, g.ldc)
+}
+
+func round32(x []float64) []float32 {
+	y := make([]float32, len(x))
+	for i, v := range x {
+		y[i] = float32(v)
+	}
+	return y
+}
+
 func trans(t bool) gblas.Transpose {
 	if t {
 		return gblas.Trans
@@ -108,8 +143,10 @@ type GemmResult struct {
 	Shape   GemmShape `json:"shape"`
 	Threads int       `json:"threads"`
 	Timing
-	GFLOPS  float64 `json:"gflops"`   // Flops / Best
-	PctPeak float64 `json:"pct_peak"` // 100·GFLOPS / Machine.Peak(Threads)
+	GFLOPS float64 `json:"gflops"` // Flops / Best
+	// PctPeak is 100·GFLOPS / Machine.Peak(Threads) for DGEMM, and
+	// against Machine.Peak32(Threads) for SGEMM.
+	PctPeak float64 `json:"pct_peak"`
 }
 
 // MeasureGemm times the product s on the named backend running threads
@@ -126,6 +163,33 @@ func MeasureGemm(m *Machine, backend string, s GemmShape, threads int, minTime t
 	}
 	r.GFLOPS = s.Flops() / r.Best / 1e9
 	if p := m.Peak(threads); p > 0 {
+		r.PctPeak = 100 * r.GFLOPS / p
+	}
+	return r, nil
+}
+
+// MeasureSgemm is MeasureGemm for SGEMM: the product s in float32 on the
+// named backend's float32 routines, related to the machine's FP32 peak.
+func MeasureSgemm(m *Machine, backend string, s GemmShape, threads int, minTime time.Duration) (GemmResult, error) {
+	g := NewGemmCase(s, 1)
+	r := GemmResult{Backend: backend, Kernel: kernel.Name(), Shape: s, Threads: threads}
+	var err error
+	werr := WithThreads(backend, threads, func(impl gblas.Float64) {
+		impl32, ok := impl.(gblas.Float32)
+		if !ok {
+			err = fmt.Errorf("bench: backend %s has no float32 routines", backend)
+			return
+		}
+		r.Timing = Measure(minTime, 3, 0, func() { g.Run32(impl32) })
+	})
+	if werr != nil {
+		return GemmResult{}, werr
+	}
+	if err != nil {
+		return GemmResult{}, err
+	}
+	r.GFLOPS = s.Flops() / r.Best / 1e9
+	if p := m.Peak32(threads); p > 0 {
 		r.PctPeak = 100 * r.GFLOPS / p
 	}
 	return r, nil

@@ -72,30 +72,21 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 	} else {
 		p("GFLOP/s (%% of the FP64 peak of the cores used), fastest run; native on each kernel tier measured.")
 		p("")
-		cols, rows := r.gemmGrid()
-		hdr, rule := "| shape | product | threads |", "|---|---|---:|"
-		for _, c := range cols {
-			hdr += " " + c.label + " |"
-			rule += "---:|"
-		}
-		p("%s", hdr)
-		p("%s", rule)
-		for _, row := range rows {
-			line := fmt.Sprintf("| %v | %s | %d |", row.shape, row.shape.What, row.threads)
-			for _, g := range row.cells {
-				if g != nil {
-					line += fmt.Sprintf(" %.1f (%.0f%%) |", g.GFLOPS, g.PctPeak)
-				} else {
-					line += " - |"
-				}
-			}
-			p("%s", line)
-		}
+		r.writeGemmMarkdown(p, r.Gemm)
 	}
 
 	if r.TierVerdict != nil {
 		p("")
 		p("%s.", cell(r.TierVerdict.text()))
+	}
+
+	if len(r.Sgemm) > 0 {
+		p("")
+		p("### SGEMM (float32)")
+		p("")
+		p("The products a float32 training runs in float32 (the dictionary update's stays a DGEMM): GFLOP/s (%% of the FP32 peak, twice the FP64 one), fastest run.")
+		p("")
+		r.writeGemmMarkdown(p, r.Sgemm)
 	}
 
 	p("")
@@ -188,4 +179,27 @@ func orUnknown(s string) string {
 		return "unknown"
 	}
 	return s
+}
+
+// writeGemmMarkdown prints the table of gemmGrid(results) through p.
+func (r *Report) writeGemmMarkdown(p func(string, ...any), results []GemmResult) {
+	cols, rows := r.gemmGrid(results)
+	hdr, rule := "| shape | product | threads |", "|---|---|---:|"
+	for _, c := range cols {
+		hdr += " " + c.label + " |"
+		rule += "---:|"
+	}
+	p("%s", hdr)
+	p("%s", rule)
+	for _, row := range rows {
+		line := fmt.Sprintf("| %v | %s | %d |", row.shape, row.shape.What, row.threads)
+		for _, g := range row.cells {
+			if g != nil {
+				line += fmt.Sprintf(" %.1f (%.0f%%) |", g.GFLOPS, g.PctPeak)
+			} else {
+				line += " - |"
+			}
+		}
+		p("%s", line)
+	}
 }

@@ -88,7 +88,10 @@ type Report struct {
 	// when native ran on two tiers or more.
 	TierVerdict *TierVerdict `json:"tier_verdict,omitempty"`
 
-	Gemm    []GemmResult    `json:"gemm,omitempty"`
+	Gemm []GemmResult `json:"gemm,omitempty"`
+	// Sgemm is SGEMM at the shapes of Gemm that a float32 training
+	// runs in float32 (not with Quick).
+	Sgemm   []GemmResult    `json:"sgemm,omitempty"`
 	OMP     []OMPResult     `json:"omp,omitempty"`
 	Train   []TrainResult   `json:"train,omitempty"`
 	Predict []PredictResult `json:"predict,omitempty"`
@@ -221,6 +224,25 @@ func Run(ctx context.Context, o Options) (*Report, error) {
 						return nil, err
 					}
 					r.Gemm = append(r.Gemm, g)
+				}
+			}
+			if o.Quick {
+				continue // float32 beside float64: not in a quick look
+			}
+			for _, s := range shapes {
+				if s.Name == ShapeBCDP {
+					continue // a DGEMM in float32 training too
+				}
+				for _, t := range sz.threadList {
+					if ctx.Err() != nil {
+						return done()
+					}
+					logf("sgemm %s %v threads=%d", b, s, t)
+					g, err := MeasureSgemm(&r.Machine, b, s, t, sz.minTime)
+					if err != nil {
+						return nil, err
+					}
+					r.Sgemm = append(r.Sgemm, g)
 				}
 			}
 		}
@@ -432,6 +454,12 @@ func (r *Report) otherTiers(ctx context.Context, o Options, want map[string]bool
 				g.PctPeak = 100 * g.GFLOPS / p
 			}
 			r.Gemm = append(r.Gemm, g)
+		}
+		for _, g := range c.Sgemm {
+			if p := r.Machine.Peak32(g.Threads); p > 0 {
+				g.PctPeak = 100 * g.GFLOPS / p
+			}
+			r.Sgemm = append(r.Sgemm, g)
 		}
 		r.OMP = append(r.OMP, c.OMP...)
 		r.Tiers = append(r.Tiers, t)

@@ -52,23 +52,12 @@ func (r *Report) WriteText(w io.Writer) error {
 		p("")
 		p("DGEMM at ODDL's shapes: GFLOP/s (%% of the FP64 peak of the cores used), best of the runs;")
 		p("kernel tier %s%s", r.Kernel, r.tierNote())
-		cols, rows := r.gemmGrid()
-		hdr := "  shape\tproduct\tthreads"
-		for _, c := range cols {
-			hdr += "\t" + c.label
-		}
-		p("%s", hdr)
-		for _, row := range rows {
-			line := fmt.Sprintf("  %v\t%s\t%d", row.shape, row.shape.What, row.threads)
-			for _, g := range row.cells {
-				if g != nil {
-					line += fmt.Sprintf("\t%.1f (%.0f%%)", g.GFLOPS, g.PctPeak)
-				} else {
-					line += "\t-"
-				}
-			}
-			p("%s", line)
-		}
+		r.writeGemmText(p, r.Gemm)
+	}
+	if len(r.Sgemm) > 0 {
+		p("")
+		p("SGEMM (float32) at the shapes a float32 training runs: GFLOP/s (%% of the FP32 peak, twice the FP64 one)")
+		r.writeGemmText(p, r.Sgemm)
 	}
 
 	if len(r.OMP) > 0 {
@@ -133,6 +122,27 @@ func (r *Report) WriteText(w io.Writer) error {
 	return tw.Flush()
 }
 
+// writeGemmText prints the table of gemmGrid(results) through p.
+func (r *Report) writeGemmText(p func(string, ...any), results []GemmResult) {
+	cols, rows := r.gemmGrid(results)
+	hdr := "  shape\tproduct\tthreads"
+	for _, c := range cols {
+		hdr += "\t" + c.label
+	}
+	p("%s", hdr)
+	for _, row := range rows {
+		line := fmt.Sprintf("  %v\t%s\t%d", row.shape, row.shape.What, row.threads)
+		for _, g := range row.cells {
+			if g != nil {
+				line += fmt.Sprintf("\t%.1f (%.0f%%)", g.GFLOPS, g.PctPeak)
+			} else {
+				line += "\t-"
+			}
+		}
+		p("%s", line)
+	}
+}
+
 // gemmRow is a row of the DGEMM table: one shape on one thread count, and
 // the result in each column (nil where that column was not measured).
 type gemmRow struct {
@@ -141,10 +151,10 @@ type gemmRow struct {
 	cells   []*GemmResult
 }
 
-// gemmGrid lays the DGEMM results out as a table: a row for each shape in
+// gemmGrid lays DGEMM or SGEMM results out as a table: a row for each shape in
 // the order measured and each thread count, a column for each backend (and
 // native once for each tier).
-func (r *Report) gemmGrid() ([]column, []gemmRow) {
+func (r *Report) gemmGrid(results []GemmResult) ([]column, []gemmRow) {
 	cols := r.columns()
 	type key struct {
 		name    string
@@ -153,8 +163,8 @@ func (r *Report) gemmGrid() ([]column, []gemmRow) {
 	index := map[key]int{}
 	var rows []gemmRow
 	var names []string
-	for i := range r.Gemm {
-		g := &r.Gemm[i]
+	for i := range results {
+		g := &results[i]
 		if !slices.Contains(names, g.Shape.Name) {
 			names = append(names, g.Shape.Name)
 		}
