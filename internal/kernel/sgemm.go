@@ -44,7 +44,9 @@ const (
 // vectors a row, for eighteen accumulators (the float64 AVX-512 kernel has
 // 24 on 8×24). Its blocking keeps the AVX2 tier's depth and A block; the
 // 48×256 micro-panel of B (48 KB) then fills the L1 of the AVX-512 CPUs of
-// today rather than a half of it. It is not tuned by timing either.
+// today rather than a half of it. A sweep of kc and mc on an AVX-512 CPU
+// found nothing faster beyond the noise (docs/benchmarks/float32.md), and
+// the same depth keeps the two tiers' products the same bit for bit.
 var sgemmTiers = [...]sgemmTier{
 	sgemmKernelGoID:     {kernel: sgemmKernelGoID, mr: 6, nr: 16, kc: 256, mc: 288, nc: 4096},
 	sgemmKernelAVX2ID:   {kernel: sgemmKernelAVX2ID, mr: 6, nr: 16, kc: 256, mc: 288, nc: 4096},
@@ -71,13 +73,16 @@ func sgemmTierFor(n int) sgemmTier {
 // sgemmWidePad is the most columns, relative to those of the 16-wide
 // AVX2 tiles, that the 48-wide AVX-512 tiles may compute for a product of
 // n columns (both padded to whole tiles): their padding is computed and
-// dropped, and their last partial tiles go through a scratch tile. At 64
-// columns (the patch front end's atoms) the wide tiles would compute 96,
-// half as many again, so the AVX2 kernel runs there; at 480 or 960 (the
-// dictionaries), or 300, they compute at most an eighth more. The bound
-// is arithmetic, not timed. A variable so that tests can run every shape
+// dropped, and their last partial tiles go through a scratch tile. Timed
+// on an AVX-512 CPU, narrow against wide by turns on products of 16 to 480
+// columns and depths 36 to 784 (docs/benchmarks/float32.md): where the
+// wide kernel computes 1.15 to 1.3 times the columns (80, 112, 160, 208)
+// it won or broke even; at 1.5 times it broke even or lost, a little at
+// 64 columns (96: the patch front end's atoms), by far at 32 (48). Hence
+// 1.4, between the two: the AVX2 kernel runs products of up to 32
+// columns and of 49 to 64. A variable so that tests can run every shape
 // on the wide kernel.
-var sgemmWidePad = 1.125
+var sgemmWidePad = 1.4
 
 // sgemmWide reports whether a product of n columns runs on the 48-wide
 // kernel in the avx512 tier.

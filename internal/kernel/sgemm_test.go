@@ -206,15 +206,15 @@ func TestSgemmTierSelected(t *testing.T) {
 }
 
 // TestSgemmWide checks the rule between the 48- and 16-wide tiles: the
-// wide ones unless they would compute more than an eighth more columns.
+// wide ones unless they would compute more than 1.4 times the columns.
 func TestSgemmWide(t *testing.T) {
 	for _, c := range []struct {
 		n    int
 		wide bool
 	}{
 		{1, false}, {16, false}, {17, false}, {32, false}, {33, true}, {48, true},
-		{49, false}, {64, false}, {96, true}, {200, false}, {300, true},
-		{480, true}, {960, true}, {1000, true},
+		{49, false}, {64, false}, {65, true}, {80, true}, {96, true}, {112, true},
+		{200, true}, {300, true}, {480, true}, {960, true}, {1000, true},
 	} {
 		if got := sgemmWide(c.n); got != c.wide {
 			t.Errorf("sgemmWide(%d) = %v, want %v", c.n, got, c.wide)
