@@ -271,6 +271,15 @@ func TestLoadPath(t *testing.T) {
 	if !slices.Equal(train.ClassNames, []string{"2", "4", "8"}) || !slices.Equal(test.Labels, []int{1, 2}) || train.Classes != 3 || test.Classes != 3 {
 		t.Errorf("pair of CSV files: %q %v %v", train.ClassNames, train.Labels, test.Labels)
 	}
+	// Named after the training file less its word "train".
+	if train.Name != "my-train" || test.Name != "my-test" {
+		t.Errorf("pair of CSV files named %q and %q, want my-train and my-test", train.Name, test.Name)
+	}
+	for name, want := range map[string]string{"digits-1-train": "digits-1", "a_TRAIN": "a", "set.train": "set", "train": "train", "-train": "-train", "trainset": "trainset", "x": "x"} {
+		if got := pairName(name); got != want {
+			t.Errorf("pairName(%q) = %q, want %q", name, got, want)
+		}
+	}
 	train, test, err = LoadPath(dir)
 	if err != nil || train.Name != filepath.Base(dir)+"-train" || test == nil || test.Len() != 2 {
 		t.Errorf("folder of CSV files: %v %v %v", train, test, err)

@@ -95,9 +95,23 @@ func locatePair(a, b string) (train, test part, name string, err error) {
 	case ka == kindLabels && kb == kindImages:
 		return part{images: b, labels: a}, part{}, setName(b), nil
 	case (ka == kindCSV || ka == kindOther) && (kb == kindCSV || kb == kindOther):
-		return part{csv: a}, part{csv: b}, csvName(a), nil
+		return part{csv: a}, part{csv: b}, pairName(csvName(a)), nil
 	}
 	return part{}, part{}, "", fileErr(a+","+b, ErrFormat, nil, "two files are an IDX images file and its labels file, or a training and a test CSV file")
+}
+
+// pairName is the name of a set given as a training and a test file,
+// from the training file's name: without a last word "train" ("digits-1"
+// of digits-1-train.csv), so that its parts are not named
+// digits-1-train-train and digits-1-train-test.
+func pairName(name string) string {
+	n := strings.ToLower(name)
+	for _, sep := range []string{"-", "_", "."} {
+		if strings.HasSuffix(n, sep+"train") && len(n) > len(sep+"train") {
+			return name[:len(name)-len(sep+"train")]
+		}
+	}
+	return name
 }
 
 // roleOf says which part a file's name puts it in: "train", "test" or "".
