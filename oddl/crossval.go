@@ -233,13 +233,17 @@ func CrossValidate(ctx context.Context, base Config, given Given, X *mat.Dense, 
 	// Settings the whole set cannot train are refused as training would
 	// refuse them, naming the whole set rather than a fold.
 	{
-		c, _ := FitToData(base, DataSize{Samples: N, Varied: variedRows(X), Classes: classes, Dim: dim}, given)
+		varied := variedRows(X)
+		c, _ := FitToData(base, DataSize{Samples: N, Varied: varied, Classes: classes, Dim: dim}, given)
 		if err := c.validateData(dim, classes, N); err != nil {
 			return Validation{}, err
 		}
+		if varied < c.K {
+			return Validation{}, configErr("K = %d atoms but only %d of the %d training samples are usable atoms (not constant)", c.K, varied, N)
+		}
 	}
 	parts := split.Folds(labels, classes, folds, base.Seed)
-	for _, f := range parts {
+	for fi, f := range parts {
 		if len(f.Held) == 0 {
 			continue
 		}
@@ -264,6 +268,10 @@ func CrossValidate(ctx context.Context, base Config, given Given, X *mat.Dense, 
 						}
 						c, _ = FitToData(c, size, g)
 						c.L = min(c.L, c.K)
+						if size.Varied < c.K {
+							return Validation{}, fmt.Errorf("oddl: validation fold %d of %d: %w: %d of its %d training samples are not constant, too few to start K = %d atoms; the set cannot be validated on %d folds: choose the prediction rule yourself (Config.ResidualWeight or Collaborative; oddl train -residual-weight or -collaborative)",
+								fi+1, len(parts), ErrConfig, size.Varied, size.Samples, c.K, len(parts))
+						}
 						m, err := Train(ctx, c, src, opts...)
 						if err != nil {
 							return Validation{}, fmt.Errorf("oddl: validation fold: %w", err)

@@ -4,9 +4,11 @@ import (
 	"bytes"
 	"context"
 	"encoding/binary"
+	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"strings"
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
@@ -327,5 +329,35 @@ func TestCanChooseSmall(t *testing.T) {
 		if got := SmallFolds(labels(tc.per...), len(tc.per)); got != tc.want {
 			t.Errorf("SmallFolds of %v samples a class: %d, want %d", tc.per, got, tc.want)
 		}
+	}
+}
+
+// A set whose folds leave a training part of constant samples cannot be
+// validated by folds: ChooseSmall says so, as a configuration error that
+// names the fold and the samples, rather than failing inside a fold's
+// training with the count of another set.
+func TestChooseSmallConstantFold(t *testing.T) {
+	// Two classes of two samples: one varied and one constant each, so
+	// that a fold's training part may hold both constant ones.
+	X := mat.NewDense(4, 2, []float64{1, -1, -1, 1, 1, 1, -1, -1})
+	labels := []int{0, 1, 0, 1}
+	base := DefaultConfig()
+	_, _, err := ChooseSmall(context.Background(), base, Given{}, X, labels, 2)
+	if err == nil {
+		// The folds fell otherwise for this seed: each fold then trains.
+		t.Skip("no fold of constant samples with this seed")
+	}
+	if !errors.Is(err, ErrConfig) || !strings.Contains(err.Error(), "0 of its 2 training samples are not constant") || !strings.Contains(err.Error(), "fold") {
+		t.Errorf("error %v, want a configuration error naming the fold's 2 samples", err)
+	}
+	// The whole set trains with the rule given.
+	cfg, _ := FitToData(base, DataSize{Samples: 4, Varied: 2, Classes: 2, Dim: 2}, Given{})
+	cfg.L = min(cfg.L, cfg.K)
+	src, err := NewMatrixSource(X, labels, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Train(context.Background(), cfg, src); err != nil {
+		t.Errorf("the whole set: %v", err)
 	}
 }

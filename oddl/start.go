@@ -75,7 +75,9 @@ func startClass(st *state, src Source, b *batch, cfg Config) error {
 			}
 			continue
 		}
-		read += cnt
+		if !anyClass {
+			read += cnt // the second pass reads the same samples again
+		}
 		for i := 0; i < cnt && got < st.k; i++ {
 			c := b.lab[i]
 			if anyClass {

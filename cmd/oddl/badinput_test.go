@@ -177,6 +177,9 @@ func TestBadInputCLI(t *testing.T) {
 		"word.csv":    row("1") + strings.Replace(row("1"), "1", "one", 1),
 		"empty.csv":   "",
 		"comment.csv": "# only a comment\n\n",
+		// Four rows of two classes, one of each constant: a fold of the
+		// small-set choice trains on the two constant ones.
+		"constfold.csv": "label,a,b\n1,1,-1\n2,-1,1\n1,1,1\n2,-1,-1\n",
 	}
 	for name, body := range csvs {
 		write(name, []byte(body))
@@ -199,6 +202,7 @@ func TestBadInputCLI(t *testing.T) {
 		{"NaN pixel in the test set", []string{"eval", "-model", model, "-data", nanTestDir}, "is NaN"},
 		{"images/labels count mismatch", train("-data", mismatchDir), "holds 50 samples but labels file"},
 		{"every sample constant", train("-data", zeroDir), "not constant"},
+		{"a fold of constant samples", []string{"train", "-q", "-threads", "1", "-data", csv("constfold.csv")}, "0 of its 2 training samples are not constant"},
 		{"empty data set", train("-data", emptyDir), "train-images-idx3-ubyte"},
 		{"folder without data", train("-data", noDataDir), noDataDir},
 		{"data set is a model file", train("-data", model), "binary data, not CSV text"},
