@@ -70,7 +70,15 @@ func Run(ctx context.Context, s Spec) (*Result, error) {
 		}
 	} else if r.choosesSmall() {
 		// A small set: the representation and the rule chosen on folds.
-		if vrep, err = r.crossValidate(selection.SmallGrid(r.base, s.Given), oddl.SmallFolds(r.train.Labels(), r.train.NumClasses())); err != nil {
+		vrep, err = r.crossValidate(selection.SmallGrid(r.base, s.Given), oddl.SmallFolds(r.train.Labels(), r.train.NumClasses()))
+		if errors.Is(err, oddl.ErrFoldConstant) {
+			// The folds cannot choose: the defaults' rule, said (as
+			// oddl.ConfigFor does).
+			vrep, err = nil, nil
+			r.fitted = append(r.fitted, oddl.Fitted{Setting: "ResidualWeight", Value: int(r.cfg.ResidualWeight),
+				Text: fmt.Sprintf("no choice of the prediction rule on folds (a fold would train on too few samples that are not constant): β = %g", r.cfg.ResidualWeight)})
+		}
+		if err != nil {
 			return nil, err
 		}
 	}

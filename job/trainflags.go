@@ -296,7 +296,7 @@ func flagError(err error) error {
 
 // FlagOf names the flag of each setting oddl.FitToData fits
 // (oddl.Fitted.Setting).
-var FlagOf = map[string]string{"K": "k", "L": "l", "Epochs": "epochs", "Patches": "patches"}
+var FlagOf = map[string]string{"K": "k", "L": "l", "Epochs": "epochs", "Patches": "patches", "ResidualWeight": "residual-weight"}
 
 // StreamFlags turn a training run into one pass over a stream of
 // deformed training images (dataset.NewDeformSource), tracked on a

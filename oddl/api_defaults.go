@@ -80,8 +80,10 @@ func (d DataInfo) imageShape() Shape {
 // data by FitConfig and, for a small set (IsSmall), its representation
 // and prediction rule chosen on folds of its samples by ChooseSmall,
 // which trains a model a fold (with opts: the backend and threads) and
-// honours ctx. Training on src with it gives the model oddl train gives
-// on the same samples, bit for bit.
+// honours ctx; a set that cannot be validated on folds (CanChooseSmall,
+// or a fold of constant samples: ErrFoldConstant) keeps the defaults'
+// rule. Training on src with it gives the model oddl train gives on the
+// same samples, bit for bit.
 func ConfigFor(ctx context.Context, name string, image Shape, src Source, opts ...Option) (Config, error) {
 	size, err := Describe(src)
 	if err != nil {
@@ -102,6 +104,9 @@ func ConfigFor(ctx context.Context, name string, image Shape, src Source, opts .
 	}
 	grid := SmallGrid(base)
 	chosen, _, err := ChooseSmall(ctx, base, Given{}, X, labels, size.Classes, opts...)
+	if errors.Is(err, ErrFoldConstant) {
+		return cfg, nil // no choice on folds: the defaults' rule
+	}
 	if err != nil {
 		return Config{}, err
 	}

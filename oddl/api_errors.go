@@ -14,3 +14,18 @@ type tooFewSamples struct{ err error }
 func (e tooFewSamples) Error() string        { return e.err.Error() }
 func (e tooFewSamples) Unwrap() error        { return e.err }
 func (e tooFewSamples) Is(target error) bool { return target == ErrTooFewSamples }
+
+// ErrFoldConstant is wrapped, beside ErrConfig, by the error of
+// CrossValidate (and ChooseSmall) when the training part of a fold has
+// fewer samples that are not constant than the atoms it would start:
+// such a set cannot be validated on those folds, though the whole set
+// may train. ConfigFor then keeps the defaults' rule.
+var ErrFoldConstant = errors.New("a validation fold trains on too few samples that are not constant")
+
+// foldConstant marks a configuration error as ErrFoldConstant; its text
+// is the configuration error's.
+type foldConstant struct{ err error }
+
+func (e foldConstant) Error() string        { return e.err.Error() }
+func (e foldConstant) Unwrap() error        { return e.err }
+func (e foldConstant) Is(target error) bool { return target == ErrFoldConstant }

@@ -269,8 +269,8 @@ func CrossValidate(ctx context.Context, base Config, given Given, X *mat.Dense, 
 						c, _ = FitToData(c, size, g)
 						c.L = min(c.L, c.K)
 						if size.Varied < c.K {
-							return Validation{}, fmt.Errorf("oddl: validation fold %d of %d: %w: %d of its %d training samples are not constant, too few to start K = %d atoms; the set cannot be validated on %d folds: choose the prediction rule yourself (Config.ResidualWeight or Collaborative; oddl train -residual-weight or -collaborative)",
-								fi+1, len(parts), ErrConfig, size.Varied, size.Samples, c.K, len(parts))
+							return Validation{}, foldConstant{fmt.Errorf("oddl: validation fold %d of %d: %w: %d of its %d training samples are not constant, too few to start K = %d atoms; the set cannot be validated on %d folds: choose the prediction rule yourself (Config.ResidualWeight or Collaborative; oddl train -residual-weight or -collaborative)",
+								fi+1, len(parts), ErrConfig, size.Varied, size.Samples, c.K, len(parts))}
 						}
 						m, err := Train(ctx, c, src, opts...)
 						if err != nil {

@@ -347,15 +347,21 @@ func TestChooseSmallConstantFold(t *testing.T) {
 		// The folds fell otherwise for this seed: each fold then trains.
 		t.Skip("no fold of constant samples with this seed")
 	}
-	if !errors.Is(err, ErrConfig) || !strings.Contains(err.Error(), "0 of its 2 training samples are not constant") || !strings.Contains(err.Error(), "fold") {
-		t.Errorf("error %v, want a configuration error naming the fold's 2 samples", err)
+	if !errors.Is(err, ErrConfig) || !errors.Is(err, ErrFoldConstant) || !strings.Contains(err.Error(), "0 of its 2 training samples are not constant") || !strings.Contains(err.Error(), "fold") {
+		t.Errorf("error %v, want a configuration error (ErrFoldConstant) naming the fold's 2 samples", err)
 	}
-	// The whole set trains with the rule given.
-	cfg, _ := FitToData(base, DataSize{Samples: 4, Varied: 2, Classes: 2, Dim: 2}, Given{})
-	cfg.L = min(cfg.L, cfg.K)
+	// ConfigFor keeps the defaults' rule, and the whole set trains on it.
 	src, err := NewMatrixSource(X, labels, 2)
 	if err != nil {
 		t.Fatal(err)
+	}
+	cfg, err := ConfigFor(context.Background(), "x", Shape{}, src)
+	if err != nil {
+		t.Fatalf("ConfigFor: %v", err)
+	}
+	want, _ := FitToData(FitImage(DefaultConfig(), DataInfo{Name: "x", Size: DataSize{Samples: 4, Varied: 2, Classes: 2, Dim: 2}}, Given{}), DataSize{Samples: 4, Varied: 2, Classes: 2, Dim: 2}, Given{})
+	if cfg.ResidualWeight != want.ResidualWeight || cfg.Collaborative != want.Collaborative || cfg.K != 2 {
+		t.Errorf("ConfigFor: β %g λc %g K %d, want the defaults' β %g λc %g and K 2", cfg.ResidualWeight, cfg.Collaborative, cfg.K, want.ResidualWeight, want.Collaborative)
 	}
 	if _, err := Train(context.Background(), cfg, src); err != nil {
 		t.Errorf("the whole set: %v", err)

@@ -202,7 +202,7 @@ func TestBadInputCLI(t *testing.T) {
 		{"NaN pixel in the test set", []string{"eval", "-model", model, "-data", nanTestDir}, "is NaN"},
 		{"images/labels count mismatch", train("-data", mismatchDir), "holds 50 samples but labels file"},
 		{"every sample constant", train("-data", zeroDir), "not constant"},
-		{"a fold of constant samples", []string{"train", "-q", "-threads", "1", "-data", csv("constfold.csv")}, "0 of its 2 training samples are not constant"},
+		{"a fold of constant samples, -validate", []string{"train", "-q", "-threads", "1", "-validate", "0.5", "-data", csv("constfold.csv")}, "0 of its 2 training samples are not constant"},
 		{"empty data set", train("-data", emptyDir), "train-images-idx3-ubyte"},
 		{"folder without data", train("-data", noDataDir), noDataDir},
 		{"data set is a model file", train("-data", model), "binary data, not CSV text"},
@@ -283,5 +283,24 @@ func TestBadInputCLI(t *testing.T) {
 	// The bad model files and inputs left the model as it was.
 	if b, _ := os.ReadFile(model); string(b) != string(good) {
 		t.Error("the model file changed")
+	}
+}
+
+// A small set whose folds of the automatic choice would train on constant
+// samples only trains with the defaults' rule and says so; -validate,
+// asked for, is refused (TestBadInputCLI).
+func TestConstantFoldCLI(t *testing.T) {
+	tmp := t.TempDir()
+	data := filepath.Join(tmp, "constfold.csv")
+	if err := os.WriteFile(data, []byte("label,a,b\n1,1,-1\n2,-1,1\n1,1,1\n2,-1,-1\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	model := filepath.Join(tmp, "m.oddl")
+	st, _, errs := runCmd("train", "-q", "-threads", "1", "-data", data, "-o", model)
+	if st != 0 || !strings.Contains(errs, "no choice of the prediction rule on folds") || !strings.Contains(errs, "(set -residual-weight to choose)") {
+		t.Fatalf("status %d, stderr:\n%s", st, errs)
+	}
+	if _, err := os.Stat(model); err != nil {
+		t.Error(err)
 	}
 }
