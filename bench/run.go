@@ -17,7 +17,7 @@ import (
 
 // Section names of Options.Sections.
 const (
-	SectionGemm    = "gemm"    // DGEMM at ODDL's shapes
+	SectionGemm    = "gemm"    // DGEMM at ODDL's shapes, and SGEMM (not with Quick)
 	SectionOMP     = "omp"     // Batch-OMP signals/s beside the GEMM bound
 	SectionTrain   = "train"   // ODDL training on MNIST
 	SectionPredict = "predict" // classifying the MNIST test set
