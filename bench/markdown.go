@@ -181,25 +181,12 @@ func orUnknown(s string) string {
 	return s
 }
 
-// writeGemmMarkdown prints the table of gemmGrid(results) through p.
+// writeGemmMarkdown prints the table of gemmTable(results) through p.
 func (r *Report) writeGemmMarkdown(p func(string, ...any), results []GemmResult) {
-	cols, rows := r.gemmGrid(results)
-	hdr, rule := "| shape | product | threads |", "|---|---|---:|"
-	for _, c := range cols {
-		hdr += " " + c.label + " |"
-		rule += "---:|"
-	}
-	p("%s", hdr)
-	p("%s", rule)
+	hdr, rows := r.gemmTable(results)
+	p("| %s |", strings.Join(hdr, " | "))
+	p("|---|---|---:|%s", strings.Repeat("---:|", len(hdr)-3))
 	for _, row := range rows {
-		line := fmt.Sprintf("| %v | %s | %d |", row.shape, row.shape.What, row.threads)
-		for _, g := range row.cells {
-			if g != nil {
-				line += fmt.Sprintf(" %.1f (%.0f%%) |", g.GFLOPS, g.PctPeak)
-			} else {
-				line += " - |"
-			}
-		}
-		p("%s", line)
+		p("| %s |", strings.Join(row, " | "))
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"slices"
+	"strconv"
 	"strings"
 	"text/tabwriter"
 
@@ -122,25 +123,36 @@ func (r *Report) WriteText(w io.Writer) error {
 	return tw.Flush()
 }
 
-// writeGemmText prints the table of gemmGrid(results) through p.
+// writeGemmText prints the table of gemmTable(results) through p.
 func (r *Report) writeGemmText(p func(string, ...any), results []GemmResult) {
-	cols, rows := r.gemmGrid(results)
-	hdr := "  shape\tproduct\tthreads"
-	for _, c := range cols {
-		hdr += "\t" + c.label
-	}
-	p("%s", hdr)
+	hdr, rows := r.gemmTable(results)
+	p("  %s", strings.Join(hdr, "\t"))
 	for _, row := range rows {
-		line := fmt.Sprintf("  %v\t%s\t%d", row.shape, row.shape.What, row.threads)
+		p("  %s", strings.Join(row, "\t"))
+	}
+}
+
+// gemmTable lays gemmGrid(results) out as the cells of a table, the
+// header first: shape, product, threads, then "GFLOP/s (% of peak)" or
+// "-" in each column.
+func (r *Report) gemmTable(results []GemmResult) (hdr []string, rows [][]string) {
+	cols, grid := r.gemmGrid(results)
+	hdr = []string{"shape", "product", "threads"}
+	for _, c := range cols {
+		hdr = append(hdr, c.label)
+	}
+	for _, row := range grid {
+		line := []string{row.shape.String(), row.shape.What, strconv.Itoa(row.threads)}
 		for _, g := range row.cells {
 			if g != nil {
-				line += fmt.Sprintf("\t%.1f (%.0f%%)", g.GFLOPS, g.PctPeak)
+				line = append(line, fmt.Sprintf("%.1f (%.0f%%)", g.GFLOPS, g.PctPeak))
 			} else {
-				line += "\t-"
+				line = append(line, "-")
 			}
 		}
-		p("%s", line)
+		rows = append(rows, line)
 	}
+	return hdr, rows
 }
 
 // gemmRow is a row of the DGEMM table: one shape on one thread count, and
