@@ -188,7 +188,8 @@ func naiveGemm(g *GemmCase) []float64 {
 }
 
 // The operands of every shape are laid out as the shape says (transposes,
-// leading dimensions), on every backend.
+// leading dimensions), on every backend, in float64 (Run) and float32
+// (Run32).
 func TestGemmCase(t *testing.T) {
 	for _, name := range blas.Available() {
 		impl, err := blas.Lookup(name)
@@ -204,20 +205,7 @@ func TestGemmCase(t *testing.T) {
 					t.Fatalf("%s %v: C[%d] = %g, want %g", name, s, i, g.c[i], want[i])
 				}
 			}
-		}
-	}
-}
-
-// Run32 computes the product of the operands rounded to float32, laid
-// out as the shape says, on every backend's float32 routines.
-func TestGemmCaseRun32(t *testing.T) {
-	for _, name := range blas.Available() {
-		impl, err := blas.Lookup(name)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, s := range GemmShapes(13, 17, 3, 5, 70) {
-			g := NewGemmCase(s, 7)
+			// Run32: the product of the operands rounded to float32.
 			g.Run32(impl.(gblas.Float32))
 			for i := range g.a {
 				g.a[i] = float64(g.a32[i])
@@ -225,10 +213,10 @@ func TestGemmCaseRun32(t *testing.T) {
 			for i := range g.b {
 				g.b[i] = float64(g.b32[i])
 			}
-			want := naiveGemm(g)
+			want = naiveGemm(g)
 			for i := range want {
-				if d := math.Abs(float64(g.c32[i]) - want[i]); d > 4e-7*float64(s.K) {
-					t.Fatalf("%s %v: C[%d] = %g, want %g", name, s, i, g.c32[i], want[i])
+				if math.Abs(float64(g.c32[i])-want[i]) > 4e-7*float64(s.K) {
+					t.Fatalf("%s %v float32: C[%d] = %g, want %g", name, s, i, g.c32[i], want[i])
 				}
 			}
 		}

@@ -208,41 +208,37 @@ func Run(ctx context.Context, o Options) (*Report, error) {
 	}
 
 	if want[SectionGemm] {
+		type gemmKind struct {
+			name    string
+			measure func(*Machine, string, GemmShape, int, time.Duration) (GemmResult, error)
+			out     *[]GemmResult
+			float32 bool // the dictionary update's product stays a DGEMM
+		}
+		kinds := []gemmKind{{"dgemm", MeasureGemm, &r.Gemm, false}}
+		if !o.Quick { // float32 beside float64: not in a quick look
+			kinds = append(kinds, gemmKind{"sgemm", MeasureSgemm, &r.Sgemm, true})
+		}
 		for _, b := range backends {
 			shapes := o.gemmShapes
 			if shapes == nil {
 				shapes = MNISTGemmShapes()
 			}
-			for _, s := range shapes {
-				for _, t := range sz.threadList {
-					if ctx.Err() != nil {
-						return done()
+			for _, kind := range kinds {
+				for _, s := range shapes {
+					if kind.float32 && s.Name == ShapeBCDP {
+						continue
 					}
-					logf("dgemm %s %v threads=%d", b, s, t)
-					g, err := MeasureGemm(&r.Machine, b, s, t, sz.minTime)
-					if err != nil {
-						return nil, err
+					for _, t := range sz.threadList {
+						if ctx.Err() != nil {
+							return done()
+						}
+						logf("%s %s %v threads=%d", kind.name, b, s, t)
+						g, err := kind.measure(&r.Machine, b, s, t, sz.minTime)
+						if err != nil {
+							return nil, err
+						}
+						*kind.out = append(*kind.out, g)
 					}
-					r.Gemm = append(r.Gemm, g)
-				}
-			}
-			if o.Quick {
-				continue // float32 beside float64: not in a quick look
-			}
-			for _, s := range shapes {
-				if s.Name == ShapeBCDP {
-					continue // a DGEMM in float32 training too
-				}
-				for _, t := range sz.threadList {
-					if ctx.Err() != nil {
-						return done()
-					}
-					logf("sgemm %s %v threads=%d", b, s, t)
-					g, err := MeasureSgemm(&r.Machine, b, s, t, sz.minTime)
-					if err != nil {
-						return nil, err
-					}
-					r.Sgemm = append(r.Sgemm, g)
 				}
 			}
 		}
