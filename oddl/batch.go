@@ -18,6 +18,10 @@ type batch struct {
 	buf     []float64  // room for the samples, one a row
 	lab     []int      // their labels
 	x       *mat.Dense // the samples read (a view of buf), nil at the end of a pass
+	// x32 holds the samples of x as float32 when single is set (made in the
+	// same pass as the rounding, so that the float32 coders need not
+	// convert them again).
+	x32 []float32
 }
 
 func newBatch(size, n, q int, preprocess Preprocess, image Shape, threads int) *batch {
@@ -32,6 +36,15 @@ func (b *batch) grow(size int) {
 		b.buf = make([]float64, size*b.n)
 		b.lab = make([]int, size)
 	}
+}
+
+// samples32 returns the samples read as float32 (single only), nil
+// otherwise.
+func (b *batch) samples32() []float32 {
+	if !b.single || b.x == nil {
+		return nil
+	}
+	return b.x32[:b.rows()*b.n]
 }
 
 // rows returns the number of samples read.
@@ -75,16 +88,17 @@ func (b *batch) read(src Source, want int, index int64) (int, error) {
 		return 0, nil
 	}
 	b.x = mat.NewDense(cnt, n, b.buf[:cnt*n])
-	if err := checkFinite(b.x); err != nil {
+	var x32 []float32
+	if b.single {
+		b.x32 = grow32(b.x32, cnt*n)
+		x32 = b.x32
+	}
+	if err := prepareRows(b.x, b.prep, b.image, b.threads, true, x32); err != nil {
 		if index < 1 {
 			return 0, fmt.Errorf("oddl: %w: %v", ErrInput, err)
 		}
 		// The row is the sample's place in the shuffled mini-batch.
 		return 0, fmt.Errorf("oddl: %w: mini-batch %d: %v", ErrInput, index, err)
-	}
-	preprocessRows(b.x, b.prep, b.image, b.threads)
-	if b.single {
-		round32(b.buf[:cnt*n])
 	}
 	return cnt, nil
 }

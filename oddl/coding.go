@@ -66,10 +66,11 @@ func (d *dictCoder) sync(D *mat.Dense) error {
 }
 
 // encode codes the samples x on D into dst, giving up with ctx's error when
-// ctx is done.
-func (d *dictCoder) encode(ctx context.Context, dst *omp.Codes, D, x *mat.Dense) error {
+// ctx is done. In float32, x32 may hold the samples already as float32
+// (nil: they are converted).
+func (d *dictCoder) encode(ctx context.Context, dst *omp.Codes, D, x *mat.Dense, x32 []float32) error {
 	if d.c.single {
-		return d.encode32(ctx, dst, D, x)
+		return d.encode32(ctx, dst, D, x, x32)
 	}
 	if err := d.sync(D); err != nil {
 		return err

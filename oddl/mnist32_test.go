@@ -101,7 +101,7 @@ func drift(t *testing.T, m *Model, set *dataset.Set, total int) {
 	}
 	d := dictCoder{c: compute{threads: 1, single: true}, l: m.cfg.L}
 	var codes omp.Codes
-	if err := d.encode(context.Background(), &codes, st.dictView(), x32.x); err != nil {
+	if err := d.encode(context.Background(), &codes, st.dictView(), x32.x, x32.samples32()); err != nil {
 		t.Fatal(err)
 	}
 	var cols []int

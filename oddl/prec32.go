@@ -35,6 +35,16 @@ func round32(s []float64) {
 	}
 }
 
+// round32To rounds every value of s to float32 and writes it to dst too.
+func round32To(dst []float32, s []float64) {
+	dst = dst[:len(s)]
+	for i, v := range s {
+		f := float32(v)
+		dst[i] = f
+		s[i] = float64(f)
+	}
+}
+
 // to32 writes the float64 values src into dst as float32.
 func to32(dst []float32, src []float64) {
 	dst = dst[:len(src)]
@@ -134,12 +144,13 @@ func (d *dictCoder) sync32(D *mat.Dense) error {
 	return nil
 }
 
-// encode32 codes the samples x on D in float32 into dst.
-func (d *dictCoder) encode32(ctx context.Context, dst *omp.Codes, D, x *mat.Dense) error {
+// encode32 codes the samples x on D in float32 into dst; x32, if not nil,
+// holds them as float32.
+func (d *dictCoder) encode32(ctx context.Context, dst *omp.Codes, D, x *mat.Dense, x32 []float32) error {
 	if err := d.sync32(D); err != nil {
 		return err
 	}
-	if err := d.f32.coder.EncodeToContext(ctx, &d.f32.codes, matrix32(&d.f32.x, x)); err != nil {
+	if err := d.f32.coder.EncodeToContext(ctx, &d.f32.codes, d.samples32(x, x32)); err != nil {
 		if cerr := ctx.Err(); cerr != nil {
 			return cerr
 		}
@@ -147,6 +158,16 @@ func (d *dictCoder) encode32(ctx context.Context, dst *omp.Codes, D, x *mat.Dens
 	}
 	codesFrom32(dst, &d.f32.codes)
 	return nil
+}
+
+// samples32 returns the samples x as float32: x32 when not nil, else a
+// copy in the coder's buffer.
+func (d *dictCoder) samples32(x *mat.Dense, x32 []float32) blas32.General {
+	if x32 == nil {
+		return matrix32(&d.f32.x, x)
+	}
+	r, c := x.Dims()
+	return blas32.General{Rows: r, Cols: c, Stride: c, Data: x32[:r*c]}
 }
 
 // stacked32 is the float32 side of a stackedCoder.
@@ -213,7 +234,7 @@ func (s *stackedCoder) encode32(st *state, d *dictCoder, b *batch, lambda0 float
 		return diverged(err, "stacked dictionary")
 	}
 	x := b.x.RawMatrix()
-	if err := d.f32.coder.CorrelationsTo(blas32.General{Rows: r, Cols: k, Stride: k, Data: f.a0[:r*k]}, matrix32(&d.f32.x, b.x)); err != nil {
+	if err := d.f32.coder.CorrelationsTo(blas32.General{Rows: r, Cols: k, Stride: k, Data: f.a0[:r*k]}, d.samples32(b.x, b.samples32())); err != nil {
 		return fmt.Errorf("oddl: coding: %w", err)
 	}
 	sw := max(1, min(workers, r))

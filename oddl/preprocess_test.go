@@ -6,6 +6,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"hash/crc32"
+	"math"
 	"math/rand/v2"
 	"strings"
 	"testing"
@@ -137,5 +138,49 @@ func TestDeskewModel(t *testing.T) {
 	}
 	if su, _ := u.Scores(a); mat.EqualApprox(su, sa, 1e-9) {
 		t.Error("deskewing changed nothing")
+	}
+}
+
+// TestPrepareRows checks the one pass of a mini-batch's samples against
+// its steps one after another over the whole matrix: the finiteness check,
+// the preprocessing and the rounding to float32 give the same values for
+// any number of workers, the float32 copy holds them, and the error names
+// the first non-finite value whichever worker's band holds it.
+func TestPrepareRows(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	X, _ := blobImages(rng, 301)
+	r, n := X.Dims()
+	img := Shape{Rows: 8, Cols: 8}
+	for _, p := range []Preprocess{PreprocessNone, PreprocessUnit, PreprocessDeskew} {
+		want := mat.DenseCopyOf(X)
+		if err := checkFinite(want); err != nil {
+			t.Fatal(err)
+		}
+		preprocessRows(want, p, img, 1)
+		round32(want.RawMatrix().Data)
+		for _, threads := range []int{1, 2, 3} {
+			got := mat.DenseCopyOf(X)
+			x32 := make([]float32, r*n)
+			if err := prepareRows(got, p, img, threads, true, x32); err != nil {
+				t.Fatalf("preprocessing %v, %d threads: %v", p, threads, err)
+			}
+			for i, v := range got.RawMatrix().Data {
+				if w := want.RawMatrix().Data[i]; v != w || float64(x32[i]) != w {
+					t.Fatalf("preprocessing %v, %d threads: value %d is %v (float32 %v), want %v", p, threads, i, v, x32[i], w)
+				}
+			}
+		}
+	}
+	for _, bad := range [][2]int{{0, 3}, {150, 0}, {299, 63}} {
+		got := mat.DenseCopyOf(X)
+		got.Set(bad[0], bad[1], math.NaN())
+		got.Set(300, 5, math.Inf(1)) // later than every first one
+		want := checkFinite(got)
+		for _, threads := range []int{1, 2, 3} {
+			err := prepareRows(mat.DenseCopyOf(got), PreprocessDeskew, img, threads, true, nil)
+			if err == nil || want == nil || err.Error() != want.Error() {
+				t.Fatalf("NaN at %v, %d threads: error %v, want %v", bad, threads, err, want)
+			}
+		}
 	}
 }

@@ -66,7 +66,7 @@ func refitPass(ctx context.Context, st *state, cfg Config, src Source, b *batch,
 		if cnt == 0 {
 			break
 		}
-		if err := d.encode(ctx, codes, D, b.x); err != nil {
+		if err := d.encode(ctx, codes, D, b.x, b.samples32()); err != nil {
 			return nil, err
 		}
 		// In batch order, so the sums do not depend on the thread count.

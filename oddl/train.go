@@ -337,7 +337,7 @@ func (t *trainer) code(joint bool, lambda0 float64) error {
 		}
 		return t.class.encode(m.st, t.b, &t.codes)
 	}
-	return t.dict.encode(t.ctx, &t.codes, m.st.dictView(), t.b.x)
+	return t.dict.encode(t.ctx, &t.codes, m.st.dictView(), t.b.x, t.b.samples32())
 }
 
 // accumulate adds the codes to the statistics M and N (after the
@@ -368,7 +368,7 @@ func (t *trainer) taskTerm(joint bool, lambda0 float64) error {
 	if t.stacked.valid {
 		err = t.stacked.codesOnD(&t.dict, t.b, &t.codes)
 	} else {
-		err = t.dict.encode(context.Background(), &t.codes, st.dictView(), t.b.x)
+		err = t.dict.encode(context.Background(), &t.codes, st.dictView(), t.b.x, t.b.samples32())
 	}
 	if err != nil {
 		return err
