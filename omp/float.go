@@ -135,7 +135,19 @@ func transposeT[T Float](m, n int, a []T, lda int, b []T, ldb int) {
 		kernel.Transpose(m, n, a, lda, any(b).([]float64), ldb)
 		return
 	}
-	for i := range m {
+	// Eight rows of a at a time, so that each column of them is written
+	// as eight consecutive values of b rather than one value a line.
+	i := 0
+	for ; i+8 <= m; i += 8 {
+		r0, r1, r2, r3 := a[i*lda:i*lda+n], a[(i+1)*lda:(i+1)*lda+n], a[(i+2)*lda:(i+2)*lda+n], a[(i+3)*lda:(i+3)*lda+n]
+		r4, r5, r6, r7 := a[(i+4)*lda:(i+4)*lda+n], a[(i+5)*lda:(i+5)*lda+n], a[(i+6)*lda:(i+6)*lda+n], a[(i+7)*lda:(i+7)*lda+n]
+		for j := range n {
+			o := b[j*ldb+i : j*ldb+i+8]
+			o[0], o[1], o[2], o[3] = r0[j], r1[j], r2[j], r3[j]
+			o[4], o[5], o[6], o[7] = r4[j], r5[j], r6[j], r7[j]
+		}
+	}
+	for ; i < m; i++ {
 		row := a[i*lda : i*lda+n]
 		for j, v := range row {
 			b[j*ldb+i] = v

@@ -286,3 +286,41 @@ func TestFillGram(t *testing.T) {
 		t.Error("FillGram on a dictionary coder: no error")
 	}
 }
+
+// TestTransposeT checks the transpose of both precisions against its
+// definition at every small shape (the float32 form takes eight rows at a
+// time, then one), with strides wider than the rows and the values around
+// the output left alone.
+func TestTransposeT(t *testing.T) {
+	for m := 0; m <= 19; m++ {
+		for _, n := range []int{0, 1, 3, 8, 17} {
+			checkTranspose[float32](t, m, n)
+			checkTranspose[float64](t, m, n)
+		}
+	}
+}
+
+func checkTranspose[T Float](t *testing.T, m, n int) {
+	t.Helper()
+	lda, ldb := n+3, m+2
+	a := make([]T, m*lda)
+	for i := range a {
+		a[i] = T(i + 1)
+	}
+	b := make([]T, max(1, n)*ldb)
+	for i := range b {
+		b[i] = -1
+	}
+	transposeT(m, n, a, lda, b, ldb)
+	for j := range max(1, n) {
+		for i := range ldb {
+			want := T(-1)
+			if j < n && i < m {
+				want = a[i*lda+j]
+			}
+			if got := b[j*ldb+i]; got != want {
+				t.Fatalf("%T %d×%d: b[%d, %d] = %v, want %v", a, m, n, j, i, got, want)
+			}
+		}
+	}
+}
