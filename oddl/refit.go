@@ -79,7 +79,7 @@ func refitPass(ctx context.Context, st *state, cfg Config, src Source, b *batch,
 			addCode(aa, ya, k, q, idx, val, y)
 		}
 	}
-	w, err := predictionRidge(st, aa, ya, cfg.Lambda1)
+	w, err := predictionRidge(st, aa, ya, cfg.Lambda1, true)
 	if err != nil {
 		return nil, err
 	}
@@ -177,9 +177,14 @@ func (h hinge) refine(q int, w []float64, cs *codeSet, seed uint64) {
 
 // predictionRidge returns the prediction classifier fitted by ridge
 // regression (λ1) to the statistics Σ a aᵀ (K×K) and Σ a yᵀ (K×q,
-// atom-major).
-func predictionRidge(st *state, aa, ya []float64, lambda1 float64) ([]float64, error) {
-	w, ok := ridgeSolve(st.k, st.q, aa, ya, lambda1)
+// atom-major). With scratch set, aa (both triangles) is the caller's to
+// lose and is overwritten rather than copied.
+func predictionRidge(st *state, aa, ya []float64, lambda1 float64, scratch bool) ([]float64, error) {
+	solve := ridgeSolve
+	if scratch {
+		solve = ridgeSolveInPlace
+	}
+	w, ok := solve(st.k, st.q, aa, ya, lambda1)
 	if !ok {
 		return nil, fmt.Errorf("oddl: refitting the classifier: the ridge system is not definite")
 	}

@@ -224,6 +224,17 @@ func fitW(st *state, lambda1 float64, impl gblas.Float64) {
 // makes indefinite is solved with the ridge strengthened a thousandfold at
 // a time (up to 10¹²); ok is false only when none made it definite.
 func ridgeSolve(k, q int, M, C []float64, lambda1 float64) (w []float64, ok bool) {
+	return ridgeWith(ridge.Solve, k, q, M, C, lambda1)
+}
+
+// ridgeSolveInPlace is ridgeSolve on a full symmetric M that the caller
+// no longer needs: it is overwritten (ridge.SolveInPlace), and no copy of
+// it is made. The result is ridgeSolve's, bit for bit.
+func ridgeSolveInPlace(k, q int, M, C []float64, lambda1 float64) (w []float64, ok bool) {
+	return ridgeWith(ridge.SolveInPlace, k, q, M, C, lambda1)
+}
+
+func ridgeWith(solve func(k, q int, M, C []float64, lambda, grow, maxGrow float64) ([]float64, error), k, q int, M, C []float64, lambda1 float64) (w []float64, ok bool) {
 	var tr float64
 	for j := range k {
 		tr += M[j*k+j]
@@ -232,6 +243,6 @@ func ridgeSolve(k, q int, M, C []float64, lambda1 float64) (w []float64, ok bool
 	if !(mu > 0) {
 		return make([]float64, k*q), true
 	}
-	w, err := ridge.Solve(k, q, M, C, max(lambda1, 1e-10)*mu, 1e3, 1e12)
+	w, err := solve(k, q, M, C, max(lambda1, 1e-10)*mu, 1e3, 1e12)
 	return w, err == nil
 }

@@ -3,6 +3,7 @@ package oddl
 import (
 	"context"
 	"errors"
+	"runtime"
 	"time"
 
 	"github.com/oddl-go/oddl/blas"
@@ -155,11 +156,22 @@ func (t *trainer) run(ctx context.Context) error {
 		fitW(m.st, m.cfg.Lambda1, t.c.impl)
 	}
 	if err == nil && m.Done() && m.cfg.Refit {
+		t.release()
 		start := time.Now()
 		err = t.refit(ctx)
 		m.times.Refit += time.Since(start)
 	}
 	return err
+}
+
+// release lets go of what only training uses — the stacked and class
+// coders, the statistics', the task term's and the update's buffers — so
+// that the refit's K×K sums and factor can take their memory rather than
+// add to it. The trainer trains no more after it.
+func (t *trainer) release() {
+	t.stacked, t.class = nil, nil
+	t.acc, t.task, t.up = accumulator{}, taskTerm{}, updater{}
+	runtime.GC()
 }
 
 // refit sets the prediction classifier: the ridge regression on the
@@ -171,7 +183,7 @@ func (t *trainer) refit(ctx context.Context) error {
 	var w []float64
 	var err error
 	if st.ra != nil && !m.cfg.RefitPass {
-		w, err = predictionRidge(st, st.ra, st.ry, m.cfg.Lambda1)
+		w, err = predictionRidge(st, st.ra, st.ry, m.cfg.Lambda1, false)
 	} else {
 		h := defaultHinge()
 		if t.o.hinge != nil {

@@ -32,22 +32,44 @@ var ErrNotDefinite = errors.New("ridge system is not positive definite")
 // ridge tried made the system definite. A poor condition number is not an
 // error: the floor on the ridge bounds how poor it can be.
 func Solve(k, q int, M, C []float64, lambda, grow, maxGrow float64) ([]float64, error) {
-	// The factor overwrites the upper triangle of a in place: one K×K
-	// matrix, where a symmetric copy and a separate triangular factor took
-	// two (the large dictionaries' K×K matrices set their peak memory).
-	a := blas64.Symmetric{N: k, Stride: k, Uplo: blas.Upper, Data: make([]float64, k*k)}
+	a := make([]float64, k*k)
+	for i := range k {
+		copy(a[i*k+i:(i+1)*k], M[i*k+i:(i+1)*k])
+		for j := i + 1; j < k; j++ {
+			a[j*k+i] = M[i*k+j]
+		}
+	}
+	return SolveInPlace(k, q, a, C, lambda, grow, maxGrow)
+}
+
+// SolveInPlace is Solve on a full symmetric M (both triangles set) that
+// the caller no longer needs: the factor overwrites M's upper triangle, so
+// that no second K×K matrix is made (the large dictionaries' K×K matrices
+// set their peak memory), and a retry with a stronger ridge reads M from
+// the lower triangle, which stays as it was. The result is Solve's, bit
+// for bit.
+func SolveInPlace(k, q int, M, C []float64, lambda, grow, maxGrow float64) ([]float64, error) {
+	diag := make([]float64, k)
+	for i := range k {
+		diag[i] = M[i*k+i]
+	}
+	a := blas64.Symmetric{N: k, Stride: k, Uplo: blas.Upper, Data: M[:k*k]}
 	for f := 1.0; ; f *= grow {
 		for i := range k {
-			row := a.Data[i*k : (i+1)*k]
-			copy(row[i:], M[i*k+i:(i+1)*k])
-			row[i] += lambda * f
+			a.Data[i*k+i] = diag[i] + lambda*f
 		}
 		if _, ok := lapack64.Potrf(a); ok {
 			break
 		}
-		// Potrf has overwritten part of the triangle: it is filled again.
 		if !(grow > 1) || f*grow > maxGrow {
 			return nil, ErrNotDefinite
+		}
+		// Potrf has overwritten part of the upper triangle: it is filled
+		// again from the lower.
+		for i := range k {
+			for j := i + 1; j < k; j++ {
+				a.Data[i*k+j] = a.Data[j*k+i]
+			}
 		}
 	}
 	x := slices.Clone(C[:k*q])

@@ -121,3 +121,54 @@ func TestSolveGrowRefactors(t *testing.T) {
 		}
 	}
 }
+
+// SolveInPlace gives Solve's solution bit for bit, on a definite system
+// and on one that needs a grown ridge (factored again from the lower
+// triangle), and leaves the lower triangle as it was.
+func TestSolveInPlace(t *testing.T) {
+	rng := rand.New(rand.NewPCG(2, 3))
+	const k, q = 40, 3
+	a := make([]float64, k*(k/2))
+	for i := range a {
+		a[i] = rng.NormFloat64()
+	}
+	M := make([]float64, k*k)
+	for i := range k {
+		for j := range k {
+			for p := range k / 2 { // rank k/2
+				M[i*k+j] += a[i*(k/2)+p] * a[j*(k/2)+p]
+			}
+		}
+	}
+	M[k*k-1] -= 1e-3 // indefinite: a larger ridge is needed
+	C := make([]float64, k*q)
+	for i := range C {
+		C[i] = rng.NormFloat64()
+	}
+	if _, err := Solve(k, q, M, C, 1e-14, 0, 0); err == nil {
+		t.Fatal("the test's M is definite at the smaller ridge: no retry is tested")
+	}
+	for _, lambda := range []float64{1, 1e-14} {
+		want, err := Solve(k, q, M, C, lambda, 10, 1e20)
+		if err != nil {
+			t.Fatal(err)
+		}
+		in := slices.Clone(M)
+		got, err := SolveInPlace(k, q, in, C, lambda, 10, 1e20)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := range want {
+			if got[i] != want[i] {
+				t.Fatalf("λ = %g: X[%d] = %v, want Solve's %v", lambda, i, got[i], want[i])
+			}
+		}
+		for i := range k {
+			for j := range i {
+				if in[i*k+j] != M[i*k+j] {
+					t.Fatalf("λ = %g: lower triangle changed at (%d, %d)", lambda, i, j)
+				}
+			}
+		}
+	}
+}
