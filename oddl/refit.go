@@ -89,8 +89,8 @@ func refitPass(ctx context.Context, st *state, cfg Config, src Source, b *batch,
 
 // refitChunk is the smallest number of samples the refit pass codes at
 // once: the default mini-batch, so that the refit reads into the training's
-// buffers rather than allocating larger ones (twice as many rows made the
-// products no faster, and the float32 peak memory 8 % higher).
+// buffers rather than allocating larger ones, which raised the peak memory
+// and made the training no faster.
 const refitChunk = 1024
 
 // codeSet holds sparse codes in compressed rows, with their labels (atom
