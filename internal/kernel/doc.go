@@ -116,7 +116,8 @@
 // values: the same fused multiply-adds in the same order). The assembly
 // of the float32 routines is written by f32_gen.go from one description
 // parameterised by the vector registers: every routine in AVX2 form
-// (f32_avx2_amd64.s), the GEMM micro-kernels also in AVX-512 form
+// (f32_avx2_amd64.s), the GEMM micro-kernels and the one-pass searches
+// (SaxpyRowsIamax, IsamaxUnitary) also in AVX-512 form
 // (f32_avx512_amd64.s); the other float32 routines run their AVX2 code in
 // the AVX-512 tier. ODDL_KERNEL and -tags
 // purego select the float32 code as they select the float64 one. Not there

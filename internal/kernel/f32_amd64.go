@@ -6,9 +6,9 @@ package kernel
 
 // The float32 routines on amd64: the AVX2/FMA assembly (f32_avx2_amd64.s,
 // written by f32_gen.go) in the avx2 and avx512 tiers, but for the GEMM
-// micro-kernels, which the avx512 tier runs in their AVX-512 forms
-// (f32_avx512_amd64.s); the Go forms in the go tier and below each
-// routine's threshold.
+// micro-kernels and the one-pass searches, which the avx512 tier runs in
+// their AVX-512 forms (f32_avx512_amd64.s); the Go forms in the go tier
+// and below each routine's threshold.
 
 func sgemmMicro(kern, kb int, ap, bp, c []float32, ldc int, alpha, beta float32) {
 	switch kern {
@@ -119,6 +119,9 @@ func isamax(x []float32) int {
 		return isamaxGo(x)
 	}
 	raceRead32(x)
+	if wide32(len(x)) {
+		return isamaxAVX512(x)
+	}
 	return isamaxAVX2(x)
 }
 
@@ -164,8 +167,15 @@ func saxpyRowsIamax(c, g []float32, ld int, idx []int, y []float32) int {
 		raceRead32(row)
 	}
 	raceWrite32(y)
+	if wide32(n) {
+		return saxpyRowsIamaxAVX512(c, g, ld, idx, y)
+	}
 	return saxpyRowsIamaxAVX2(c, g, ld, idx, y)
 }
+
+// wide32 reports whether the one-pass searches of n float32 values run
+// their AVX-512 form: in the avx512 tier, from one vector of sixteen on.
+func wide32(n int) bool { return useAsm && use512 && n >= min512x32 }
 
 func sscal(alpha float32, x []float32) {
 	if !useAsm || len(x) < sscalAsmMin {
@@ -292,6 +302,15 @@ func isamaxAVX2(x []float32) int
 //
 //go:noescape
 func saxpyRowsIamaxAVX2(c, g []float32, ld int, idx []int, y []float32) int
+
+// isamaxAVX512 and saxpyRowsIamaxAVX512 are the AVX-512 forms of the two
+// above, sixteen lanes a vector: the same values and the same index.
+//
+//go:noescape
+func isamaxAVX512(x []float32) int
+
+//go:noescape
+func saxpyRowsIamaxAVX512(c, g []float32, ld int, idx []int, y []float32) int
 
 // saxpyAVX2 sets y[i] = fma(alpha, x[i], y[i]) for i < len(x) (len(y) >=
 // len(x)).

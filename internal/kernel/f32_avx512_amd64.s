@@ -1088,3 +1088,307 @@ next:
 	VZEROUPPER
 done:
 	RET
+
+// func saxpyRowsIamaxAVX512(c, g []float32, ld int, idx []int, y []float32) int
+//   R8 c, R9 g, R10 ld in bytes, R11 idx, R12 rows, DI y, SI the byte
+//   offset of the current elements, DX the row m, AX its elements;
+//   Z0..Z3 elements, Z4 c[m], Z5 the mask of |x| (and the largest int32),
+//   Z6, Z7 and Z8, Z9 the lanes' maxima and indices, Z10 the indices of
+//   the next vector, Z11 sixteen, K1 and K2 the lanes that move;
+//   R13 the index of the tail's element
+TEXT ·saxpyRowsIamaxAVX512(SB), NOSPLIT, $0-112
+	MOVQ c_base+0(FP), R8
+	MOVQ g_base+24(FP), R9
+	MOVQ ld+48(FP), R10
+	SHLQ $2, R10                   // R10 = ld in bytes
+	MOVQ idx_base+56(FP), R11
+	MOVQ idx_len+64(FP), R12
+	MOVQ y_base+80(FP), DI
+	MOVQ y_len+88(FP), CX
+	XORQ SI, SI
+	MOVL $0x7fffffff, AX
+	VPBROADCASTD AX, Z5
+	MOVL $0xbf800000, AX          // -1.0
+	VPBROADCASTD AX, Z6
+	VMOVAPS Z6, Z8
+	MOVL $16, AX
+	VPBROADCASTD AX, Z11
+	VMOVDQU32 ·iotaLanes32x16<>(SB), Z10
+	VMOVDQA32 Z10, Z7
+	VPADDD Z11, Z10, Z9
+	MOVQ CX, BX
+	SHRQ $6, BX                    // BX = n / 64
+	JZ   saxpyRowsIamaxAVX512_vec
+saxpyRowsIamaxAVX512_big:
+	VMOVUPS 0(DI)(SI*1), Z0
+	VMOVUPS 64(DI)(SI*1), Z1
+	VMOVUPS 128(DI)(SI*1), Z2
+	VMOVUPS 192(DI)(SI*1), Z3
+	XORQ DX, DX
+	TESTQ R12, R12
+	JZ   saxpyRowsIamaxAVX512_bigstore
+saxpyRowsIamaxAVX512_bigrow:
+	VBROADCASTSS (R8)(DX*4), Z4
+	MOVQ (R11)(DX*8), AX
+	IMULQ R10, AX
+	ADDQ R9, AX
+	ADDQ SI, AX                    // AX = &g[idx[m]*ld + offset]
+	VFMADD231PS 0(AX), Z4, Z0
+	VFMADD231PS 64(AX), Z4, Z1
+	VFMADD231PS 128(AX), Z4, Z2
+	VFMADD231PS 192(AX), Z4, Z3
+	INCQ DX
+	CMPQ DX, R12
+	JLT  saxpyRowsIamaxAVX512_bigrow
+saxpyRowsIamaxAVX512_bigstore:
+	VMOVUPS Z0, 0(DI)(SI*1)
+	VMOVUPS Z1, 64(DI)(SI*1)
+	VMOVUPS Z2, 128(DI)(SI*1)
+	VMOVUPS Z3, 192(DI)(SI*1)
+	VANDPS Z0, Z5, Z12
+	VCMPPS $0x1e, Z6, Z12, K1         // |y| > the lane's maximum
+	VMAXPS Z6, Z12, Z6
+	VMOVDQA32 Z10, K1, Z7
+	VPADDD Z11, Z10, Z10
+	VANDPS Z1, Z5, Z13
+	VCMPPS $0x1e, Z8, Z13, K2         // |y| > the lane's maximum
+	VMAXPS Z8, Z13, Z8
+	VMOVDQA32 Z10, K2, Z9
+	VPADDD Z11, Z10, Z10
+	VANDPS Z2, Z5, Z12
+	VCMPPS $0x1e, Z6, Z12, K1         // |y| > the lane's maximum
+	VMAXPS Z6, Z12, Z6
+	VMOVDQA32 Z10, K1, Z7
+	VPADDD Z11, Z10, Z10
+	VANDPS Z3, Z5, Z13
+	VCMPPS $0x1e, Z8, Z13, K2         // |y| > the lane's maximum
+	VMAXPS Z8, Z13, Z8
+	VMOVDQA32 Z10, K2, Z9
+	VPADDD Z11, Z10, Z10
+	ADDQ $256, SI
+	DECQ BX
+	JNZ  saxpyRowsIamaxAVX512_big
+saxpyRowsIamaxAVX512_vec:
+	MOVQ CX, BX
+	ANDQ $63, BX
+	SHRQ $4, BX                    // BX = n % 64 / 16
+	JZ   saxpyRowsIamaxAVX512_reduce
+saxpyRowsIamaxAVX512_vecloop:
+	VMOVUPS 0(DI)(SI*1), Z0
+	XORQ DX, DX
+	TESTQ R12, R12
+	JZ   saxpyRowsIamaxAVX512_vecstore
+saxpyRowsIamaxAVX512_vecrow:
+	VBROADCASTSS (R8)(DX*4), Z4
+	MOVQ (R11)(DX*8), AX
+	IMULQ R10, AX
+	ADDQ R9, AX
+	ADDQ SI, AX                    // AX = &g[idx[m]*ld + offset]
+	VFMADD231PS 0(AX), Z4, Z0
+	INCQ DX
+	CMPQ DX, R12
+	JLT  saxpyRowsIamaxAVX512_vecrow
+saxpyRowsIamaxAVX512_vecstore:
+	VMOVUPS Z0, 0(DI)(SI*1)
+	VANDPS Z0, Z5, Z12
+	VCMPPS $0x1e, Z6, Z12, K1         // |y| > the lane's maximum
+	VMAXPS Z6, Z12, Z6
+	VMOVDQA32 Z10, K1, Z7
+	VPADDD Z11, Z10, Z10
+	ADDQ $64, SI
+	DECQ BX
+	JNZ  saxpyRowsIamaxAVX512_vecloop
+saxpyRowsIamaxAVX512_reduce:
+	VMAXPS Z8, Z6, Z12
+	VEXTRACTF32X8 $1, Z12, Y13
+	VMAXPS Y13, Y12, Y12
+	VEXTRACTF128 $1, Y12, X13
+	VMAXPS X13, X12, X12
+	VPERMILPS $0x4e, X12, X13
+	VMAXPS X13, X12, X12
+	VPERMILPS $0xb1, X12, X13
+	VMAXPS X13, X12, X12
+	VBROADCASTSS X12, Z12
+	VCMPPS $0, Z12, Z6, K1
+	VCMPPS $0, Z12, Z8, K2
+	VMOVDQA32 Z5, Z13
+	VMOVDQA32 Z5, Z14
+	VMOVDQA32 Z7, K1, Z13
+	VMOVDQA32 Z9, K2, Z14
+	VPMINSD Z14, Z13, Z13
+	VEXTRACTI32X8 $1, Z13, Y14
+	VPMINSD Y14, Y13, Y13
+	VEXTRACTI128 $1, Y13, X14
+	VPMINSD X14, X13, X13
+	VPSHUFD $0x4e, X13, X14
+	VPMINSD X14, X13, X13
+	VPSHUFD $0xb1, X13, X14
+	VPMINSD X14, X13, X13
+	VMOVD X13, AX
+	MOVQ CX, R13
+	ANDQ $15, CX                    // CX = n % 16
+	JZ   saxpyRowsIamaxAVX512_done
+	SUBQ CX, R13                   // R13 = the tail's first index
+saxpyRowsIamaxAVX512_one:
+	VMOVSS (DI)(SI*1), X0
+	XORQ DX, DX
+	TESTQ R12, R12
+	JZ   saxpyRowsIamaxAVX512_onestore
+saxpyRowsIamaxAVX512_onerow:
+	VMOVSS (R8)(DX*4), X4
+	MOVQ (R11)(DX*8), BX
+	IMULQ R10, BX
+	ADDQ R9, BX
+	ADDQ SI, BX                    // BX = &g[idx[m]*ld + offset]
+	VFMADD231SS (BX), X4, X0
+	INCQ DX
+	CMPQ DX, R12
+	JLT  saxpyRowsIamaxAVX512_onerow
+saxpyRowsIamaxAVX512_onestore:
+	VMOVSS X0, (DI)(SI*1)
+	VANDPS X5, X0, X0
+	VUCOMISS X12, X0
+	JBE  saxpyRowsIamaxAVX512_next                        // not larger, or NaN
+	VMOVAPS X0, X12
+	MOVQ R13, AX
+saxpyRowsIamaxAVX512_next:
+	ADDQ $4, SI
+	INCQ R13
+	DECQ CX
+	JNZ  saxpyRowsIamaxAVX512_one
+saxpyRowsIamaxAVX512_done:
+	VZEROUPPER
+	MOVQ AX, ret+104(FP)
+	RET
+
+// func isamaxAVX512(x []float32) int
+//   DI x, SI the byte offset of the current elements;
+//   Z0..Z3 elements, Z5 the mask of |x| (and the largest int32),
+//   Z6, Z7 and Z8, Z9 the lanes' maxima and indices, Z10 the indices of
+//   the next vector, Z11 sixteen, K1 and K2 the lanes that move;
+//   R13 the index of the tail's element
+TEXT ·isamaxAVX512(SB), NOSPLIT, $0-32
+	MOVQ x_base+0(FP), DI
+	MOVQ x_len+8(FP), CX
+	XORQ SI, SI
+	MOVL $0x7fffffff, AX
+	VPBROADCASTD AX, Z5
+	MOVL $0xbf800000, AX          // -1.0
+	VPBROADCASTD AX, Z6
+	VMOVAPS Z6, Z8
+	MOVL $16, AX
+	VPBROADCASTD AX, Z11
+	VMOVDQU32 ·iotaLanes32x16<>(SB), Z10
+	VMOVDQA32 Z10, Z7
+	VPADDD Z11, Z10, Z9
+	MOVQ CX, BX
+	SHRQ $6, BX                    // BX = n / 64
+	JZ   isamaxAVX512_vec
+isamaxAVX512_big:
+	VMOVUPS 0(DI)(SI*1), Z0
+	VMOVUPS 64(DI)(SI*1), Z1
+	VMOVUPS 128(DI)(SI*1), Z2
+	VMOVUPS 192(DI)(SI*1), Z3
+	VANDPS Z0, Z5, Z12
+	VCMPPS $0x1e, Z6, Z12, K1         // |y| > the lane's maximum
+	VMAXPS Z6, Z12, Z6
+	VMOVDQA32 Z10, K1, Z7
+	VPADDD Z11, Z10, Z10
+	VANDPS Z1, Z5, Z13
+	VCMPPS $0x1e, Z8, Z13, K2         // |y| > the lane's maximum
+	VMAXPS Z8, Z13, Z8
+	VMOVDQA32 Z10, K2, Z9
+	VPADDD Z11, Z10, Z10
+	VANDPS Z2, Z5, Z12
+	VCMPPS $0x1e, Z6, Z12, K1         // |y| > the lane's maximum
+	VMAXPS Z6, Z12, Z6
+	VMOVDQA32 Z10, K1, Z7
+	VPADDD Z11, Z10, Z10
+	VANDPS Z3, Z5, Z13
+	VCMPPS $0x1e, Z8, Z13, K2         // |y| > the lane's maximum
+	VMAXPS Z8, Z13, Z8
+	VMOVDQA32 Z10, K2, Z9
+	VPADDD Z11, Z10, Z10
+	ADDQ $256, SI
+	DECQ BX
+	JNZ  isamaxAVX512_big
+isamaxAVX512_vec:
+	MOVQ CX, BX
+	ANDQ $63, BX
+	SHRQ $4, BX                    // BX = n % 64 / 16
+	JZ   isamaxAVX512_reduce
+isamaxAVX512_vecloop:
+	VMOVUPS 0(DI)(SI*1), Z0
+	VANDPS Z0, Z5, Z12
+	VCMPPS $0x1e, Z6, Z12, K1         // |y| > the lane's maximum
+	VMAXPS Z6, Z12, Z6
+	VMOVDQA32 Z10, K1, Z7
+	VPADDD Z11, Z10, Z10
+	ADDQ $64, SI
+	DECQ BX
+	JNZ  isamaxAVX512_vecloop
+isamaxAVX512_reduce:
+	VMAXPS Z8, Z6, Z12
+	VEXTRACTF32X8 $1, Z12, Y13
+	VMAXPS Y13, Y12, Y12
+	VEXTRACTF128 $1, Y12, X13
+	VMAXPS X13, X12, X12
+	VPERMILPS $0x4e, X12, X13
+	VMAXPS X13, X12, X12
+	VPERMILPS $0xb1, X12, X13
+	VMAXPS X13, X12, X12
+	VBROADCASTSS X12, Z12
+	VCMPPS $0, Z12, Z6, K1
+	VCMPPS $0, Z12, Z8, K2
+	VMOVDQA32 Z5, Z13
+	VMOVDQA32 Z5, Z14
+	VMOVDQA32 Z7, K1, Z13
+	VMOVDQA32 Z9, K2, Z14
+	VPMINSD Z14, Z13, Z13
+	VEXTRACTI32X8 $1, Z13, Y14
+	VPMINSD Y14, Y13, Y13
+	VEXTRACTI128 $1, Y13, X14
+	VPMINSD X14, X13, X13
+	VPSHUFD $0x4e, X13, X14
+	VPMINSD X14, X13, X13
+	VPSHUFD $0xb1, X13, X14
+	VPMINSD X14, X13, X13
+	VMOVD X13, AX
+	MOVQ CX, R13
+	ANDQ $15, CX                    // CX = n % 16
+	JZ   isamaxAVX512_done
+	SUBQ CX, R13                   // R13 = the tail's first index
+isamaxAVX512_one:
+	VMOVSS (DI)(SI*1), X0
+	VANDPS X5, X0, X0
+	VUCOMISS X12, X0
+	JBE  isamaxAVX512_next                        // not larger, or NaN
+	VMOVAPS X0, X12
+	MOVQ R13, AX
+isamaxAVX512_next:
+	ADDQ $4, SI
+	INCQ R13
+	DECQ CX
+	JNZ  isamaxAVX512_one
+isamaxAVX512_done:
+	VZEROUPPER
+	MOVQ AX, ret+24(FP)
+	RET
+
+DATA ·iotaLanes32x16<>+0(SB)/4, $0
+DATA ·iotaLanes32x16<>+4(SB)/4, $1
+DATA ·iotaLanes32x16<>+8(SB)/4, $2
+DATA ·iotaLanes32x16<>+12(SB)/4, $3
+DATA ·iotaLanes32x16<>+16(SB)/4, $4
+DATA ·iotaLanes32x16<>+20(SB)/4, $5
+DATA ·iotaLanes32x16<>+24(SB)/4, $6
+DATA ·iotaLanes32x16<>+28(SB)/4, $7
+DATA ·iotaLanes32x16<>+32(SB)/4, $8
+DATA ·iotaLanes32x16<>+36(SB)/4, $9
+DATA ·iotaLanes32x16<>+40(SB)/4, $10
+DATA ·iotaLanes32x16<>+44(SB)/4, $11
+DATA ·iotaLanes32x16<>+48(SB)/4, $12
+DATA ·iotaLanes32x16<>+52(SB)/4, $13
+DATA ·iotaLanes32x16<>+56(SB)/4, $14
+DATA ·iotaLanes32x16<>+60(SB)/4, $15
+GLOBL ·iotaLanes32x16<>(SB), RODATA|NOPTR, $64

@@ -11,12 +11,13 @@
 // instruction set's vector registers (their name and how many float32
 // lanes and registers there are); each entry of isas is one tier's file.
 // The AVX2/FMA file has every routine. The AVX-512 file has the GEMM
-// micro-kernels only (the micro-kernel, its column of tiles and its
-// in-place form), which are the arithmetic-bound float32 code; the packing
-// and the level-1 and fused routines, bound by memory or by their
+// micro-kernels (the micro-kernel, its column of tiles and its in-place
+// form), which are the arithmetic-bound float32 code, and the one-pass
+// searches of Batch-OMP (saxpyRowsIamax, isamax), whose folds a vector at
+// a time are what bounds them, so that sixteen lanes halve their work; the
+// packing and the other level-1 routines, bound by memory or by their
 // bookkeeping rather than by vector width, run their AVX2 forms in the
-// avx512 tier too (their AVX-512 forms would need a reduction step for the
-// upper 256 bits and mask-register tails).
+// avx512 tier too.
 package main
 
 import (
@@ -39,7 +40,8 @@ type isa struct {
 	// nv·lanes columns of packed B per step). The driver's tier entry
 	// must match it.
 	mr, nv int
-	// gemmOnly: the file has the GEMM micro-kernels only.
+	// gemmOnly: the file has the GEMM micro-kernels, and of the other
+	// routines only the one-pass searches (saxpyRowsIamax, isamax).
 	gemmOnly bool
 }
 
@@ -74,7 +76,13 @@ func main() {
 		gemmKernel(p, s)
 		gemmTiles(p, s, true)
 		gemmTiles(p, s, false)
-		if !s.gemmOnly {
+		if s.gemmOnly {
+			// The one-pass searches are bound by their folds, a vector
+			// at a time: sixteen lanes halve them.
+			axpyRowsIamax512(p, s, true)
+			axpyRowsIamax512(p, s, false)
+			iotaLanes16(p)
+		} else {
 			packRows(p, s, s.nv*s.lanes)
 			// The column panels of the AVX-512 kernel, 48 wide.
 			packRows(p, s, 48)
@@ -1100,6 +1108,189 @@ func axpyRowsIamax(p func(string, ...any), s isa, rows bool) {
 		p("\tMOVQ AX, ret+24(FP)")
 	}
 	p("\tRET")
+}
+
+// axpyRowsIamax512 writes axpyRowsIamax's two routines for AVX-512
+// (lanes = 16): the same loop, with the comparisons into mask registers
+// (K1 for the even vectors' lanes, K2 for the odd ones') and the indices
+// moved under them, and a reduction that first folds the upper 256 bits
+// of the lanes into the lower. The values of y and the index returned
+// are those of the AVX2 form.
+func axpyRowsIamax512(p func(string, ...any), s isa, rows bool) {
+	name, frame := "isamax"+s.suffix, "$0-32"
+	if rows {
+		name, frame = "saxpyRowsIamax"+s.suffix, "$0-112"
+	}
+	vb, big := 4*s.lanes, l1Vectors*s.lanes
+	label := func(l string) string { return name + "_" + l }
+	p("")
+	if rows {
+		p("// func %s(c, g []float32, ld int, idx []int, y []float32) int", name)
+		p("//   R8 c, R9 g, R10 ld in bytes, R11 idx, R12 rows, DI y, SI the byte")
+		p("//   offset of the current elements, DX the row m, AX its elements;")
+		p("//   Z0..Z3 elements, Z4 c[m], Z5 the mask of |x| (and the largest int32),")
+	} else {
+		p("// func %s(x []float32) int", name)
+		p("//   DI x, SI the byte offset of the current elements;")
+		p("//   Z0..Z3 elements, Z5 the mask of |x| (and the largest int32),")
+	}
+	p("//   Z6, Z7 and Z8, Z9 the lanes' maxima and indices, Z10 the indices of")
+	p("//   the next vector, Z11 sixteen, K1 and K2 the lanes that move;")
+	p("//   R13 the index of the tail's element")
+	p("TEXT ·%s(SB), NOSPLIT, %s", name, frame)
+	if rows {
+		rowsArgs(p)
+	} else {
+		p("\tMOVQ x_base+0(FP), DI")
+		p("\tMOVQ x_len+8(FP), CX")
+	}
+	p("\tXORQ SI, SI")
+	p("\tMOVL $0x7fffffff, AX")
+	p("\tVPBROADCASTD AX, Z5")
+	p("\tMOVL $0xbf800000, AX          // -1.0")
+	p("\tVPBROADCASTD AX, Z6")
+	p("\tVMOVAPS Z6, Z8")
+	p("\tMOVL $%d, AX", s.lanes)
+	p("\tVPBROADCASTD AX, Z11")
+	p("\tVMOVDQU32 ·iotaLanes32x16<>(SB), Z10")
+	p("\tVMOVDQA32 Z10, Z7")
+	p("\tVPADDD Z11, Z10, Z9")
+	// fold folds vector register r into lane set set (0: Z6, Z7, K1;
+	// 1: Z8, Z9, K2).
+	fold := func(r, set int) {
+		mx, ix := s.v(6+2*set), s.v(7+2*set)
+		ab, gt := s.v(12+set), fmt.Sprintf("K%d", 1+set)
+		p("\tVANDPS %s, Z5, %s", s.v(r), ab)
+		p("\tVCMPPS $0x1e, %s, %s, %s         // |y| > the lane's maximum", mx, ab, gt)
+		p("\tVMAXPS %s, %s, %s", mx, ab, mx)
+		p("\tVMOVDQA32 Z10, %s, %s", gt, ix)
+		p("\tVPADDD Z11, Z10, Z10")
+	}
+	update := func(nv int, l string) {
+		for r := range nv {
+			p("\tVMOVUPS %d(DI)(SI*1), %s", vb*r, s.v(r))
+		}
+		if !rows {
+			return
+		}
+		p("\tXORQ DX, DX")
+		p("\tTESTQ R12, R12")
+		p("\tJZ   %s", label(l+"store"))
+		p("%s:", label(l+"row"))
+		p("\tVBROADCASTSS (R8)(DX*4), Z4")
+		rowAddr(p, "AX")
+		for r := range nv {
+			p("\tVFMADD231PS %d(AX), Z4, %s", vb*r, s.v(r))
+		}
+		p("\tINCQ DX")
+		p("\tCMPQ DX, R12")
+		p("\tJLT  %s", label(l+"row"))
+		p("%s:", label(l+"store"))
+		for r := range nv {
+			p("\tVMOVUPS %s, %d(DI)(SI*1)", s.v(r), vb*r)
+		}
+	}
+	p("\tMOVQ CX, BX")
+	p("\tSHRQ $%d, BX                    // BX = n / %d", log2(big), big)
+	p("\tJZ   %s", label("vec"))
+	p("%s:", label("big"))
+	update(l1Vectors, "big")
+	for r := range l1Vectors {
+		fold(r, r%2)
+	}
+	p("\tADDQ $%d, SI", vb*l1Vectors)
+	p("\tDECQ BX")
+	p("\tJNZ  %s", label("big"))
+	p("%s:", label("vec"))
+	p("\tMOVQ CX, BX")
+	p("\tANDQ $%d, BX", big-1)
+	p("\tSHRQ $%d, BX                    // BX = n %% %d / %d", log2(s.lanes), big, s.lanes)
+	p("\tJZ   %s", label("reduce"))
+	p("%s:", label("vecloop"))
+	update(1, "vec")
+	fold(0, 0)
+	p("\tADDQ $%d, SI", vb)
+	p("\tDECQ BX")
+	p("\tJNZ  %s", label("vecloop"))
+	p("%s:", label("reduce"))
+	// The largest lane, broadcast to Z12; X12 keeps it for the tail.
+	p("\tVMAXPS Z8, Z6, Z12")
+	p("\tVEXTRACTF32X8 $1, Z12, Y13")
+	p("\tVMAXPS Y13, Y12, Y12")
+	p("\tVEXTRACTF128 $1, Y12, X13")
+	p("\tVMAXPS X13, X12, X12")
+	p("\tVPERMILPS $0x4e, X12, X13")
+	p("\tVMAXPS X13, X12, X12")
+	p("\tVPERMILPS $0xb1, X12, X13")
+	p("\tVMAXPS X13, X12, X12")
+	p("\tVBROADCASTSS X12, Z12")
+	// The smallest index among the lanes that hold it (the others read
+	// as the largest int32).
+	p("\tVCMPPS $0, Z12, Z6, K1")
+	p("\tVCMPPS $0, Z12, Z8, K2")
+	p("\tVMOVDQA32 Z5, Z13")
+	p("\tVMOVDQA32 Z5, Z14")
+	p("\tVMOVDQA32 Z7, K1, Z13")
+	p("\tVMOVDQA32 Z9, K2, Z14")
+	p("\tVPMINSD Z14, Z13, Z13")
+	p("\tVEXTRACTI32X8 $1, Z13, Y14")
+	p("\tVPMINSD Y14, Y13, Y13")
+	p("\tVEXTRACTI128 $1, Y13, X14")
+	p("\tVPMINSD X14, X13, X13")
+	p("\tVPSHUFD $0x4e, X13, X14")
+	p("\tVPMINSD X14, X13, X13")
+	p("\tVPSHUFD $0xb1, X13, X14")
+	p("\tVPMINSD X14, X13, X13")
+	p("\tVMOVD X13, AX")
+	// The tail: its elements replace the result only when strictly larger.
+	p("\tMOVQ CX, R13")
+	p("\tANDQ $%d, CX                    // CX = n %% %d", s.lanes-1, s.lanes)
+	p("\tJZ   %s", label("done"))
+	p("\tSUBQ CX, R13                   // R13 = the tail's first index")
+	p("%s:", label("one"))
+	p("\tVMOVSS (DI)(SI*1), X0")
+	if rows {
+		p("\tXORQ DX, DX")
+		p("\tTESTQ R12, R12")
+		p("\tJZ   %s", label("onestore"))
+		p("%s:", label("onerow"))
+		p("\tVMOVSS (R8)(DX*4), X4")
+		rowAddr(p, "BX")
+		p("\tVFMADD231SS (BX), X4, X0")
+		p("\tINCQ DX")
+		p("\tCMPQ DX, R12")
+		p("\tJLT  %s", label("onerow"))
+		p("%s:", label("onestore"))
+		p("\tVMOVSS X0, (DI)(SI*1)")
+	}
+	p("\tVANDPS X5, X0, X0")
+	p("\tVUCOMISS X12, X0")
+	p("\tJBE  %s                        // not larger, or NaN", label("next"))
+	p("\tVMOVAPS X0, X12")
+	p("\tMOVQ R13, AX")
+	p("%s:", label("next"))
+	p("\tADDQ $4, SI")
+	p("\tINCQ R13")
+	p("\tDECQ CX")
+	p("\tJNZ  %s", label("one"))
+	p("%s:", label("done"))
+	p("\tVZEROUPPER")
+	if rows {
+		p("\tMOVQ AX, ret+104(FP)")
+	} else {
+		p("\tMOVQ AX, ret+24(FP)")
+	}
+	p("\tRET")
+}
+
+// iotaLanes16 writes the int32 constants 0, 1, …, 15 that the lanes of
+// the AVX-512 one-pass searches start from.
+func iotaLanes16(p func(string, ...any)) {
+	p("")
+	for l := range 16 {
+		p("DATA ·iotaLanes32x16<>+%d(SB)/4, $%d", 4*l, l)
+	}
+	p("GLOBL ·iotaLanes32x16<>(SB), RODATA|NOPTR, $64")
 }
 
 // iotaLanes writes the int32 constants 0, 1, …, lanes−1 that the lanes of

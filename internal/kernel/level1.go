@@ -19,6 +19,10 @@ var (
 	// (which still run below it in that tier): under it one or two
 	// 512-bit steps and the mask set-up gain nothing.
 	min512 = 16
+	// min512x32 is the same for the float32 one-pass searches
+	// (saxpyRowsIamax, isamax): from one 512-bit vector on, shorter
+	// vectors going straight to the scalar tail.
+	min512x32 = 16
 )
 
 // wide reports whether the AVX-512 form of a routine takes n elements: the

@@ -54,7 +54,7 @@ func runnablePaths() []kernelPath {
 
 // withKernelPath runs f with the dispatch set for p, then restores it.
 func withKernelPath(p kernelPath, f func()) {
-	thresholds := []*int{&dotAsmMin, &axpyAsmMin, &scalAsmMin, &sumSqAsmMin, &iamaxAsmMin, &incAsmMin, &gemvAsmMin, &min512}
+	thresholds := []*int{&dotAsmMin, &axpyAsmMin, &scalAsmMin, &sumSqAsmMin, &iamaxAsmMin, &incAsmMin, &gemvAsmMin, &min512, &min512x32}
 	saved := make([]int, len(thresholds))
 	for i, t := range thresholds {
 		saved[i] = *t

@@ -5,8 +5,9 @@ import "math"
 // The single-precision level-1 routines: the float32 forms of DotUnitary,
 // DotInc, AxpyUnitary, AxpyInc, ScalUnitary, ScalInc, Nrm2Unitary,
 // Nrm2Inc, IamaxUnitary and IamaxInc, with the same contracts. The unit-stride forms run the AVX2/FMA assembly in the avx2
-// and avx512 tiers (the avx512 tier has no float32 code of its own yet)
-// and their Go forms in the go tier; the strided forms are Go loops.
+// and avx512 tiers (IsamaxUnitary, and the fused update and search of
+// Batch-OMP, in their AVX-512 form in the avx512 tier) and their Go forms
+// in the go tier; the strided forms are Go loops.
 
 // Below these lengths the unit-stride routines run the Go loop (see
 // dotAsmMin). The values are not measured crossovers yet; they are
