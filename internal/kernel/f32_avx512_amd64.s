@@ -1107,13 +1107,16 @@ TEXT ·saxpyRowsIamaxAVX512(SB), NOSPLIT, $0-112
 	MOVQ y_len+88(FP), CX
 	XORQ SI, SI
 	MOVL $0x7fffffff, AX
-	VPBROADCASTD AX, Z5
+	VMOVD AX, X5
+	VPBROADCASTD X5, Z5
 	MOVL $0xbf800000, AX          // -1.0
-	VPBROADCASTD AX, Z6
+	VMOVD AX, X6
+	VPBROADCASTD X6, Z6
 	VMOVAPS Z6, Z8
 	MOVL $16, AX
-	VPBROADCASTD AX, Z11
-	VMOVDQU32 ·iotaLanes32x16<>(SB), Z10
+	VMOVD AX, X11
+	VPBROADCASTD X11, Z11
+	VMOVDQU32 ·iotaLanes32<>(SB), Z10
 	VMOVDQA32 Z10, Z7
 	VPADDD Z11, Z10, Z9
 	MOVQ CX, BX
@@ -1150,9 +1153,9 @@ saxpyRowsIamaxAVX512_bigstore:
 	VMAXPS Z6, Z12, Z6
 	VMOVDQA32 Z10, K1, Z7
 	VPADDD Z11, Z10, Z10
-	VANDPS Z1, Z5, Z13
-	VCMPPS $0x1e, Z8, Z13, K2         // |y| > the lane's maximum
-	VMAXPS Z8, Z13, Z8
+	VANDPS Z1, Z5, Z14
+	VCMPPS $0x1e, Z8, Z14, K2         // |y| > the lane's maximum
+	VMAXPS Z8, Z14, Z8
 	VMOVDQA32 Z10, K2, Z9
 	VPADDD Z11, Z10, Z10
 	VANDPS Z2, Z5, Z12
@@ -1160,9 +1163,9 @@ saxpyRowsIamaxAVX512_bigstore:
 	VMAXPS Z6, Z12, Z6
 	VMOVDQA32 Z10, K1, Z7
 	VPADDD Z11, Z10, Z10
-	VANDPS Z3, Z5, Z13
-	VCMPPS $0x1e, Z8, Z13, K2         // |y| > the lane's maximum
-	VMAXPS Z8, Z13, Z8
+	VANDPS Z3, Z5, Z14
+	VCMPPS $0x1e, Z8, Z14, K2         // |y| > the lane's maximum
+	VMAXPS Z8, Z14, Z8
 	VMOVDQA32 Z10, K2, Z9
 	VPADDD Z11, Z10, Z10
 	ADDQ $256, SI
@@ -1272,13 +1275,16 @@ TEXT ·isamaxAVX512(SB), NOSPLIT, $0-32
 	MOVQ x_len+8(FP), CX
 	XORQ SI, SI
 	MOVL $0x7fffffff, AX
-	VPBROADCASTD AX, Z5
+	VMOVD AX, X5
+	VPBROADCASTD X5, Z5
 	MOVL $0xbf800000, AX          // -1.0
-	VPBROADCASTD AX, Z6
+	VMOVD AX, X6
+	VPBROADCASTD X6, Z6
 	VMOVAPS Z6, Z8
 	MOVL $16, AX
-	VPBROADCASTD AX, Z11
-	VMOVDQU32 ·iotaLanes32x16<>(SB), Z10
+	VMOVD AX, X11
+	VPBROADCASTD X11, Z11
+	VMOVDQU32 ·iotaLanes32<>(SB), Z10
 	VMOVDQA32 Z10, Z7
 	VPADDD Z11, Z10, Z9
 	MOVQ CX, BX
@@ -1294,9 +1300,9 @@ isamaxAVX512_big:
 	VMAXPS Z6, Z12, Z6
 	VMOVDQA32 Z10, K1, Z7
 	VPADDD Z11, Z10, Z10
-	VANDPS Z1, Z5, Z13
-	VCMPPS $0x1e, Z8, Z13, K2         // |y| > the lane's maximum
-	VMAXPS Z8, Z13, Z8
+	VANDPS Z1, Z5, Z14
+	VCMPPS $0x1e, Z8, Z14, K2         // |y| > the lane's maximum
+	VMAXPS Z8, Z14, Z8
 	VMOVDQA32 Z10, K2, Z9
 	VPADDD Z11, Z10, Z10
 	VANDPS Z2, Z5, Z12
@@ -1304,9 +1310,9 @@ isamaxAVX512_big:
 	VMAXPS Z6, Z12, Z6
 	VMOVDQA32 Z10, K1, Z7
 	VPADDD Z11, Z10, Z10
-	VANDPS Z3, Z5, Z13
-	VCMPPS $0x1e, Z8, Z13, K2         // |y| > the lane's maximum
-	VMAXPS Z8, Z13, Z8
+	VANDPS Z3, Z5, Z14
+	VCMPPS $0x1e, Z8, Z14, K2         // |y| > the lane's maximum
+	VMAXPS Z8, Z14, Z8
 	VMOVDQA32 Z10, K2, Z9
 	VPADDD Z11, Z10, Z10
 	ADDQ $256, SI
@@ -1375,20 +1381,20 @@ isamaxAVX512_done:
 	MOVQ AX, ret+24(FP)
 	RET
 
-DATA ·iotaLanes32x16<>+0(SB)/4, $0
-DATA ·iotaLanes32x16<>+4(SB)/4, $1
-DATA ·iotaLanes32x16<>+8(SB)/4, $2
-DATA ·iotaLanes32x16<>+12(SB)/4, $3
-DATA ·iotaLanes32x16<>+16(SB)/4, $4
-DATA ·iotaLanes32x16<>+20(SB)/4, $5
-DATA ·iotaLanes32x16<>+24(SB)/4, $6
-DATA ·iotaLanes32x16<>+28(SB)/4, $7
-DATA ·iotaLanes32x16<>+32(SB)/4, $8
-DATA ·iotaLanes32x16<>+36(SB)/4, $9
-DATA ·iotaLanes32x16<>+40(SB)/4, $10
-DATA ·iotaLanes32x16<>+44(SB)/4, $11
-DATA ·iotaLanes32x16<>+48(SB)/4, $12
-DATA ·iotaLanes32x16<>+52(SB)/4, $13
-DATA ·iotaLanes32x16<>+56(SB)/4, $14
-DATA ·iotaLanes32x16<>+60(SB)/4, $15
-GLOBL ·iotaLanes32x16<>(SB), RODATA|NOPTR, $64
+DATA ·iotaLanes32<>+0(SB)/4, $0
+DATA ·iotaLanes32<>+4(SB)/4, $1
+DATA ·iotaLanes32<>+8(SB)/4, $2
+DATA ·iotaLanes32<>+12(SB)/4, $3
+DATA ·iotaLanes32<>+16(SB)/4, $4
+DATA ·iotaLanes32<>+20(SB)/4, $5
+DATA ·iotaLanes32<>+24(SB)/4, $6
+DATA ·iotaLanes32<>+28(SB)/4, $7
+DATA ·iotaLanes32<>+32(SB)/4, $8
+DATA ·iotaLanes32<>+36(SB)/4, $9
+DATA ·iotaLanes32<>+40(SB)/4, $10
+DATA ·iotaLanes32<>+44(SB)/4, $11
+DATA ·iotaLanes32<>+48(SB)/4, $12
+DATA ·iotaLanes32<>+52(SB)/4, $13
+DATA ·iotaLanes32<>+56(SB)/4, $14
+DATA ·iotaLanes32<>+60(SB)/4, $15
+GLOBL ·iotaLanes32<>(SB), RODATA|NOPTR, $64

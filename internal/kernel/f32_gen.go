@@ -64,7 +64,7 @@ const unroll = 4
 func main() {
 	for _, s := range isas {
 		if s.lanes != 8 && !s.gemmOnly {
-			log.Fatalf("%s: only the GEMM kernels have forms wider than 256 bits", s.suffix)
+			log.Fatalf("%s: only the GEMM kernels and the one-pass searches have forms wider than 256 bits", s.suffix)
 		}
 		var w bytes.Buffer
 		p := func(format string, args ...any) { fmt.Fprintf(&w, format+"\n", args...) }
@@ -79,9 +79,9 @@ func main() {
 		if s.gemmOnly {
 			// The one-pass searches are bound by their folds, a vector
 			// at a time: sixteen lanes halve them.
-			axpyRowsIamax512(p, s, true)
-			axpyRowsIamax512(p, s, false)
-			iotaLanes16(p)
+			axpyRowsIamax(p, s, true)
+			axpyRowsIamax(p, s, false)
+			iotaLanes(p, s)
 		} else {
 			packRows(p, s, s.nv*s.lanes)
 			// The column panels of the AVX-512 kernel, 48 wide.
@@ -950,6 +950,10 @@ func axpyRowsIamax(p func(string, ...any), s isa, rows bool) {
 	}
 	vb, big := 4*s.lanes, l1Vectors*s.lanes
 	label := func(l string) string { return name + "_" + l }
+	// wide: the AVX-512 form, whose comparisons go to mask registers (K1
+	// for the even vectors' lanes, K2 for the odd ones') and whose
+	// reduction first folds the upper 256 bits of the lanes into the lower.
+	wide := s.lanes == 16
 	p("")
 	if rows {
 		p("// func %s(c, g []float32, ld int, idx []int, y []float32) int", name)
@@ -965,7 +969,12 @@ func axpyRowsIamax(p func(string, ...any), s isa, rows bool) {
 		p("//   %s..%s elements, %s the mask of |x| (and the largest int32),", s.v(0), s.v(3), s.v(5))
 	}
 	p("//   %s, %s and %s, %s the lanes' maxima and indices, %s the indices of", s.v(6), s.v(7), s.v(8), s.v(9), s.v(10))
-	p("//   the next vector, %s eight; R13 the index of the tail's element", s.v(11))
+	if wide {
+		p("//   the next vector, %s sixteen, K1 and K2 the lanes that move;", s.v(11))
+		p("//   R13 the index of the tail's element")
+	} else {
+		p("//   the next vector, %s eight; R13 the index of the tail's element", s.v(11))
+	}
 	p("TEXT ·%s(SB), NOSPLIT, %s", name, frame)
 	if rows {
 		rowsArgs(p)
@@ -984,17 +993,29 @@ func axpyRowsIamax(p func(string, ...any), s isa, rows bool) {
 	p("\tMOVL $%d, AX", s.lanes)
 	p("\tVMOVD AX, X11")
 	p("\tVPBROADCASTD X11, %s", s.v(11))
-	p("\tVMOVDQU ·iotaLanes32<>(SB), %s", s.v(10))
-	p("\tVMOVDQA %s, %s", s.v(10), s.v(7))
+	if wide {
+		p("\tVMOVDQU32 ·iotaLanes32<>(SB), %s", s.v(10))
+		p("\tVMOVDQA32 %s, %s", s.v(10), s.v(7))
+	} else {
+		p("\tVMOVDQU ·iotaLanes32<>(SB), %s", s.v(10))
+		p("\tVMOVDQA %s, %s", s.v(10), s.v(7))
+	}
 	p("\tVPADDD %s, %s, %s", s.v(11), s.v(10), s.v(9))
 	// fold folds vector register r into lane set set (0: Y6, Y7; 1: Y8, Y9).
 	fold := func(r, set int) {
 		mx, ix := s.v(6+2*set), s.v(7+2*set)
 		ab, gt := s.v(12+2*set), s.v(13+2*set)
+		if wide {
+			gt = fmt.Sprintf("K%d", 1+set)
+		}
 		p("\tVANDPS %s, %s, %s", s.v(r), s.v(5), ab)
 		p("\tVCMPPS $0x1e, %s, %s, %s         // |y| > the lane's maximum", mx, ab, gt)
 		p("\tVMAXPS %s, %s, %s", mx, ab, mx)
-		p("\tVBLENDVPS %s, %s, %s, %s", gt, s.v(10), ix, ix)
+		if wide {
+			p("\tVMOVDQA32 %s, %s, %s", s.v(10), gt, ix)
+		} else {
+			p("\tVBLENDVPS %s, %s, %s, %s", gt, s.v(10), ix, ix)
+		}
 		p("\tVPADDD %s, %s, %s", s.v(11), s.v(10), s.v(10))
 	}
 	// update loads nv vectors at SI, adds the rows when rows is set and
@@ -1048,7 +1069,11 @@ func axpyRowsIamax(p func(string, ...any), s isa, rows bool) {
 	p("%s:", label("reduce"))
 	// The largest lane, broadcast to Y12; X12 keeps it for the tail.
 	p("\tVMAXPS %s, %s, %s", s.v(8), s.v(6), s.v(12))
-	p("\tVEXTRACTF128 $1, %s, X13", s.v(12))
+	if wide {
+		p("\tVEXTRACTF32X8 $1, Z12, Y13")
+		p("\tVMAXPS Y13, Y12, Y12")
+	}
+	p("\tVEXTRACTF128 $1, Y12, X13")
 	p("\tVMAXPS X13, X12, X12")
 	p("\tVPERMILPS $0x4e, X12, X13")
 	p("\tVMAXPS X13, X12, X12")
@@ -1057,184 +1082,23 @@ func axpyRowsIamax(p func(string, ...any), s isa, rows bool) {
 	p("\tVBROADCASTSS X12, %s", s.v(12))
 	// The smallest index among the lanes that hold it (the others read
 	// as the largest int32).
-	p("\tVCMPPS $0, %s, %s, %s", s.v(12), s.v(6), s.v(13))
-	p("\tVCMPPS $0, %s, %s, %s", s.v(12), s.v(8), s.v(14))
-	p("\tVBLENDVPS %s, %s, %s, %s", s.v(13), s.v(7), s.v(5), s.v(13))
-	p("\tVBLENDVPS %s, %s, %s, %s", s.v(14), s.v(9), s.v(5), s.v(14))
-	p("\tVPMINSD %s, %s, %s", s.v(14), s.v(13), s.v(13))
-	p("\tVEXTRACTI128 $1, %s, X14", s.v(13))
-	p("\tVPMINSD X14, X13, X13")
-	p("\tVPSHUFD $0x4e, X13, X14")
-	p("\tVPMINSD X14, X13, X13")
-	p("\tVPSHUFD $0xb1, X13, X14")
-	p("\tVPMINSD X14, X13, X13")
-	p("\tVMOVD X13, AX")
-	// The tail: its elements replace the result only when strictly larger.
-	p("\tMOVQ CX, R13")
-	p("\tANDQ $%d, CX                    // CX = n %% %d", s.lanes-1, s.lanes)
-	p("\tJZ   %s", label("done"))
-	p("\tSUBQ CX, R13                   // R13 = the tail's first index")
-	p("%s:", label("one"))
-	p("\tVMOVSS (DI)(SI*1), X0")
-	if rows {
-		p("\tXORQ DX, DX")
-		p("\tTESTQ R12, R12")
-		p("\tJZ   %s", label("onestore"))
-		p("%s:", label("onerow"))
-		p("\tVMOVSS (R8)(DX*4), X4")
-		rowAddr(p, "BX")
-		p("\tVFMADD231SS (BX), X4, X0")
-		p("\tINCQ DX")
-		p("\tCMPQ DX, R12")
-		p("\tJLT  %s", label("onerow"))
-		p("%s:", label("onestore"))
-		p("\tVMOVSS X0, (DI)(SI*1)")
-	}
-	p("\tVANDPS X5, X0, X0")
-	p("\tVUCOMISS X12, X0")
-	p("\tJBE  %s                        // not larger, or NaN", label("next"))
-	p("\tVMOVAPS X0, X12")
-	p("\tMOVQ R13, AX")
-	p("%s:", label("next"))
-	p("\tADDQ $4, SI")
-	p("\tINCQ R13")
-	p("\tDECQ CX")
-	p("\tJNZ  %s", label("one"))
-	p("%s:", label("done"))
-	p("\tVZEROUPPER")
-	if rows {
-		p("\tMOVQ AX, ret+104(FP)")
+	if wide {
+		p("\tVCMPPS $0, Z12, Z6, K1")
+		p("\tVCMPPS $0, Z12, Z8, K2")
+		p("\tVMOVDQA32 Z5, Z13")
+		p("\tVMOVDQA32 Z5, Z14")
+		p("\tVMOVDQA32 Z7, K1, Z13")
+		p("\tVMOVDQA32 Z9, K2, Z14")
+		p("\tVPMINSD Z14, Z13, Z13")
+		p("\tVEXTRACTI32X8 $1, Z13, Y14")
+		p("\tVPMINSD Y14, Y13, Y13")
 	} else {
-		p("\tMOVQ AX, ret+24(FP)")
+		p("\tVCMPPS $0, %s, %s, %s", s.v(12), s.v(6), s.v(13))
+		p("\tVCMPPS $0, %s, %s, %s", s.v(12), s.v(8), s.v(14))
+		p("\tVBLENDVPS %s, %s, %s, %s", s.v(13), s.v(7), s.v(5), s.v(13))
+		p("\tVBLENDVPS %s, %s, %s, %s", s.v(14), s.v(9), s.v(5), s.v(14))
+		p("\tVPMINSD %s, %s, %s", s.v(14), s.v(13), s.v(13))
 	}
-	p("\tRET")
-}
-
-// axpyRowsIamax512 writes axpyRowsIamax's two routines for AVX-512
-// (lanes = 16): the same loop, with the comparisons into mask registers
-// (K1 for the even vectors' lanes, K2 for the odd ones') and the indices
-// moved under them, and a reduction that first folds the upper 256 bits
-// of the lanes into the lower. The values of y and the index returned
-// are those of the AVX2 form.
-func axpyRowsIamax512(p func(string, ...any), s isa, rows bool) {
-	name, frame := "isamax"+s.suffix, "$0-32"
-	if rows {
-		name, frame = "saxpyRowsIamax"+s.suffix, "$0-112"
-	}
-	vb, big := 4*s.lanes, l1Vectors*s.lanes
-	label := func(l string) string { return name + "_" + l }
-	p("")
-	if rows {
-		p("// func %s(c, g []float32, ld int, idx []int, y []float32) int", name)
-		p("//   R8 c, R9 g, R10 ld in bytes, R11 idx, R12 rows, DI y, SI the byte")
-		p("//   offset of the current elements, DX the row m, AX its elements;")
-		p("//   Z0..Z3 elements, Z4 c[m], Z5 the mask of |x| (and the largest int32),")
-	} else {
-		p("// func %s(x []float32) int", name)
-		p("//   DI x, SI the byte offset of the current elements;")
-		p("//   Z0..Z3 elements, Z5 the mask of |x| (and the largest int32),")
-	}
-	p("//   Z6, Z7 and Z8, Z9 the lanes' maxima and indices, Z10 the indices of")
-	p("//   the next vector, Z11 sixteen, K1 and K2 the lanes that move;")
-	p("//   R13 the index of the tail's element")
-	p("TEXT ·%s(SB), NOSPLIT, %s", name, frame)
-	if rows {
-		rowsArgs(p)
-	} else {
-		p("\tMOVQ x_base+0(FP), DI")
-		p("\tMOVQ x_len+8(FP), CX")
-	}
-	p("\tXORQ SI, SI")
-	p("\tMOVL $0x7fffffff, AX")
-	p("\tVPBROADCASTD AX, Z5")
-	p("\tMOVL $0xbf800000, AX          // -1.0")
-	p("\tVPBROADCASTD AX, Z6")
-	p("\tVMOVAPS Z6, Z8")
-	p("\tMOVL $%d, AX", s.lanes)
-	p("\tVPBROADCASTD AX, Z11")
-	p("\tVMOVDQU32 ·iotaLanes32x16<>(SB), Z10")
-	p("\tVMOVDQA32 Z10, Z7")
-	p("\tVPADDD Z11, Z10, Z9")
-	// fold folds vector register r into lane set set (0: Z6, Z7, K1;
-	// 1: Z8, Z9, K2).
-	fold := func(r, set int) {
-		mx, ix := s.v(6+2*set), s.v(7+2*set)
-		ab, gt := s.v(12+set), fmt.Sprintf("K%d", 1+set)
-		p("\tVANDPS %s, Z5, %s", s.v(r), ab)
-		p("\tVCMPPS $0x1e, %s, %s, %s         // |y| > the lane's maximum", mx, ab, gt)
-		p("\tVMAXPS %s, %s, %s", mx, ab, mx)
-		p("\tVMOVDQA32 Z10, %s, %s", gt, ix)
-		p("\tVPADDD Z11, Z10, Z10")
-	}
-	update := func(nv int, l string) {
-		for r := range nv {
-			p("\tVMOVUPS %d(DI)(SI*1), %s", vb*r, s.v(r))
-		}
-		if !rows {
-			return
-		}
-		p("\tXORQ DX, DX")
-		p("\tTESTQ R12, R12")
-		p("\tJZ   %s", label(l+"store"))
-		p("%s:", label(l+"row"))
-		p("\tVBROADCASTSS (R8)(DX*4), Z4")
-		rowAddr(p, "AX")
-		for r := range nv {
-			p("\tVFMADD231PS %d(AX), Z4, %s", vb*r, s.v(r))
-		}
-		p("\tINCQ DX")
-		p("\tCMPQ DX, R12")
-		p("\tJLT  %s", label(l+"row"))
-		p("%s:", label(l+"store"))
-		for r := range nv {
-			p("\tVMOVUPS %s, %d(DI)(SI*1)", s.v(r), vb*r)
-		}
-	}
-	p("\tMOVQ CX, BX")
-	p("\tSHRQ $%d, BX                    // BX = n / %d", log2(big), big)
-	p("\tJZ   %s", label("vec"))
-	p("%s:", label("big"))
-	update(l1Vectors, "big")
-	for r := range l1Vectors {
-		fold(r, r%2)
-	}
-	p("\tADDQ $%d, SI", vb*l1Vectors)
-	p("\tDECQ BX")
-	p("\tJNZ  %s", label("big"))
-	p("%s:", label("vec"))
-	p("\tMOVQ CX, BX")
-	p("\tANDQ $%d, BX", big-1)
-	p("\tSHRQ $%d, BX                    // BX = n %% %d / %d", log2(s.lanes), big, s.lanes)
-	p("\tJZ   %s", label("reduce"))
-	p("%s:", label("vecloop"))
-	update(1, "vec")
-	fold(0, 0)
-	p("\tADDQ $%d, SI", vb)
-	p("\tDECQ BX")
-	p("\tJNZ  %s", label("vecloop"))
-	p("%s:", label("reduce"))
-	// The largest lane, broadcast to Z12; X12 keeps it for the tail.
-	p("\tVMAXPS Z8, Z6, Z12")
-	p("\tVEXTRACTF32X8 $1, Z12, Y13")
-	p("\tVMAXPS Y13, Y12, Y12")
-	p("\tVEXTRACTF128 $1, Y12, X13")
-	p("\tVMAXPS X13, X12, X12")
-	p("\tVPERMILPS $0x4e, X12, X13")
-	p("\tVMAXPS X13, X12, X12")
-	p("\tVPERMILPS $0xb1, X12, X13")
-	p("\tVMAXPS X13, X12, X12")
-	p("\tVBROADCASTSS X12, Z12")
-	// The smallest index among the lanes that hold it (the others read
-	// as the largest int32).
-	p("\tVCMPPS $0, Z12, Z6, K1")
-	p("\tVCMPPS $0, Z12, Z8, K2")
-	p("\tVMOVDQA32 Z5, Z13")
-	p("\tVMOVDQA32 Z5, Z14")
-	p("\tVMOVDQA32 Z7, K1, Z13")
-	p("\tVMOVDQA32 Z9, K2, Z14")
-	p("\tVPMINSD Z14, Z13, Z13")
-	p("\tVEXTRACTI32X8 $1, Z13, Y14")
-	p("\tVPMINSD Y14, Y13, Y13")
 	p("\tVEXTRACTI128 $1, Y13, X14")
 	p("\tVPMINSD X14, X13, X13")
 	p("\tVPSHUFD $0x4e, X13, X14")
@@ -1281,16 +1145,6 @@ func axpyRowsIamax512(p func(string, ...any), s isa, rows bool) {
 		p("\tMOVQ AX, ret+24(FP)")
 	}
 	p("\tRET")
-}
-
-// iotaLanes16 writes the int32 constants 0, 1, …, 15 that the lanes of
-// the AVX-512 one-pass searches start from.
-func iotaLanes16(p func(string, ...any)) {
-	p("")
-	for l := range 16 {
-		p("DATA ·iotaLanes32x16<>+%d(SB)/4, $%d", 4*l, l)
-	}
-	p("GLOBL ·iotaLanes32x16<>(SB), RODATA|NOPTR, $64")
 }
 
 // iotaLanes writes the int32 constants 0, 1, …, lanes−1 that the lanes of
