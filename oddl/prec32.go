@@ -223,9 +223,7 @@ func (s *stackedCoder) encode32(st *state, d *dictCoder, b *batch, lambda0 float
 		})
 	}
 	if f.coder == nil {
-		gs := make([]float32, k*k)
-		fill(gs)
-		c, err := omp.NewGram32(blas32.General{Rows: k, Cols: k, Stride: k, Data: gs}, s.c.options32(s.l)...)
+		c, err := omp.NewGramFill32(k, fill, s.c.options32(s.l)...)
 		if err != nil {
 			return diverged(err, "stacked dictionary")
 		}

@@ -93,9 +93,7 @@ func (s *stackedCoder) encode(st *state, d *dictCoder, b *batch, lambda0 float64
 	// coder's matrix once it exists.
 	fill := func(gs []float64) { s.fillGram(st, G, gs, lambda0, workers) }
 	if s.coder == nil {
-		gs := make([]float64, k*k)
-		fill(gs)
-		c, err := omp.NewGram(mat.NewDense(k, k, gs), omp.WithSparsity(s.l), omp.WithBackend(s.c.impl), omp.WithThreads(s.c.threads))
+		c, err := omp.NewGramFill(k, fill, omp.WithSparsity(s.l), omp.WithBackend(s.c.impl), omp.WithThreads(s.c.threads))
 		if err != nil {
 			return diverged(err, "stacked dictionary")
 		}

@@ -73,6 +73,30 @@ func New32(D blas32.General, opts ...Option) (*Coder32, error) {
 	return c, nil
 }
 
+// NewGramFill32 is NewGram32 with G written by fill into the coder's own
+// matrix, as NewGramFill does for float64.
+func NewGramFill32(k int, fill func(g []float32), opts ...Option) (*Coder32, error) {
+	if k < 1 {
+		return nil, ErrEmpty
+	}
+	s, err := parseOptions(opts)
+	if err != nil {
+		return nil, err
+	}
+	if err := gramSettings(&s, k, k); err != nil {
+		return nil, err
+	}
+	if err := s.complete32(k, false); err != nil {
+		return nil, err
+	}
+	c := &Coder32{}
+	c.init(s, k, 0, nil)
+	if err := c.fillGram(fill); err != nil {
+		return nil, err
+	}
+	return c, nil
+}
+
 // NewGram32 returns a Coder32 that knows only G = D Dᵀ (K×K, float32), as
 // NewGram does for float64; its diagonal must be within NormTolerance32
 // of 1. Code with EncodeGramTo.

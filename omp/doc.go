@@ -87,12 +87,13 @@
 // callers that get those cheaper than by a SYRK and a GEMM, for instance
 // from those of a related dictionary. SetGram replaces the matrix by a
 // copy; FillGram lets the caller write it straight into the coder's own
-// matrix. Package oddl codes [x; √λ0·y] on a stacked dictionary that way,
-// from the Gram matrix and correlations of D.
+// matrix, and NewGramFill builds the coder that way, so that the caller
+// makes no K×K matrix of its own. Package oddl codes [x; √λ0·y] on a
+// stacked dictionary that way, from the Gram matrix and correlations of D.
 //
 // # Single precision
 //
-// Coder32 (New32, NewGram32) is the same coder in float32, from the same
+// Coder32 (New32, NewGram32, NewGramFill32) is the same coder in float32, from the same
 // source: the coder is generic over its element type, and the float64
 // Coder gives bit for bit the codes it gave before it was. Its matrices
 // are gonum's blas32.General and its codes Codes32; the options are

@@ -269,8 +269,12 @@ func TestCoder32Paths(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, set := range []string{"NewGram32", "SetGram", "FillGram"} {
+	for _, set := range []string{"NewGram32", "SetGram", "FillGram", "NewGramFill32"} {
 		switch set {
+		case "NewGramFill32":
+			if gc, err = NewGramFill32(120, func(g []float32) { copy(g, G.Data) }, WithSparsity(7)); err != nil {
+				t.Fatal(err)
+			}
 		case "SetGram":
 			if err := gc.SetGram(G); err != nil {
 				t.Fatal(err)

@@ -51,6 +51,33 @@ func NewGram(G *mat.Dense, opts ...Option) (*Coder, error) {
 	return c, nil
 }
 
+// NewGramFill is NewGram with G written by fill into the coder's own
+// K×K matrix (its upper triangle, as for FillGram), so that no second K×K
+// matrix is made for it: the caller that computes G needs none of its
+// own. The checks are NewGram's.
+func NewGramFill(k int, fill func(g []float64), opts ...Option) (*Coder, error) {
+	if k < 1 {
+		return nil, ErrEmpty
+	}
+	s, err := parseOptions(opts)
+	if err != nil {
+		return nil, err
+	}
+	if err := gramSettings(&s, k, k); err != nil {
+		return nil, err
+	}
+	if err := s.complete(k, false); err != nil {
+		return nil, err
+	}
+	c := &Coder{}
+	c.init(s, k, 0, nil)
+	c.gramView = mat.NewDense(k, k, c.gram)
+	if err := c.fillGram(fill); err != nil {
+		return nil, err
+	}
+	return c, nil
+}
+
 // gramSettings checks and completes the settings s of a coder of the
 // k×cols Gram matrix (NewGram, NewGram32).
 func gramSettings(s *settings, k, cols int) error {

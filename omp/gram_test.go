@@ -285,6 +285,34 @@ func TestFillGram(t *testing.T) {
 	if err := mustNew(t, D).FillGram(upper(G)); err == nil {
 		t.Error("FillGram on a dictionary coder: no error")
 	}
+
+	// NewGramFill: the same coder as NewGram, built on the matrix fill
+	// writes; the same refusals.
+	for _, threads := range []int{1, 3} {
+		gc, err := NewGramFill(k, upper(G2), WithSparsity(5), WithThreads(threads))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !mat.Equal(gc.Gram(), G2) {
+			t.Fatalf("threads %d: NewGramFill's matrix is not G2 mirrored", threads)
+		}
+		var got Codes
+		if err := gc.EncodeGramTo(&got, A02, xx); err != nil {
+			t.Fatal(err)
+		}
+		sameCodes(t, &got, mustEncode(t, mustNew(t, D2, WithSparsity(5)), X), 1e-10)
+	}
+	bad := mat.DenseCopyOf(G)
+	bad.Set(140, 140, 0.9)
+	if _, err := NewGramFill(k, upper(bad)); !errors.Is(err, ErrNotUnit) || !strings.Contains(err.Error(), "atom 140") {
+		t.Errorf("NewGramFill(bad diagonal): %v", err)
+	}
+	if _, err := NewGramFill(0, upper(G)); !errors.Is(err, ErrEmpty) {
+		t.Errorf("NewGramFill(0): %v", err)
+	}
+	if _, err := NewGramFill(k, upper(G), WithSparsity(k+1)); !errors.Is(err, ErrOption) {
+		t.Errorf("NewGramFill, sparsity > K: %v", err)
+	}
 }
 
 // TestTransposeT checks the transpose of both precisions against its
