@@ -74,7 +74,7 @@ func prepareRows(X *mat.Dense, p Preprocess, img Shape, threads int, check bool,
 	})
 	for _, e := range bad {
 		if e.row < r {
-			return fmt.Errorf("row %d, column %d is %v", e.row, e.col, e.v)
+			return nonFinite(e.row, e.col, e.v)
 		}
 	}
 	return nil
@@ -92,8 +92,14 @@ func checkFinite(X *mat.Dense) error {
 	r, _ := X.Dims()
 	for i := range r {
 		if j, v, bad := sample.NonFinite(X.RawRowView(i)); bad {
-			return fmt.Errorf("row %d, column %d is %v", i, j, v)
+			return nonFinite(i, j, v)
 		}
 	}
 	return nil
+}
+
+// nonFinite is the error of checkFinite and prepareRows for the value v,
+// NaN or ±Inf, at row i, column j.
+func nonFinite(i, j int, v float64) error {
+	return fmt.Errorf("row %d, column %d is %v", i, j, v)
 }
