@@ -79,11 +79,23 @@ func NewGramFill32(k int, fill func(g []float32), opts ...Option) (*Coder32, err
 	if k < 1 {
 		return nil, ErrEmpty
 	}
+	c, err := newGramCoder32(k, k, opts)
+	if err != nil {
+		return nil, err
+	}
+	if err := c.fillGram(fill); err != nil {
+		return nil, err
+	}
+	return c, nil
+}
+
+// newGramCoder32 is newGramCoder for NewGram32 and NewGramFill32.
+func newGramCoder32(k, cols int, opts []Option) (*Coder32, error) {
 	s, err := parseOptions(opts)
 	if err != nil {
 		return nil, err
 	}
-	if err := gramSettings(&s, k, k); err != nil {
+	if err := gramSettings(&s, k, cols); err != nil {
 		return nil, err
 	}
 	if err := s.complete32(k, false); err != nil {
@@ -91,9 +103,6 @@ func NewGramFill32(k int, fill func(g []float32), opts ...Option) (*Coder32, err
 	}
 	c := &Coder32{}
 	c.init(s, k, 0, nil)
-	if err := c.fillGram(fill); err != nil {
-		return nil, err
-	}
 	return c, nil
 }
 
@@ -108,18 +117,10 @@ func NewGram32(G blas32.General, opts ...Option) (*Coder32, error) {
 	if g.rows == 0 {
 		return nil, ErrEmpty
 	}
-	s, err := parseOptions(opts)
+	c, err := newGramCoder32(g.rows, g.cols, opts)
 	if err != nil {
 		return nil, err
 	}
-	if err := gramSettings(&s, g.rows, g.cols); err != nil {
-		return nil, err
-	}
-	if err := s.complete32(g.rows, false); err != nil {
-		return nil, err
-	}
-	c := &Coder32{}
-	c.init(s, g.rows, 0, nil)
 	if err := c.setGram(g); err != nil {
 		return nil, err
 	}

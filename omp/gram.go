@@ -31,20 +31,11 @@ func NewGram(G *mat.Dense, opts ...Option) (*Coder, error) {
 	if G == nil || G.IsEmpty() {
 		return nil, ErrEmpty
 	}
-	s, err := parseOptions(opts)
+	k, cols := G.Dims()
+	c, err := newGramCoder(k, cols, opts)
 	if err != nil {
 		return nil, err
 	}
-	k, cols := G.Dims()
-	if err := gramSettings(&s, k, cols); err != nil {
-		return nil, err
-	}
-	if err := s.complete(k, false); err != nil {
-		return nil, err
-	}
-	c := &Coder{}
-	c.init(s, k, 0, nil)
-	c.gramView = mat.NewDense(k, k, c.gram)
 	if err := c.setGram(dense(G)); err != nil {
 		return nil, err
 	}
@@ -59,11 +50,24 @@ func NewGramFill(k int, fill func(g []float64), opts ...Option) (*Coder, error) 
 	if k < 1 {
 		return nil, ErrEmpty
 	}
+	c, err := newGramCoder(k, k, opts)
+	if err != nil {
+		return nil, err
+	}
+	if err := c.fillGram(fill); err != nil {
+		return nil, err
+	}
+	return c, nil
+}
+
+// newGramCoder returns the Coder of NewGram and NewGramFill for a k×cols
+// Gram matrix, its settings checked, before its matrix is set.
+func newGramCoder(k, cols int, opts []Option) (*Coder, error) {
 	s, err := parseOptions(opts)
 	if err != nil {
 		return nil, err
 	}
-	if err := gramSettings(&s, k, k); err != nil {
+	if err := gramSettings(&s, k, cols); err != nil {
 		return nil, err
 	}
 	if err := s.complete(k, false); err != nil {
@@ -72,9 +76,6 @@ func NewGramFill(k int, fill func(g []float64), opts ...Option) (*Coder, error) 
 	c := &Coder{}
 	c.init(s, k, 0, nil)
 	c.gramView = mat.NewDense(k, k, c.gram)
-	if err := c.fillGram(fill); err != nil {
-		return nil, err
-	}
 	return c, nil
 }
 
