@@ -25,6 +25,7 @@ func decode(data []byte) (*Model, error) {
 		return nil, fmt.Errorf("%w: checksum mismatch (stored %08x, computed %08x)", ErrCorrupt, sum, got)
 	}
 	ver := binary.LittleEndian.Uint32(data[8:])
+	stored := ver
 	if ver < fileVersion {
 		if data, err = upgradeLegacy(data); err != nil {
 			return nil, err
@@ -120,7 +121,15 @@ func decode(data []byte) (*Model, error) {
 	if !h.pValid {
 		st.p = nil
 	}
-	return &Model{cfg: c, st: st, cur: m.cur, times: m.times, avg: m.avg, pw: pw, data: m.data, rchoice: m.rchoice, names: m.names, front: front}, nil
+	out := &Model{cfg: c, st: st, cur: m.cur, times: m.times, avg: m.avg, pw: pw, data: m.data, rchoice: m.rchoice, names: m.names, front: front}
+	// A model is written in the lowest version that holds it; one that a
+	// lower version holds (a version 11 file whose collaborative weight is
+	// zero, or minus zero) would be written back in that one, so a file
+	// would have two forms.
+	if v := out.version(pred); stored >= fileVersion && v != stored {
+		return nil, fmt.Errorf("%w: a version %d file of a model that version %d holds", ErrCorrupt, stored, v)
+	}
+	return out, nil
 }
 
 // checkHeader checks the decoded header of a model whose dictionary has

@@ -6,6 +6,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"hash/crc32"
 	"math"
 	"math/rand/v2"
 	"strings"
@@ -278,6 +279,26 @@ func TestCollaborativeFile(t *testing.T) {
 			}
 			if !mat.Equal(s, want) {
 				t.Fatalf("front end %v, prediction form %v: other scores after reading", cfg.PatchesOn(), pred)
+			}
+			// The weight made zero (or minus zero) in the version 11
+			// file: a lower version holds that model, so the file is
+			// refused rather than read and written back in another form.
+			var w [8]byte
+			binary.LittleEndian.PutUint64(w[:], math.Float64bits(0.1))
+			hlen := int(binary.LittleEndian.Uint32(b[12:]))
+			hdr := b[prologue : prologue+hlen]
+			if bytes.Count(hdr, w[:]) != 1 {
+				t.Fatalf("the weight's bytes are in the header %d times", bytes.Count(hdr, w[:]))
+			}
+			at := prologue + bytes.Index(hdr, w[:])
+			for _, z := range []float64{0, math.Copysign(0, -1)} {
+				bad := bytes.Clone(b)
+				binary.LittleEndian.PutUint64(bad[at:], math.Float64bits(z))
+				binary.LittleEndian.PutUint32(bad[len(bad)-4:], crc32.Checksum(bad[:len(bad)-4], castagnoli))
+				var got Model
+				if err := got.UnmarshalBinary(bad); !errors.Is(err, ErrCorrupt) || !strings.Contains(err.Error(), "version 11 file") {
+					t.Errorf("front end %v, prediction form %v, weight %g: got %v, want ErrCorrupt", cfg.PatchesOn(), pred, z, err)
+				}
 			}
 		}
 	}
