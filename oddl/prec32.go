@@ -127,6 +127,11 @@ type dict32 struct {
 
 // sync32 makes the float32 coder code on D.
 func (d *dictCoder) sync32(D *mat.Dense) error {
+	if d.f32.coder != nil && !d.dirty {
+		// The coder holds D already (the refit's chunks, the codings
+		// between two updates): no copy to make.
+		return nil
+	}
 	g := matrix32(&d.f32.d, D)
 	if d.f32.coder == nil {
 		c, err := d.c.coderOn32(g, d.l)
