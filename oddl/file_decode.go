@@ -57,6 +57,12 @@ func decode(data []byte) (*Model, error) {
 			return nil, err
 		}
 	}
+	if r.err == nil && stored >= fileVersion && len(r.b) != 0 {
+		// No writer leaves bytes after the fields (a header with more
+		// fields has a later version, refused above), and they would not
+		// be written back.
+		r.fail("%d bytes after the header's fields", len(r.b))
+	}
 	if r.err != nil {
 		return nil, r.err
 	}

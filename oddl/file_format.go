@@ -74,8 +74,11 @@ import (
 // Load (WithBackend, WithThreads). The header's fields are described once,
 // for writing and reading alike, by Model.headerFields (file_header.go).
 //
-// A reader accepts any hlen at least as long as the fields it knows (later
-// versions may append fields), up to maxHeader.
+// The header is its fields and nothing more: hlen is their length (at most
+// maxHeader), and a reader refuses bytes after them, which it would not
+// write back (a header with more fields is of a later version, which a
+// reader that does not know it refuses). So a file that decodes has one
+// form: the bytes its model encodes to.
 //
 // The prediction form keeps what prediction needs and nothing of the
 // training state: its arrays are D~ and the prediction classifier P (K×q,

@@ -305,6 +305,14 @@ func TestModelCorrupt(t *testing.T) {
 		check("truncated", good[:cut], want)
 	}
 	check("trailing", append(append([]byte(nil), good...), 0), ErrCorrupt)
+	// Bytes after the header's fields, hlen and the checksum made to
+	// match: refused, as they would not be written back.
+	hlen := int(binary.LittleEndian.Uint32(good[12:]))
+	slack := append(bytes.Clone(good[:prologue+hlen]), make([]byte, 8)...)
+	slack = append(slack, good[prologue+hlen:]...)
+	binary.LittleEndian.PutUint32(slack[12:], uint32(hlen+8))
+	binary.LittleEndian.PutUint32(slack[len(slack)-4:], crc32.Checksum(slack[:len(slack)-4], castagnoli))
+	check("header slack", slack, ErrCorrupt)
 	// Flipped bytes anywhere: caught by the checksum (or by the header checks).
 	rng := rand.New(rand.NewPCG(1, 2))
 	for range 200 {
