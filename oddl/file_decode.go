@@ -69,6 +69,14 @@ func decode(data []byte) (*Model, error) {
 	if err := m.checkHeader(n, pred, h); err != nil {
 		return nil, err
 	}
+	// A model is written in the lowest version that holds it; one that a
+	// lower version holds (a version 11 file whose collaborative weight is
+	// zero, or minus zero) would be written back in that one, so a file
+	// would have two forms.
+	m.front = front
+	if v := m.version(pred); stored >= fileVersion && v != stored {
+		return nil, fmt.Errorf("%w: a version %d file of a model that version %d holds", ErrCorrupt, stored, v)
+	}
 	c := m.cfg
 	var st *state
 	var blocks [][]float64
@@ -127,15 +135,7 @@ func decode(data []byte) (*Model, error) {
 	if !h.pValid {
 		st.p = nil
 	}
-	out := &Model{cfg: c, st: st, cur: m.cur, times: m.times, avg: m.avg, pw: pw, data: m.data, rchoice: m.rchoice, names: m.names, front: front}
-	// A model is written in the lowest version that holds it; one that a
-	// lower version holds (a version 11 file whose collaborative weight is
-	// zero, or minus zero) would be written back in that one, so a file
-	// would have two forms.
-	if v := out.version(pred); stored >= fileVersion && v != stored {
-		return nil, fmt.Errorf("%w: a version %d file of a model that version %d holds", ErrCorrupt, stored, v)
-	}
-	return out, nil
+	return &Model{cfg: c, st: st, cur: m.cur, times: m.times, avg: m.avg, pw: pw, data: m.data, rchoice: m.rchoice, names: m.names, front: front}, nil
 }
 
 // checkHeader checks the decoded header of a model whose dictionary has
