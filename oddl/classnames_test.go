@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/binary"
 	"errors"
-	"hash/crc32"
 	"math/rand/v2"
 	"path/filepath"
 	"slices"
@@ -124,7 +123,7 @@ func TestClassNamesCorrupt(t *testing.T) {
 	} {
 		b := bytes.Clone(good)
 		c.edit(b)
-		binary.LittleEndian.PutUint32(b[len(b)-4:], crc32.Checksum(b[:len(b)-4], castagnoli))
+		resum(b)
 		var got Model
 		err := got.UnmarshalBinary(b)
 		if !errors.Is(err, ErrCorrupt) || !strings.Contains(err.Error(), c.want) {
@@ -168,7 +167,7 @@ func FuzzDecodeNamed(f *testing.F) {
 		data = bytes.Clone(data)
 		if len(data) > 4 && at >= 0 {
 			data[at%(len(data)-4)] = v
-			binary.LittleEndian.PutUint32(data[len(data)-4:], crc32.Checksum(data[:len(data)-4], castagnoli))
+			resum(data)
 		}
 		m, err := decode(data)
 		if err != nil {

@@ -158,7 +158,7 @@ func TestDecodeVersion3(t *testing.T) {
 	for _, w := range []float64{-1, math.NaN(), math.Inf(1)} {
 		bad := append([]byte{}, b...)
 		binary.LittleEndian.PutUint64(bad[prologue+hlen-62:], math.Float64bits(w))
-		binary.LittleEndian.PutUint32(bad[len(bad)-4:], crc32.Checksum(bad[:len(bad)-4], castagnoli))
+		resum(bad)
 		if _, err := decode(bad); !errors.Is(err, ErrCorrupt) || !strings.Contains(err.Error(), "residual weight") {
 			t.Errorf("residual weight %v: %v", w, err)
 		}
@@ -215,7 +215,7 @@ func TestDecodeVersion2(t *testing.T) {
 	hlen := int(binary.LittleEndian.Uint32(b[12:]))
 	bad := append([]byte{}, b...)
 	bad[prologue+hlen-2] = 2
-	binary.LittleEndian.PutUint32(bad[len(bad)-4:], crc32.Checksum(bad[:len(bad)-4], castagnoli))
+	resum(bad)
 	if _, err := decode(bad); !errors.Is(err, ErrCorrupt) || !strings.Contains(err.Error(), "the running flag is 2") {
 		t.Fatalf("running flag 2: %v", err)
 	}
@@ -311,7 +311,7 @@ func TestModelCorrupt(t *testing.T) {
 	slack := append(bytes.Clone(good[:prologue+hlen]), make([]byte, 8)...)
 	slack = append(slack, good[prologue+hlen:]...)
 	binary.LittleEndian.PutUint32(slack[12:], uint32(hlen+8))
-	binary.LittleEndian.PutUint32(slack[len(slack)-4:], crc32.Checksum(slack[:len(slack)-4], castagnoli))
+	resum(slack)
 	check("header slack", slack, ErrCorrupt)
 	// Flipped bytes anywhere: caught by the checksum (or by the header checks).
 	rng := rand.New(rand.NewPCG(1, 2))

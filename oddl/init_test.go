@@ -151,7 +151,7 @@ func TestDecodeWithoutInit(t *testing.T) {
 	// An Init value that is not known is a corrupt file.
 	bad := append([]byte{}, b...)
 	copy(bad[prologue+hlen-len(m.cfg.Init):], "xxxxx")
-	binary.LittleEndian.PutUint32(bad[len(bad)-4:], crc32.Checksum(bad[:len(bad)-4], castagnoli))
+	resum(bad)
 	if _, err := decode(bad); !errors.Is(err, ErrCorrupt) {
 		t.Fatalf("unknown Init: got %v, want ErrCorrupt", err)
 	}
