@@ -28,38 +28,19 @@ import (
 // with the samples are exact in float64, so M = Σ a aᵀ and N = Σ x~ aᵀ,
 // summed in float64, lose only the rounding of the sums.
 
-// round32 rounds every value of s to float32.
-func round32(s []float64) {
-	for i, v := range s {
-		s[i] = float64(float32(v))
-	}
-}
+// round32 rounds every value of s to float32. The conversions here are
+// the kernel's (vector instructions in the assembly tiers), each value the
+// Go conversion's bit for bit.
+func round32(s []float64) { kernel.Round32(s) }
 
 // round32To rounds every value of s to float32 and writes it to dst too.
-func round32To(dst []float32, s []float64) {
-	dst = dst[:len(s)]
-	for i, v := range s {
-		f := float32(v)
-		dst[i] = f
-		s[i] = float64(f)
-	}
-}
+func round32To(dst []float32, s []float64) { kernel.Round32To(dst, s) }
 
 // to32 writes the float64 values src into dst as float32.
-func to32(dst []float32, src []float64) {
-	dst = dst[:len(src)]
-	for i, v := range src {
-		dst[i] = float32(v)
-	}
-}
+func to32(dst []float32, src []float64) { kernel.Float64To32(dst, src) }
 
 // to64 writes the float32 values src into dst as float64.
-func to64(dst []float64, src []float32) {
-	dst = dst[:len(src)]
-	for i, v := range src {
-		dst[i] = float64(v)
-	}
-}
+func to64(dst []float64, src []float32) { kernel.Float32To64(dst, src) }
 
 // grow32 returns s with room for n values.
 func grow32(s []float32, n int) []float32 {

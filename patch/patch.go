@@ -27,6 +27,7 @@ import (
 	"gonum.org/v1/gonum/blas/blas32"
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/oddl-go/oddl/internal/kernel"
 	"github.com/oddl-go/oddl/internal/par"
 	"github.com/oddl-go/oddl/ksvd"
 	"github.com/oddl-go/oddl/omp"
@@ -305,6 +306,10 @@ func imageIn[T omp.Float](buf []T, img []float64) []T {
 		return v
 	}
 	buf = buf[:len(img)]
+	if b, ok := any(buf).([]float32); ok {
+		kernel.Float64To32(b, img)
+		return buf
+	}
 	for i, v := range img {
 		buf[i] = T(v)
 	}

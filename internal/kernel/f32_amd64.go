@@ -330,3 +330,65 @@ func saxpyRowsAVX2(c, g []float32, ld int, idx []int, y []float32)
 //
 //go:noescape
 func sscalAVX2(alpha float32, x []float32)
+
+// The conversions (convert.go): the assembly from cvtAsmMin values on,
+// in the avx2 and avx512 tiers. The slices' lengths are equal.
+
+func cvt64to32(dst []float32, src []float64) {
+	if !useAsm || len(src) < cvtAsmMin {
+		cvt64to32Go(dst, src)
+		return
+	}
+	raceRead(src)
+	raceWrite32(dst)
+	cvt64to32AVX2(dst, src)
+}
+
+func cvt32to64(dst []float64, src []float32) {
+	if !useAsm || len(dst) < cvtAsmMin {
+		cvt32to64Go(dst, src)
+		return
+	}
+	raceRead32(src)
+	raceWrite(dst)
+	cvt32to64AVX2(dst, src)
+}
+
+func round32To(dst []float32, s []float64) {
+	if !useAsm || len(s) < cvtAsmMin {
+		round32ToGo(dst, s)
+		return
+	}
+	raceWrite(s)
+	raceWrite32(dst)
+	round32ToAVX2(dst, s)
+}
+
+func round32(s []float64) {
+	if !useAsm || len(s) < cvtAsmMin {
+		round32Go(s)
+		return
+	}
+	raceWrite(s)
+	round32AVX2(s)
+}
+
+// cvt64to32AVX2 sets dst[i] = float32(src[i]), len(dst) == len(src).
+//
+//go:noescape
+func cvt64to32AVX2(dst []float32, src []float64)
+
+// cvt32to64AVX2 sets dst[i] = float64(src[i]), len(dst) == len(src).
+//
+//go:noescape
+func cvt32to64AVX2(dst []float64, src []float32)
+
+// round32ToAVX2 is round32ToGo, len(dst) == len(s).
+//
+//go:noescape
+func round32ToAVX2(dst []float32, s []float64)
+
+// round32AVX2 is round32Go.
+//
+//go:noescape
+func round32AVX2(s []float64)

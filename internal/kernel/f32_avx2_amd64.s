@@ -1904,3 +1904,205 @@ oneloop:
 done:
 	VZEROUPPER
 	RET
+
+// func cvt64to32AVX2(dst []float32, src []float64)
+TEXT ·cvt64to32AVX2(SB), NOSPLIT, $0-48
+	MOVQ src_base+24(FP), SI
+	MOVQ dst_base+0(FP), DI
+	MOVQ src_len+32(FP), CX
+	MOVQ CX, BX
+	SHRQ $4, BX                     // BX = n / 16
+	JZ   vec
+big:
+	VCVTPD2PSY 0(SI), X0
+	VMOVUPS X0, 0(DI)
+	VCVTPD2PSY 32(SI), X1
+	VMOVUPS X1, 16(DI)
+	VCVTPD2PSY 64(SI), X2
+	VMOVUPS X2, 32(DI)
+	VCVTPD2PSY 96(SI), X3
+	VMOVUPS X3, 48(DI)
+	ADDQ $128, SI
+	ADDQ $64, DI
+	DECQ BX
+	JNZ  big
+vec:
+	MOVQ CX, BX
+	ANDQ $15, BX
+	SHRQ $2, BX                     // BX = n % 16 / 4
+	JZ   one
+vecloop:
+	VCVTPD2PSY 0(SI), X0
+	VMOVUPS X0, 0(DI)
+	ADDQ $32, SI
+	ADDQ $16, DI
+	DECQ BX
+	JNZ  vecloop
+one:
+	ANDQ $3, CX                     // CX = n % 4
+	JZ   done
+oneloop:
+	VCVTSD2SS (SI), X0, X0
+	VMOVSS X0, (DI)
+	ADDQ $8, SI
+	ADDQ $4, DI
+	DECQ CX
+	JNZ  oneloop
+done:
+	VZEROUPPER
+	RET
+
+// func cvt32to64AVX2(dst []float64, src []float32)
+TEXT ·cvt32to64AVX2(SB), NOSPLIT, $0-48
+	MOVQ dst_base+0(FP), SI
+	MOVQ src_base+24(FP), DI
+	MOVQ dst_len+8(FP), CX
+	MOVQ CX, BX
+	SHRQ $4, BX                     // BX = n / 16
+	JZ   vec
+big:
+	VCVTPS2PD 0(DI), Y0
+	VMOVUPD Y0, 0(SI)
+	VCVTPS2PD 16(DI), Y1
+	VMOVUPD Y1, 32(SI)
+	VCVTPS2PD 32(DI), Y2
+	VMOVUPD Y2, 64(SI)
+	VCVTPS2PD 48(DI), Y3
+	VMOVUPD Y3, 96(SI)
+	ADDQ $128, SI
+	ADDQ $64, DI
+	DECQ BX
+	JNZ  big
+vec:
+	MOVQ CX, BX
+	ANDQ $15, BX
+	SHRQ $2, BX                     // BX = n % 16 / 4
+	JZ   one
+vecloop:
+	VCVTPS2PD 0(DI), Y0
+	VMOVUPD Y0, 0(SI)
+	ADDQ $32, SI
+	ADDQ $16, DI
+	DECQ BX
+	JNZ  vecloop
+one:
+	ANDQ $3, CX                     // CX = n % 4
+	JZ   done
+oneloop:
+	VCVTSS2SD (DI), X0, X0
+	VMOVSD X0, (SI)
+	ADDQ $8, SI
+	ADDQ $4, DI
+	DECQ CX
+	JNZ  oneloop
+done:
+	VZEROUPPER
+	RET
+
+// func round32ToAVX2(dst []float32, s []float64)
+TEXT ·round32ToAVX2(SB), NOSPLIT, $0-48
+	MOVQ s_base+24(FP), SI
+	MOVQ dst_base+0(FP), DI
+	MOVQ s_len+32(FP), CX
+	MOVQ CX, BX
+	SHRQ $4, BX                     // BX = n / 16
+	JZ   vec
+big:
+	VCVTPD2PSY 0(SI), X0
+	VMOVUPS X0, 0(DI)
+	VCVTPS2PD X0, Y0
+	VMOVUPD Y0, 0(SI)
+	VCVTPD2PSY 32(SI), X1
+	VMOVUPS X1, 16(DI)
+	VCVTPS2PD X1, Y1
+	VMOVUPD Y1, 32(SI)
+	VCVTPD2PSY 64(SI), X2
+	VMOVUPS X2, 32(DI)
+	VCVTPS2PD X2, Y2
+	VMOVUPD Y2, 64(SI)
+	VCVTPD2PSY 96(SI), X3
+	VMOVUPS X3, 48(DI)
+	VCVTPS2PD X3, Y3
+	VMOVUPD Y3, 96(SI)
+	ADDQ $128, SI
+	ADDQ $64, DI
+	DECQ BX
+	JNZ  big
+vec:
+	MOVQ CX, BX
+	ANDQ $15, BX
+	SHRQ $2, BX                     // BX = n % 16 / 4
+	JZ   one
+vecloop:
+	VCVTPD2PSY 0(SI), X0
+	VMOVUPS X0, 0(DI)
+	VCVTPS2PD X0, Y0
+	VMOVUPD Y0, 0(SI)
+	ADDQ $32, SI
+	ADDQ $16, DI
+	DECQ BX
+	JNZ  vecloop
+one:
+	ANDQ $3, CX                     // CX = n % 4
+	JZ   done
+oneloop:
+	VCVTSD2SS (SI), X0, X0
+	VMOVSS X0, (DI)
+	VCVTSS2SD X0, X0, X0
+	VMOVSD X0, (SI)
+	ADDQ $8, SI
+	ADDQ $4, DI
+	DECQ CX
+	JNZ  oneloop
+done:
+	VZEROUPPER
+	RET
+
+// func round32AVX2(s []float64)
+TEXT ·round32AVX2(SB), NOSPLIT, $0-24
+	MOVQ s_base+0(FP), SI
+	MOVQ s_len+8(FP), CX
+	MOVQ CX, BX
+	SHRQ $4, BX                     // BX = n / 16
+	JZ   vec
+big:
+	VCVTPD2PSY 0(SI), X0
+	VCVTPS2PD X0, Y0
+	VMOVUPD Y0, 0(SI)
+	VCVTPD2PSY 32(SI), X1
+	VCVTPS2PD X1, Y1
+	VMOVUPD Y1, 32(SI)
+	VCVTPD2PSY 64(SI), X2
+	VCVTPS2PD X2, Y2
+	VMOVUPD Y2, 64(SI)
+	VCVTPD2PSY 96(SI), X3
+	VCVTPS2PD X3, Y3
+	VMOVUPD Y3, 96(SI)
+	ADDQ $128, SI
+	DECQ BX
+	JNZ  big
+vec:
+	MOVQ CX, BX
+	ANDQ $15, BX
+	SHRQ $2, BX                     // BX = n % 16 / 4
+	JZ   one
+vecloop:
+	VCVTPD2PSY 0(SI), X0
+	VCVTPS2PD X0, Y0
+	VMOVUPD Y0, 0(SI)
+	ADDQ $32, SI
+	DECQ BX
+	JNZ  vecloop
+one:
+	ANDQ $3, CX                     // CX = n % 4
+	JZ   done
+oneloop:
+	VCVTSD2SS (SI), X0, X0
+	VCVTSS2SD X0, X0, X0
+	VMOVSD X0, (SI)
+	ADDQ $8, SI
+	DECQ CX
+	JNZ  oneloop
+done:
+	VZEROUPPER
+	RET

@@ -2,7 +2,8 @@
 
 // This program writes the float32 assembly of package kernel — the SGEMM
 // micro-kernel, the unit-stride level-1 routines (sdot, saxpy, sscal,
-// isamax) and Batch-OMP's fused update and atom choice (saxpyRowsIamax) —
+// isamax), Batch-OMP's fused update and atom choice (saxpyRowsIamax) and
+// the conversions between float64 and float32 slices —
 // once for each instruction set in isas:
 //
 //	go run f32_gen.go
@@ -96,6 +97,9 @@ func main() {
 			axpyRowsIamax(p, s, false)
 			iotaLanes(p, s)
 			scal(p, s)
+			for _, c := range conversions {
+				convert(p, s, c)
+			}
 		}
 		if err := os.WriteFile(s.file, w.Bytes(), 0o644); err != nil {
 			log.Fatal(err)
@@ -1199,6 +1203,128 @@ func scal(p func(string, ...any), s isa) {
 	p("\tVMULSS (SI), X0, X4")
 	p("\tVMOVSS X4, (SI)")
 	p("\tADDQ $4, SI")
+	p("\tDECQ CX")
+	p("\tJNZ  oneloop")
+	p("done:")
+	p("\tVZEROUPPER")
+	p("\tRET")
+}
+
+// conversion is one of the float64↔float32 conversions: which slices it
+// reads and writes, with the float64 slice's pointer in SI and the float32
+// one's in DI.
+type conversion struct {
+	name, args string
+	// to32 converts the float64 values to float32 (else float32 to
+	// float64); store32 writes them to the float32 slice; back converts
+	// them back and writes them over the float64 ones (rounding in place).
+	to32, store32, back bool
+	frame               int
+	// si, di load the pointers (di empty: no float32 slice).
+	si, di string
+}
+
+var conversions = []conversion{
+	{name: "cvt64to32", args: "dst []float32, src []float64", to32: true, store32: true, frame: 48,
+		si: "src_base+24(FP)", di: "dst_base+0(FP)"},
+	{name: "cvt32to64", args: "dst []float64, src []float32", frame: 48,
+		si: "dst_base+0(FP)", di: "src_base+24(FP)"},
+	{name: "round32To", args: "dst []float32, s []float64", to32: true, store32: true, back: true, frame: 48,
+		si: "s_base+24(FP)", di: "dst_base+0(FP)"},
+	{name: "round32", args: "s []float64", to32: true, back: true, frame: 24,
+		si: "s_base+0(FP)"},
+}
+
+// convert writes the conversion c: sixteen values a turn, then four, then
+// one. The vector and scalar conversions round as Go's float32(v) does
+// (to nearest, ties to even, under the default MXCSR), so each value is
+// the Go loop's bit for bit. The float64 slice's length is n.
+func convert(p func(string, ...any), s isa, c conversion) {
+	if s.lanes != 8 {
+		log.Fatalf("%s: the conversions are written for 256-bit registers", s.suffix)
+	}
+	name := c.name + s.suffix
+	nArg := "s_len+8(FP)"
+	switch {
+	case c.name == "cvt32to64":
+		nArg = "dst_len+8(FP)"
+	case c.frame == 48:
+		nArg = "s_len+32(FP)"
+		if c.name == "cvt64to32" {
+			nArg = "src_len+32(FP)"
+		}
+	}
+	step := func(r, off64, off32 int) {
+		x, y := fmt.Sprintf("X%d", r), fmt.Sprintf("Y%d", r)
+		if c.to32 {
+			p("\tVCVTPD2PSY %d(SI), %s", off64, x)
+			if c.store32 {
+				p("\tVMOVUPS %s, %d(DI)", x, off32)
+			}
+			if c.back {
+				p("\tVCVTPS2PD %s, %s", x, y)
+				p("\tVMOVUPD %s, %d(SI)", y, off64)
+			}
+			return
+		}
+		p("\tVCVTPS2PD %d(DI), %s", off32, y)
+		p("\tVMOVUPD %s, %d(SI)", y, off64)
+	}
+	p("")
+	p("// func %s(%s)", name, c.args)
+	p("TEXT ·%s(SB), NOSPLIT, $0-%d", name, c.frame)
+	p("\tMOVQ %s, SI", c.si)
+	if c.di != "" {
+		p("\tMOVQ %s, DI", c.di)
+	}
+	p("\tMOVQ %s, CX", nArg)
+	p("\tMOVQ CX, BX")
+	p("\tSHRQ $4, BX                     // BX = n / 16")
+	p("\tJZ   vec")
+	p("big:")
+	for r := range 4 {
+		step(r, 32*r, 16*r)
+	}
+	p("\tADDQ $128, SI")
+	if c.di != "" {
+		p("\tADDQ $64, DI")
+	}
+	p("\tDECQ BX")
+	p("\tJNZ  big")
+	p("vec:")
+	p("\tMOVQ CX, BX")
+	p("\tANDQ $15, BX")
+	p("\tSHRQ $2, BX                     // BX = n %% 16 / 4")
+	p("\tJZ   one")
+	p("vecloop:")
+	step(0, 0, 0)
+	p("\tADDQ $32, SI")
+	if c.di != "" {
+		p("\tADDQ $16, DI")
+	}
+	p("\tDECQ BX")
+	p("\tJNZ  vecloop")
+	p("one:")
+	p("\tANDQ $3, CX                     // CX = n %% 4")
+	p("\tJZ   done")
+	p("oneloop:")
+	if c.to32 {
+		p("\tVCVTSD2SS (SI), X0, X0")
+		if c.store32 {
+			p("\tVMOVSS X0, (DI)")
+		}
+		if c.back {
+			p("\tVCVTSS2SD X0, X0, X0")
+			p("\tVMOVSD X0, (SI)")
+		}
+	} else {
+		p("\tVCVTSS2SD (DI), X0, X0")
+		p("\tVMOVSD X0, (SI)")
+	}
+	p("\tADDQ $8, SI")
+	if c.di != "" {
+		p("\tADDQ $4, DI")
+	}
 	p("\tDECQ CX")
 	p("\tJNZ  oneloop")
 	p("done:")

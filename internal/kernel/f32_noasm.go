@@ -44,3 +44,11 @@ func sgemmPackPanelA(asm bool, k int, src []float32, ld int, dst []float32) {
 func sgemmTiles(kern, k int, a, b []float32, nt int, c []float32, ldc int, alpha, beta float32) {
 	sgemmTilesGo(k, a, b, nt, c, ldc, alpha, beta)
 }
+
+func cvt64to32(dst []float32, src []float64) { cvt64to32Go(dst, src) }
+
+func cvt32to64(dst []float64, src []float32) { cvt32to64Go(dst, src) }
+
+func round32To(dst []float32, s []float64) { round32ToGo(dst, s) }
+
+func round32(s []float64) { round32Go(s) }

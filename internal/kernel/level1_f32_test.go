@@ -15,7 +15,7 @@ import (
 // withF32Thresholds runs f with the float32 thresholds at 1 when all is
 // set (with the path's dispatch already in place).
 func withF32Thresholds(all bool, f func()) {
-	ts := []*int{&sdotAsmMin, &saxpyAsmMin, &sscalAsmMin, &ssumSqAsmMin, &isamaxAsmMin}
+	ts := []*int{&sdotAsmMin, &saxpyAsmMin, &sscalAsmMin, &ssumSqAsmMin, &isamaxAsmMin, &cvtAsmMin}
 	saved := make([]int, len(ts))
 	for i, t := range ts {
 		saved[i] = *t
