@@ -43,6 +43,8 @@ type worker[T Float] struct {
 	// inv holds 1/lc's diagonal in a float32 worker, nil in a float64 one:
 	// see batchOMP.
 	inv []float64
+	// short holds the samples' states of codeShort.
+	short []shortState
 
 	err    error // first bad sample of the worker's part in this round
 	errRow int

@@ -289,6 +289,10 @@ func (c *core[T]) runPart(w *worker[T], lo, hi int) {
 // a[(i-lo)·K:], overwritten; inL2 says they were just computed (a
 // chunk's), so that they need not be requested ahead.
 func (c *core[T]) codeSamples(w *worker[T], a []T, lo, hi, pf0, pf1 int, inL2 bool) {
+	if c.shortPursuits() && !noShort {
+		c.codeShort(w, a, lo, hi, pf0, pf1)
+		return
+	}
 	k := c.k
 	corr := func(i int) []T { return a[(i-lo)*k : (i-lo+1)*k] }
 	j := c.firstAtom(corr(lo), lo)

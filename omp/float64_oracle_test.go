@@ -122,8 +122,9 @@ func sameMatrix(t *testing.T, what string, got, want mat.Matrix) {
 // atoms and coefficients, residual norms, Gram matrices and correlations,
 // on every backend, on 1, 2 and 3 goroutines, with and without the
 // options that take other paths (tolerance, normalisation, residuals, the
-// GEMV update for L >= 6, dictionaries small enough to be coded in chunks
-// and one that is not, samples that are scaled), from samples, from
+// GEMV update for L >= 6, the short pursuits of codeShort for L <= 2,
+// dictionaries small enough to be coded in chunks and one that is not,
+// samples that are scaled), from samples, from
 // correlations, and after SetDictionary.
 func TestFloat64Unchanged(t *testing.T) {
 	type problem struct {
@@ -142,6 +143,9 @@ func TestFloat64Unchanged(t *testing.T) {
 		{n: 784, k: 960, l: 5, unit: true},      // MNIST's shape: not chunked
 		{n: 100, k: 700, l: 6, residuals: true}, // GEMV update beyond gemvMaxK
 		{n: 256, k: 960, l: 5, tol: 1e-2, unit: true},
+		{n: 36, k: 64, l: 2, unit: true}, // the patch front end's shape: codeShort
+		{n: 36, k: 64, l: 1, unit: true},
+		{n: 36, k: 64, l: 2},
 	}
 	N := 300
 	if testing.Short() {
