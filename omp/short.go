@@ -18,7 +18,9 @@ func (c *core[T]) shortPursuits() bool {
 
 // shortState is what codeShort keeps of each sample of a part between its
 // steps: the first atom j1, then y0 = a_j1 / sqrt(G_j1j1), its coefficient
-// c0 and the reciprocal used for it, and the second candidate atom j2.
+// c0 and (float32) the reciprocal sqrt(G_j1j1)⁻¹ used for both, the
+// second candidate atom j2, and noise = tiny·||x||², the squared
+// correlation at or under which the pursuit stops.
 type shortState struct {
 	j1, j2 int
 	y0, c0 float64
@@ -113,6 +115,8 @@ func (c *core[T]) codeShort(w *worker[T], a []T, lo, hi, pf0, pf1 int) {
 		if aj*aj <= s.noise || j == j1 {
 			continue // one atom
 		}
+		// The factor's new row: (G_j1j − the forward substitution's empty
+		// sum) / sqrt(G_j1j1), written as batchOMP computes it.
 		root := diag.root[j1]
 		if f32 {
 			row0[0] = (float64(g[j1*k+j]) - dot(nil, nil)) * s.inv0
