@@ -9,22 +9,11 @@ import (
 	"gonum.org/v1/gonum/mat"
 )
 
-// shortDict returns k unit atoms of dimension n with the hard cases of a
-// short pursuit: atom 1 a copy of atom 0 and atom 3 the negative of atom
-// 2 (a second atom that depends on the first), the others random.
+// shortDict returns k unit atoms of dimension n (randDict) with the hard
+// cases of a short pursuit: atom 1 a copy of atom 0 and atom 3 the
+// negative of atom 2 (a second atom that depends on the first).
 func shortDict(rng *rand.Rand, k, n int) *mat.Dense {
-	D := mat.NewDense(k, n, nil)
-	for j := range k {
-		row := D.RawRowView(j)
-		var ss float64
-		for t := range row {
-			row[t] = rng.NormFloat64()
-			ss += row[t] * row[t]
-		}
-		for t := range row {
-			row[t] /= math.Sqrt(ss)
-		}
-	}
+	D := randDict(rng, k, n)
 	copy(D.RawRowView(1), D.RawRowView(0))
 	for t, v := range D.RawRowView(2) {
 		D.Set(3, t, -v)

@@ -37,18 +37,10 @@ func convertValues(rng *rand.Rand, n int) []float64 {
 	return v
 }
 
-// guarded returns a slice of n elements inside a buffer with g guard
-// elements of value fill on either side, at offset off.
-func guarded64(n, off int, fill float64) (buf, s []float64) {
-	buf = make([]float64, n+off+8)
-	for i := range buf {
-		buf[i] = fill
-	}
-	return buf, buf[off : off+n]
-}
-
-func guarded32(n, off int, fill float32) (buf, s []float32) {
-	buf = make([]float32, n+off+8)
+// guarded returns a slice of n elements at offset off of a buffer whose
+// other elements (off before it, eight after) hold fill.
+func guarded[T float32 | float64](n, off int, fill T) (buf, s []T) {
+	buf = make([]T, n+off+8)
 	for i := range buf {
 		buf[i] = fill
 	}
@@ -68,59 +60,54 @@ func TestConvert(t *testing.T) {
 				src := convertValues(rng, n)
 				name := fmt.Sprintf("n=%d off=%d", n, off)
 
-				b32, d32 := guarded32(n, off, fill32)
-				b64, s64 := guarded64(n, off, fill64)
+				b32, d32 := guarded(n, off, fill32)
+				b64, s64 := guarded(n, off, fill64)
 				copy(s64, src)
 				Float64To32(d32, s64)
-				check32(t, "Float64To32 "+name, b32, off, n, fill32, func(i int) float32 { return float32(src[i]) })
-				check64(t, "Float64To32 source "+name, b64, off, n, fill64, func(i int) float64 { return src[i] })
+				checkBuf(t, "Float64To32 "+name, b32, off, n, fill32, func(i int) float32 { return float32(src[i]) })
+				checkBuf(t, "Float64To32 source "+name, b64, off, n, fill64, func(i int) float64 { return src[i] })
 
 				f32 := make([]float32, n)
 				for i, v := range src {
 					f32[i] = float32(v)
 				}
-				b64, d64 := guarded64(n, off, fill64)
+				b64, d64 := guarded(n, off, fill64)
 				Float32To64(d64, f32)
-				check64(t, "Float32To64 "+name, b64, off, n, fill64, func(i int) float64 { return float64(f32[i]) })
+				checkBuf(t, "Float32To64 "+name, b64, off, n, fill64, func(i int) float64 { return float64(f32[i]) })
 
-				b32, d32 = guarded32(n, off, fill32)
-				b64, s64 = guarded64(n, off, fill64)
+				b32, d32 = guarded(n, off, fill32)
+				b64, s64 = guarded(n, off, fill64)
 				copy(s64, src)
 				Round32To(d32, s64)
-				check32(t, "Round32To "+name, b32, off, n, fill32, func(i int) float32 { return float32(src[i]) })
-				check64(t, "Round32To in place "+name, b64, off, n, fill64, func(i int) float64 { return float64(float32(src[i])) })
+				checkBuf(t, "Round32To "+name, b32, off, n, fill32, func(i int) float32 { return float32(src[i]) })
+				checkBuf(t, "Round32To in place "+name, b64, off, n, fill64, func(i int) float64 { return float64(float32(src[i])) })
 
-				b64, s64 = guarded64(n, off, fill64)
+				b64, s64 = guarded(n, off, fill64)
 				copy(s64, src)
 				Round32(s64)
-				check64(t, "Round32 "+name, b64, off, n, fill64, func(i int) float64 { return float64(float32(src[i])) })
+				checkBuf(t, "Round32 "+name, b64, off, n, fill64, func(i int) float64 { return float64(float32(src[i])) })
 			}
 		}
 	})
 }
 
-func check32(t *testing.T, name string, buf []float32, off, n int, fill float32, want func(int) float32) {
+// checkBuf fails unless buf holds want(i) at off+i for i < n and fill
+// everywhere else, bit for bit.
+func checkBuf[T float32 | float64](t *testing.T, name string, buf []T, off, n int, fill T, want func(int) T) {
 	t.Helper()
-	for i, g := range buf {
-		w := fill
-		if i >= off && i < off+n {
-			w = want(i - off)
+	bits := func(v T) uint64 {
+		if f, ok := any(v).(float32); ok {
+			return uint64(math.Float32bits(f))
 		}
-		if math.Float32bits(g) != math.Float32bits(w) {
-			t.Fatalf("%s: element %d of the buffer is %v (%#x), want %v (%#x)", name, i-off, g, math.Float32bits(g), w, math.Float32bits(w))
-		}
+		return math.Float64bits(float64(v))
 	}
-}
-
-func check64(t *testing.T, name string, buf []float64, off, n int, fill float64, want func(int) float64) {
-	t.Helper()
 	for i, g := range buf {
 		w := fill
 		if i >= off && i < off+n {
 			w = want(i - off)
 		}
-		if math.Float64bits(g) != math.Float64bits(w) {
-			t.Fatalf("%s: element %d of the buffer is %v (%#x), want %v (%#x)", name, i-off, g, math.Float64bits(g), w, math.Float64bits(w))
+		if bits(g) != bits(w) {
+			t.Fatalf("%s: element %d of the buffer is %v (%#x), want %v (%#x)", name, i-off, g, bits(g), w, bits(w))
 		}
 	}
 }
