@@ -439,7 +439,7 @@ func (up *updater) atom(st *state, j int, p []float64, tol float64) bool {
 	mjj := st.m[j*k+j]
 	if !(mjj > tol) {
 		if up.reseed != nil && up.reseed(j, row) && st.single {
-			round32(row)
+			kernel.Round32(row)
 		}
 		return false
 	}
@@ -466,7 +466,7 @@ func (up *updater) atom(st *state, j int, p []float64, tol float64) bool {
 	copy(row[:m], u[:m])
 	kernel.ScalUnitary(inv, row[:m])
 	if st.single {
-		round32(row[:m])
+		kernel.Round32(row[:m])
 	}
 	return true
 }

@@ -28,20 +28,6 @@ import (
 // with the samples are exact in float64, so M = Σ a aᵀ and N = Σ x~ aᵀ,
 // summed in float64, lose only the rounding of the sums.
 
-// round32 rounds every value of s to float32. The conversions here are
-// the kernel's (vector instructions in the assembly tiers), each value the
-// Go conversion's bit for bit.
-func round32(s []float64) { kernel.Round32(s) }
-
-// round32To rounds every value of s to float32 and writes it to dst too.
-func round32To(dst []float32, s []float64) { kernel.Round32To(dst, s) }
-
-// to32 writes the float64 values src into dst as float32.
-func to32(dst []float32, src []float64) { kernel.Float64To32(dst, src) }
-
-// to64 writes the float32 values src into dst as float64.
-func to64(dst []float64, src []float32) { kernel.Float32To64(dst, src) }
-
 // grow32 returns s with room for n values.
 func grow32(s []float32, n int) []float32 {
 	if cap(s) < n {
@@ -65,7 +51,7 @@ func matrix32(buf *[]float32, A *mat.Dense) blas32.General {
 	*buf = grow32(*buf, r*c)
 	raw := A.RawMatrix()
 	for i := range r {
-		to32((*buf)[i*c:(i+1)*c], raw.Data[i*raw.Stride:i*raw.Stride+c])
+		kernel.Float64To32((*buf)[i*c:(i+1)*c], raw.Data[i*raw.Stride:i*raw.Stride+c])
 	}
 	return blas32.General{Rows: r, Cols: c, Stride: c, Data: *buf}
 }
@@ -76,10 +62,10 @@ func codesFrom32(dst *omp.Codes, src *omp.Codes32) {
 	dst.Indptr = append(dst.Indptr[:0], src.Indptr...)
 	dst.Index = append(dst.Index[:0], src.Index...)
 	dst.Value = grow64(dst.Value, len(src.Value))
-	to64(dst.Value, src.Value)
+	kernel.Float32To64(dst.Value, src.Value)
 	if src.Residual != nil {
 		dst.Residual = grow64(dst.Residual, len(src.Residual))
-		to64(dst.Residual, src.Residual)
+		kernel.Float32To64(dst.Residual, src.Residual)
 	}
 }
 
@@ -303,7 +289,7 @@ func newPredictor32(m *Model, impl32 gblas.Float32) (*predictor, error) {
 		if order != nil {
 			j = order[pos]
 		}
-		to32(D[pos*n:(pos+1)*n], m.st.dt[j*s:j*s+n])
+		kernel.Float64To32(D[pos*n:(pos+1)*n], m.st.dt[j*s:j*s+n])
 	}
 	cd, err := c.coderOn32(blas32.General{Rows: k, Cols: n, Stride: n, Data: D}, m.cfg.L)
 	if err != nil {
@@ -316,7 +302,7 @@ func newPredictor32(m *Model, impl32 gblas.Float32) (*predictor, error) {
 	G := cd.Gram()
 	if collab > 0 {
 		g := make([]float64, k*k)
-		to64(g, G.Data[:k*k])
+		kernel.Float32To64(g, G.Data[:k*k])
 		p.gram = mat.NewDense(k, k, g)
 		return p, p.factorCollab(collab)
 	}
@@ -380,7 +366,7 @@ func (p *predictor) scores32(ctx context.Context, m *Model, Xc *mat.Dense) (*mat
 			xx[i] = v
 		}
 		if p.gram != nil {
-			to64(A0.RawMatrix().Data[:nb*k], A32[:nb*k])
+			kernel.Float32To64(A0.RawMatrix().Data[:nb*k], A32[:nb*k])
 			if err := p.collabScores(S.Slice(lo, hi, 0, q).(*mat.Dense), A0.Slice(0, nb, 0, k).(*mat.Dense), xx[:nb]); err != nil {
 				return nil, err
 			}

@@ -5,6 +5,7 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/oddl-go/oddl/internal/kernel"
 	"github.com/oddl-go/oddl/internal/par"
 	"github.com/oddl-go/oddl/internal/sample"
 	"github.com/oddl-go/oddl/preprocess"
@@ -67,7 +68,7 @@ func prepareRows(X *mat.Dense, p Preprocess, img Shape, threads int, check bool,
 			}
 			if x32 != nil {
 				for i := a; i < b; i++ {
-					round32To(x32[i*n:(i+1)*n], X.RawRowView(i))
+					kernel.Round32To(x32[i*n:(i+1)*n], X.RawRowView(i))
 				}
 			}
 		}

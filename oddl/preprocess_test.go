@@ -12,6 +12,8 @@ import (
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/oddl-go/oddl/internal/kernel"
 )
 
 // blobImages returns samples that are 8×8 images of a slanted bar, the
@@ -157,7 +159,7 @@ func TestPrepareRows(t *testing.T) {
 			t.Fatal(err)
 		}
 		preprocessRows(want, p, img, 1)
-		round32(want.RawMatrix().Data)
+		kernel.Round32(want.RawMatrix().Data)
 		for _, threads := range []int{1, 2, 3} {
 			got := mat.DenseCopyOf(X)
 			x32 := make([]float32, r*n)

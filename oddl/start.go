@@ -15,7 +15,7 @@ func startAtoms(st *state, src Source, b *batch, cfg Config) error {
 		return err
 	}
 	if st.single {
-		round32(st.dt)
+		kernel.Round32(st.dt)
 	}
 	return nil
 }

@@ -207,7 +207,7 @@ func fitW(st *state, lambda1 float64, impl gblas.Float64) {
 	for j := range k {
 		copy(st.dt[j*s+n:(j+1)*s], w[j*q:(j+1)*q])
 		if st.single {
-			round32(st.dt[j*s+n : (j+1)*s])
+			kernel.Round32(st.dt[j*s+n : (j+1)*s])
 		}
 	}
 	if st.pValid {
