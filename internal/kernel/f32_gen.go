@@ -1220,19 +1220,19 @@ type conversion struct {
 	// them back and writes them over the float64 ones (rounding in place).
 	to32, store32, back bool
 	frame               int
-	// si, di load the pointers (di empty: no float32 slice).
-	si, di string
+	// si, di load the pointers (di empty: no float32 slice), n the length.
+	si, di, n string
 }
 
 var conversions = []conversion{
 	{name: "cvt64to32", args: "dst []float32, src []float64", to32: true, store32: true, frame: 48,
-		si: "src_base+24(FP)", di: "dst_base+0(FP)"},
+		si: "src_base+24(FP)", di: "dst_base+0(FP)", n: "src_len+32(FP)"},
 	{name: "cvt32to64", args: "dst []float64, src []float32", frame: 48,
-		si: "dst_base+0(FP)", di: "src_base+24(FP)"},
+		si: "dst_base+0(FP)", di: "src_base+24(FP)", n: "dst_len+8(FP)"},
 	{name: "round32To", args: "dst []float32, s []float64", to32: true, store32: true, back: true, frame: 48,
-		si: "s_base+24(FP)", di: "dst_base+0(FP)"},
+		si: "s_base+24(FP)", di: "dst_base+0(FP)", n: "s_len+32(FP)"},
 	{name: "round32", args: "s []float64", to32: true, back: true, frame: 24,
-		si: "s_base+0(FP)"},
+		si: "s_base+0(FP)", n: "s_len+8(FP)"},
 }
 
 // convert writes the conversion c: sixteen values a turn, then four, then
@@ -1244,16 +1244,6 @@ func convert(p func(string, ...any), s isa, c conversion) {
 		log.Fatalf("%s: the conversions are written for 256-bit registers", s.suffix)
 	}
 	name := c.name + s.suffix
-	nArg := "s_len+8(FP)"
-	switch {
-	case c.name == "cvt32to64":
-		nArg = "dst_len+8(FP)"
-	case c.frame == 48:
-		nArg = "s_len+32(FP)"
-		if c.name == "cvt64to32" {
-			nArg = "src_len+32(FP)"
-		}
-	}
 	step := func(r, off64, off32 int) {
 		x, y := fmt.Sprintf("X%d", r), fmt.Sprintf("Y%d", r)
 		if c.to32 {
@@ -1277,7 +1267,7 @@ func convert(p func(string, ...any), s isa, c conversion) {
 	if c.di != "" {
 		p("\tMOVQ %s, DI", c.di)
 	}
-	p("\tMOVQ %s, CX", nArg)
+	p("\tMOVQ %s, CX", c.n)
 	p("\tMOVQ CX, BX")
 	p("\tSHRQ $4, BX                     // BX = n / 16")
 	p("\tJZ   vec")
