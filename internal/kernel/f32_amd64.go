@@ -14,6 +14,8 @@ func sgemmMicro(kern, kb int, ap, bp, c []float32, ldc int, alpha, beta float32)
 	switch kern {
 	case sgemmKernelAVX512ID:
 		sgemmKernel6x48AVX512(kb, ap, bp, c, ldc, alpha, beta)
+	case sgemmKernelAVX512NarrowID:
+		sgemmKernel6x32AVX512(kb, ap, bp, c, ldc, alpha, beta)
 	case sgemmKernelAVX2ID:
 		sgemmKernel6x16AVX2(kb, ap, bp, c, ldc, alpha, beta)
 	default:
@@ -30,6 +32,8 @@ func sgemmTiles(kern, k int, a, b []float32, nt int, c []float32, ldc int, alpha
 	switch kern {
 	case sgemmKernelAVX512ID:
 		sgemmTiles6x48AVX512(k, a, b, nt, c, ldc, alpha, beta)
+	case sgemmKernelAVX512NarrowID:
+		sgemmTiles6x32AVX512(k, a, b, nt, c, ldc, alpha, beta)
 	case sgemmKernelAVX2ID:
 		sgemmTiles6x16AVX2(k, a, b, nt, c, ldc, alpha, beta)
 	default:
@@ -46,6 +50,8 @@ func sgemmDirect(kern, k int, a []float32, lda int, b []float32, np int, c []flo
 	switch kern {
 	case sgemmKernelAVX512ID:
 		sgemmDirect6x48AVX512(k, a, lda, b, np, c, ldc, alpha, beta)
+	case sgemmKernelAVX512NarrowID:
+		sgemmDirect6x32AVX512(k, a, lda, b, np, c, ldc, alpha, beta)
 	case sgemmKernelAVX2ID:
 		sgemmDirect6x16AVX2(k, a, lda, b, np, c, ldc, alpha, beta)
 	default:
@@ -70,7 +76,7 @@ func sgemmPackPanelA(asm bool, k int, src []float32, ld int, dst []float32) {
 }
 
 // sgemmPackPanelB packs one full column panel of B (nr columns of op(B),
-// nr 16 or 48, depth k) from src (row stride ld): rows of the stored matrix
+// nr 16, 32 or 48, depth k) from src (row stride ld): rows of the stored matrix
 // interleaved when trans is set, runs of nr columns copied otherwise; by
 // the assembly when asm is set (the runs of 48 by the Go form), else by the
 // Go forms.
@@ -82,9 +88,12 @@ func sgemmPackPanelB(asm, trans bool, nr, k int, src []float32, ld int, dst []fl
 		packColsF32(src, ld, 0, k, 0, nr, nr, dst)
 	case trans:
 		k8 := k &^ 7
-		if nr == 16 {
+		switch nr {
+		case 16:
 			sgemmPackRows16AVX2(k8, src, ld, dst)
-		} else {
+		case 32:
+			sgemmPackRows32AVX2(k8, src, ld, dst)
+		default:
 			sgemmPackRows48AVX2(k8, src, ld, dst)
 		}
 		for j := range nr {
@@ -199,6 +208,18 @@ func sgemmTiles6x48AVX512(k int, a, b []float32, nt int, c []float32, ldc int, a
 //go:noescape
 func sgemmDirect6x48AVX512(k int, a []float32, lda int, b []float32, np int, c []float32, ldc int, alpha, beta float32)
 
+// sgemmKernel6x32AVX512, sgemmTiles6x32AVX512 and sgemmDirect6x32AVX512
+// are the same on 6×32 tiles, for products too narrow for 48 columns.
+//
+//go:noescape
+func sgemmKernel6x32AVX512(k int, a, b, c []float32, ldc int, alpha, beta float32)
+
+//go:noescape
+func sgemmTiles6x32AVX512(k int, a, b []float32, nt int, c []float32, ldc int, alpha, beta float32)
+
+//go:noescape
+func sgemmDirect6x32AVX512(k int, a []float32, lda int, b []float32, np int, c []float32, ldc int, alpha, beta float32)
+
 // sgemmKernel6x16AVX2 is the AVX2/FMA float32 micro-kernel. With T =
 // Σ_p a[6p:6p+6] ⊗ b[16p:16p+16], the 6×16 outer-product sum over the
 // packed panels a and b of depth k, accumulated in float32 with fused
@@ -244,11 +265,14 @@ func sgemmDirect6x16AVX2(k int, a []float32, lda int, b []float32, np int, c []f
 //go:noescape
 func sgemmPackRows16AVX2(k int, b []float32, ldb int, dst []float32)
 
-// sgemmPackRows48AVX2 is sgemmPackRows16AVX2 on 48 rows, the column panels
-// of the AVX-512 micro-kernel.
+// sgemmPackRows48AVX2 and sgemmPackRows32AVX2 are sgemmPackRows16AVX2 on
+// 48 and 32 rows, the column panels of the AVX-512 micro-kernels.
 //
 //go:noescape
 func sgemmPackRows48AVX2(k int, b []float32, ldb int, dst []float32)
+
+//go:noescape
+func sgemmPackRows32AVX2(k int, b []float32, ldb int, dst []float32)
 
 // sgemmPackRows6AVX2 interleaves six rows of a row-major matrix (row
 // stride lda) for the micro-kernel's A, k a multiple of 8:

@@ -1216,6 +1216,200 @@ loop:
 done:
 	RET
 
+// func sgemmPackRows32AVX2(k int, b []float32, ldb int, dst []float32)
+//   k a multiple of 8; BX column p of row 0, SI of row 0 of the current
+//   group of 8 rows, R10 of its row 4, R8 ldb in bytes, R9 3·ldb, DI dst,
+//   Y0..Y7 rows, then columns; Y8..Y15 between
+TEXT ·sgemmPackRows32AVX2(SB), NOSPLIT, $0-64
+	MOVQ k+0(FP), CX
+	SHRQ $3, CX                    // CX = k / 8
+	JZ   done
+	MOVQ b_base+8(FP), BX
+	MOVQ ldb+32(FP), R8
+	SHLQ $2, R8                    // R8 = ldb in bytes
+	LEAQ (R8)(R8*2), R9            // R9 = 3·ldb
+	MOVQ dst_base+40(FP), DI
+loop:
+	// Rows 0..7, columns p..p+7.
+	MOVQ BX, SI
+	LEAQ (SI)(R8*4), R10           // row 4
+	VMOVUPS (SI), Y0
+	VMOVUPS (SI)(R8*1), Y1
+	VMOVUPS (SI)(R8*2), Y2
+	VMOVUPS (SI)(R9*1), Y3
+	VMOVUPS (R10), Y4
+	VMOVUPS (R10)(R8*1), Y5
+	VMOVUPS (R10)(R8*2), Y6
+	VMOVUPS (R10)(R9*1), Y7
+	VUNPCKLPS Y1, Y0, Y8
+	VUNPCKHPS Y1, Y0, Y9
+	VUNPCKLPS Y3, Y2, Y10
+	VUNPCKHPS Y3, Y2, Y11
+	VUNPCKLPS Y5, Y4, Y12
+	VUNPCKHPS Y5, Y4, Y13
+	VUNPCKLPS Y7, Y6, Y14
+	VUNPCKHPS Y7, Y6, Y15
+	VSHUFPS $0x44, Y10, Y8, Y0
+	VSHUFPS $0xee, Y10, Y8, Y1
+	VSHUFPS $0x44, Y11, Y9, Y2
+	VSHUFPS $0xee, Y11, Y9, Y3
+	VSHUFPS $0x44, Y14, Y12, Y4
+	VSHUFPS $0xee, Y14, Y12, Y5
+	VSHUFPS $0x44, Y15, Y13, Y6
+	VSHUFPS $0xee, Y15, Y13, Y7
+	VPERM2F128 $0x20, Y4, Y0, Y8 // column p+0
+	VPERM2F128 $0x31, Y4, Y0, Y12 // column p+4
+	VPERM2F128 $0x20, Y5, Y1, Y9 // column p+1
+	VPERM2F128 $0x31, Y5, Y1, Y13 // column p+5
+	VPERM2F128 $0x20, Y6, Y2, Y10 // column p+2
+	VPERM2F128 $0x31, Y6, Y2, Y14 // column p+6
+	VPERM2F128 $0x20, Y7, Y3, Y11 // column p+3
+	VPERM2F128 $0x31, Y7, Y3, Y15 // column p+7
+	VMOVUPS Y8, 0(DI)
+	VMOVUPS Y9, 128(DI)
+	VMOVUPS Y10, 256(DI)
+	VMOVUPS Y11, 384(DI)
+	VMOVUPS Y12, 512(DI)
+	VMOVUPS Y13, 640(DI)
+	VMOVUPS Y14, 768(DI)
+	VMOVUPS Y15, 896(DI)
+	// Rows 8..15, columns p..p+7.
+	LEAQ (SI)(R8*8), SI            // row 8
+	LEAQ (SI)(R8*4), R10           // row 12
+	VMOVUPS (SI), Y0
+	VMOVUPS (SI)(R8*1), Y1
+	VMOVUPS (SI)(R8*2), Y2
+	VMOVUPS (SI)(R9*1), Y3
+	VMOVUPS (R10), Y4
+	VMOVUPS (R10)(R8*1), Y5
+	VMOVUPS (R10)(R8*2), Y6
+	VMOVUPS (R10)(R9*1), Y7
+	VUNPCKLPS Y1, Y0, Y8
+	VUNPCKHPS Y1, Y0, Y9
+	VUNPCKLPS Y3, Y2, Y10
+	VUNPCKHPS Y3, Y2, Y11
+	VUNPCKLPS Y5, Y4, Y12
+	VUNPCKHPS Y5, Y4, Y13
+	VUNPCKLPS Y7, Y6, Y14
+	VUNPCKHPS Y7, Y6, Y15
+	VSHUFPS $0x44, Y10, Y8, Y0
+	VSHUFPS $0xee, Y10, Y8, Y1
+	VSHUFPS $0x44, Y11, Y9, Y2
+	VSHUFPS $0xee, Y11, Y9, Y3
+	VSHUFPS $0x44, Y14, Y12, Y4
+	VSHUFPS $0xee, Y14, Y12, Y5
+	VSHUFPS $0x44, Y15, Y13, Y6
+	VSHUFPS $0xee, Y15, Y13, Y7
+	VPERM2F128 $0x20, Y4, Y0, Y8 // column p+0
+	VPERM2F128 $0x31, Y4, Y0, Y12 // column p+4
+	VPERM2F128 $0x20, Y5, Y1, Y9 // column p+1
+	VPERM2F128 $0x31, Y5, Y1, Y13 // column p+5
+	VPERM2F128 $0x20, Y6, Y2, Y10 // column p+2
+	VPERM2F128 $0x31, Y6, Y2, Y14 // column p+6
+	VPERM2F128 $0x20, Y7, Y3, Y11 // column p+3
+	VPERM2F128 $0x31, Y7, Y3, Y15 // column p+7
+	VMOVUPS Y8, 32(DI)
+	VMOVUPS Y9, 160(DI)
+	VMOVUPS Y10, 288(DI)
+	VMOVUPS Y11, 416(DI)
+	VMOVUPS Y12, 544(DI)
+	VMOVUPS Y13, 672(DI)
+	VMOVUPS Y14, 800(DI)
+	VMOVUPS Y15, 928(DI)
+	// Rows 16..23, columns p..p+7.
+	LEAQ (SI)(R8*8), SI            // row 16
+	LEAQ (SI)(R8*4), R10           // row 20
+	VMOVUPS (SI), Y0
+	VMOVUPS (SI)(R8*1), Y1
+	VMOVUPS (SI)(R8*2), Y2
+	VMOVUPS (SI)(R9*1), Y3
+	VMOVUPS (R10), Y4
+	VMOVUPS (R10)(R8*1), Y5
+	VMOVUPS (R10)(R8*2), Y6
+	VMOVUPS (R10)(R9*1), Y7
+	VUNPCKLPS Y1, Y0, Y8
+	VUNPCKHPS Y1, Y0, Y9
+	VUNPCKLPS Y3, Y2, Y10
+	VUNPCKHPS Y3, Y2, Y11
+	VUNPCKLPS Y5, Y4, Y12
+	VUNPCKHPS Y5, Y4, Y13
+	VUNPCKLPS Y7, Y6, Y14
+	VUNPCKHPS Y7, Y6, Y15
+	VSHUFPS $0x44, Y10, Y8, Y0
+	VSHUFPS $0xee, Y10, Y8, Y1
+	VSHUFPS $0x44, Y11, Y9, Y2
+	VSHUFPS $0xee, Y11, Y9, Y3
+	VSHUFPS $0x44, Y14, Y12, Y4
+	VSHUFPS $0xee, Y14, Y12, Y5
+	VSHUFPS $0x44, Y15, Y13, Y6
+	VSHUFPS $0xee, Y15, Y13, Y7
+	VPERM2F128 $0x20, Y4, Y0, Y8 // column p+0
+	VPERM2F128 $0x31, Y4, Y0, Y12 // column p+4
+	VPERM2F128 $0x20, Y5, Y1, Y9 // column p+1
+	VPERM2F128 $0x31, Y5, Y1, Y13 // column p+5
+	VPERM2F128 $0x20, Y6, Y2, Y10 // column p+2
+	VPERM2F128 $0x31, Y6, Y2, Y14 // column p+6
+	VPERM2F128 $0x20, Y7, Y3, Y11 // column p+3
+	VPERM2F128 $0x31, Y7, Y3, Y15 // column p+7
+	VMOVUPS Y8, 64(DI)
+	VMOVUPS Y9, 192(DI)
+	VMOVUPS Y10, 320(DI)
+	VMOVUPS Y11, 448(DI)
+	VMOVUPS Y12, 576(DI)
+	VMOVUPS Y13, 704(DI)
+	VMOVUPS Y14, 832(DI)
+	VMOVUPS Y15, 960(DI)
+	// Rows 24..31, columns p..p+7.
+	LEAQ (SI)(R8*8), SI            // row 24
+	LEAQ (SI)(R8*4), R10           // row 28
+	VMOVUPS (SI), Y0
+	VMOVUPS (SI)(R8*1), Y1
+	VMOVUPS (SI)(R8*2), Y2
+	VMOVUPS (SI)(R9*1), Y3
+	VMOVUPS (R10), Y4
+	VMOVUPS (R10)(R8*1), Y5
+	VMOVUPS (R10)(R8*2), Y6
+	VMOVUPS (R10)(R9*1), Y7
+	VUNPCKLPS Y1, Y0, Y8
+	VUNPCKHPS Y1, Y0, Y9
+	VUNPCKLPS Y3, Y2, Y10
+	VUNPCKHPS Y3, Y2, Y11
+	VUNPCKLPS Y5, Y4, Y12
+	VUNPCKHPS Y5, Y4, Y13
+	VUNPCKLPS Y7, Y6, Y14
+	VUNPCKHPS Y7, Y6, Y15
+	VSHUFPS $0x44, Y10, Y8, Y0
+	VSHUFPS $0xee, Y10, Y8, Y1
+	VSHUFPS $0x44, Y11, Y9, Y2
+	VSHUFPS $0xee, Y11, Y9, Y3
+	VSHUFPS $0x44, Y14, Y12, Y4
+	VSHUFPS $0xee, Y14, Y12, Y5
+	VSHUFPS $0x44, Y15, Y13, Y6
+	VSHUFPS $0xee, Y15, Y13, Y7
+	VPERM2F128 $0x20, Y4, Y0, Y8 // column p+0
+	VPERM2F128 $0x31, Y4, Y0, Y12 // column p+4
+	VPERM2F128 $0x20, Y5, Y1, Y9 // column p+1
+	VPERM2F128 $0x31, Y5, Y1, Y13 // column p+5
+	VPERM2F128 $0x20, Y6, Y2, Y10 // column p+2
+	VPERM2F128 $0x31, Y6, Y2, Y14 // column p+6
+	VPERM2F128 $0x20, Y7, Y3, Y11 // column p+3
+	VPERM2F128 $0x31, Y7, Y3, Y15 // column p+7
+	VMOVUPS Y8, 96(DI)
+	VMOVUPS Y9, 224(DI)
+	VMOVUPS Y10, 352(DI)
+	VMOVUPS Y11, 480(DI)
+	VMOVUPS Y12, 608(DI)
+	VMOVUPS Y13, 736(DI)
+	VMOVUPS Y14, 864(DI)
+	VMOVUPS Y15, 992(DI)
+	ADDQ $32, BX
+	ADDQ $1024, DI
+	DECQ CX
+	JNZ  loop
+	VZEROUPPER
+done:
+	RET
+
 // func sgemmPackRows6AVX2(k int, a []float32, lda int, dst []float32)
 //   SI column p of row 0, R10 of row 1, R8 lda in bytes, R9 3·lda, DI dst;
 //   Y0..Y5 rows, then Y0..Y3 rows 0..3 of columns j | j+4; Y6..Y11 pairs

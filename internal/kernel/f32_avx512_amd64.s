@@ -1089,6 +1089,848 @@ next:
 done:
 	RET
 
+// Register use of sgemmKernel6x32AVX512:
+//   Z0..Z11  accumulators: row i of T, columns 16v..16v+15, in Z(2·i+v)
+//   Z12..Z13  b[32p : 32p+32], one vector each; after the loop, scratch
+//   Z14..Z31  broadcasts of a[6p+i]; after the loop, alpha (Z14) and beta (Z15)
+//   CX steps left, BX loop turns left, SI packed A, DI packed B,
+//   DX the tile of C, R8 ldc in bytes, R9 the current row of C
+
+// func sgemmKernel6x32AVX512(k int, a, b, c []float32, ldc int, alpha, beta float32)
+TEXT ·sgemmKernel6x32AVX512(SB), NOSPLIT, $0-96
+	MOVQ k+0(FP), CX
+	MOVQ a_base+8(FP), SI
+	MOVQ b_base+32(FP), DI
+	MOVQ c_base+56(FP), DX
+	MOVQ ldc+80(FP), R8
+	SHLQ $2, R8                    // R8 = ldc in bytes
+
+	// Bring the tile of C towards L1 while T is computed.
+	MOVQ DX, R9
+	PREFETCHT0 0(R9)
+	PREFETCHT0 64(R9)
+	PREFETCHT0 127(R9)
+	ADDQ R8, R9
+	PREFETCHT0 0(R9)
+	PREFETCHT0 64(R9)
+	PREFETCHT0 127(R9)
+	ADDQ R8, R9
+	PREFETCHT0 0(R9)
+	PREFETCHT0 64(R9)
+	PREFETCHT0 127(R9)
+	ADDQ R8, R9
+	PREFETCHT0 0(R9)
+	PREFETCHT0 64(R9)
+	PREFETCHT0 127(R9)
+	ADDQ R8, R9
+	PREFETCHT0 0(R9)
+	PREFETCHT0 64(R9)
+	PREFETCHT0 127(R9)
+	ADDQ R8, R9
+	PREFETCHT0 0(R9)
+	PREFETCHT0 64(R9)
+	PREFETCHT0 127(R9)
+
+	VXORPS Z0, Z0, Z0
+	VXORPS Z1, Z1, Z1
+	VXORPS Z2, Z2, Z2
+	VXORPS Z3, Z3, Z3
+	VXORPS Z4, Z4, Z4
+	VXORPS Z5, Z5, Z5
+	VXORPS Z6, Z6, Z6
+	VXORPS Z7, Z7, Z7
+	VXORPS Z8, Z8, Z8
+	VXORPS Z9, Z9, Z9
+	VXORPS Z10, Z10, Z10
+	VXORPS Z11, Z11, Z11
+
+	MOVQ CX, BX
+	SHRQ $2, BX                    // BX = k / 4
+	JZ   tail
+
+loop:
+	VMOVUPS 0(DI), Z12 // Z12 = b[32(p+0)+0 : +16]
+	VMOVUPS 64(DI), Z13 // Z13 = b[32(p+0)+16 : +16]
+	VBROADCASTSS 0(SI), Z14 // Z14 = a[6(p+0)+0] ×16
+	VFMADD231PS Z12, Z14, Z0 // T[0][0:16] += Z14*Z12
+	VFMADD231PS Z13, Z14, Z1 // T[0][16:32] += Z14*Z13
+	VBROADCASTSS 4(SI), Z15 // Z15 = a[6(p+0)+1] ×16
+	VFMADD231PS Z12, Z15, Z2 // T[1][0:16] += Z15*Z12
+	VFMADD231PS Z13, Z15, Z3 // T[1][16:32] += Z15*Z13
+	VBROADCASTSS 8(SI), Z16 // Z16 = a[6(p+0)+2] ×16
+	VFMADD231PS Z12, Z16, Z4 // T[2][0:16] += Z16*Z12
+	VFMADD231PS Z13, Z16, Z5 // T[2][16:32] += Z16*Z13
+	VBROADCASTSS 12(SI), Z17 // Z17 = a[6(p+0)+3] ×16
+	VFMADD231PS Z12, Z17, Z6 // T[3][0:16] += Z17*Z12
+	VFMADD231PS Z13, Z17, Z7 // T[3][16:32] += Z17*Z13
+	VBROADCASTSS 16(SI), Z18 // Z18 = a[6(p+0)+4] ×16
+	VFMADD231PS Z12, Z18, Z8 // T[4][0:16] += Z18*Z12
+	VFMADD231PS Z13, Z18, Z9 // T[4][16:32] += Z18*Z13
+	VBROADCASTSS 20(SI), Z19 // Z19 = a[6(p+0)+5] ×16
+	VFMADD231PS Z12, Z19, Z10 // T[5][0:16] += Z19*Z12
+	VFMADD231PS Z13, Z19, Z11 // T[5][16:32] += Z19*Z13
+	VMOVUPS 128(DI), Z12 // Z12 = b[32(p+1)+0 : +16]
+	VMOVUPS 192(DI), Z13 // Z13 = b[32(p+1)+16 : +16]
+	VBROADCASTSS 24(SI), Z14 // Z14 = a[6(p+1)+0] ×16
+	VFMADD231PS Z12, Z14, Z0 // T[0][0:16] += Z14*Z12
+	VFMADD231PS Z13, Z14, Z1 // T[0][16:32] += Z14*Z13
+	VBROADCASTSS 28(SI), Z15 // Z15 = a[6(p+1)+1] ×16
+	VFMADD231PS Z12, Z15, Z2 // T[1][0:16] += Z15*Z12
+	VFMADD231PS Z13, Z15, Z3 // T[1][16:32] += Z15*Z13
+	VBROADCASTSS 32(SI), Z16 // Z16 = a[6(p+1)+2] ×16
+	VFMADD231PS Z12, Z16, Z4 // T[2][0:16] += Z16*Z12
+	VFMADD231PS Z13, Z16, Z5 // T[2][16:32] += Z16*Z13
+	VBROADCASTSS 36(SI), Z17 // Z17 = a[6(p+1)+3] ×16
+	VFMADD231PS Z12, Z17, Z6 // T[3][0:16] += Z17*Z12
+	VFMADD231PS Z13, Z17, Z7 // T[3][16:32] += Z17*Z13
+	VBROADCASTSS 40(SI), Z18 // Z18 = a[6(p+1)+4] ×16
+	VFMADD231PS Z12, Z18, Z8 // T[4][0:16] += Z18*Z12
+	VFMADD231PS Z13, Z18, Z9 // T[4][16:32] += Z18*Z13
+	VBROADCASTSS 44(SI), Z19 // Z19 = a[6(p+1)+5] ×16
+	VFMADD231PS Z12, Z19, Z10 // T[5][0:16] += Z19*Z12
+	VFMADD231PS Z13, Z19, Z11 // T[5][16:32] += Z19*Z13
+	VMOVUPS 256(DI), Z12 // Z12 = b[32(p+2)+0 : +16]
+	VMOVUPS 320(DI), Z13 // Z13 = b[32(p+2)+16 : +16]
+	VBROADCASTSS 48(SI), Z14 // Z14 = a[6(p+2)+0] ×16
+	VFMADD231PS Z12, Z14, Z0 // T[0][0:16] += Z14*Z12
+	VFMADD231PS Z13, Z14, Z1 // T[0][16:32] += Z14*Z13
+	VBROADCASTSS 52(SI), Z15 // Z15 = a[6(p+2)+1] ×16
+	VFMADD231PS Z12, Z15, Z2 // T[1][0:16] += Z15*Z12
+	VFMADD231PS Z13, Z15, Z3 // T[1][16:32] += Z15*Z13
+	VBROADCASTSS 56(SI), Z16 // Z16 = a[6(p+2)+2] ×16
+	VFMADD231PS Z12, Z16, Z4 // T[2][0:16] += Z16*Z12
+	VFMADD231PS Z13, Z16, Z5 // T[2][16:32] += Z16*Z13
+	VBROADCASTSS 60(SI), Z17 // Z17 = a[6(p+2)+3] ×16
+	VFMADD231PS Z12, Z17, Z6 // T[3][0:16] += Z17*Z12
+	VFMADD231PS Z13, Z17, Z7 // T[3][16:32] += Z17*Z13
+	VBROADCASTSS 64(SI), Z18 // Z18 = a[6(p+2)+4] ×16
+	VFMADD231PS Z12, Z18, Z8 // T[4][0:16] += Z18*Z12
+	VFMADD231PS Z13, Z18, Z9 // T[4][16:32] += Z18*Z13
+	VBROADCASTSS 68(SI), Z19 // Z19 = a[6(p+2)+5] ×16
+	VFMADD231PS Z12, Z19, Z10 // T[5][0:16] += Z19*Z12
+	VFMADD231PS Z13, Z19, Z11 // T[5][16:32] += Z19*Z13
+	VMOVUPS 384(DI), Z12 // Z12 = b[32(p+3)+0 : +16]
+	VMOVUPS 448(DI), Z13 // Z13 = b[32(p+3)+16 : +16]
+	VBROADCASTSS 72(SI), Z14 // Z14 = a[6(p+3)+0] ×16
+	VFMADD231PS Z12, Z14, Z0 // T[0][0:16] += Z14*Z12
+	VFMADD231PS Z13, Z14, Z1 // T[0][16:32] += Z14*Z13
+	VBROADCASTSS 76(SI), Z15 // Z15 = a[6(p+3)+1] ×16
+	VFMADD231PS Z12, Z15, Z2 // T[1][0:16] += Z15*Z12
+	VFMADD231PS Z13, Z15, Z3 // T[1][16:32] += Z15*Z13
+	VBROADCASTSS 80(SI), Z16 // Z16 = a[6(p+3)+2] ×16
+	VFMADD231PS Z12, Z16, Z4 // T[2][0:16] += Z16*Z12
+	VFMADD231PS Z13, Z16, Z5 // T[2][16:32] += Z16*Z13
+	VBROADCASTSS 84(SI), Z17 // Z17 = a[6(p+3)+3] ×16
+	VFMADD231PS Z12, Z17, Z6 // T[3][0:16] += Z17*Z12
+	VFMADD231PS Z13, Z17, Z7 // T[3][16:32] += Z17*Z13
+	VBROADCASTSS 88(SI), Z18 // Z18 = a[6(p+3)+4] ×16
+	VFMADD231PS Z12, Z18, Z8 // T[4][0:16] += Z18*Z12
+	VFMADD231PS Z13, Z18, Z9 // T[4][16:32] += Z18*Z13
+	VBROADCASTSS 92(SI), Z19 // Z19 = a[6(p+3)+5] ×16
+	VFMADD231PS Z12, Z19, Z10 // T[5][0:16] += Z19*Z12
+	VFMADD231PS Z13, Z19, Z11 // T[5][16:32] += Z19*Z13
+	ADDQ $96, SI                  // a = a[24:]
+	ADDQ $512, DI                  // b = b[128:]
+	DECQ BX
+	JNZ  loop
+
+tail:
+	ANDQ $3, CX                    // CX = k % 4
+	JZ   store
+
+loop1:
+	VMOVUPS 0(DI), Z12 // Z12 = b[32(p+0)+0 : +16]
+	VMOVUPS 64(DI), Z13 // Z13 = b[32(p+0)+16 : +16]
+	VBROADCASTSS 0(SI), Z14 // Z14 = a[6(p+0)+0] ×16
+	VFMADD231PS Z12, Z14, Z0 // T[0][0:16] += Z14*Z12
+	VFMADD231PS Z13, Z14, Z1 // T[0][16:32] += Z14*Z13
+	VBROADCASTSS 4(SI), Z15 // Z15 = a[6(p+0)+1] ×16
+	VFMADD231PS Z12, Z15, Z2 // T[1][0:16] += Z15*Z12
+	VFMADD231PS Z13, Z15, Z3 // T[1][16:32] += Z15*Z13
+	VBROADCASTSS 8(SI), Z16 // Z16 = a[6(p+0)+2] ×16
+	VFMADD231PS Z12, Z16, Z4 // T[2][0:16] += Z16*Z12
+	VFMADD231PS Z13, Z16, Z5 // T[2][16:32] += Z16*Z13
+	VBROADCASTSS 12(SI), Z17 // Z17 = a[6(p+0)+3] ×16
+	VFMADD231PS Z12, Z17, Z6 // T[3][0:16] += Z17*Z12
+	VFMADD231PS Z13, Z17, Z7 // T[3][16:32] += Z17*Z13
+	VBROADCASTSS 16(SI), Z18 // Z18 = a[6(p+0)+4] ×16
+	VFMADD231PS Z12, Z18, Z8 // T[4][0:16] += Z18*Z12
+	VFMADD231PS Z13, Z18, Z9 // T[4][16:32] += Z18*Z13
+	VBROADCASTSS 20(SI), Z19 // Z19 = a[6(p+0)+5] ×16
+	VFMADD231PS Z12, Z19, Z10 // T[5][0:16] += Z19*Z12
+	VFMADD231PS Z13, Z19, Z11 // T[5][16:32] += Z19*Z13
+	ADDQ $24, SI                   // a = a[6:]
+	ADDQ $128, DI                   // b = b[32:]
+	DECQ CX
+	JNZ  loop1
+
+store:
+	VBROADCASTSS alpha+88(FP), Z14  // Z14 = alpha ×16
+	MOVQ         DX, R9
+	MOVL         beta+92(FP), AX
+	SHLL         $1, AX            // drop the sign: beta == ±0?
+	JZ           store_zero
+	VBROADCASTSS beta+92(FP), Z15   // Z15 = beta ×16
+	VMULPS      0(R9), Z15, Z12  // Z12 = beta * c[0][0:16]
+	VFMADD231PS Z0, Z14, Z12     // Z12 += alpha * T[0][0:16]
+	VMOVUPS     Z12, 0(R9)
+	VMULPS      64(R9), Z15, Z13  // Z13 = beta * c[0][16:32]
+	VFMADD231PS Z1, Z14, Z13     // Z13 += alpha * T[0][16:32]
+	VMOVUPS     Z13, 64(R9)
+	ADDQ        R8, R9             // next row of C
+	VMULPS      0(R9), Z15, Z12  // Z12 = beta * c[1][0:16]
+	VFMADD231PS Z2, Z14, Z12     // Z12 += alpha * T[1][0:16]
+	VMOVUPS     Z12, 0(R9)
+	VMULPS      64(R9), Z15, Z13  // Z13 = beta * c[1][16:32]
+	VFMADD231PS Z3, Z14, Z13     // Z13 += alpha * T[1][16:32]
+	VMOVUPS     Z13, 64(R9)
+	ADDQ        R8, R9             // next row of C
+	VMULPS      0(R9), Z15, Z12  // Z12 = beta * c[2][0:16]
+	VFMADD231PS Z4, Z14, Z12     // Z12 += alpha * T[2][0:16]
+	VMOVUPS     Z12, 0(R9)
+	VMULPS      64(R9), Z15, Z13  // Z13 = beta * c[2][16:32]
+	VFMADD231PS Z5, Z14, Z13     // Z13 += alpha * T[2][16:32]
+	VMOVUPS     Z13, 64(R9)
+	ADDQ        R8, R9             // next row of C
+	VMULPS      0(R9), Z15, Z12  // Z12 = beta * c[3][0:16]
+	VFMADD231PS Z6, Z14, Z12     // Z12 += alpha * T[3][0:16]
+	VMOVUPS     Z12, 0(R9)
+	VMULPS      64(R9), Z15, Z13  // Z13 = beta * c[3][16:32]
+	VFMADD231PS Z7, Z14, Z13     // Z13 += alpha * T[3][16:32]
+	VMOVUPS     Z13, 64(R9)
+	ADDQ        R8, R9             // next row of C
+	VMULPS      0(R9), Z15, Z12  // Z12 = beta * c[4][0:16]
+	VFMADD231PS Z8, Z14, Z12     // Z12 += alpha * T[4][0:16]
+	VMOVUPS     Z12, 0(R9)
+	VMULPS      64(R9), Z15, Z13  // Z13 = beta * c[4][16:32]
+	VFMADD231PS Z9, Z14, Z13     // Z13 += alpha * T[4][16:32]
+	VMOVUPS     Z13, 64(R9)
+	ADDQ        R8, R9             // next row of C
+	VMULPS      0(R9), Z15, Z12  // Z12 = beta * c[5][0:16]
+	VFMADD231PS Z10, Z14, Z12     // Z12 += alpha * T[5][0:16]
+	VMOVUPS     Z12, 0(R9)
+	VMULPS      64(R9), Z15, Z13  // Z13 = beta * c[5][16:32]
+	VFMADD231PS Z11, Z14, Z13     // Z13 += alpha * T[5][16:32]
+	VMOVUPS     Z13, 64(R9)
+	VZEROUPPER
+	RET
+
+store_zero:
+	VMULPS  Z0, Z14, Z0        // T[0][0:16] *= alpha
+	VMOVUPS Z0, 0(R9)
+	VMULPS  Z1, Z14, Z1        // T[0][16:32] *= alpha
+	VMOVUPS Z1, 64(R9)
+	ADDQ    R8, R9                 // next row of C
+	VMULPS  Z2, Z14, Z2        // T[1][0:16] *= alpha
+	VMOVUPS Z2, 0(R9)
+	VMULPS  Z3, Z14, Z3        // T[1][16:32] *= alpha
+	VMOVUPS Z3, 64(R9)
+	ADDQ    R8, R9                 // next row of C
+	VMULPS  Z4, Z14, Z4        // T[2][0:16] *= alpha
+	VMOVUPS Z4, 0(R9)
+	VMULPS  Z5, Z14, Z5        // T[2][16:32] *= alpha
+	VMOVUPS Z5, 64(R9)
+	ADDQ    R8, R9                 // next row of C
+	VMULPS  Z6, Z14, Z6        // T[3][0:16] *= alpha
+	VMOVUPS Z6, 0(R9)
+	VMULPS  Z7, Z14, Z7        // T[3][16:32] *= alpha
+	VMOVUPS Z7, 64(R9)
+	ADDQ    R8, R9                 // next row of C
+	VMULPS  Z8, Z14, Z8        // T[4][0:16] *= alpha
+	VMOVUPS Z8, 0(R9)
+	VMULPS  Z9, Z14, Z9        // T[4][16:32] *= alpha
+	VMOVUPS Z9, 64(R9)
+	ADDQ    R8, R9                 // next row of C
+	VMULPS  Z10, Z14, Z10        // T[5][0:16] *= alpha
+	VMOVUPS Z10, 0(R9)
+	VMULPS  Z11, Z14, Z11        // T[5][16:32] *= alpha
+	VMOVUPS Z11, 64(R9)
+	VZEROUPPER
+	RET
+
+// Register use of sgemmDirect6x32AVX512: the vector registers as in sgemmKernel6x32AVX512;
+//   R14 k, R13 row 0 of A, R8 lda in bytes, R9 3·lda, SI row 0 at step p,
+//   R10 row 1 at step p, DI packed B, DX the tile of C, R12 ldc in bytes,
+//   R11 tiles left, BX loop turns left, CX steps left, AX the current
+//   row of C
+
+// func sgemmDirect6x32AVX512(k int, a []float32, lda int, b []float32, np int, c []float32, ldc int, alpha, beta float32)
+TEXT ·sgemmDirect6x32AVX512(SB), NOSPLIT, $0-112
+	MOVQ k+0(FP), R14
+	MOVQ a_base+8(FP), R13
+	MOVQ lda+32(FP), R8
+	SHLQ $2, R8                    // R8 = lda in bytes
+	LEAQ (R8)(R8*2), R9            // R9 = 3·lda
+	MOVQ b_base+40(FP), DI
+	MOVQ np+64(FP), R11
+	MOVQ c_base+72(FP), DX
+	MOVQ ldc+96(FP), R12
+	SHLQ $2, R12                   // R12 = ldc in bytes
+	TESTQ R11, R11
+	JZ   done
+
+tile:
+	MOVQ R13, SI
+	LEAQ (R13)(R8*1), R10
+	MOVQ DX, AX
+	PREFETCHT0 0(AX)
+	PREFETCHT0 64(AX)
+	PREFETCHT0 127(AX)
+	ADDQ R12, AX
+	PREFETCHT0 0(AX)
+	PREFETCHT0 64(AX)
+	PREFETCHT0 127(AX)
+	ADDQ R12, AX
+	PREFETCHT0 0(AX)
+	PREFETCHT0 64(AX)
+	PREFETCHT0 127(AX)
+	ADDQ R12, AX
+	PREFETCHT0 0(AX)
+	PREFETCHT0 64(AX)
+	PREFETCHT0 127(AX)
+	ADDQ R12, AX
+	PREFETCHT0 0(AX)
+	PREFETCHT0 64(AX)
+	PREFETCHT0 127(AX)
+	ADDQ R12, AX
+	PREFETCHT0 0(AX)
+	PREFETCHT0 64(AX)
+	PREFETCHT0 127(AX)
+	VXORPS Z0, Z0, Z0
+	VXORPS Z1, Z1, Z1
+	VXORPS Z2, Z2, Z2
+	VXORPS Z3, Z3, Z3
+	VXORPS Z4, Z4, Z4
+	VXORPS Z5, Z5, Z5
+	VXORPS Z6, Z6, Z6
+	VXORPS Z7, Z7, Z7
+	VXORPS Z8, Z8, Z8
+	VXORPS Z9, Z9, Z9
+	VXORPS Z10, Z10, Z10
+	VXORPS Z11, Z11, Z11
+	MOVQ R14, BX
+	SHRQ $2, BX                    // BX = k / 4
+	JZ   tail
+
+loop:
+	VMOVUPS 0(DI), Z12
+	VMOVUPS 64(DI), Z13
+	VBROADCASTSS 0(SI), Z14 // a[0] at step p+0
+	VFMADD231PS Z12, Z14, Z0
+	VFMADD231PS Z13, Z14, Z1
+	VBROADCASTSS 0(R10), Z15 // a[1] at step p+0
+	VFMADD231PS Z12, Z15, Z2
+	VFMADD231PS Z13, Z15, Z3
+	VBROADCASTSS 0(SI)(R8*2), Z16 // a[2] at step p+0
+	VFMADD231PS Z12, Z16, Z4
+	VFMADD231PS Z13, Z16, Z5
+	VBROADCASTSS 0(SI)(R9*1), Z17 // a[3] at step p+0
+	VFMADD231PS Z12, Z17, Z6
+	VFMADD231PS Z13, Z17, Z7
+	VBROADCASTSS 0(SI)(R8*4), Z18 // a[4] at step p+0
+	VFMADD231PS Z12, Z18, Z8
+	VFMADD231PS Z13, Z18, Z9
+	VBROADCASTSS 0(R10)(R8*4), Z19 // a[5] at step p+0
+	VFMADD231PS Z12, Z19, Z10
+	VFMADD231PS Z13, Z19, Z11
+	VMOVUPS 128(DI), Z12
+	VMOVUPS 192(DI), Z13
+	VBROADCASTSS 4(SI), Z14 // a[0] at step p+1
+	VFMADD231PS Z12, Z14, Z0
+	VFMADD231PS Z13, Z14, Z1
+	VBROADCASTSS 4(R10), Z15 // a[1] at step p+1
+	VFMADD231PS Z12, Z15, Z2
+	VFMADD231PS Z13, Z15, Z3
+	VBROADCASTSS 4(SI)(R8*2), Z16 // a[2] at step p+1
+	VFMADD231PS Z12, Z16, Z4
+	VFMADD231PS Z13, Z16, Z5
+	VBROADCASTSS 4(SI)(R9*1), Z17 // a[3] at step p+1
+	VFMADD231PS Z12, Z17, Z6
+	VFMADD231PS Z13, Z17, Z7
+	VBROADCASTSS 4(SI)(R8*4), Z18 // a[4] at step p+1
+	VFMADD231PS Z12, Z18, Z8
+	VFMADD231PS Z13, Z18, Z9
+	VBROADCASTSS 4(R10)(R8*4), Z19 // a[5] at step p+1
+	VFMADD231PS Z12, Z19, Z10
+	VFMADD231PS Z13, Z19, Z11
+	VMOVUPS 256(DI), Z12
+	VMOVUPS 320(DI), Z13
+	VBROADCASTSS 8(SI), Z14 // a[0] at step p+2
+	VFMADD231PS Z12, Z14, Z0
+	VFMADD231PS Z13, Z14, Z1
+	VBROADCASTSS 8(R10), Z15 // a[1] at step p+2
+	VFMADD231PS Z12, Z15, Z2
+	VFMADD231PS Z13, Z15, Z3
+	VBROADCASTSS 8(SI)(R8*2), Z16 // a[2] at step p+2
+	VFMADD231PS Z12, Z16, Z4
+	VFMADD231PS Z13, Z16, Z5
+	VBROADCASTSS 8(SI)(R9*1), Z17 // a[3] at step p+2
+	VFMADD231PS Z12, Z17, Z6
+	VFMADD231PS Z13, Z17, Z7
+	VBROADCASTSS 8(SI)(R8*4), Z18 // a[4] at step p+2
+	VFMADD231PS Z12, Z18, Z8
+	VFMADD231PS Z13, Z18, Z9
+	VBROADCASTSS 8(R10)(R8*4), Z19 // a[5] at step p+2
+	VFMADD231PS Z12, Z19, Z10
+	VFMADD231PS Z13, Z19, Z11
+	VMOVUPS 384(DI), Z12
+	VMOVUPS 448(DI), Z13
+	VBROADCASTSS 12(SI), Z14 // a[0] at step p+3
+	VFMADD231PS Z12, Z14, Z0
+	VFMADD231PS Z13, Z14, Z1
+	VBROADCASTSS 12(R10), Z15 // a[1] at step p+3
+	VFMADD231PS Z12, Z15, Z2
+	VFMADD231PS Z13, Z15, Z3
+	VBROADCASTSS 12(SI)(R8*2), Z16 // a[2] at step p+3
+	VFMADD231PS Z12, Z16, Z4
+	VFMADD231PS Z13, Z16, Z5
+	VBROADCASTSS 12(SI)(R9*1), Z17 // a[3] at step p+3
+	VFMADD231PS Z12, Z17, Z6
+	VFMADD231PS Z13, Z17, Z7
+	VBROADCASTSS 12(SI)(R8*4), Z18 // a[4] at step p+3
+	VFMADD231PS Z12, Z18, Z8
+	VFMADD231PS Z13, Z18, Z9
+	VBROADCASTSS 12(R10)(R8*4), Z19 // a[5] at step p+3
+	VFMADD231PS Z12, Z19, Z10
+	VFMADD231PS Z13, Z19, Z11
+	ADDQ $16, SI
+	ADDQ $16, R10
+	ADDQ $512, DI
+	DECQ BX
+	JNZ  loop
+
+tail:
+	MOVQ R14, CX
+	ANDQ $3, CX                    // CX = k % 4
+	JZ   store
+
+loop1:
+	VMOVUPS 0(DI), Z12
+	VMOVUPS 64(DI), Z13
+	VBROADCASTSS 0(SI), Z14 // a[0] at step p+0
+	VFMADD231PS Z12, Z14, Z0
+	VFMADD231PS Z13, Z14, Z1
+	VBROADCASTSS 0(R10), Z15 // a[1] at step p+0
+	VFMADD231PS Z12, Z15, Z2
+	VFMADD231PS Z13, Z15, Z3
+	VBROADCASTSS 0(SI)(R8*2), Z16 // a[2] at step p+0
+	VFMADD231PS Z12, Z16, Z4
+	VFMADD231PS Z13, Z16, Z5
+	VBROADCASTSS 0(SI)(R9*1), Z17 // a[3] at step p+0
+	VFMADD231PS Z12, Z17, Z6
+	VFMADD231PS Z13, Z17, Z7
+	VBROADCASTSS 0(SI)(R8*4), Z18 // a[4] at step p+0
+	VFMADD231PS Z12, Z18, Z8
+	VFMADD231PS Z13, Z18, Z9
+	VBROADCASTSS 0(R10)(R8*4), Z19 // a[5] at step p+0
+	VFMADD231PS Z12, Z19, Z10
+	VFMADD231PS Z13, Z19, Z11
+	ADDQ $4, SI
+	ADDQ $4, R10
+	ADDQ $128, DI
+	DECQ CX
+	JNZ  loop1
+
+store:
+	VBROADCASTSS alpha+104(FP), Z14
+	MOVQ         DX, AX
+	MOVL         beta+108(FP), BX
+	SHLL         $1, BX            // drop the sign: beta == ±0?
+	JZ           store_zero
+	VBROADCASTSS beta+108(FP), Z15
+	VMULPS      0(AX), Z15, Z12
+	VFMADD231PS Z0, Z14, Z12
+	VMOVUPS     Z12, 0(AX)
+	VMULPS      64(AX), Z15, Z13
+	VFMADD231PS Z1, Z14, Z13
+	VMOVUPS     Z13, 64(AX)
+	ADDQ        R12, AX
+	VMULPS      0(AX), Z15, Z12
+	VFMADD231PS Z2, Z14, Z12
+	VMOVUPS     Z12, 0(AX)
+	VMULPS      64(AX), Z15, Z13
+	VFMADD231PS Z3, Z14, Z13
+	VMOVUPS     Z13, 64(AX)
+	ADDQ        R12, AX
+	VMULPS      0(AX), Z15, Z12
+	VFMADD231PS Z4, Z14, Z12
+	VMOVUPS     Z12, 0(AX)
+	VMULPS      64(AX), Z15, Z13
+	VFMADD231PS Z5, Z14, Z13
+	VMOVUPS     Z13, 64(AX)
+	ADDQ        R12, AX
+	VMULPS      0(AX), Z15, Z12
+	VFMADD231PS Z6, Z14, Z12
+	VMOVUPS     Z12, 0(AX)
+	VMULPS      64(AX), Z15, Z13
+	VFMADD231PS Z7, Z14, Z13
+	VMOVUPS     Z13, 64(AX)
+	ADDQ        R12, AX
+	VMULPS      0(AX), Z15, Z12
+	VFMADD231PS Z8, Z14, Z12
+	VMOVUPS     Z12, 0(AX)
+	VMULPS      64(AX), Z15, Z13
+	VFMADD231PS Z9, Z14, Z13
+	VMOVUPS     Z13, 64(AX)
+	ADDQ        R12, AX
+	VMULPS      0(AX), Z15, Z12
+	VFMADD231PS Z10, Z14, Z12
+	VMOVUPS     Z12, 0(AX)
+	VMULPS      64(AX), Z15, Z13
+	VFMADD231PS Z11, Z14, Z13
+	VMOVUPS     Z13, 64(AX)
+	JMP next
+
+store_zero:
+	CMPL alpha+104(FP), $0x3f800000 // alpha == 1: T as it is
+	JEQ  store_one
+	VMULPS  Z0, Z14, Z0
+	VMOVUPS Z0, 0(AX)
+	VMULPS  Z1, Z14, Z1
+	VMOVUPS Z1, 64(AX)
+	ADDQ    R12, AX
+	VMULPS  Z2, Z14, Z2
+	VMOVUPS Z2, 0(AX)
+	VMULPS  Z3, Z14, Z3
+	VMOVUPS Z3, 64(AX)
+	ADDQ    R12, AX
+	VMULPS  Z4, Z14, Z4
+	VMOVUPS Z4, 0(AX)
+	VMULPS  Z5, Z14, Z5
+	VMOVUPS Z5, 64(AX)
+	ADDQ    R12, AX
+	VMULPS  Z6, Z14, Z6
+	VMOVUPS Z6, 0(AX)
+	VMULPS  Z7, Z14, Z7
+	VMOVUPS Z7, 64(AX)
+	ADDQ    R12, AX
+	VMULPS  Z8, Z14, Z8
+	VMOVUPS Z8, 0(AX)
+	VMULPS  Z9, Z14, Z9
+	VMOVUPS Z9, 64(AX)
+	ADDQ    R12, AX
+	VMULPS  Z10, Z14, Z10
+	VMOVUPS Z10, 0(AX)
+	VMULPS  Z11, Z14, Z11
+	VMOVUPS Z11, 64(AX)
+	JMP next
+
+store_one:
+	VMOVUPS Z0, 0(AX)
+	VMOVUPS Z1, 64(AX)
+	ADDQ    R12, AX
+	VMOVUPS Z2, 0(AX)
+	VMOVUPS Z3, 64(AX)
+	ADDQ    R12, AX
+	VMOVUPS Z4, 0(AX)
+	VMOVUPS Z5, 64(AX)
+	ADDQ    R12, AX
+	VMOVUPS Z6, 0(AX)
+	VMOVUPS Z7, 64(AX)
+	ADDQ    R12, AX
+	VMOVUPS Z8, 0(AX)
+	VMOVUPS Z9, 64(AX)
+	ADDQ    R12, AX
+	VMOVUPS Z10, 0(AX)
+	VMOVUPS Z11, 64(AX)
+
+next:
+	ADDQ $128, DX                   // the next tile of C, to the right
+	DECQ R11
+	JNZ  tile
+	VZEROUPPER
+done:
+	RET
+
+// Register use of sgemmTiles6x32AVX512: the vector registers as in sgemmKernel6x32AVX512;
+//   R14 k, SI packed A at step p, R13 packed B, DI it at step p, DX the
+//   tile of C, R12 ldc in bytes, R9 6·ldc, R11 tiles left, BX loop turns
+//   left, CX steps left, AX the current row of C
+
+// func sgemmTiles6x32AVX512(k int, a, b []float32, nt int, c []float32, ldc int, alpha, beta float32)
+TEXT ·sgemmTiles6x32AVX512(SB), NOSPLIT, $0-104
+	MOVQ k+0(FP), R14
+	MOVQ a_base+8(FP), SI
+	MOVQ b_base+32(FP), R13
+	MOVQ nt+56(FP), R11
+	MOVQ c_base+64(FP), DX
+	MOVQ ldc+88(FP), R12
+	SHLQ $2, R12                   // R12 = ldc in bytes
+	LEAQ (R12)(R12*2), R9
+	SHLQ $1, R9                    // R9 = 6·ldc in bytes
+	TESTQ R11, R11
+	JZ   done
+
+tile:
+	MOVQ R13, DI
+	MOVQ DX, AX
+	PREFETCHT0 0(AX)
+	PREFETCHT0 64(AX)
+	PREFETCHT0 127(AX)
+	ADDQ R12, AX
+	PREFETCHT0 0(AX)
+	PREFETCHT0 64(AX)
+	PREFETCHT0 127(AX)
+	ADDQ R12, AX
+	PREFETCHT0 0(AX)
+	PREFETCHT0 64(AX)
+	PREFETCHT0 127(AX)
+	ADDQ R12, AX
+	PREFETCHT0 0(AX)
+	PREFETCHT0 64(AX)
+	PREFETCHT0 127(AX)
+	ADDQ R12, AX
+	PREFETCHT0 0(AX)
+	PREFETCHT0 64(AX)
+	PREFETCHT0 127(AX)
+	ADDQ R12, AX
+	PREFETCHT0 0(AX)
+	PREFETCHT0 64(AX)
+	PREFETCHT0 127(AX)
+	VXORPS Z0, Z0, Z0
+	VXORPS Z1, Z1, Z1
+	VXORPS Z2, Z2, Z2
+	VXORPS Z3, Z3, Z3
+	VXORPS Z4, Z4, Z4
+	VXORPS Z5, Z5, Z5
+	VXORPS Z6, Z6, Z6
+	VXORPS Z7, Z7, Z7
+	VXORPS Z8, Z8, Z8
+	VXORPS Z9, Z9, Z9
+	VXORPS Z10, Z10, Z10
+	VXORPS Z11, Z11, Z11
+	MOVQ R14, BX
+	SHRQ $2, BX                    // BX = k / 4
+	JZ   tail
+
+loop:
+	VMOVUPS 0(DI), Z12
+	VMOVUPS 64(DI), Z13
+	VBROADCASTSS 0(SI), Z14 // a[0] at step p+0
+	VFMADD231PS Z12, Z14, Z0
+	VFMADD231PS Z13, Z14, Z1
+	VBROADCASTSS 4(SI), Z15 // a[1] at step p+0
+	VFMADD231PS Z12, Z15, Z2
+	VFMADD231PS Z13, Z15, Z3
+	VBROADCASTSS 8(SI), Z16 // a[2] at step p+0
+	VFMADD231PS Z12, Z16, Z4
+	VFMADD231PS Z13, Z16, Z5
+	VBROADCASTSS 12(SI), Z17 // a[3] at step p+0
+	VFMADD231PS Z12, Z17, Z6
+	VFMADD231PS Z13, Z17, Z7
+	VBROADCASTSS 16(SI), Z18 // a[4] at step p+0
+	VFMADD231PS Z12, Z18, Z8
+	VFMADD231PS Z13, Z18, Z9
+	VBROADCASTSS 20(SI), Z19 // a[5] at step p+0
+	VFMADD231PS Z12, Z19, Z10
+	VFMADD231PS Z13, Z19, Z11
+	VMOVUPS 128(DI), Z12
+	VMOVUPS 192(DI), Z13
+	VBROADCASTSS 24(SI), Z14 // a[0] at step p+1
+	VFMADD231PS Z12, Z14, Z0
+	VFMADD231PS Z13, Z14, Z1
+	VBROADCASTSS 28(SI), Z15 // a[1] at step p+1
+	VFMADD231PS Z12, Z15, Z2
+	VFMADD231PS Z13, Z15, Z3
+	VBROADCASTSS 32(SI), Z16 // a[2] at step p+1
+	VFMADD231PS Z12, Z16, Z4
+	VFMADD231PS Z13, Z16, Z5
+	VBROADCASTSS 36(SI), Z17 // a[3] at step p+1
+	VFMADD231PS Z12, Z17, Z6
+	VFMADD231PS Z13, Z17, Z7
+	VBROADCASTSS 40(SI), Z18 // a[4] at step p+1
+	VFMADD231PS Z12, Z18, Z8
+	VFMADD231PS Z13, Z18, Z9
+	VBROADCASTSS 44(SI), Z19 // a[5] at step p+1
+	VFMADD231PS Z12, Z19, Z10
+	VFMADD231PS Z13, Z19, Z11
+	VMOVUPS 256(DI), Z12
+	VMOVUPS 320(DI), Z13
+	VBROADCASTSS 48(SI), Z14 // a[0] at step p+2
+	VFMADD231PS Z12, Z14, Z0
+	VFMADD231PS Z13, Z14, Z1
+	VBROADCASTSS 52(SI), Z15 // a[1] at step p+2
+	VFMADD231PS Z12, Z15, Z2
+	VFMADD231PS Z13, Z15, Z3
+	VBROADCASTSS 56(SI), Z16 // a[2] at step p+2
+	VFMADD231PS Z12, Z16, Z4
+	VFMADD231PS Z13, Z16, Z5
+	VBROADCASTSS 60(SI), Z17 // a[3] at step p+2
+	VFMADD231PS Z12, Z17, Z6
+	VFMADD231PS Z13, Z17, Z7
+	VBROADCASTSS 64(SI), Z18 // a[4] at step p+2
+	VFMADD231PS Z12, Z18, Z8
+	VFMADD231PS Z13, Z18, Z9
+	VBROADCASTSS 68(SI), Z19 // a[5] at step p+2
+	VFMADD231PS Z12, Z19, Z10
+	VFMADD231PS Z13, Z19, Z11
+	VMOVUPS 384(DI), Z12
+	VMOVUPS 448(DI), Z13
+	VBROADCASTSS 72(SI), Z14 // a[0] at step p+3
+	VFMADD231PS Z12, Z14, Z0
+	VFMADD231PS Z13, Z14, Z1
+	VBROADCASTSS 76(SI), Z15 // a[1] at step p+3
+	VFMADD231PS Z12, Z15, Z2
+	VFMADD231PS Z13, Z15, Z3
+	VBROADCASTSS 80(SI), Z16 // a[2] at step p+3
+	VFMADD231PS Z12, Z16, Z4
+	VFMADD231PS Z13, Z16, Z5
+	VBROADCASTSS 84(SI), Z17 // a[3] at step p+3
+	VFMADD231PS Z12, Z17, Z6
+	VFMADD231PS Z13, Z17, Z7
+	VBROADCASTSS 88(SI), Z18 // a[4] at step p+3
+	VFMADD231PS Z12, Z18, Z8
+	VFMADD231PS Z13, Z18, Z9
+	VBROADCASTSS 92(SI), Z19 // a[5] at step p+3
+	VFMADD231PS Z12, Z19, Z10
+	VFMADD231PS Z13, Z19, Z11
+	ADDQ $96, SI
+	ADDQ $512, DI
+	DECQ BX
+	JNZ  loop
+
+tail:
+	MOVQ R14, CX
+	ANDQ $3, CX                    // CX = k % 4
+	JZ   store
+
+loop1:
+	VMOVUPS 0(DI), Z12
+	VMOVUPS 64(DI), Z13
+	VBROADCASTSS 0(SI), Z14 // a[0] at step p+0
+	VFMADD231PS Z12, Z14, Z0
+	VFMADD231PS Z13, Z14, Z1
+	VBROADCASTSS 4(SI), Z15 // a[1] at step p+0
+	VFMADD231PS Z12, Z15, Z2
+	VFMADD231PS Z13, Z15, Z3
+	VBROADCASTSS 8(SI), Z16 // a[2] at step p+0
+	VFMADD231PS Z12, Z16, Z4
+	VFMADD231PS Z13, Z16, Z5
+	VBROADCASTSS 12(SI), Z17 // a[3] at step p+0
+	VFMADD231PS Z12, Z17, Z6
+	VFMADD231PS Z13, Z17, Z7
+	VBROADCASTSS 16(SI), Z18 // a[4] at step p+0
+	VFMADD231PS Z12, Z18, Z8
+	VFMADD231PS Z13, Z18, Z9
+	VBROADCASTSS 20(SI), Z19 // a[5] at step p+0
+	VFMADD231PS Z12, Z19, Z10
+	VFMADD231PS Z13, Z19, Z11
+	ADDQ $24, SI
+	ADDQ $128, DI
+	DECQ CX
+	JNZ  loop1
+
+store:
+	VBROADCASTSS alpha+96(FP), Z14
+	MOVQ         DX, AX
+	MOVL         beta+100(FP), BX
+	SHLL         $1, BX            // drop the sign: beta == ±0?
+	JZ           store_zero
+	VBROADCASTSS beta+100(FP), Z15
+	VMULPS      0(AX), Z15, Z12
+	VFMADD231PS Z0, Z14, Z12
+	VMOVUPS     Z12, 0(AX)
+	VMULPS      64(AX), Z15, Z13
+	VFMADD231PS Z1, Z14, Z13
+	VMOVUPS     Z13, 64(AX)
+	ADDQ        R12, AX
+	VMULPS      0(AX), Z15, Z12
+	VFMADD231PS Z2, Z14, Z12
+	VMOVUPS     Z12, 0(AX)
+	VMULPS      64(AX), Z15, Z13
+	VFMADD231PS Z3, Z14, Z13
+	VMOVUPS     Z13, 64(AX)
+	ADDQ        R12, AX
+	VMULPS      0(AX), Z15, Z12
+	VFMADD231PS Z4, Z14, Z12
+	VMOVUPS     Z12, 0(AX)
+	VMULPS      64(AX), Z15, Z13
+	VFMADD231PS Z5, Z14, Z13
+	VMOVUPS     Z13, 64(AX)
+	ADDQ        R12, AX
+	VMULPS      0(AX), Z15, Z12
+	VFMADD231PS Z6, Z14, Z12
+	VMOVUPS     Z12, 0(AX)
+	VMULPS      64(AX), Z15, Z13
+	VFMADD231PS Z7, Z14, Z13
+	VMOVUPS     Z13, 64(AX)
+	ADDQ        R12, AX
+	VMULPS      0(AX), Z15, Z12
+	VFMADD231PS Z8, Z14, Z12
+	VMOVUPS     Z12, 0(AX)
+	VMULPS      64(AX), Z15, Z13
+	VFMADD231PS Z9, Z14, Z13
+	VMOVUPS     Z13, 64(AX)
+	ADDQ        R12, AX
+	VMULPS      0(AX), Z15, Z12
+	VFMADD231PS Z10, Z14, Z12
+	VMOVUPS     Z12, 0(AX)
+	VMULPS      64(AX), Z15, Z13
+	VFMADD231PS Z11, Z14, Z13
+	VMOVUPS     Z13, 64(AX)
+	JMP next
+
+store_zero:
+	CMPL alpha+96(FP), $0x3f800000 // alpha == 1: T as it is
+	JEQ  store_one
+	VMULPS  Z0, Z14, Z0
+	VMOVUPS Z0, 0(AX)
+	VMULPS  Z1, Z14, Z1
+	VMOVUPS Z1, 64(AX)
+	ADDQ    R12, AX
+	VMULPS  Z2, Z14, Z2
+	VMOVUPS Z2, 0(AX)
+	VMULPS  Z3, Z14, Z3
+	VMOVUPS Z3, 64(AX)
+	ADDQ    R12, AX
+	VMULPS  Z4, Z14, Z4
+	VMOVUPS Z4, 0(AX)
+	VMULPS  Z5, Z14, Z5
+	VMOVUPS Z5, 64(AX)
+	ADDQ    R12, AX
+	VMULPS  Z6, Z14, Z6
+	VMOVUPS Z6, 0(AX)
+	VMULPS  Z7, Z14, Z7
+	VMOVUPS Z7, 64(AX)
+	ADDQ    R12, AX
+	VMULPS  Z8, Z14, Z8
+	VMOVUPS Z8, 0(AX)
+	VMULPS  Z9, Z14, Z9
+	VMOVUPS Z9, 64(AX)
+	ADDQ    R12, AX
+	VMULPS  Z10, Z14, Z10
+	VMOVUPS Z10, 0(AX)
+	VMULPS  Z11, Z14, Z11
+	VMOVUPS Z11, 64(AX)
+	JMP next
+
+store_one:
+	VMOVUPS Z0, 0(AX)
+	VMOVUPS Z1, 64(AX)
+	ADDQ    R12, AX
+	VMOVUPS Z2, 0(AX)
+	VMOVUPS Z3, 64(AX)
+	ADDQ    R12, AX
+	VMOVUPS Z4, 0(AX)
+	VMOVUPS Z5, 64(AX)
+	ADDQ    R12, AX
+	VMOVUPS Z6, 0(AX)
+	VMOVUPS Z7, 64(AX)
+	ADDQ    R12, AX
+	VMOVUPS Z8, 0(AX)
+	VMOVUPS Z9, 64(AX)
+	ADDQ    R12, AX
+	VMOVUPS Z10, 0(AX)
+	VMOVUPS Z11, 64(AX)
+
+next:
+	ADDQ R9, DX                    // the next tile of C, below
+	DECQ R11
+	JNZ  tile
+	VZEROUPPER
+done:
+	RET
+
 // func saxpyRowsIamaxAVX512(c, g []float32, ld int, idx []int, y []float32) int
 //   R8 c, R9 g, R10 ld in bytes, R11 idx, R12 rows, DI y, SI the byte
 //   offset of the current elements, DX the row m, AX its elements;

@@ -41,6 +41,10 @@ type isa struct {
 	// nv·lanes columns of packed B per step). The driver's tier entry
 	// must match it.
 	mr, nv int
+	// narrowNv, when set, is a second micro-kernel shape, mr×narrowNv
+	// vectors, for products too narrow for the first (the driver has a
+	// tier entry for it too).
+	narrowNv int
 	// gemmOnly: the file has the GEMM micro-kernels, and of the other
 	// routines only the one-pass searches (saxpyRowsIamax, isamax).
 	gemmOnly bool
@@ -55,8 +59,10 @@ var isas = []isa{
 	// broadcasts in the 32 ZMM registers. Six rows keep the A panels, their
 	// packing and the in-place form of the AVX2 kernel; the float64
 	// AVX-512 kernel's 24 columns of 8 bytes become 48 of 4, the same bytes
-	// of B a step.
-	{suffix: "AVX512", file: "f32_avx512_amd64.s", build: "amd64 && !purego", vreg: "Z", lanes: 16, nregs: 32, mr: 6, nv: 3, gemmOnly: true},
+	// of B a step. 6×32 (twelve accumulators) is its narrow form, for
+	// products of 17 to 32 and of 49 to 64 columns, which 48-wide tiles
+	// would pad by half or more.
+	{suffix: "AVX512", file: "f32_avx512_amd64.s", build: "amd64 && !purego", vreg: "Z", lanes: 16, nregs: 32, mr: 6, nv: 3, narrowNv: 2, gemmOnly: true},
 }
 
 // unroll is the number of steps of one turn of the micro-kernel's loop.
@@ -74,9 +80,17 @@ func main() {
 		p("//go:build %s", s.build)
 		p("")
 		p("#include \"textflag.h\"")
-		gemmKernel(p, s)
-		gemmTiles(p, s, true)
-		gemmTiles(p, s, false)
+		shapes := []isa{s}
+		if s.narrowNv > 0 {
+			n := s
+			n.nv = s.narrowNv
+			shapes = append(shapes, n)
+		}
+		for _, g := range shapes {
+			gemmKernel(p, g)
+			gemmTiles(p, g, true)
+			gemmTiles(p, g, false)
+		}
 		if s.gemmOnly {
 			// The one-pass searches are bound by their folds, a vector
 			// at a time: sixteen lanes halve them.
@@ -85,8 +99,9 @@ func main() {
 			iotaLanes(p, s)
 		} else {
 			packRows(p, s, s.nv*s.lanes)
-			// The column panels of the AVX-512 kernel, 48 wide.
+			// The column panels of the AVX-512 kernels, 48 and 32 wide.
 			packRows(p, s, 48)
+			packRows(p, s, 32)
 			packRowsA(p, s)
 			packCols(p, s)
 			dot(p, s)

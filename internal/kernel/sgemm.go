@@ -18,16 +18,17 @@ import (
 
 // sgemmTier is the SGEMM of one kernel tier, as gemmTier is Dgemm's.
 type sgemmTier struct {
-	kernel     int // sgemmKernelGoID, sgemmKernelAVX2ID or sgemmKernelAVX512ID
+	kernel     int // sgemmKernelGoID, sgemmKernelAVX2ID, sgemmKernelAVX512ID or sgemmKernelAVX512NarrowID
 	mr, nr     int // the micro-tile
 	kc, mc, nc int // the cache blocking (see gemmTier)
 }
 
 // The float32 micro-kernels.
 const (
-	sgemmKernelGoID     = iota // sgemmKernelGo, 6×16, plain Go
-	sgemmKernelAVX2ID          // sgemmKernel6x16AVX2, 6×16 on 12 YMM accumulators
-	sgemmKernelAVX512ID        // sgemmKernel6x48AVX512, 6×48 on 18 ZMM accumulators
+	sgemmKernelGoID           = iota // sgemmKernelGo, 6×16, plain Go
+	sgemmKernelAVX2ID                // sgemmKernel6x16AVX2, 6×16 on 12 YMM accumulators
+	sgemmKernelAVX512ID              // sgemmKernel6x48AVX512, 6×48 on 18 ZMM accumulators
+	sgemmKernelAVX512NarrowID        // sgemmKernel6x32AVX512, 6×32 on 12 ZMM accumulators
 )
 
 // sgemmTiers holds each tier's SGEMM, indexed by its kernel. The values
@@ -51,6 +52,8 @@ var sgemmTiers = [...]sgemmTier{
 	sgemmKernelGoID:     {kernel: sgemmKernelGoID, mr: 6, nr: 16, kc: 256, mc: 288, nc: 4096},
 	sgemmKernelAVX2ID:   {kernel: sgemmKernelAVX2ID, mr: 6, nr: 16, kc: 256, mc: 288, nc: 4096},
 	sgemmKernelAVX512ID: {kernel: sgemmKernelAVX512ID, mr: 6, nr: 48, kc: 256, mc: 288, nc: 4080},
+	// The avx512 tier's narrow kernel, with the wide one's blocking.
+	sgemmKernelAVX512NarrowID: {kernel: sgemmKernelAVX512NarrowID, mr: 6, nr: 32, kc: 256, mc: 288, nc: 4096},
 }
 
 // sgemmTileMax is the largest micro-tile (mr·nr) of any tier.
@@ -58,36 +61,58 @@ const sgemmTileMax = 6 * 48
 
 // sgemmTierFor returns the SGEMM of the running tier for a product with n
 // columns: the AVX2 kernel in the avx2 tier, the Go one in the go tier; in
-// the avx512 tier the AVX-512 kernel, unless n is narrow against its 48
-// columns (see sgemmWide), where the AVX2 kernel runs.
+// the avx512 tier the widest AVX-512 kernel, 48 or 32 columns, that is not
+// wide against n (see sgemmWidePad), else the AVX2 kernel. Tests may
+// force one kernel of the avx512 tier for every n (sgemmForce512).
 func sgemmTierFor(n int) sgemmTier {
 	switch {
-	case use512 && sgemmWide(n):
-		return sgemmTiers[sgemmKernelAVX512ID]
+	case use512 && sgemmForce512 >= 0:
+		return sgemmTiers[sgemmForce512]
+	case use512:
+		return sgemmTiers[sgemm512For(n)]
 	case useAsm:
 		return sgemmTiers[sgemmKernelAVX2ID]
 	}
 	return sgemmTiers[sgemmKernelGoID]
 }
 
-// sgemmWidePad is the most columns, relative to those of the 16-wide
-// AVX2 tiles, that the 48-wide AVX-512 tiles may compute for a product of
-// n columns (both padded to whole tiles): their padding is computed and
-// dropped, and their last partial tiles go through a scratch tile. Timed
-// on an AVX-512 CPU, narrow against wide by turns on products of 16 to 480
-// columns and depths 36 to 784 (docs/benchmarks/float32.md): where the
-// wide kernel computes 1.15 to 1.3 times the columns (80, 112, 160, 208)
-// it won or broke even; at 1.5 times it broke even or lost, a little at
-// 64 columns (96: the patch front end's atoms), by far at 32 (48). Hence
-// 1.4, between the two: the AVX2 kernel runs products of up to 32
-// columns and of 49 to 64. A variable so that tests can run every shape
-// on the wide kernel.
-var sgemmWidePad = 1.4
+// sgemm512For returns the kernel of the avx512 tier for a product of n
+// columns by the rule of sgemmWidePad.
+func sgemm512For(n int) int {
+	switch {
+	case sgemmFits(n, 48):
+		return sgemmKernelAVX512ID
+	case sgemmFits(n, 32):
+		return sgemmKernelAVX512NarrowID
+	}
+	return sgemmKernelAVX2ID
+}
 
-// sgemmWide reports whether a product of n columns runs on the 48-wide
-// kernel in the avx512 tier.
-func sgemmWide(n int) bool {
-	return float64(roundUp(n, 48)) <= sgemmWidePad*float64(roundUp(n, 16))
+// sgemmWidePad is the most columns, relative to those of the 16-wide
+// AVX2 tiles, that the AVX-512 tiles (48 or 32 wide) may compute for a
+// product of n columns (both padded to whole tiles): their padding is
+// computed and dropped, and their last partial tiles go through a scratch
+// tile. Timed on an AVX-512 CPU, the 48-wide kernel against the AVX2 one
+// by turns on products of 16 to 480 columns and depths 36 to 784
+// (docs/benchmarks/float32.md): where the wide kernel computes 1.15 to 1.3
+// times the columns (80, 112, 160, 208) it won or broke even; at 1.5 times
+// it broke even or lost, a little at 64 columns (96: the patch front
+// end's atoms), by far at 32 (48). Hence 1.4, between the two: the 48-wide
+// kernel runs products of 33 to 48 columns and more than 64, the 32-wide
+// one those of 17 to 32 and of 49 to 64, the AVX2 kernel those of up to
+// 16.
+const sgemmWidePad = 1.4
+
+// sgemmForce512, when a kernel's ID rather than −1, is the kernel that
+// every product of the avx512 tier runs, whatever its width: the tests
+// set it so that each AVX-512 kernel's driver meets every shape.
+var sgemmForce512 = -1
+
+// sgemmFits reports whether tiles nr columns wide compute at most
+// sgemmWidePad times the columns of 16-wide ones for a product of n
+// columns.
+func sgemmFits(n, nr int) bool {
+	return float64(roundUp(n, nr)) <= sgemmWidePad*float64(roundUp(n, 16))
 }
 
 // Sgemm computes C = alpha*op(A)*op(B) + beta*C in single precision,

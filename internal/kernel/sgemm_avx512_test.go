@@ -10,18 +10,37 @@ import (
 	"testing"
 )
 
-// TestSgemmKernelAVX512 checks the AVX-512 micro-kernel and its two
-// multi-tile forms against the AVX2 ones, bit for bit: a 6×48 tile is
-// three 6×16 tiles side by side, each an AVX2 call on its third of the
-// packed panel of B, with the same fused multiply-adds in the same order.
-// Depths around the loop's unrolling and past a block, C inside a padded
-// matrix, beta zero or not, canaries around it.
+// TestSgemmKernelAVX512 checks the AVX-512 micro-kernels (6×48 and 6×32)
+// and their two multi-tile forms against the AVX2 ones, bit for bit: a
+// 6×48 tile is three 6×16 tiles side by side, each an AVX2 call on its
+// third of the packed panel of B, with the same fused multiply-adds in the
+// same order (6×32: two). Depths around the loop's unrolling and past a
+// block, C inside a padded matrix, beta zero or not, canaries around it.
 func TestSgemmKernelAVX512(t *testing.T) {
 	if !can512 {
-		t.Skipf("the AVX-512 kernel is not run: this binary or CPU cannot (tiers here: %v)", Tiers())
+		t.Skipf("the AVX-512 kernels are not run: this binary or CPU cannot (tiers here: %v)", Tiers())
 	}
+	for _, kern := range []struct {
+		nr     int
+		kernel func(k int, a, b, c []float32, ldc int, alpha, beta float32)
+		tiles  func(k int, a, b []float32, nt int, c []float32, ldc int, alpha, beta float32)
+		direct func(k int, a []float32, lda int, b []float32, np int, c []float32, ldc int, alpha, beta float32)
+	}{
+		{48, sgemmKernel6x48AVX512, sgemmTiles6x48AVX512, sgemmDirect6x48AVX512},
+		{32, sgemmKernel6x32AVX512, sgemmTiles6x32AVX512, sgemmDirect6x32AVX512},
+	} {
+		t.Run(fmt.Sprintf("6x%d", kern.nr), func(t *testing.T) {
+			testSgemmKernelAVX512(t, kern.nr, kern.kernel, kern.tiles, kern.direct)
+		})
+	}
+}
+
+func testSgemmKernelAVX512(t *testing.T, nr int,
+	kernel func(k int, a, b, c []float32, ldc int, alpha, beta float32),
+	tiles func(k int, a, b []float32, nt int, c []float32, ldc int, alpha, beta float32),
+	direct func(k int, a []float32, lda int, b []float32, np int, c []float32, ldc int, alpha, beta float32)) {
 	rng := rand.New(rand.NewPCG(14, 14))
-	const mr, nr, nr2 = 6, 48, 16
+	const mr, nr2 = 6, 16
 	for _, k := range []int{0, 1, 2, 3, 4, 5, 7, 8, 9, 16, 31, 64, 257} {
 		for _, ab := range [][2]float32{{1, 0}, {0.7, -1}, {-1, 0.5}, {0.5, 0}} {
 			for _, nt := range []int{1, 3} {
@@ -37,7 +56,7 @@ func TestSgemmKernelAVX512(t *testing.T) {
 					}
 				}
 				// want: tile (r, q) of C from row panel r of A and column
-				// panel q of B, by the AVX2 kernel on each third of it.
+				// panel q of B, by the AVX2 kernel on each 16 columns of it.
 				want := slices.Clone(c)
 				b2 := make([]float32, nr2*k)
 				for r := range nt {
@@ -57,7 +76,7 @@ func TestSgemmKernelAVX512(t *testing.T) {
 				for r := range nt {
 					for q := range nt {
 						o := r*mr*ldc + q*nr
-						sgemmKernel6x48AVX512(k, a[r*mr*k:], b[q*nr*k:], got[o:o+(mr-1)*ldc+nr], ldc, ab[0], ab[1])
+						kernel(k, a[r*mr*k:], b[q*nr*k:], got[o:o+(mr-1)*ldc+nr], ldc, ab[0], ab[1])
 					}
 				}
 				if !slices.Equal(math32bits(got), math32bits(want)) {
@@ -68,7 +87,7 @@ func TestSgemmKernelAVX512(t *testing.T) {
 				got = slices.Clone(c)
 				for q := range nt {
 					o := q * nr
-					sgemmTiles6x48AVX512(k, a, b[q*nr*k:], nt, got[o:o+(mr*nt-1)*ldc+nr], ldc, ab[0], ab[1])
+					tiles(k, a, b[q*nr*k:], nt, got[o:o+(mr*nt-1)*ldc+nr], ldc, ab[0], ab[1])
 				}
 				if !slices.Equal(math32bits(got), math32bits(want)) {
 					t.Errorf("%s: the column of tiles differs from the AVX2 kernel", name)
@@ -86,7 +105,7 @@ func TestSgemmKernelAVX512(t *testing.T) {
 				}
 				for r := range nt {
 					o := (r*mr)*lda + 1
-					sgemmDirect6x48AVX512(k, ar[o:o+5*lda+k], lda, b, nt, got[r*mr*ldc:r*mr*ldc+5*ldc+nr*nt], ldc, ab[0], ab[1])
+					direct(k, ar[o:o+5*lda+k], lda, b, nt, got[r*mr*ldc:r*mr*ldc+5*ldc+nr*nt], ldc, ab[0], ab[1])
 				}
 				if !slices.Equal(math32bits(got), math32bits(want)) {
 					t.Errorf("%s: the in-place form differs from the AVX2 kernel", name)

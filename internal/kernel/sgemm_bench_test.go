@@ -194,6 +194,50 @@ func BenchmarkSgemmPackedSmall(b *testing.B) {
 	}
 }
 
+// BenchmarkSgemmKernels measures SgemmPacked on one goroutine, B packed
+// once, with each kernel of the avx512 tier forced in turn on the widths
+// where the rule of sgemmWidePad chooses between them:
+// BenchmarkSgemmKernels/<shape>/<kernel>, in GFLOP/s. Run it several
+// times (-count) and compare the kernels run by run: the three of one
+// shape run one after the other, under the same load.
+//
+//	go test -run '^$' -bench SgemmKernels -count 5 ./internal/kernel/
+func BenchmarkSgemmKernels(b *testing.B) {
+	if !supported(TierAVX512) {
+		b.Skip("tier avx512 not run: this binary or CPU cannot run it")
+	}
+	kernels := []struct {
+		name string
+		kern int
+	}{{"avx2-6x16", sgemmKernelAVX2ID}, {"avx512-6x32", sgemmKernelAVX512NarrowID}, {"avx512-6x48", sgemmKernelAVX512ID}}
+	var shapes []gemmBenchShape
+	for _, n := range []int{24, 32, 48, 64, 80, 96} {
+		shapes = append(shapes, gemmBenchShape{48, n, 36, true})
+	}
+	for _, n := range []int{24, 32, 48, 64, 80, 96, 112, 128, 160, 480, 960} {
+		shapes = append(shapes, gemmBenchShape{1024, n, 784, true})
+	}
+	for _, s := range shapes {
+		a, bm, c, lda, ldb := sgemmBenchOperands(s)
+		b.Run(s.String(), func(b *testing.B) {
+			for _, kc := range kernels {
+				b.Run(kc.name, func(b *testing.B) {
+					defer setThreads(setThreads(1))
+					withGemmTier(TierAVX512, func() {
+						defer withSgemmForced(kc.kern)()
+						var pb PackedB32
+						pb.Pack(s.transB, s.k, s.n, bm, ldb)
+						b.ReportAllocs()
+						gemmBenchRun(b, s, func() {
+							SgemmPacked(false, s.m, 1, a, lda, &pb, 0, c, s.n)
+						})
+					})
+				})
+			}
+		})
+	}
+}
+
 // BenchmarkSgemmPackA measures the packing of one 288×256 block of a
 // row-major A (row stride 784, as X in A0 = X·Dᵀ) by the Go form and by
 // the assembly, in GB/s of A read.
@@ -232,7 +276,7 @@ func BenchmarkSgemmTiles(b *testing.B) {
 		name string
 		tier string
 		kern int
-	}{{"avx512-6x48", TierAVX512, sgemmKernelAVX512ID}, {"avx2-6x16", TierAVX2, sgemmKernelAVX2ID}, {"go-6x16", TierGo, sgemmKernelGoID}} {
+	}{{"avx512-6x48", TierAVX512, sgemmKernelAVX512ID}, {"avx512-6x32", TierAVX512, sgemmKernelAVX512NarrowID}, {"avx2-6x16", TierAVX2, sgemmKernelAVX2ID}, {"go-6x16", TierGo, sgemmKernelGoID}} {
 		b.Run(kc.name, func(b *testing.B) {
 			if !supported(kc.tier) {
 				b.Skipf("tier %s not run: this binary or CPU cannot run it", kc.tier)

@@ -191,7 +191,7 @@ func TestSgemmTierSelected(t *testing.T) {
 		for _, n := range []int{64, 960} {
 			want := map[string]int{TierGo: sgemmKernelGoID, TierAVX2: sgemmKernelAVX2ID, TierAVX512: sgemmKernelAVX512ID}[Name()]
 			if want == sgemmKernelAVX512ID && n == 64 {
-				want = sgemmKernelAVX2ID
+				want = sgemmKernelAVX512NarrowID
 			}
 			if got := sgemmTierFor(n).kernel; got != want {
 				t.Errorf("tier %s runs float32 kernel %d for n = %d, want %d", Name(), got, n, want)
@@ -205,45 +205,56 @@ func TestSgemmTierSelected(t *testing.T) {
 	})
 }
 
-// TestSgemmWide checks the rule between the 48- and 16-wide tiles: the
-// wide ones unless they would compute more than 1.4 times the columns.
-func TestSgemmWide(t *testing.T) {
-	for _, c := range []struct {
-		n    int
-		wide bool
-	}{
-		{1, false}, {16, false}, {17, false}, {32, false}, {33, true}, {48, true},
-		{49, false}, {64, false}, {65, true}, {80, true}, {96, true}, {112, true},
-		{200, true}, {300, true}, {480, true}, {960, true}, {1000, true},
+// TestSgemm512For checks the avx512 tier's rule between its kernels: the
+// widest whose tiles compute at most 1.4 times the columns of 16-wide
+// ones.
+func TestSgemm512For(t *testing.T) {
+	const w48, w32, w16 = sgemmKernelAVX512ID, sgemmKernelAVX512NarrowID, sgemmKernelAVX2ID
+	for _, c := range []struct{ n, kern int }{
+		{1, w16}, {15, w16}, {16, w16}, {17, w32}, {32, w32}, {33, w48}, {48, w48},
+		{49, w32}, {63, w32}, {64, w32}, {65, w48}, {80, w48}, {96, w48}, {112, w48},
+		{200, w48}, {300, w48}, {480, w48}, {960, w48}, {1000, w48},
 	} {
-		if got := sgemmWide(c.n); got != c.wide {
-			t.Errorf("sgemmWide(%d) = %v, want %v", c.n, got, c.wide)
+		if got := sgemm512For(c.n); got != c.kern {
+			t.Errorf("sgemm512For(%d) = kernel %d, want %d", c.n, got, c.kern)
 		}
 	}
 }
 
+// sgemm512Kernels are the kernels of the avx512 tier that the tests force
+// in turn on every shape.
+var sgemm512Kernels = []struct {
+	name string
+	kern int
+}{{"6x48", sgemmKernelAVX512ID}, {"6x32", sgemmKernelAVX512NarrowID}}
+
 // eachSgemmTier is eachGemmTier for the float32 tests: in the avx512 tier
-// every product runs on the 48-wide kernel, whatever its width, so that
-// the tests reach that kernel's driver on their small shapes (the
-// narrower products of that tier run the AVX2 kernel, which the avx2
-// tier tests).
+// f runs once for each of its AVX-512 kernels, which every product then
+// takes whatever its width, so that the tests reach each kernel's driver
+// on their small shapes (the products of up to 16 columns of that tier run
+// the AVX2 kernel, which the avx2 tier tests).
 func eachSgemmTier(t *testing.T, f func(t *testing.T)) {
 	t.Helper()
 	eachGemmTier(t, func(t *testing.T) {
-		defer withSgemmAllWide()()
-		f(t)
+		if Name() != TierAVX512 {
+			f(t)
+			return
+		}
+		for _, k := range sgemm512Kernels {
+			t.Run(k.name, func(t *testing.T) {
+				defer withSgemmForced(k.kern)()
+				f(t)
+			})
+		}
 	})
 }
 
-// withSgemmAllWide makes every product of the avx512 tier run on the
-// 48-wide kernel when that tier is selected, and returns the function that
-// restores the rule.
-func withSgemmAllWide() func() {
-	saved := sgemmWidePad
-	if use512 {
-		sgemmWidePad = math.Inf(1)
-	}
-	return func() { sgemmWidePad = saved }
+// withSgemmForced makes every product of the avx512 tier run on kernel
+// kern, and returns the function that restores the rule.
+func withSgemmForced(kern int) func() {
+	saved := sgemmForce512
+	sgemmForce512 = kern
+	return func() { sgemmForce512 = saved }
 }
 
 // TestSgemmSmall runs every small shape around the 6×16 micro-tile, each
@@ -523,11 +534,18 @@ func FuzzSgemm(f *testing.F) {
 		}
 		for _, tier := range gemmRunnable() {
 			withGemmTier(tier, func() {
-				defer withSgemmAllWide()()
-				for _, bl := range [][3]int{{0, 0, 0}, {12, 8, 32}} {
-					withSgemmBlocking(bl[0], bl[1], bl[2], func() {
-						runSgemmCase(t, rand.New(rand.NewPCG(seed, 9)), tc)
-					})
+				kernels := []int{-1}
+				if tier == TierAVX512 {
+					kernels = []int{sgemmKernelAVX512ID, sgemmKernelAVX512NarrowID}
+				}
+				for _, kern := range kernels {
+					restore := withSgemmForced(kern)
+					for _, bl := range [][3]int{{0, 0, 0}, {12, 8, 32}} {
+						withSgemmBlocking(bl[0], bl[1], bl[2], func() {
+							runSgemmCase(t, rand.New(rand.NewPCG(seed, 9)), tc)
+						})
+					}
+					restore()
 				}
 			})
 		}
@@ -541,7 +559,7 @@ func FuzzSgemm(f *testing.F) {
 // rest in Go), with padded strides and canaries after the panel.
 func TestSgemmPackPanelB(t *testing.T) {
 	rng := rand.New(rand.NewPCG(9, 9))
-	for _, nr := range []int{16, 48} {
+	for _, nr := range []int{16, 32, 48} {
 		for _, trans := range []bool{false, true} {
 			for k := 0; k <= 40; k++ {
 				for _, pad := range []int{0, 3, 16} {
@@ -599,7 +617,7 @@ func TestSgemmDirect(t *testing.T) {
 		forms = append(forms, form{"avx2", sgemmKernelAVX2ID})
 	}
 	if can512 {
-		forms = append(forms, form{"avx512", sgemmKernelAVX512ID})
+		forms = append(forms, form{"avx512", sgemmKernelAVX512ID}, form{"avx512-6x32", sgemmKernelAVX512NarrowID})
 	}
 	rng := rand.New(rand.NewPCG(11, 11))
 	for _, f := range forms {
@@ -757,7 +775,7 @@ func sgemmKernelsRun() []int {
 		kernels = append(kernels, sgemmKernelAVX2ID)
 	}
 	if can512 {
-		kernels = append(kernels, sgemmKernelAVX512ID)
+		kernels = append(kernels, sgemmKernelAVX512ID, sgemmKernelAVX512NarrowID)
 	}
 	return kernels
 }
