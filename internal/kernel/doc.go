@@ -105,7 +105,8 @@
 // micro-kernel per tier, the same split of the work, so the result does not
 // depend on the number of goroutines) in code of its own (sgemm.go), which
 // leaves the float64 path as it was. Its micro-kernels are 6×48 on
-// eighteen ZMM accumulators of sixteen float32 in the AVX-512 tier, 6×16
+// eighteen ZMM accumulators of sixteen float32 in the AVX-512 tier (6×32
+// on twelve for products too narrow for 48 columns), 6×16
 // on twelve YMM accumulators in the AVX2 tier, plain Go 6×16 in the Go
 // tier; each element of C gets the same fused multiply-adds in the same
 // order in both SIMD tiers, so their products are the same. Full panels of

@@ -47,7 +47,10 @@ const (
 // 48×256 micro-panel of B (48 KB) then fills the L1 of the AVX-512 CPUs of
 // today rather than a half of it. A sweep of kc and mc on an AVX-512 CPU
 // found nothing faster beyond the noise (docs/benchmarks/float32.md), and
-// the same depth keeps the two tiers' products the same bit for bit.
+// the same depth keeps the two tiers' products the same bit for bit. Its
+// narrow form, 6×32 on twelve accumulators with the same blocking, runs
+// the products that 48-wide tiles would pad by half or more
+// (sgemmWidePad).
 var sgemmTiers = [...]sgemmTier{
 	sgemmKernelGoID:     {kernel: sgemmKernelGoID, mr: 6, nr: 16, kc: 256, mc: 288, nc: 4096},
 	sgemmKernelAVX2ID:   {kernel: sgemmKernelAVX2ID, mr: 6, nr: 16, kc: 256, mc: 288, nc: 4096},
