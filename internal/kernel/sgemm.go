@@ -103,7 +103,9 @@ func sgemm512For(n int) int {
 // end's atoms), by far at 32 (48). Hence 1.4, between the two: the 48-wide
 // kernel runs products of 33 to 48 columns and more than 64, the 32-wide
 // one those of 17 to 32 and of 49 to 64, the AVX2 kernel those of up to
-// 16.
+// 16. The 32-wide kernel, timed against the AVX2 one on the same CPU
+// (BenchmarkSgemmKernels, docs/benchmarks/float32.md), broke even or won
+// at 24 columns, where both compute 32, and was well ahead at 32 and 64.
 const sgemmWidePad = 1.4
 
 // sgemmForce512, when a kernel's ID rather than −1, is the kernel that
