@@ -534,9 +534,12 @@ func FuzzSgemm(f *testing.F) {
 		}
 		for _, tier := range gemmRunnable() {
 			withGemmTier(tier, func() {
-				kernels := []int{-1}
+				kernels := []int{-1} // the rule
 				if tier == TierAVX512 {
-					kernels = []int{sgemmKernelAVX512ID, sgemmKernelAVX512NarrowID}
+					kernels = kernels[:0]
+					for _, k := range sgemm512Kernels {
+						kernels = append(kernels, k.kern)
+					}
 				}
 				for _, kern := range kernels {
 					restore := withSgemmForced(kern)
