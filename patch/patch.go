@@ -129,8 +129,7 @@ type Front struct {
 	rows, cols int
 	atoms      *mat.Dense // P×Size², unit-norm rows
 	py, px     int        // patch positions a side
-	cellY      []int      // cell row of each position row
-	cellX      []int      // cell column of each position column
+	cellOff    []int      // each position's cell's first feature, 2·Atoms·cell
 	atoms32    []float32  // the atoms rounded to float32, nil: codes in float64
 	scratch    *sync.Pool // *blockScratch in the front's precision, kept between FeaturesTo calls
 }
@@ -201,7 +200,13 @@ func New(atoms *mat.Dense, rows, cols int, cfg Config) (*Front, error) {
 		return nil, err
 	}
 	f.py, f.px = positions(rows, cfg.Size, cfg.Stride), positions(cols, cfg.Size, cfg.Stride)
-	f.cellY, f.cellX = cells(f.py, cfg.Cells), cells(f.px, cfg.Cells)
+	cy, cx := cells(f.py, cfg.Cells), cells(f.px, cfg.Cells)
+	f.cellOff = make([]int, f.py*f.px)
+	for a := range f.py {
+		for b := range f.px {
+			f.cellOff[a*f.px+b] = (cy[a]*cfg.Cells + cx[b]) * 2 * cfg.Atoms
+		}
+	}
 	return f, nil
 }
 
@@ -579,29 +584,27 @@ func constantPatch(img []float64, run []int32, cols, y, x, s int) (uint64, bool)
 // exactly.
 func pool[T omp.Float](f *Front, out []float64, codes *omp.SparseCodes[T], base int, slot []int) {
 	clear(out)
-	P, c := f.cfg.Atoms, f.cfg.Cells
-	for a := range f.py {
-		for b := range f.px {
-			cell := f.cellY[a]*c + f.cellX[b]
-			o := out[cell*2*P : (cell+1)*2*P]
-			idx, val := codes.Row(base + slot[a*f.px+b])
-			// The comparisons are math.Max for the finite values here
-			// (the entries start at +0 and only grow), without its call.
-			for t, j := range idx {
-				if v := float64(val[t]); v > 0 {
-					if v > o[j] {
-						o[j] = v
-					}
-				} else if -v > o[P+j] {
-					o[P+j] = -v
+	P := f.cfg.Atoms
+	ptr, index, value := codes.Indptr, codes.Index, codes.Value
+	for p, off := range f.cellOff {
+		o := out[off : off+2*P]
+		r := base + slot[p]
+		// The comparisons are math.Max for the finite values here
+		// (the entries start at +0 and only grow), without its call.
+		for e := ptr[r]; e < ptr[r+1]; e++ {
+			j := index[e]
+			if v := float64(value[e]); v > 0 {
+				if v > o[j] {
+					o[j] = v
 				}
+			} else if -v > o[P+j] {
+				o[P+j] = -v
 			}
 		}
 	}
+	// Most entries are +0, whose square root is +0: no test is needed.
 	for i, v := range out {
-		if v != 0 {
-			out[i] = float64(float32(math.Sqrt(v)))
-		}
+		out[i] = float64(float32(math.Sqrt(v)))
 	}
 }
 
