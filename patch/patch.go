@@ -542,8 +542,11 @@ func (f *Front) uniquePatches(slot []int, img []float64, run []int32) int {
 	return next
 }
 
-// runs sets run[y·cols+x] to the number of pixels from (y, x) rightwards
-// in row y whose bits equal that pixel's, counted up to s.
+// runs sets run[y·cols+x] to the number of rows from y downwards, counted
+// up to s, whose s pixels from (y, x) rightwards all have the bits of pixel
+// (y, x): s exactly when the s×s patch there is constant. Two passes: the
+// runs of equal pixels along each row, up to s, then, from the bottom row
+// up, the rows below whose run reaches s with the same value.
 func runs(run []int32, img []float64, rows, cols, s int) {
 	for y := range rows {
 		row, r := img[y*cols:(y+1)*cols], run[y*cols:(y+1)*cols]
@@ -556,21 +559,31 @@ func runs(run []int32, img []float64, rows, cols, s int) {
 			}
 		}
 	}
+	s32 := int32(s)
+	for y := rows - 1; y >= 0; y-- {
+		row, r := img[y*cols:(y+1)*cols], run[y*cols:(y+1)*cols]
+		for x := range r {
+			switch {
+			case r[x] < s32:
+				r[x] = 0 // the row's own run is short
+			case y+1 < rows && run[(y+1)*cols+x] > 0 && math.Float64bits(row[x]) == math.Float64bits(img[(y+1)*cols+x]):
+				r[x] = min(run[(y+1)*cols+x]+1, s32)
+			default:
+				r[x] = 1
+			}
+		}
+	}
 }
 
 // constantPatch reports whether all values of the s×s patch at (y, x) of
 // img (cols pixels a row) have the same bits, and returns them; run holds
-// the rows' runs of equal pixels (runs), so that each of the patch's rows
-// is one look-up.
+// the counts of runs, so that the patch is one look-up.
 func constantPatch(img []float64, run []int32, cols, y, x, s int) (uint64, bool) {
-	v := math.Float64bits(img[y*cols+x])
-	for r := range s {
-		at := (y+r)*cols + x
-		if int(run[at]) < s || math.Float64bits(img[at]) != v {
-			return 0, false
-		}
+	at := y*cols + x
+	if int(run[at]) < s {
+		return 0, false
 	}
-	return v, true
+	return math.Float64bits(img[at]), true
 }
 
 // pool writes the pooled codes of one image's patches (position p's
