@@ -20,25 +20,25 @@ func TestSgemmKernelAVX512(t *testing.T) {
 	if !can512 {
 		t.Skipf("the AVX-512 kernels are not run: this binary or CPU cannot (tiers here: %v)", Tiers())
 	}
-	for _, kern := range []struct {
-		nr     int
-		kernel func(k int, a, b, c []float32, ldc int, alpha, beta float32)
-		tiles  func(k int, a, b []float32, nt int, c []float32, ldc int, alpha, beta float32)
-		direct func(k int, a []float32, lda int, b []float32, np int, c []float32, ldc int, alpha, beta float32)
-	}{
+	for _, f := range []sgemm512Forms{
 		{48, sgemmKernel6x48AVX512, sgemmTiles6x48AVX512, sgemmDirect6x48AVX512},
 		{32, sgemmKernel6x32AVX512, sgemmTiles6x32AVX512, sgemmDirect6x32AVX512},
 	} {
-		t.Run(fmt.Sprintf("6x%d", kern.nr), func(t *testing.T) {
-			testSgemmKernelAVX512(t, kern.nr, kern.kernel, kern.tiles, kern.direct)
-		})
+		t.Run(fmt.Sprintf("6x%d", f.nr), func(t *testing.T) { testSgemmKernelAVX512(t, f) })
 	}
 }
 
-func testSgemmKernelAVX512(t *testing.T, nr int,
-	kernel func(k int, a, b, c []float32, ldc int, alpha, beta float32),
-	tiles func(k int, a, b []float32, nt int, c []float32, ldc int, alpha, beta float32),
-	direct func(k int, a []float32, lda int, b []float32, np int, c []float32, ldc int, alpha, beta float32)) {
+// sgemm512Forms is one AVX-512 micro-kernel, nr columns wide, in its three
+// forms.
+type sgemm512Forms struct {
+	nr     int
+	kernel func(k int, a, b, c []float32, ldc int, alpha, beta float32)
+	tiles  func(k int, a, b []float32, nt int, c []float32, ldc int, alpha, beta float32)
+	direct func(k int, a []float32, lda int, b []float32, np int, c []float32, ldc int, alpha, beta float32)
+}
+
+func testSgemmKernelAVX512(t *testing.T, f sgemm512Forms) {
+	nr, kernel, tiles, direct := f.nr, f.kernel, f.tiles, f.direct
 	rng := rand.New(rand.NewPCG(14, 14))
 	const mr, nr2 = 6, 16
 	for _, k := range []int{0, 1, 2, 3, 4, 5, 7, 8, 9, 16, 31, 64, 257} {
