@@ -54,28 +54,35 @@ func BindConfig(fs *flag.FlagSet, cfg *oddl.Config) *ConfigFlags {
 	c.Model = append(c.Model, frontFlags...)
 	p := &c.front
 	fs.BoolVar(&c.patches, "patches", false, "learn on pooled sparse codes of small image patches instead of the pixels (images only; on by default for images of 4096 samples or more, chosen on folds for fewer; -patches=false for the pixels; see docs/RESULTS.md, \"A patch front end\")")
-	fs.IntVar(&p.Size, "patch-size", p.Size, "with -patches, the side of a patch in pixels")
-	fs.IntVar(&p.Stride, "patch-stride", p.Stride, "with -patches, the step between patch positions in pixels")
-	fs.IntVar(&p.Atoms, "patch-atoms", p.Atoms, "with -patches, the number of patch atoms")
-	fs.IntVar(&p.L, "patch-l", p.L, "with -patches, the sparsity of a patch's code")
-	fs.IntVar(&p.Cells, "patch-cells", p.Cells, "with -patches, the pooling grid's cells a side (features: 2·atoms·cells²)")
+	fs.IntVar(&p.Size, "patch-size", p.Size, "the patch front end's side of a patch in pixels (implies -patches)")
+	fs.IntVar(&p.Stride, "patch-stride", p.Stride, "the patch front end's step between patch positions in pixels (implies -patches)")
+	fs.IntVar(&p.Atoms, "patch-atoms", p.Atoms, "the patch front end's number of patch atoms (implies -patches)")
+	fs.IntVar(&p.L, "patch-l", p.L, "the patch front end's sparsity of a patch's code (implies -patches)")
+	fs.IntVar(&p.Cells, "patch-cells", p.Cells, "the patch front end's pooling cells a side (features: 2·atoms·cells²; implies -patches)")
 	return c
 }
 
 // Apply sets the front end from the parsed flags (given names those
-// given): off without -patches, when oddl.FitToData decides, and the
-// front end's settings without -patches are a usage *SettingError. The
-// preprocessing not given is left to the data (def's until then).
+// given): on with -patches or with any of the front end's settings (a
+// setting asks for what it sets, so given gains "patches" then), off
+// without them, when oddl.FitToData decides, and a setting beside
+// -patches=false is a usage *SettingError. The preprocessing not given is
+// left to the data (def's until then).
 func (c *ConfigFlags) Apply(given selection.Fixed, def oddl.Config) error {
 	if !given["preprocess"] {
 		c.cfg.Preprocess = def.Preprocess
 	}
-	if !c.patches {
-		for _, name := range frontFlags[1:] {
-			if given[name] {
-				return &SettingError{Setting: name, Msg: "needs -patches", Usage: true}
-			}
+	for _, name := range frontFlags[1:] {
+		if !given[name] || c.patches {
+			continue
 		}
+		if given["patches"] {
+			return &SettingError{Setting: name, Msg: "sets the patch front end, which -patches=false turns off", Usage: true}
+		}
+		c.patches = true
+		given["patches"] = true
+	}
+	if !c.patches {
 		c.cfg.Patches = patch.Config{}
 		return nil
 	}

@@ -92,8 +92,10 @@ func TestPatchesByDefault(t *testing.T) {
 		{nil, oddl.Shape{}, 60000, false, ""},
 		{nil, oddl.Shape{Rows: 8, Cols: 8}, 60000, false, ""},
 		{[]string{"-patches=false"}, img, 60000, false, ""},
-		{[]string{"-patch-l", "2"}, img, 60000, false, "patch-l needs -patches"},
-		{[]string{"-patches=false", "-patch-cells", "2"}, img, 60000, false, "patch-cells needs -patches"},
+		{[]string{"-patch-l", "2"}, img, 60000, true, ""},
+		{[]string{"-patch-l", "2"}, img, 500, true, ""},
+		{[]string{"-patch-atoms", "64"}, img, 4095, true, ""},
+		{[]string{"-patches=false", "-patch-cells", "2"}, img, 60000, false, "patch-cells sets the patch front end, which -patches=false turns off"},
 	} {
 		cfg, err := run(c.args, c.shape, c.n)
 		switch {
@@ -107,8 +109,8 @@ func TestPatchesByDefault(t *testing.T) {
 			t.Errorf("%v, %d samples: front end %+v, want none", c.args, c.n, cfg.Patches)
 		}
 	}
-	// The larger front end stays a flag away.
-	cfg, err := run([]string{"-patches", "-patch-cells", "4", "-patch-l", "3"}, img, 60000)
+	// The larger front end stays two flags away.
+	cfg, err := run([]string{"-patch-cells", "4", "-patch-l", "3"}, img, 60000)
 	if err != nil || cfg.Patches != withSeed(patch.DefaultConfig(), 5) {
 		t.Errorf("-patch-cells 4 -patch-l 3: %+v, %v, want patch.DefaultConfig", cfg.Patches, err)
 	}

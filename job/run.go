@@ -246,7 +246,15 @@ func (r *session) fitDefaults(train dataset.Samples) error {
 		return &SettingError{Setting: "preprocess", Msg: fmt.Sprintf("deskew needs images (IDX files, whose header gives their size): the samples of %s have no image size", train.Name()), Usage: true}
 	}
 	if r.s.Given["patches"] && r.cfg.PatchesOn() && r.cfg.Image == (oddl.Shape{}) {
-		return &SettingError{Setting: "patches", Msg: fmt.Sprintf("needs images (IDX files, whose header gives their size): the samples of %s have no image size", train.Name()), Usage: true}
+		// Name the front end's flag that was given (one implies -patches).
+		setting := "patches"
+		for _, name := range frontFlags[1:] {
+			if r.s.Given[name] {
+				setting = name
+				break
+			}
+		}
+		return &SettingError{Setting: setting, Msg: fmt.Sprintf("needs images (IDX files, whose header gives their size): the samples of %s have no image size", train.Name()), Usage: true}
 	}
 	r.base = r.cfg
 	r.cfg, r.fitted = oddl.FitToData(r.cfg, size, r.given())

@@ -71,7 +71,7 @@ func TestTrainFlagsCheck(t *testing.T) {
 		{[]string{"-stream", "100", "-plot", "x.gif"}, "-plot x.gif: want a .png or .svg file", true},
 		{[]string{"-stream", "100", "-val", "0"}, "-val 0: need at least one validation image", true},
 		{[]string{"-stream", "100", "-deform", "bogus=1"}, "-deform: ", true},
-		{[]string{"-patch-size", "3"}, "-patch-size needs -patches", true},
+		{[]string{"-patches=false", "-patch-size", "3"}, "-patch-size sets the patch front end, which -patches=false turns off", true},
 		{[]string{"-threads", "-1"}, "-threads -1: need a count from 0", true},
 		{[]string{"-blas", "nosuch"}, "-blas: ", true},
 		{[]string{"-max-memory", "lots"}, "-max-memory: ", true},

@@ -11,8 +11,9 @@ import (
 )
 
 // -patches learns on pooled patch codes and keeps the front end in the
-// saved model, which eval applies to raw images; its settings need
-// -patches and images, and -resume keeps a model's own.
+// saved model, which eval applies to raw images; each of its settings
+// implies -patches (and contradicts -patches=false), needs images, and
+// -resume keeps a model's own.
 func TestTrainPatches(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 7))
 	dir := t.TempDir()
@@ -25,6 +26,11 @@ func TestTrainPatches(t *testing.T) {
 	}
 	if p := rep.Patches; p == nil || p.Size != 3 || p.Stride != 1 || p.Atoms != 6 || p.Cells != 2 || p.Features != 48 {
 		t.Errorf("report's front end: %+v", p)
+	}
+	// A setting of the front end alone turns it on, on a set small enough
+	// to choose its representation on folds otherwise.
+	if rep := trainJSON(t, "-data", dir, "-k", "12", "-test=false", "-patch-size", "3", "-patch-atoms", "6", "-patch-cells", "2"); rep.Patches == nil || rep.Patches.Size != 3 || rep.Patches.Cells != 2 {
+		t.Errorf("a run with -patch-size but not -patches reports the front end %+v", rep.Patches)
 	}
 	if rep := trainJSON(t, "-data", dir, "-k", "12", "-test=false", "-patches=false"); rep.Patches != nil {
 		t.Errorf("a run with -patches=false reports a front end: %+v", rep.Patches)
@@ -47,7 +53,7 @@ func TestTrainPatches(t *testing.T) {
 	if e := errorRate(t, out); math.Abs(e-*rep.TestError) > 1e-4 {
 		t.Errorf("eval error %v, train's test error %v", e, *rep.TestError)
 	}
-	checkOneLineError(t, "patch flag without -patches", []string{"train", "-q", "-data", dir, "-patch-size", "3"}, "-patch-size needs -patches")
+	checkOneLineError(t, "patch flag with -patches=false", []string{"train", "-q", "-data", dir, "-patches=false", "-patch-size", "3"}, "-patch-size sets the patch front end, which -patches=false turns off")
 	checkOneLineError(t, "patch settings on resume", []string{"train", "-q", "-data", dir, "-resume", model, "-patch-cells", "1", "-patches"}, "cannot change a saved model")
 	checkOneLineError(t, "too many cells", []string{"train", "-q", "-data", dir, "-k", "12", "-patches", "-patch-cells", "9"}, "pooling cells")
 	csv := filepath.Join(dir, "s.csv")
@@ -55,4 +61,5 @@ func TestTrainPatches(t *testing.T) {
 		t.Fatal(err)
 	}
 	checkOneLineError(t, "patches on CSV", []string{"train", "-q", "-data", csv, "-patches"}, "-patches needs images")
+	checkOneLineError(t, "patch setting on CSV", []string{"train", "-q", "-data", csv, "-patch-l", "1"}, "-patch-l needs images")
 }
