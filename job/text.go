@@ -23,6 +23,9 @@ func (res *Result) WriteText(w io.Writer) error {
 	if cfg.Collaborative > 0 {
 		rule = fmt.Sprintf("collaborative=%g", cfg.Collaborative)
 	}
+	if cfg.Linear > 0 {
+		rule = fmt.Sprintf("linear=%g", cfg.Linear)
+	}
 	fmt.Fprintf(&b, "model        K=%d L=%d λ0=%g batch=%d epochs=%d init=%d init-mode=%s coding=%s refit=%t refit-pass=%t task-step=%g %s preprocess=%s\n", cfg.K, cfg.L, cfg.Lambda0, cfg.Batch, cfg.Epochs, cfg.InitSamples, cfg.Init, cfg.Coding, cfg.Refit, cfg.RefitPass, cfg.TaskStep, rule, cfg.Preprocess)
 	fmt.Fprintf(&b, "updates      %d joint (discriminative) mini-batch updates\n", rep.JointUpdates)
 	if p := cfg.Settings().Patches; p != nil {

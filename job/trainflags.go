@@ -65,7 +65,7 @@ func BindTrain(fs *flag.FlagSet) *TrainFlags {
 	f.Stream = bindStream(fs)
 	fs.Float64Var(&f.Validate, "validate", 0, "choose settings on this `fraction` of the training set held out (stratified by class, seeded), then train the chosen ones on all training rows. When the held-out share is under "+fmt.Sprint(selection.FoldsBelow)+" samples, k-fold cross-validation (k = 1/fraction) compares the grid of -validate-grid, every row held out once; else one hold-out chooses the residual weight β (0, 3, 10, 30, 100). The one-standard-error rule picks (the first setting within one standard error of the best). A flag given on the command line is not searched. With -stream, β is chosen on the stream's validation images (-val)")
 	fs.BoolVar(&f.ValidateKeep, "validate-keep", false, "with a single hold-out (-validate), keep the model trained without the held-out rows instead of training again on all of them")
-	fs.StringVar(&f.ValidateGrid, "validate-grid", "", "with k-fold -validate, the settings compared: `name=v1,v2;…` of k, l, lambda0, residual-weight and collaborative, the preferred value of each first (default: l=L,3L,6L;lambda0=λ0,0;residual-weight=0,3,10,30,100;collaborative=0.01,0.1,1 and, for images, the pixels and the patch front end, less the flags given; \"residual-weight\" alone: β only)")
+	fs.StringVar(&f.ValidateGrid, "validate-grid", "", "with k-fold -validate, the settings compared: `name=v1,v2;…` of k, l, lambda0, residual-weight, collaborative and linear, the preferred value of each first (default: l=L,3L,6L;lambda0=λ0,0;residual-weight=0,3,10,30,100;collaborative=0.01,0.1,1;linear=0.01,0.1,1 and, for images, the pixels and the patch front end, less the flags given; \"residual-weight\" alone: β only)")
 	f.Runtime = BindRuntime(fs)
 	f.Memory = BindMemory(fs)
 	fs.StringVar(&f.Out, "o", "", "save the model to `file` (atomically; also the checkpoint file)")
@@ -96,6 +96,12 @@ func (f *TrainFlags) Check() error {
 	}
 	if err := CheckValidate(f.Validate, f.Stream.On()); err != nil {
 		return err
+	}
+	if f.Config.Linear > 0 && f.Validate > 0 {
+		return usagef("-linear with -validate: the linear rule reads the samples alone, so the settings -validate compares would not change its predictions")
+	}
+	if f.Config.Linear > 0 && f.Stream.On() {
+		return usagef("-linear with -stream: the linear rule is fitted on the training rows held in memory")
 	}
 	if f.Validate == 0 && (f.Given["validate-keep"] || f.Given["validate-grid"]) {
 		return usagef("-validate-keep and -validate-grid need -validate")

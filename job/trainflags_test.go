@@ -63,6 +63,8 @@ func TestTrainFlagsCheck(t *testing.T) {
 		{[]string{"-validate-keep"}, "-validate-keep and -validate-grid need -validate", true},
 		{[]string{"-validate", "1"}, "-validate 1: want a fraction of the training set from 0 (off) to below 1", true},
 		{[]string{"-validate", "0.2", "-stream", "100"}, "-validate with -stream", true},
+		{[]string{"-validate", "0.2", "-linear", "0.1"}, "-linear with -validate", true},
+		{[]string{"-stream", "100", "-linear", "0.1"}, "-linear with -stream", true},
 		{[]string{"-validate", "0.2", "-l", "3", "-validate-grid", "l=1,2"}, "-validate-grid: ", true},
 		{[]string{"-checkpoint", "5"}, "-checkpoint needs -o (where to save)", true},
 		{[]string{"-checkpoint", "-1"}, "-checkpoint -1: need a count ≥ 0", true},

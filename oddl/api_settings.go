@@ -23,6 +23,7 @@ type Settings struct {
 	TaskStep       float64        `json:"task_step"`
 	ResidualWeight float64        `json:"residual_weight"`
 	Collaborative  float64        `json:"collaborative,omitempty"`
+	Linear         float64        `json:"linear,omitempty"`
 	InitMode       Init           `json:"init_mode"`
 	Preprocess     Preprocess     `json:"preprocess"`
 	Patches        *PatchSettings `json:"patches,omitempty"`
@@ -49,7 +50,7 @@ func (c Config) Settings() Settings {
 		K: c.K, L: c.L, Lambda0: c.Lambda0, Lambda1: c.Lambda1,
 		Epochs: c.Epochs, Batch: c.Batch, InitSamples: c.InitSamples, Sweeps: c.Research.Sweeps,
 		Coding: c.Coding, Refit: c.Refit, RefitPass: c.RefitPass, TaskStep: c.TaskStep,
-		ResidualWeight: c.ResidualWeight, Collaborative: c.Collaborative, InitMode: c.Init, Preprocess: c.Preprocess,
+		ResidualWeight: c.ResidualWeight, Collaborative: c.Collaborative, Linear: c.Linear, InitMode: c.Init, Preprocess: c.Preprocess,
 		Forget: c.Research.Forget, Seed: c.Seed, Precision: c.Precision,
 	}
 	if c.PatchesOn() {
@@ -66,7 +67,7 @@ func (s Settings) Apply(c Config) Config {
 	c.K, c.L, c.Lambda0, c.Lambda1 = s.K, s.L, s.Lambda0, s.Lambda1
 	c.Epochs, c.Batch, c.InitSamples, c.Research.Sweeps = s.Epochs, s.Batch, s.InitSamples, s.Sweeps
 	c.Coding, c.Refit, c.RefitPass, c.TaskStep = s.Coding, s.Refit, s.RefitPass, s.TaskStep
-	c.ResidualWeight, c.Collaborative, c.Init, c.Preprocess = s.ResidualWeight, s.Collaborative, s.InitMode, s.Preprocess
+	c.ResidualWeight, c.Collaborative, c.Linear, c.Init, c.Preprocess = s.ResidualWeight, s.Collaborative, s.Linear, s.InitMode, s.Preprocess
 	c.Research.Forget, c.Seed = s.Forget, s.Seed
 	if s.Precision != "" {
 		c.Precision = s.Precision

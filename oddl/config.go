@@ -230,6 +230,17 @@ type Config struct {
 	// sparse codes lose; on digits the linear scores are better: small sets
 	// choose between them on held-out folds (docs/DATA.md).
 	Collaborative float64
+	// Linear, when positive, replaces the scores by the linear rule: a
+	// ridge classifier of this weight (relative to the number of training
+	// rows) on the samples as given, before Preprocess, each column made
+	// zero-mean with unit variance over the training rows, with an
+	// intercept (linear.go). Unlike ResidualWeight and Collaborative it is
+	// fitted on the training rows, at the end of training, which then
+	// holds them in memory once more. Sets of values in unrelated units
+	// (tables of measurements), where unit-norm samples lose each
+	// column's scale, may need it: small sets compare it on held-out
+	// folds with the dictionary's rules (docs/DATA.md).
+	Linear float64
 	// Precision is the floating-point type of training and prediction:
 	// PrecisionFloat64 or PrecisionFloat32 ("" means PrecisionFloat64).
 	Precision Precision
@@ -346,11 +357,18 @@ func (c Config) Validate() error {
 		checkReal("task step", c.TaskStep, MaxWeight),
 		checkReal("residual weight", c.ResidualWeight, MaxWeight),
 		checkReal("collaborative weight", c.Collaborative, MaxWeight),
+		checkReal("linear rule weight", c.Linear, MaxWeight),
 		checkReal("lambda1", c.Lambda1, MaxWeight),
 	} {
 		if e != nil {
 			return e
 		}
+	}
+	if c.Linear > 0 && c.PatchesOn() {
+		return configErr("the linear rule reads the samples, not a patch front end's features: set one of them")
+	}
+	if c.Linear > 0 && c.Collaborative > 0 {
+		return configErr("the collaborative rule (weight %v) and the linear rule (weight %v) both replace the scores: set one", c.Collaborative, c.Linear)
 	}
 	switch c.Research.Unused {
 	case UnusedReseed, UnusedKeep:

@@ -33,6 +33,10 @@ type ValidationGrid struct {
 	// (Config.Collaborative) each trained model is also scored with, after
 	// the residual weights: like β, they cost no training.
 	Collaborative []float64
+	// Linear lists the weights of the linear rule (Config.Linear) compared
+	// last: each is fitted on every fold's training rows and does not
+	// depend on the dictionary, so it is one row for the whole grid.
+	Linear []float64
 }
 
 // DefaultCollaborativeGrid returns the ridge weights of the collaborative
@@ -40,12 +44,12 @@ type ValidationGrid struct {
 func DefaultCollaborativeGrid() []float64 { return []float64{0.01, 0.1, 1} }
 
 // RuleGrid returns the grid of the prediction rule alone: every residual
-// weight of DefaultResidualGrid and every weight of the collaborative rule
-// of DefaultCollaborativeGrid, on one model a fold. It is what training a
-// small set chooses by default (SmallSet), at the cost of one training a
-// fold.
+// weight of DefaultResidualGrid, every weight of the collaborative rule
+// of DefaultCollaborativeGrid, on one model a fold, and every weight of
+// the linear rule of DefaultLinearGrid. It is what training a small set
+// chooses by default (SmallSet), at the cost of one training a fold.
 func RuleGrid() ValidationGrid {
-	return ValidationGrid{ResidualWeights: DefaultResidualGrid(), Collaborative: DefaultCollaborativeGrid()}
+	return ValidationGrid{ResidualWeights: DefaultResidualGrid(), Collaborative: DefaultCollaborativeGrid(), Linear: DefaultLinearGrid()}
 }
 
 // DefaultValidationGrid returns the grid of a small training set (one
@@ -63,6 +67,7 @@ func DefaultValidationGrid(base Config) ValidationGrid {
 		ResidualWeights: DefaultResidualGrid(),
 		Collaborative:   DefaultCollaborativeGrid(),
 		Patches:         SmallGrid(base).Patches,
+		Linear:          DefaultLinearGrid(),
 	}
 }
 
@@ -78,6 +83,8 @@ type ValidationRow struct {
 	// Collaborative is the collaborative rule's weight (0: the scores of
 	// ResidualWeight).
 	Collaborative float64 `json:"collaborative,omitempty"`
+	// Linear is the linear rule's weight (0: a rule of the dictionary).
+	Linear float64 `json:"linear,omitempty"`
 	// Errors of Samples held-out samples (every training row once).
 	Errors  int     `json:"errors"`
 	Samples int     `json:"samples"`
@@ -109,7 +116,9 @@ func (v Validation) Apply(base Config, grid ValidationGrid) Config {
 	}
 	base.ResidualWeight = r.ResidualWeight
 	base.Collaborative = r.Collaborative
-	if len(grid.Patches) > 0 {
+	base.Linear = r.Linear
+	if len(grid.Patches) > 0 || r.Linear > 0 {
+		// The linear rule reads the samples: no front end.
 		base.Patches = patch.Config{}
 		if r.Patches != nil {
 			base.Patches = *r.Patches
@@ -120,6 +129,9 @@ func (v Validation) Apply(base Config, grid ValidationGrid) Config {
 
 // Rule describes the chosen row's prediction rule.
 func (r ValidationRow) Rule() string {
+	if r.Linear > 0 {
+		return fmt.Sprintf("linear rule on the samples, λ = %g", r.Linear)
+	}
 	front := ""
 	if r.Patches != nil {
 		front = "patches, "
@@ -161,6 +173,9 @@ func CrossValidate(ctx context.Context, base Config, given Given, X *mat.Dense, 
 			return Validation{}, fmt.Errorf("oddl: %w: label %d of sample %d outside 0..%d", ErrInput, y, i, classes-1)
 		}
 	}
+	if base.Linear > 0 {
+		return Validation{}, configErr("the linear rule (weight %v) reads the samples alone: the dictionary's settings compared would not change its predictions", base.Linear)
+	}
 	ks, ls, l0s, fronts := grid.K, grid.L, grid.Lambda0, grid.Patches
 	if len(ks) == 0 {
 		ks = []int{0}
@@ -191,8 +206,13 @@ func CrossValidate(ctx context.Context, base Config, given Given, X *mat.Dense, 
 		rules = append([]rule{{beta: base.ResidualWeight, collab: base.Collaborative}}, rules...)
 	}
 	betas := rules
-	if runs := len(ks) * len(fronts) * len(ls) * len(l0s) * folds; len(betas) > maxResidualGrid || runs > maxValidationRuns {
-		return Validation{}, fmt.Errorf("oddl: a validation grid of %d trainings and %d prediction rules, at most %d and %d", runs, len(betas), maxValidationRuns, maxResidualGrid)
+	for _, w := range grid.Linear {
+		if !(w > 0) {
+			return Validation{}, fmt.Errorf("oddl: validation grid: linear rule weight %v, want > 0", w)
+		}
+	}
+	if runs := len(ks) * len(fronts) * len(ls) * len(l0s) * folds; len(betas)+len(grid.Linear) > maxResidualGrid || runs > maxValidationRuns {
+		return Validation{}, fmt.Errorf("oddl: a validation grid of %d trainings and %d prediction rules, at most %d and %d", runs, len(betas)+len(grid.Linear), maxValidationRuns, maxResidualGrid)
 	}
 	// L is at most the sample dimension (as FitToData makes it) and at
 	// most each fold's K (below): values the data cannot use are capped,
@@ -229,6 +249,16 @@ func CrossValidate(ctx context.Context, base Config, given Given, X *mat.Dense, 
 				}
 			}
 		}
+	}
+	// The linear rules, last: one row each, on the pixels (a front end's
+	// features are not what they read).
+	for _, w := range grid.Linear {
+		c := base
+		c.L, c.Lambda0, c.Collaborative, c.Linear, c.Patches = min(ls[0], c.K), l0s[0], 0, w, patch.Config{}
+		if err := c.Validate(); err != nil {
+			return Validation{}, fmt.Errorf("oddl: validation grid: %w", err)
+		}
+		rows = append(rows, ValidationRow{K: ks[0], L: ls[0], Lambda0: l0s[0], ResidualWeight: base.ResidualWeight, Linear: w})
 	}
 	// Settings the whole set cannot train are refused as training would
 	// refuse them, naming the whole set rather than a fold.
@@ -296,6 +326,26 @@ func CrossValidate(ctx context.Context, base Config, given Given, X *mat.Dense, 
 						}
 					}
 				}
+			}
+		}
+		if len(grid.Linear) > 0 {
+			ld := newLinearData(Xt, yt, classes)
+			for _, w := range grid.Linear {
+				rule, err := ld.fit(w)
+				if err != nil {
+					return Validation{}, fmt.Errorf("oddl: validation fold: %w", err)
+				}
+				S := rule.scores(Xh)
+				for i, y := range yh {
+					if argmax(S.RawRowView(i)) != y {
+						rows[r].Errors++
+					}
+				}
+				rows[r].Samples += len(yh)
+				if rows[r].K == 0 {
+					rows[r].K = rows[0].K
+				}
+				r++
 			}
 		}
 	}

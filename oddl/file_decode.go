@@ -39,14 +39,18 @@ func decode(data []byte) (*Model, error) {
 	if ver >= predVersion {
 		pred = r.get32() == formPredict // the form, checked by declaredSize
 	}
+	var extras uint32
+	if ver >= linVersion {
+		extras = r.get32() // checked by declaredSize
+	}
 	m := &Model{st: &state{k: k, n: n, q: q}}
 	m.cfg.K = k
-	h := headerFlags{front: ver == patchVersion, rule: ver >= ruleVersion, prec: ver >= precVersion}
+	h := headerFlags{front: ver == patchVersion, rule: ver >= ruleVersion, prec: ver >= precVersion, lin: ver >= linVersion}
 	m.headerFields(r, &h)
 	switch {
 	case !h.prec:
 		m.cfg.Precision = PrecisionFloat64
-	case m.cfg.Precision != PrecisionFloat32 && r.err == nil:
+	case ver == precVersion && m.cfg.Precision != PrecisionFloat32 && r.err == nil:
 		// Version 12 is the float32 form; a float64 model is written in
 		// an earlier one.
 		r.fail("precision %q in a version %d file", m.cfg.Precision, ver)
@@ -92,9 +96,17 @@ func decode(data []byte) (*Model, error) {
 		st.p = make([]float64, k*(n+q))
 		blocks = [][]float64{st.dt, st.m, st.nt, pw, st.ra, st.ry, st.p}
 	}
+	if h.lin && (m.cfg.Linear != 0) != (extras&extraLinear != 0) {
+		return nil, fmt.Errorf("%w: linear rule weight %v with extras %#x", ErrCorrupt, m.cfg.Linear, extras)
+	}
+	var lin []float64
+	if extras&extraLinear != 0 {
+		lin = make([]float64, q*(n+1))
+		blocks = append(blocks, lin)
+	}
 	p := data[prologue+hlen:]
 	for b, s := range blocks {
-		if b == 0 && h.prec {
+		if b == 0 && ver == precVersion {
 			// D~ of a float32 model.
 			for i := range s {
 				v := float64(math.Float32frombits(binary.LittleEndian.Uint32(p)))
@@ -118,6 +130,30 @@ func decode(data []byte) (*Model, error) {
 	if err := checkAtoms(st); err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrCorrupt, err)
 	}
+	if c.single() {
+		// A float32 model's D~ holds float32 values (version 13 stores
+		// them in float64): anything else would not be written back.
+		for _, v := range st.dt {
+			if float64(float32(v)) != v {
+				return nil, fmt.Errorf("%w: a float32 model's dictionary holds %v, not a float32 value", ErrCorrupt, v)
+			}
+		}
+	}
+	// The linear rule is fitted when training ends: zeros before, and a
+	// fitted rule (its intercepts, the class frequencies, are not all
+	// zero) after.
+	var lr *linearRule
+	if lin != nil {
+		done := m.cur.phase == phaseJoint && m.cur.pass >= c.Epochs
+		switch z := allZero(lin); {
+		case done && z:
+			return nil, fmt.Errorf("%w: a trained model's linear rule is zero", ErrCorrupt)
+		case !done && !z:
+			return nil, fmt.Errorf("%w: the linear rule of a model whose training is not finished", ErrCorrupt)
+		case done:
+			lr = &linearRule{n: n, q: q, w: lin}
+		}
+	}
 	// A block the flags mark unused is written as zeros; anything else
 	// there would be dropped here and not written back, so a file would
 	// have two forms.
@@ -135,7 +171,7 @@ func decode(data []byte) (*Model, error) {
 	if !h.pValid {
 		st.p = nil
 	}
-	return &Model{cfg: c, st: st, cur: m.cur, times: m.times, avg: m.avg, pw: pw, data: m.data, rchoice: m.rchoice, names: m.names, front: front}, nil
+	return &Model{cfg: c, st: st, cur: m.cur, times: m.times, avg: m.avg, pw: pw, data: m.data, rchoice: m.rchoice, names: m.names, front: front, lin: lr}, nil
 }
 
 // checkHeader checks the decoded header of a model whose dictionary has

@@ -15,16 +15,21 @@ func (m *Model) header(pred bool) []byte {
 	switch {
 	case pred:
 		w.put(uint32(formPredict))
-	case m.front != nil || m.cfg.Collaborative != 0 || m.cfg.single():
+	case m.front != nil || m.cfg.Collaborative != 0 || m.cfg.single() || m.cfg.Linear != 0:
 		w.put(uint32(formFull))
 	}
+	if m.version(pred) >= linVersion {
+		w.put(m.extras())
+	}
+	lin := m.cfg.Linear != 0
 	h := headerFlags{
 		refitted: m.pw != nil,
 		running:  m.st.ra != nil && !pred,
 		pValid:   m.st.pValid && !pred,
 		front:    m.front != nil,
-		rule:     m.cfg.Collaborative != 0 || m.cfg.single(),
-		prec:     m.cfg.single(),
+		rule:     m.cfg.Collaborative != 0 || m.cfg.single() || lin,
+		prec:     m.cfg.single() || lin,
+		lin:      lin,
 	}
 	// headerFields takes pointers for the reader's sake; the writer only
 	// reads through them.
@@ -39,6 +44,8 @@ func (m *Model) header(pred bool) []byte {
 // prediction form when pred: the lowest that holds it.
 func (m *Model) version(pred bool) uint32 {
 	switch {
+	case m.cfg.Linear != 0:
+		return linVersion
 	case m.cfg.single():
 		return precVersion
 	case m.cfg.Collaborative != 0:
@@ -67,13 +74,16 @@ func (m *Model) writeTo(w io.Writer, pred bool) (int64, error) {
 	if pred {
 		blocks = append(blocks[:1], m.predBlock())
 	}
+	if m.extras()&extraLinear != 0 {
+		blocks = append(blocks, m.linBlock())
+	}
 	binary.LittleEndian.PutUint32(pro[8:], ver)
 	binary.LittleEndian.PutUint32(pro[12:], uint32(len(hdr)))
 	bw.Write(pro[:])
 	bw.Write(hdr)
 	var buf [8]byte
 	for i, s := range blocks {
-		if i == 0 && ver >= precVersion {
+		if i == 0 && ver == precVersion {
 			// D~ of a float32 model: float32 values.
 			for _, v := range s {
 				binary.LittleEndian.PutUint32(buf[:4], math.Float32bits(float32(v)))
@@ -92,6 +102,25 @@ func (m *Model) writeTo(w io.Writer, pred bool) (int64, error) {
 	binary.LittleEndian.PutUint32(buf[:4], crc.Sum32())
 	k, err := w.Write(buf[:4])
 	return cw.n + int64(k), err
+}
+
+// extras returns the bits of the arrays a version 13 file holds after
+// the usual ones.
+func (m *Model) extras() uint32 {
+	var e uint32
+	if m.cfg.Linear != 0 {
+		e |= extraLinear
+	}
+	return e
+}
+
+// linBlock returns the linear rule's weights, zeros when the model has
+// the weight but no fitted rule yet (training not finished).
+func (m *Model) linBlock() []float64 {
+	if m.lin == nil {
+		return make([]float64, m.st.q*(m.inputDim()+1))
+	}
+	return m.lin.w
 }
 
 // predBlock returns the prediction classifier, zeros when the model is

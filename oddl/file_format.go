@@ -14,11 +14,15 @@ import (
 //	version   uint32   8 (a whole model), 9 (the prediction form), 10 (a
 //	                   model with a patch front end, either form), 11 (a
 //	                   model with the collaborative rule, either form), 12
-//	                   (a float32 model, either form)
+//	                   (a float32 model, either form), 13 (a model with
+//	                   the linear rule, either form, either precision)
 //	hlen      uint32   length of the header that follows
 //	header    hlen bytes:
 //	            K, n, q                            uint32
-//	            form (versions 9 to 12)            uint32: 0 whole, 1 prediction
+//	            form (versions 9 to 13)            uint32: 0 whole, 1 prediction
+//	            extras (version 13)                uint32: the arrays after the
+//	                                               usual ones, bit 0 the linear
+//	                                               rule (R below)
 //	            L, Batch, Epochs, InitSamples,
 //	            Sweeps                             int64
 //	            Lambda0, Lambda1, Forget           float64
@@ -53,11 +57,14 @@ import (
 //	              Samples, Iterations              uint32
 //	              Seed                             uint64
 //	            versions 11, 12: Collaborative     float64
-//	            version 12: Precision              uint16 length + bytes ("float32")
+//	            versions 12, 13: Precision         uint16 length + bytes ("float32";
+//	                                               "float64" too in version 13)
+//	            version 13: Linear                 float64
 //	              (then, with a front end, its atoms:)
 //	              Atoms × Size² patch atoms        float64
 //	D~        K×(n+q) float64, atom-major (row j = [d_j, w_j]);
-//	                  float32 in version 12
+//	                  float32 in version 12 (float64 in 13, of float32
+//	                  values in a float32 model)
 //	M         K×K     float64
 //	N         K×(n+q) float64, atom-major
 //	P         K×q     float64, atom-major: the prediction classifier
@@ -65,6 +72,9 @@ import (
 //	RA        K×K     float64: running Σ a aᵀ of the codes on D    } zeros
 //	RY        K×q     float64: running Σ a yᵀ, atom-major          } when
 //	P         K×(n+q) float64: M·D~ as the update keeps it         } unused
+//	R         q×(n+1) float64, with bit 0 of the extras (both forms): the
+//	                  linear rule, row c = [weights of the samples' values,
+//	                  intercept]
 //	crc       uint32   CRC-32C (Castagnoli) of every byte before it
 //
 // The times and the checksum over them are the only fields that differ
@@ -87,7 +97,8 @@ import (
 // from it predicts, evaluates and is written again in the same form; it
 // cannot be trained further (ErrPredictionOnly).
 //
-// A model is written in the lowest version that holds it: 12 in float32
+// A model is written in the lowest version that holds it: 13 with the
+// linear rule (Config.Linear; no front end), else 12 in float32
 // (Config.Precision), else 11 with the collaborative rule, else 10 with a
 // patch front end, else 9 for the prediction form and 8 for a whole
 // model. A file of an earlier version holds a float64 model. In version
@@ -117,8 +128,16 @@ const (
 	// precVersion is the version of a float32 model: its header ends
 	// with the precision and its D~ is stored in float32.
 	precVersion = 12
+	// linVersion is the version of a model with the linear rule: its
+	// header has the extras after the form and ends with the precision and
+	// the rule's weight, and the rule follows the arrays.
+	linVersion = 13
+	// extraLinear is the extras' bit of the linear rule's array;
+	// knownExtras are the bits a reader knows.
+	extraLinear = 1
+	knownExtras = extraLinear
 	// maxVersion is the highest version read.
-	maxVersion = precVersion
+	maxVersion = linVersion
 	maxHeader  = 1<<12 + maxNamesBytes + maxPatchBytes
 	// maxPatchBytes bounds the patch section of the header.
 	maxPatchBytes = 40 + 8*patch.MaxAtomValues

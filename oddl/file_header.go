@@ -45,6 +45,8 @@ type headerFlags struct {
 	rule bool
 	// prec: the header ends with the precision (version 12).
 	prec bool
+	// lin: then with the linear rule's weight (version 13).
+	lin bool
 }
 
 // headerFields describes the header after K, n, q and the form field:
@@ -133,6 +135,9 @@ func (m *Model) headerFields(x fieldCodec, h *headerFlags) {
 	}
 	if h.prec {
 		x.str((*string)(&c.Precision))
+	}
+	if h.lin {
+		x.f64(&c.Linear)
 	}
 }
 

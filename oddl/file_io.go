@@ -199,7 +199,7 @@ func loadFile(f *os.File, size int64) (*Model, error) {
 // readModel reads a model from a stream: the prologue and the sizes, then
 // the rest, into a buffer that grows as the bytes arrive.
 func readModel(r io.Reader) (*Model, error) {
-	head := make([]byte, prologue+16)
+	head := make([]byte, prologue+20)
 	got, err := io.ReadFull(r, head)
 	switch {
 	case err == io.EOF:
@@ -252,7 +252,7 @@ func (m *Model) UnmarshalBinary(data []byte) error {
 		return ErrBusy
 	}
 	m.cfg, m.st, m.cur, m.times, m.avg, m.pw, m.data, m.rchoice, m.names = nm.cfg, nm.st, nm.cur, nm.times, nm.avg, nm.pw, nm.data, nm.rchoice, nm.names
-	m.front = nm.front
+	m.front, m.lin = nm.front, nm.lin
 	m.invalidate()
 	return nil
 }

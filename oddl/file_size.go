@@ -53,20 +53,37 @@ func declaredSize(head []byte) (int64, error) {
 			return 0, fmt.Errorf("%w: %d bytes", ErrTruncated, len(head))
 		}
 		form := binary.LittleEndian.Uint32(head[prologue+12:])
-		// Version 9 is the prediction form only; versions 10 to 12 either.
+		// Version 9 is the prediction form only; versions 10 to 13 either.
 		if form != formPredict && (ver == predVersion || form != formFull) {
 			return 0, fmt.Errorf("%w: form %d", ErrCorrupt, form)
 		}
 		pred = form == formPredict
 	}
-	return versionSize(ver, pred, hlen, k, n, q), nil
+	var extras uint32
+	if ver >= linVersion {
+		if len(head) < prologue+20 {
+			return 0, fmt.Errorf("%w: %d bytes", ErrTruncated, len(head))
+		}
+		extras = binary.LittleEndian.Uint32(head[prologue+16:])
+		if extras == 0 || extras&^knownExtras != 0 {
+			return 0, fmt.Errorf("%w: extras %#x", ErrCorrupt, extras)
+		}
+	}
+	return versionSize(ver, pred, extras, hlen, k, n, q), nil
 }
 
 // versionSize is the length of a file of the given version, form (pred:
-// the prediction form), header length and shape.
-func versionSize(ver uint32, pred bool, hlen, k, n, q int64) int64 {
+// the prediction form), extras (version 13), header length and shape.
+func versionSize(ver uint32, pred bool, extras uint32, hlen, k, n, q int64) int64 {
 	if ver < fileVersion {
 		return legacySize(ver, hlen, k, n, q)
+	}
+	if ver >= linVersion {
+		size := fileSizeOf(pred, 8, hlen, k, n, q)
+		if extras&extraLinear != 0 {
+			size += 8 * q * (n + 1)
+		}
+		return size
 	}
 	if ver >= precVersion {
 		return fileSizeOf(pred, 4, hlen, k, n, q)

@@ -35,6 +35,11 @@ func headerFault(head []byte, size int64, sum sumFunc) error {
 	dims := [3]int64{int64(le.Uint32(head[16:])), int64(le.Uint32(head[20:])), int64(le.Uint32(head[24:]))}
 	// The form field follows K, n, q from version 9 on.
 	pred := ver >= predVersion && len(head) >= fields+4 && le.Uint32(head[fields:]) == formPredict
+	// The extras follow the form in version 13.
+	var extras uint32
+	if len(head) >= fields+8 {
+		extras = le.Uint32(head[fields+4:])
+	}
 	limits := [3]int64{MaxAtoms, MaxDim, MaxClasses}
 	names := [3]string{"K (atoms)", "n (dimension)", "q (classes)"}
 	try := func(name string, was, is int64, set func(p []byte)) error {
@@ -47,7 +52,7 @@ func headerFault(head []byte, size int64, sum sumFunc) error {
 		return fmt.Errorf("%w: the header says %s = %d, the file's length and checksum say %d", ErrCorrupt, name, was, is)
 	}
 	for v := uint32(1); v <= maxVersion; v++ {
-		if v != ver && versionSize(v, pred && v >= predVersion, hlen, dims[0], dims[1], dims[2]) == size {
+		if v != ver && versionSize(v, pred && v >= predVersion, extras, hlen, dims[0], dims[1], dims[2]) == size {
 			if err := try("version", int64(ver), int64(v), func(p []byte) { le.PutUint32(p[8:], v) }); err != nil {
 				return err
 			}
@@ -57,7 +62,7 @@ func headerFault(head []byte, size int64, sum sumFunc) error {
 		at := func(x int64) int64 {
 			d := dims
 			d[i] = x
-			return versionSize(ver, pred, hlen, d[0], d[1], d[2])
+			return versionSize(ver, pred, extras, hlen, d[0], d[1], d[2])
 		}
 		// The length is a·x² + b·x + c in K (a = 0 for n and q): fit it
 		// through three points and solve.

@@ -93,6 +93,8 @@ type Model struct {
 	names []string
 	// front is the patch front end (Config.Patches), nil without one.
 	front *patch.Front
+	// lin is the fitted linear rule (Config.Linear), nil without one.
+	lin *linearRule
 	// rt is what the model computes with here (WithBackend, WithThreads,
 	// SetRuntime); it is not saved.
 	rt runtimeSettings
@@ -373,6 +375,9 @@ func (m *Model) SetResidualWeight(beta float64) error {
 		return err
 	}
 	c := m.cfg
+	if c.Linear > 0 {
+		return configErr("the model scores by its linear rule (weight %v): a residual weight would not change its predictions", c.Linear)
+	}
 	c.ResidualWeight = beta
 	if err := c.Validate(); err != nil {
 		return err
@@ -414,19 +419,28 @@ func (m *Model) invalidate() {
 // of range).
 var ErrInput = errors.New("invalid input")
 
+// checkInput checks that X holds samples the model takes: of its
+// dimension, finite.
+func (m *Model) checkInput(X *mat.Dense) error {
+	if X == nil {
+		return fmt.Errorf("oddl: %w: no samples", ErrInput)
+	}
+	if _, c := X.Dims(); c != m.inputDim() {
+		return fmt.Errorf("oddl: %w: samples have %d values, the model expects %d", ErrInput, c, m.inputDim())
+	}
+	if err := checkFinite(X); err != nil {
+		return fmt.Errorf("oddl: %w: %v", ErrInput, err)
+	}
+	return nil
+}
+
 // prepare checks X and returns the copy that prediction codes: preprocessed
 // as in training.
 func (m *Model) prepare(X *mat.Dense) (*mat.Dense, error) {
-	if X == nil {
-		return nil, fmt.Errorf("oddl: %w: no samples", ErrInput)
+	if err := m.checkInput(X); err != nil {
+		return nil, err
 	}
 	r, c := X.Dims()
-	if c != m.inputDim() {
-		return nil, fmt.Errorf("oddl: %w: samples have %d values, the model expects %d", ErrInput, c, m.inputDim())
-	}
-	if err := checkFinite(X); err != nil {
-		return nil, fmt.Errorf("oddl: %w: %v", ErrInput, err)
-	}
 	Xc := mat.NewDense(r, c, nil)
 	Xc.Copy(X)
 	preprocessRows(Xc, m.cfg.Preprocess, m.cfg.Image, m.threads())
@@ -464,6 +478,12 @@ func (m *Model) scores(ctx context.Context, X *mat.Dense) (*mat.Dense, error) {
 		if r, _ := X.Dims(); r == 0 {
 			return &mat.Dense{}, nil
 		}
+	}
+	if m.lin != nil {
+		if err := m.checkInput(X); err != nil {
+			return nil, err
+		}
+		return m.lin.scores(X), nil
 	}
 	Xc, err := m.prepare(X)
 	if err != nil {

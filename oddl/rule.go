@@ -129,8 +129,13 @@ func SmallFolds(labels []int, classes int) int {
 // the whole set can: every class has at least MinRuleFolds samples (so
 // that each fold's training part has some of every class, SmallFolds), and
 // a K the caller fixed (given.K) leaves enough samples in each fold's
-// training part. A set that cannot keeps the defaults' rule.
+// training part; and c has no linear rule (Config.Linear), which the
+// dictionary's settings do not change. A set that cannot keeps the
+// defaults' rule.
 func CanChooseSmall(c Config, given Given, labels []int, classes int) bool {
+	if c.Linear > 0 {
+		return false
+	}
 	n := len(labels)
 	k := SmallFolds(labels, classes)
 	if k == 0 {

@@ -182,7 +182,7 @@ func testChooseSmallSubspaces(t *testing.T, per int) {
 	if want := min(per, RuleFolds); v.Folds != want {
 		t.Fatalf("%d folds, want %d", v.Folds, want)
 	}
-	if len(v.Rows) != len(DefaultResidualGrid())+len(DefaultCollaborativeGrid()) {
+	if len(v.Rows) != len(DefaultResidualGrid())+len(DefaultCollaborativeGrid())+len(DefaultLinearGrid()) {
 		t.Fatalf("%d rows, want every rule once", len(v.Rows))
 	}
 	if per < RuleFolds {

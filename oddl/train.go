@@ -61,6 +61,10 @@ func Train(ctx context.Context, cfg Config, src Source, opts ...Option) (*Model,
 // fresh model, or where Resume found it) to the configured epochs and the
 // refit; the caller has made the model busy and checked src and o.
 func (m *Model) train(ctx context.Context, src Source, o options) error {
+	// The linear rule is fitted again when training ends; a model in
+	// training has none.
+	raw := src
+	m.lin = nil
 	if m.front != nil {
 		src = newFrontSource(ctx, src, m)
 	}
@@ -69,7 +73,15 @@ func (m *Model) train(ctx context.Context, src Source, o options) error {
 		return err
 	}
 	defer m.invalidate()
-	return t.run(ctx)
+	if err := t.run(ctx); err != nil {
+		return err
+	}
+	if !m.Done() {
+		return nil
+	}
+	// The linear rule reads the samples as given, not the front end's
+	// features.
+	return m.fitLinear(ctx, raw)
 }
 
 // trainer is one training run of a model: the mini-batch, the coders of

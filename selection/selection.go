@@ -117,12 +117,16 @@ func ValidationGrid(dims []Dim) (oddl.ValidationGrid, error) {
 				} else {
 					g.L = append(g.L, n)
 				}
-			case "collaborative":
+			case "collaborative", "linear":
 				x, err := strconv.ParseFloat(v, 64)
 				if err != nil || !(x > 0) || x > oddl.MaxWeight {
 					return g, fmt.Errorf("%s=%s: want a number above 0, at most %g", d.Name, v, oddl.MaxWeight)
 				}
-				g.Collaborative = append(g.Collaborative, x)
+				if d.Name == "linear" {
+					g.Linear = append(g.Linear, x)
+				} else {
+					g.Collaborative = append(g.Collaborative, x)
+				}
 			case "lambda0", "residual-weight":
 				x, err := strconv.ParseFloat(v, 64)
 				if err != nil || math.IsNaN(x) || x < 0 || x > oddl.MaxWeight {
@@ -134,7 +138,7 @@ func ValidationGrid(dims []Dim) (oddl.ValidationGrid, error) {
 					g.ResidualWeights = append(g.ResidualWeights, x)
 				}
 			default:
-				return g, fmt.Errorf("%s: only k, l, lambda0, residual-weight and collaborative can be searched", d.Name)
+				return g, fmt.Errorf("%s: only k, l, lambda0, residual-weight, collaborative and linear can be searched", d.Name)
 			}
 		}
 	}

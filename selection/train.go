@@ -51,8 +51,8 @@ func GridFor(spec string, cfg oddl.Config, fixed Fixed) (oddl.ValidationGrid, er
 		if fixed["lambda0"] {
 			g.Lambda0 = nil
 		}
-		if fixed["residual-weight"] || fixed["collaborative"] {
-			g.ResidualWeights, g.Collaborative = []float64{cfg.ResidualWeight}, nil
+		if fixed["residual-weight"] || fixed["collaborative"] || fixed["linear"] {
+			g.ResidualWeights, g.Collaborative, g.Linear = []float64{cfg.ResidualWeight}, nil, nil
 		}
 		if fixed["patches"] {
 			g.Patches = nil
@@ -82,6 +82,7 @@ func GridFor(spec string, cfg oddl.Config, fixed Fixed) (oddl.ValidationGrid, er
 		g.K, g.L = append(g.K, one.K...), append(g.L, one.L...)
 		g.Lambda0, g.ResidualWeights = append(g.Lambda0, one.Lambda0...), append(g.ResidualWeights, one.ResidualWeights...)
 		g.Collaborative = append(g.Collaborative, one.Collaborative...)
+		g.Linear = append(g.Linear, one.Linear...)
 	}
 	if len(g.ResidualWeights) == 0 {
 		g.ResidualWeights = []float64{cfg.ResidualWeight}
@@ -92,8 +93,8 @@ func GridFor(spec string, cfg oddl.Config, fixed Fixed) (oddl.ValidationGrid, er
 // SmallGrid returns oddl.SmallGrid without the settings in fixed.
 func SmallGrid(base oddl.Config, fixed Fixed) oddl.ValidationGrid {
 	g := oddl.SmallGrid(base)
-	if fixed["residual-weight"] || fixed["collaborative"] {
-		g.ResidualWeights, g.Collaborative = nil, nil
+	if fixed["residual-weight"] || fixed["collaborative"] || fixed["linear"] {
+		g.ResidualWeights, g.Collaborative, g.Linear = nil, nil, nil
 	}
 	if fixed["patches"] {
 		g.Patches = nil
@@ -106,7 +107,7 @@ func SmallGrid(base oddl.Config, fixed Fixed) oddl.ValidationGrid {
 // oddl.ChooseSmall does: a small set (oddl.IsSmall) for which
 // SmallGrid(base, fixed) leaves more than one setting to compare.
 func ChoosesSmall(cfg, base oddl.Config, n int, fixed Fixed) bool {
-	if !oddl.IsSmall(cfg, n) {
+	if !oddl.IsSmall(cfg, n) || cfg.Linear > 0 {
 		return false
 	}
 	g := SmallGrid(base, fixed)

@@ -21,9 +21,10 @@ func TestTrainValidate(t *testing.T) {
 	v := rep.Validation
 	// 600 samples of 4 classes, a quarter held out: 150, too few to
 	// decide, so 4-fold cross-validation over L, λ0 and the rules (five β,
-	// three λc; the pixels only, as -patches=false is given), every sample
-	// held out once, and the model trained on all 600.
-	if v == nil || v.Folds != 4 || v.Samples != 600 || rep.NTrain != 600 || !v.Retrained || len(v.Rows) != 3*2*8 {
+	// three λc; the pixels only, as -patches=false is given), then the
+	// three weights of the linear rule, every sample held out once, and
+	// the model trained on all 600.
+	if v == nil || v.Folds != 4 || v.Samples != 600 || rep.NTrain != 600 || !v.Retrained || len(v.Rows) != 3*2*8+3 {
 		t.Fatalf("validation %+v, %d training samples", v, rep.NTrain)
 	}
 	c := v.Rows[v.ChosenRow]
@@ -37,7 +38,7 @@ func TestTrainValidate(t *testing.T) {
 	}
 	rep = trainReport{}
 	json.Unmarshal([]byte(out), &rep)
-	if v := rep.Validation; v == nil || len(v.Rows) != 8 || rep.L != 3 || rep.Lambda0 != 1 {
+	if v := rep.Validation; v == nil || len(v.Rows) != 8+3 || rep.L != 3 || rep.Lambda0 != 1 {
 		t.Fatalf("with -l 3 -lambda0 1: %+v, L %d", v, rep.L)
 	}
 	// Where the hold-out is large enough, one hold-out chooses β, and the
