@@ -12,7 +12,8 @@ import (
 type batch struct {
 	n, q    int // sample dimension, classes
 	prep    Preprocess
-	image   Shape // of the samples, for PreprocessDeskew
+	image   Shape     // of the samples, for PreprocessDeskew
+	std     *colStats // for PreprocessStandard
 	threads int
 	single  bool       // round the samples to float32 (Config.Precision)
 	buf     []float64  // room for the samples, one a row
@@ -93,7 +94,7 @@ func (b *batch) read(src Source, want int, index int64) (int, error) {
 		b.x32 = grow32(b.x32, cnt*n)
 		x32 = b.x32
 	}
-	if err := prepareRows(b.x, b.prep, b.image, b.threads, true, x32); err != nil {
+	if err := prepareRows(b.x, b.prep, b.image, b.std, b.threads, true, x32); err != nil {
 		if index < 1 {
 			return 0, fmt.Errorf("oddl: %w: %v", ErrInput, err)
 		}

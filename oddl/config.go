@@ -79,6 +79,13 @@ const (
 	// makes it zero-mean with unit norm as PreprocessUnit does. It suits
 	// handwriting, whose slant varies from writer to writer.
 	PreprocessDeskew Preprocess = "deskew"
+	// PreprocessStandard makes each column (each value of the samples)
+	// zero-mean with unit variance over the training rows; the model keeps
+	// their means and scales and applies them to what it predicts. It
+	// suits tables of measurements in unrelated units, where a sample made
+	// zero-mean with unit norm is dominated by its largest values. Not
+	// with a patch front end.
+	PreprocessStandard Preprocess = "standard"
 )
 
 // Precision is the floating-point type training and prediction compute
@@ -396,9 +403,12 @@ func (c Config) Validate() error {
 		return configErr("initialisation %q, want %q or %q", c.Init, InitClass, InitShared)
 	}
 	switch c.Preprocess {
-	case PreprocessUnit, PreprocessNone, PreprocessDeskew:
+	case PreprocessUnit, PreprocessNone, PreprocessDeskew, PreprocessStandard:
 	default:
-		return configErr("preprocessing %q, want %q, %q or %q", c.Preprocess, PreprocessUnit, PreprocessNone, PreprocessDeskew)
+		return configErr("preprocessing %q, want %q, %q, %q or %q", c.Preprocess, PreprocessUnit, PreprocessNone, PreprocessDeskew, PreprocessStandard)
+	}
+	if c.Preprocess == PreprocessStandard && c.PatchesOn() {
+		return configErr("preprocessing %q standardizes the samples' values, not a patch front end's features: set one of them", c.Preprocess)
 	}
 	if im := c.Image; im != (Shape{}) && (im.Rows < 1 || im.Cols < 1 || im.Rows > MaxDim || im.Cols > MaxDim/im.Rows) {
 		return configErr("image shape %d×%d, want positive sides of at most %d pixels in all", im.Rows, im.Cols, MaxDim)

@@ -33,6 +33,10 @@ type ValidationGrid struct {
 	// (Config.Collaborative) each trained model is also scored with, after
 	// the residual weights: like β, they cost no training.
 	Collaborative []float64
+	// Preprocess lists the preprocessings compared (Config.Preprocess),
+	// each trained on every fold, after the front ends; empty keeps the
+	// base configuration's.
+	Preprocess []Preprocess
 	// Linear lists the weights of the linear rule (Config.Linear) compared
 	// last: each is fitted on every fold's training rows and does not
 	// depend on the dictionary, so it is one row for the whole grid.
@@ -67,6 +71,7 @@ func DefaultValidationGrid(base Config) ValidationGrid {
 		ResidualWeights: DefaultResidualGrid(),
 		Collaborative:   DefaultCollaborativeGrid(),
 		Patches:         SmallGrid(base).Patches,
+		Preprocess:      SmallGrid(base).Preprocess,
 		Linear:          DefaultLinearGrid(),
 	}
 }
@@ -85,6 +90,8 @@ type ValidationRow struct {
 	Collaborative float64 `json:"collaborative,omitempty"`
 	// Linear is the linear rule's weight (0: a rule of the dictionary).
 	Linear float64 `json:"linear,omitempty"`
+	// Preprocess is the row's preprocessing when the grid compares them.
+	Preprocess Preprocess `json:"preprocess,omitempty"`
 	// Errors of Samples held-out samples (every training row once).
 	Errors  int     `json:"errors"`
 	Samples int     `json:"samples"`
@@ -117,6 +124,9 @@ func (v Validation) Apply(base Config, grid ValidationGrid) Config {
 	base.ResidualWeight = r.ResidualWeight
 	base.Collaborative = r.Collaborative
 	base.Linear = r.Linear
+	if r.Preprocess != "" {
+		base.Preprocess = r.Preprocess
+	}
 	if len(grid.Patches) > 0 || r.Linear > 0 {
 		// The linear rule reads the samples: no front end.
 		base.Patches = patch.Config{}
@@ -135,6 +145,9 @@ func (r ValidationRow) Rule() string {
 	front := ""
 	if r.Patches != nil {
 		front = "patches, "
+	}
+	if r.Preprocess == PreprocessStandard {
+		front += "standardized columns, "
 	}
 	if r.Collaborative > 0 {
 		return fmt.Sprintf("%scollaborative λc = %g", front, r.Collaborative)
@@ -176,12 +189,15 @@ func CrossValidate(ctx context.Context, base Config, given Given, X *mat.Dense, 
 	if base.Linear > 0 {
 		return Validation{}, configErr("the linear rule (weight %v) reads the samples alone: the dictionary's settings compared would not change its predictions", base.Linear)
 	}
-	ks, ls, l0s, fronts := grid.K, grid.L, grid.Lambda0, grid.Patches
+	ks, ls, l0s, fronts, preps := grid.K, grid.L, grid.Lambda0, grid.Patches, grid.Preprocess
 	if len(ks) == 0 {
 		ks = []int{0}
 	}
 	if len(fronts) == 0 {
 		fronts = []patch.Config{base.Patches}
+	}
+	if len(preps) == 0 {
+		preps = []Preprocess{""} // the base's
 	}
 	if len(ls) == 0 {
 		ls = []int{base.L}
@@ -211,7 +227,7 @@ func CrossValidate(ctx context.Context, base Config, given Given, X *mat.Dense, 
 			return Validation{}, fmt.Errorf("oddl: validation grid: linear rule weight %v, want > 0", w)
 		}
 	}
-	if runs := len(ks) * len(fronts) * len(ls) * len(l0s) * folds; len(betas)+len(grid.Linear) > maxResidualGrid || runs > maxValidationRuns {
+	if runs := len(ks) * len(fronts) * len(preps) * len(ls) * len(l0s) * folds; len(betas)+len(grid.Linear) > maxResidualGrid || runs > maxValidationRuns {
 		return Validation{}, fmt.Errorf("oddl: a validation grid of %d trainings and %d prediction rules, at most %d and %d", runs, len(betas)+len(grid.Linear), maxValidationRuns, maxResidualGrid)
 	}
 	// L is at most the sample dimension (as FitToData makes it) and at
@@ -228,23 +244,28 @@ func CrossValidate(ctx context.Context, base Config, given Given, X *mat.Dense, 
 	var rows []ValidationRow
 	for _, k := range ks {
 		for _, fe := range fronts {
-			for _, l := range ls {
-				for _, l0 := range l0s {
-					for _, b := range betas {
-						c := base
-						c.L, c.Lambda0, c.ResidualWeight, c.Collaborative, c.Patches = l, l0, b.beta, b.collab, fe
-						if k > 0 {
-							c.K = k
+			for _, pr := range preps {
+				for _, l := range ls {
+					for _, l0 := range l0s {
+						for _, b := range betas {
+							c := base
+							c.L, c.Lambda0, c.ResidualWeight, c.Collaborative, c.Patches = l, l0, b.beta, b.collab, fe
+							if pr != "" {
+								c.Preprocess = pr
+							}
+							if k > 0 {
+								c.K = k
+							}
+							c.L = min(c.L, c.K)
+							if err := c.Validate(); err != nil {
+								return Validation{}, fmt.Errorf("oddl: validation grid: %w", err)
+							}
+							row := ValidationRow{K: k, L: l, Lambda0: l0, ResidualWeight: b.beta, Collaborative: b.collab, Preprocess: pr}
+							if fe != (patch.Config{}) {
+								row.Patches = &fe
+							}
+							rows = append(rows, row)
 						}
-						c.L = min(c.L, c.K)
-						if err := c.Validate(); err != nil {
-							return Validation{}, fmt.Errorf("oddl: validation grid: %w", err)
-						}
-						row := ValidationRow{K: k, L: l, Lambda0: l0, ResidualWeight: b.beta, Collaborative: b.collab}
-						if fe != (patch.Config{}) {
-							row.Patches = &fe
-						}
-						rows = append(rows, row)
 					}
 				}
 			}
@@ -287,42 +308,47 @@ func CrossValidate(ctx context.Context, base Config, given Given, X *mat.Dense, 
 		r := 0
 		for _, k := range ks {
 			for _, fe := range fronts {
-				for _, l := range ls {
-					for _, l0 := range l0s {
-						c := base
-						c.L, c.Lambda0, c.Patches = l, l0, fe
-						g := given
-						g.L = true
-						if k > 0 {
-							c.K, g.K = k, true
-						}
-						c, _ = FitToData(c, size, g)
-						c.L = min(c.L, c.K)
-						if size.Varied < c.K {
-							return Validation{}, foldConstant{fmt.Errorf("oddl: validation fold %d of %d: %w: %d of its %d training samples are not constant, too few to start K = %d atoms; the set cannot be validated on %d folds: choose the prediction rule yourself (Config.ResidualWeight or Collaborative; oddl train -residual-weight or -collaborative)",
-								fi+1, len(parts), ErrConfig, size.Varied, size.Samples, c.K, len(parts))}
-						}
-						m, err := Train(ctx, c, src, opts...)
-						if err != nil {
-							return Validation{}, fmt.Errorf("oddl: validation fold: %w", err)
-						}
-						for _, b := range betas {
-							if err := m.SetResidualWeight(b.beta); err != nil {
-								return Validation{}, err
+				for _, pr := range preps {
+					for _, l := range ls {
+						for _, l0 := range l0s {
+							c := base
+							c.L, c.Lambda0, c.Patches = l, l0, fe
+							if pr != "" {
+								c.Preprocess = pr
 							}
-							if err := m.SetCollaborative(b.collab); err != nil {
-								return Validation{}, err
+							g := given
+							g.L = true
+							if k > 0 {
+								c.K, g.K = k, true
 							}
-							ev, err := m.EvaluateContext(ctx, Xh, yh)
+							c, _ = FitToData(c, size, g)
+							c.L = min(c.L, c.K)
+							if size.Varied < c.K {
+								return Validation{}, foldConstant{fmt.Errorf("oddl: validation fold %d of %d: %w: %d of its %d training samples are not constant, too few to start K = %d atoms; the set cannot be validated on %d folds: choose the prediction rule yourself (Config.ResidualWeight or Collaborative; oddl train -residual-weight or -collaborative)",
+									fi+1, len(parts), ErrConfig, size.Varied, size.Samples, c.K, len(parts))}
+							}
+							m, err := Train(ctx, c, src, opts...)
 							if err != nil {
-								return Validation{}, err
+								return Validation{}, fmt.Errorf("oddl: validation fold: %w", err)
 							}
-							rows[r].Errors += ev.Errors
-							rows[r].Samples += ev.Samples
-							if k == 0 {
-								rows[r].K = c.K
+							for _, b := range betas {
+								if err := m.SetResidualWeight(b.beta); err != nil {
+									return Validation{}, err
+								}
+								if err := m.SetCollaborative(b.collab); err != nil {
+									return Validation{}, err
+								}
+								ev, err := m.EvaluateContext(ctx, Xh, yh)
+								if err != nil {
+									return Validation{}, err
+								}
+								rows[r].Errors += ev.Errors
+								rows[r].Samples += ev.Samples
+								if k == 0 {
+									rows[r].K = c.K
+								}
+								r++
 							}
-							r++
 						}
 					}
 				}

@@ -99,6 +99,14 @@ func decode(data []byte) (*Model, error) {
 	if h.lin && (m.cfg.Linear != 0) != (extras&extraLinear != 0) {
 		return nil, fmt.Errorf("%w: linear rule weight %v with extras %#x", ErrCorrupt, m.cfg.Linear, extras)
 	}
+	if h.lin && (m.cfg.Preprocess == PreprocessStandard) != (extras&extraStandard != 0) {
+		return nil, fmt.Errorf("%w: preprocessing %q with extras %#x", ErrCorrupt, m.cfg.Preprocess, extras)
+	}
+	var std []float64
+	if extras&extraStandard != 0 {
+		std = make([]float64, 2*n)
+		blocks = append(blocks, std)
+	}
 	var lin []float64
 	if extras&extraLinear != 0 {
 		lin = make([]float64, q*(n+1))
@@ -142,6 +150,15 @@ func decode(data []byte) (*Model, error) {
 	// The linear rule is fitted when training ends: zeros before, and a
 	// fitted rule (its intercepts, the class frequencies, are not all
 	// zero) after.
+	var cs *colStats
+	if std != nil {
+		cs = &colStats{mean: std[:n], scale: std[n:]}
+		for _, v := range cs.scale {
+			if !(v > 0) {
+				return nil, fmt.Errorf("%w: a column's scale is %v", ErrCorrupt, v)
+			}
+		}
+	}
 	var lr *linearRule
 	if lin != nil {
 		done := m.cur.phase == phaseJoint && m.cur.pass >= c.Epochs
@@ -171,7 +188,7 @@ func decode(data []byte) (*Model, error) {
 	if !h.pValid {
 		st.p = nil
 	}
-	return &Model{cfg: c, st: st, cur: m.cur, times: m.times, avg: m.avg, pw: pw, data: m.data, rchoice: m.rchoice, names: m.names, front: front, lin: lr}, nil
+	return &Model{cfg: c, st: st, cur: m.cur, times: m.times, avg: m.avg, pw: pw, data: m.data, rchoice: m.rchoice, names: m.names, front: front, lin: lr, std: cs}, nil
 }
 
 // checkHeader checks the decoded header of a model whose dictionary has

@@ -15,13 +15,13 @@ func (m *Model) header(pred bool) []byte {
 	switch {
 	case pred:
 		w.put(uint32(formPredict))
-	case m.front != nil || m.cfg.Collaborative != 0 || m.cfg.single() || m.cfg.Linear != 0:
+	case m.front != nil || m.cfg.Collaborative != 0 || m.cfg.single() || m.extras() != 0:
 		w.put(uint32(formFull))
 	}
-	if m.version(pred) >= linVersion {
+	lin := m.extras() != 0
+	if lin {
 		w.put(m.extras())
 	}
-	lin := m.cfg.Linear != 0
 	h := headerFlags{
 		refitted: m.pw != nil,
 		running:  m.st.ra != nil && !pred,
@@ -44,7 +44,7 @@ func (m *Model) header(pred bool) []byte {
 // prediction form when pred: the lowest that holds it.
 func (m *Model) version(pred bool) uint32 {
 	switch {
-	case m.cfg.Linear != 0:
+	case m.extras() != 0:
 		return linVersion
 	case m.cfg.single():
 		return precVersion
@@ -73,6 +73,9 @@ func (m *Model) writeTo(w io.Writer, pred bool) (int64, error) {
 	blocks := m.blocks()
 	if pred {
 		blocks = append(blocks[:1], m.predBlock())
+	}
+	if m.extras()&extraStandard != 0 {
+		blocks = append(blocks, m.stdBlock())
 	}
 	if m.extras()&extraLinear != 0 {
 		blocks = append(blocks, m.linBlock())
@@ -111,7 +114,22 @@ func (m *Model) extras() uint32 {
 	if m.cfg.Linear != 0 {
 		e |= extraLinear
 	}
+	if m.cfg.Preprocess == PreprocessStandard {
+		e |= extraStandard
+	}
 	return e
+}
+
+// stdBlock returns the columns' means and scales, zeros for a model
+// without them yet (a configuration not trained).
+func (m *Model) stdBlock() []float64 {
+	n := m.inputDim()
+	b := make([]float64, 2*n)
+	if m.std != nil {
+		copy(b, m.std.mean)
+		copy(b[n:], m.std.scale)
+	}
+	return b
 }
 
 // linBlock returns the linear rule's weights, zeros when the model has

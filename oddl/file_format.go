@@ -22,7 +22,8 @@ import (
 //	            form (versions 9 to 13)            uint32: 0 whole, 1 prediction
 //	            extras (version 13)                uint32: the arrays after the
 //	                                               usual ones, bit 0 the linear
-//	                                               rule (R below)
+//	                                               rule (R below), bit 1 the
+//	                                               columns' statistics (S)
 //	            L, Batch, Epochs, InitSamples,
 //	            Sweeps                             int64
 //	            Lambda0, Lambda1, Forget           float64
@@ -72,6 +73,9 @@ import (
 //	RA        K×K     float64: running Σ a aᵀ of the codes on D    } zeros
 //	RY        K×q     float64: running Σ a yᵀ, atom-major          } when
 //	P         K×(n+q) float64: M·D~ as the update keeps it         } unused
+//	S         2×n     float64, with bit 1 of the extras (both forms): the
+//	                  means, then the scales of the samples' values over
+//	                  the training rows (Preprocess "standard")
 //	R         q×(n+1) float64, with bit 0 of the extras (both forms): the
 //	                  linear rule, row c = [weights of the samples' values,
 //	                  intercept]
@@ -98,7 +102,8 @@ import (
 // cannot be trained further (ErrPredictionOnly).
 //
 // A model is written in the lowest version that holds it: 13 with the
-// linear rule (Config.Linear; no front end), else 12 in float32
+// linear rule (Config.Linear) or the columns' standardization
+// (PreprocessStandard; neither with a front end), else 12 in float32
 // (Config.Precision), else 11 with the collaborative rule, else 10 with a
 // patch front end, else 9 for the prediction form and 8 for a whole
 // model. A file of an earlier version holds a float64 model. In version
@@ -128,14 +133,17 @@ const (
 	// precVersion is the version of a float32 model: its header ends
 	// with the precision and its D~ is stored in float32.
 	precVersion = 12
-	// linVersion is the version of a model with the linear rule: its
-	// header has the extras after the form and ends with the precision and
-	// the rule's weight, and the rule follows the arrays.
+	// linVersion is the version of a model with the linear rule or the
+	// columns' standardization: its header has the extras after the form
+	// and ends with the precision and the rule's weight, and their arrays
+	// follow the usual ones.
 	linVersion = 13
-	// extraLinear is the extras' bit of the linear rule's array;
-	// knownExtras are the bits a reader knows.
-	extraLinear = 1
-	knownExtras = extraLinear
+	// extraLinear and extraStandard are the extras' bits of the linear
+	// rule's array and of the columns' statistics; knownExtras are the
+	// bits a reader knows.
+	extraLinear   = 1
+	extraStandard = 2
+	knownExtras   = extraLinear | extraStandard
 	// maxVersion is the highest version read.
 	maxVersion = linVersion
 	maxHeader  = 1<<12 + maxNamesBytes + maxPatchBytes

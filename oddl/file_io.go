@@ -252,7 +252,7 @@ func (m *Model) UnmarshalBinary(data []byte) error {
 		return ErrBusy
 	}
 	m.cfg, m.st, m.cur, m.times, m.avg, m.pw, m.data, m.rchoice, m.names = nm.cfg, nm.st, nm.cur, nm.times, nm.avg, nm.pw, nm.data, nm.rchoice, nm.names
-	m.front, m.lin = nm.front, nm.lin
+	m.front, m.lin, m.std = nm.front, nm.lin, nm.std
 	m.invalidate()
 	return nil
 }

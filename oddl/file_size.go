@@ -80,6 +80,9 @@ func versionSize(ver uint32, pred bool, extras uint32, hlen, k, n, q int64) int6
 	}
 	if ver >= linVersion {
 		size := fileSizeOf(pred, 8, hlen, k, n, q)
+		if extras&extraStandard != 0 {
+			size += 8 * 2 * n
+		}
 		if extras&extraLinear != 0 {
 			size += 8 * q * (n + 1)
 		}

@@ -79,7 +79,7 @@ func learnFront(ctx context.Context, cfg Config, src Source, threads int) (*patc
 	if err := checkFinite(X); err != nil {
 		return nil, fmt.Errorf("oddl: %w: %v", ErrInput, err)
 	}
-	preprocessRows(X, cfg.Preprocess, cfg.Image, threads)
+	preprocessRows(X, cfg.Preprocess, cfg.Image, nil, threads)
 	f, err := patch.Learn(ctx, X, cfg.Image.Rows, cfg.Image.Cols, cfg.Patches, threads)
 	if err != nil {
 		return nil, fmt.Errorf("oddl: %w", err)
@@ -184,7 +184,7 @@ func (s *frontSource) Read(x []float64, labels []int) (int, error) {
 		return 0, fmt.Errorf("%w: %v", ErrInput, verr)
 	}
 	if len(ids) < got {
-		preprocessRows(X, s.prep, s.image, s.threads)
+		preprocessRows(X, s.prep, s.image, nil, s.threads)
 		if ferr := s.front.FeaturesTo(s.ctx, mat.NewDense(got, d, x[:got*d]), X, s.threads); ferr != nil {
 			return 0, ferr
 		}
@@ -205,7 +205,7 @@ func (s *frontSource) Read(x []float64, labels []int) (int, error) {
 		for j, i := range s.miss {
 			copy(M.RawRowView(j), s.raw[i*n:(i+1)*n])
 		}
-		preprocessRows(M, s.prep, s.image, s.threads)
+		preprocessRows(M, s.prep, s.image, nil, s.threads)
 		if ferr := s.front.FeaturesTo(s.ctx, mat.NewDense(k, d, s.mf[:k*d]), M, s.threads); ferr != nil {
 			return 0, ferr
 		}
@@ -340,6 +340,6 @@ func (m *Model) frontFeatures(Xc *mat.Dense) (*mat.Dense, error) {
 	if err != nil {
 		return nil, fmt.Errorf("oddl: %w", err)
 	}
-	preprocessRows(F, PreprocessUnit, Shape{}, m.threads())
+	preprocessRows(F, PreprocessUnit, Shape{}, nil, m.threads())
 	return F, nil
 }

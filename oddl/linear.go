@@ -63,35 +63,13 @@ type linearData struct {
 // standardized value is 0 on them.
 func newLinearData(X *mat.Dense, labels []int, q int) *linearData {
 	N, n := X.Dims()
-	d := &linearData{n: n, q: q, mean: make([]float64, n), scale: make([]float64, n), ybar: make([]float64, q)}
-	for i := range N {
-		for j, v := range X.RawRowView(i) {
-			d.mean[j] += v
-		}
-	}
-	for j := range d.mean {
-		d.mean[j] /= float64(N)
-	}
-	for i := range N {
-		for j, v := range X.RawRowView(i) {
-			e := v - d.mean[j]
-			d.scale[j] += e * e
-		}
-	}
-	for j, ss := range d.scale {
-		sd := math.Sqrt(ss / float64(N))
-		// A spread at the rounding of the mean is no spread.
-		if !(sd > 1e-12*math.Max(1, math.Abs(d.mean[j]))) {
-			sd = 1
-		}
-		d.scale[j] = sd
-	}
+	st := statsOf(X)
+	d := &linearData{n: n, q: q, mean: st.mean, scale: st.scale, ybar: make([]float64, q)}
 	d.z = mat.NewDense(N, n, nil)
 	for i := range N {
-		x, z := X.RawRowView(i), d.z.RawRowView(i)
-		for j, v := range x {
-			z[j] = (v - d.mean[j]) / d.scale[j]
-		}
+		z := d.z.RawRowView(i)
+		copy(z, X.RawRowView(i))
+		st.apply(z)
 	}
 	for _, y := range labels {
 		d.ybar[y]++

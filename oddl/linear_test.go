@@ -255,3 +255,95 @@ func linearModelBytes(t testing.TB) []byte {
 	}
 	return b
 }
+
+// PreprocessStandard: the columns' statistics of one pass of the source
+// are those of the rows (and make every column zero-mean with unit
+// variance, a constant one zero); the model keeps them, in both forms of
+// its file, and predicts alike after loading; a set of values without an
+// image shape compares it on its folds.
+func TestStandardize(t *testing.T) {
+	rng := rand.New(rand.NewPCG(12, 13))
+	q, n := 3, 9
+	X, labels := tabular(rng, 120, n, q)
+	for i := range 120 {
+		X.Set(i, 4, 7.25)
+	}
+	s, err := sourceStats(mustSource(t, X, labels, q))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ref := statsOf(X)
+	for j := range n {
+		// The pass visits the rows in another order: the sums' rounding.
+		if math.Abs(s.mean[j]-ref.mean[j]) > 1e-12*math.Abs(ref.mean[j]) || math.Abs(s.scale[j]-ref.scale[j]) > 1e-12*ref.scale[j] {
+			t.Fatalf("column %d: mean %v scale %v from the source, %v %v from the rows", j, s.mean[j], s.scale[j], ref.mean[j], ref.scale[j])
+		}
+	}
+	Z := mat.DenseCopyOf(X)
+	preprocessRows(Z, PreprocessStandard, Shape{}, s, 2)
+	for j := range n {
+		var m, v float64
+		for i := range 120 {
+			m += Z.At(i, j) / 120
+		}
+		for i := range 120 {
+			v += (Z.At(i, j) - m) * (Z.At(i, j) - m) / 120
+		}
+		want := 1.0
+		if j == 4 {
+			want = 0
+		}
+		if math.Abs(m) > 1e-12 || math.Abs(v-want) > 1e-9 {
+			t.Errorf("standardized column %d: mean %v, variance %v", j, m, v)
+		}
+	}
+	c := smallConfig(30, 3)
+	c.Preprocess = PreprocessStandard
+	m, err := Train(context.Background(), c, mustSource(t, X, labels, q), WithThreads(1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	pred, err := m.Predict(X)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, form := range []bool{false, true} {
+		var buf bytes.Buffer
+		if _, err := m.write(&buf, form); err != nil {
+			t.Fatal(err)
+		}
+		b := buf.Bytes()
+		var m2 Model
+		if err := m2.UnmarshalBinary(b); err != nil {
+			t.Fatalf("prediction form %t: %v", form, err)
+		}
+		if m2.std == nil || m2.Config().Preprocess != PreprocessStandard {
+			t.Fatalf("prediction form %t: statistics %v, preprocessing %q after loading", form, m2.std, m2.Config().Preprocess)
+		}
+		p2, err := m2.Predict(X)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := range pred {
+			if pred[i] != p2[i] {
+				t.Fatalf("prediction %d after loading %d, before %d", i, p2[i], pred[i])
+			}
+		}
+		// A zero scale is a corrupt file.
+		bad := append([]byte(nil), b...)
+		sc := len(bad) - 4 - 8*n
+		clear(bad[sc : sc+8])
+		binary.LittleEndian.PutUint32(bad[len(bad)-4:], crc32.Checksum(bad[:len(bad)-4], castagnoli))
+		if err := new(Model).UnmarshalBinary(bad); !errors.Is(err, ErrCorrupt) {
+			t.Errorf("zero scale: %v", err)
+		}
+	}
+	if g := SmallGrid(DefaultConfig()); len(g.Preprocess) != 2 || g.Preprocess[1] != PreprocessStandard {
+		t.Errorf("small grid of values: preprocessings %v", g.Preprocess)
+	}
+	img := DefaultConfig()
+	img.Image = Shape{Rows: 16, Cols: 16}
+	if g := SmallGrid(img); g.Preprocess != nil {
+		t.Errorf("small grid of images: preprocessings %v", g.Preprocess)
+	}
+}

@@ -95,6 +95,9 @@ type Model struct {
 	front *patch.Front
 	// lin is the fitted linear rule (Config.Linear), nil without one.
 	lin *linearRule
+	// std are the training rows' column statistics of
+	// PreprocessStandard, nil with another preprocessing.
+	std *colStats
 	// rt is what the model computes with here (WithBackend, WithThreads,
 	// SetRuntime); it is not saved.
 	rt runtimeSettings
@@ -443,7 +446,7 @@ func (m *Model) prepare(X *mat.Dense) (*mat.Dense, error) {
 	r, c := X.Dims()
 	Xc := mat.NewDense(r, c, nil)
 	Xc.Copy(X)
-	preprocessRows(Xc, m.cfg.Preprocess, m.cfg.Image, m.threads())
+	preprocessRows(Xc, m.cfg.Preprocess, m.cfg.Image, m.std, m.threads())
 	if m.front != nil {
 		return m.frontFeatures(Xc)
 	}

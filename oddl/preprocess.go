@@ -12,11 +12,12 @@ import (
 )
 
 // preprocessRows applies the preprocessing p to every row of X in place
-// (img is the image shape for PreprocessDeskew). Rows are independent, so
-// the workers take contiguous bands and the result does not depend on
-// their number.
-func preprocessRows(X *mat.Dense, p Preprocess, img Shape, threads int) {
-	prepareRows(X, p, img, threads, false, nil)
+// (img is the image shape for PreprocessDeskew, std the columns'
+// statistics for PreprocessStandard). Rows are independent, so the
+// workers take contiguous bands and the result does not depend on their
+// number.
+func preprocessRows(X *mat.Dense, p Preprocess, img Shape, std *colStats, threads int) {
+	prepareRows(X, p, img, std, threads, false, nil)
 }
 
 // prepareRows is preprocessRows, first checking, when check is set, that
@@ -27,7 +28,7 @@ func preprocessRows(X *mat.Dense, p Preprocess, img Shape, threads int) {
 // through all three steps, so that a sample is read from memory once
 // rather than once a step; the values are those of the steps one after
 // another over the whole of X.
-func prepareRows(X *mat.Dense, p Preprocess, img Shape, threads int, check bool, x32 []float32) error {
+func prepareRows(X *mat.Dense, p Preprocess, img Shape, std *colStats, threads int, check bool, x32 []float32) error {
 	r, n := X.Dims()
 	if r == 0 || (p == PreprocessNone && !check && x32 == nil) {
 		return nil
@@ -63,7 +64,13 @@ func prepareRows(X *mat.Dense, p Preprocess, img Shape, threads int, check bool,
 					preprocess.Deskew(row, tmp, img.Rows, img.Cols)
 				}
 			}
-			if p != PreprocessNone {
+			switch p {
+			case PreprocessNone:
+			case PreprocessStandard:
+				for i := a; i < b; i++ {
+					std.apply(X.RawRowView(i))
+				}
+			default:
 				preprocess.Unit(X.Slice(a, b, 0, n).(*mat.Dense))
 			}
 			if x32 != nil {

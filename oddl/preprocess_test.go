@@ -153,17 +153,18 @@ func TestPrepareRows(t *testing.T) {
 	X, _ := blobImages(rng, 301)
 	r, n := X.Dims()
 	img := Shape{Rows: 8, Cols: 8}
-	for _, p := range []Preprocess{PreprocessNone, PreprocessUnit, PreprocessDeskew} {
+	std := statsOf(X)
+	for _, p := range []Preprocess{PreprocessNone, PreprocessUnit, PreprocessDeskew, PreprocessStandard} {
 		want := mat.DenseCopyOf(X)
 		if err := checkFinite(want); err != nil {
 			t.Fatal(err)
 		}
-		preprocessRows(want, p, img, 1)
+		preprocessRows(want, p, img, std, 1)
 		kernel.Round32(want.RawMatrix().Data)
 		for _, threads := range []int{1, 2, 3} {
 			got := mat.DenseCopyOf(X)
 			x32 := make([]float32, r*n)
-			if err := prepareRows(got, p, img, threads, true, x32); err != nil {
+			if err := prepareRows(got, p, img, std, threads, true, x32); err != nil {
 				t.Fatalf("preprocessing %v, %d threads: %v", p, threads, err)
 			}
 			for i, v := range got.RawMatrix().Data {
@@ -179,7 +180,7 @@ func TestPrepareRows(t *testing.T) {
 		got.Set(300, 5, math.Inf(1)) // later than every first one
 		want := checkFinite(got)
 		for _, threads := range []int{1, 2, 3} {
-			err := prepareRows(mat.DenseCopyOf(got), PreprocessDeskew, img, threads, true, nil)
+			err := prepareRows(mat.DenseCopyOf(got), PreprocessDeskew, img, nil, threads, true, nil)
 			if err == nil || want == nil || err.Error() != want.Error() {
 				t.Fatalf("NaN at %v, %d threads: error %v, want %v", bad, threads, err, want)
 			}

@@ -48,6 +48,11 @@ func DefaultFront(seed uint64) patch.Config {
 // the prediction rules of RuleGrid.
 func SmallGrid(base Config) ValidationGrid {
 	g := RuleGrid()
+	if base.Image == (Shape{}) && base.Preprocess == PreprocessUnit {
+		// Values that are not an image's pixels may be measurements in
+		// unrelated units, whose columns want their own scales.
+		g.Preprocess = []Preprocess{PreprocessUnit, PreprocessStandard}
+	}
 	if frontFits(base.Image) {
 		if f := DefaultFront(base.Seed); f.Validate(base.Image.Rows, base.Image.Cols) == nil {
 			g.Patches = []patch.Config{{}, f}
@@ -75,6 +80,9 @@ func SmallGrid(base Config) ValidationGrid {
 func ChooseSmall(ctx context.Context, base Config, given Given, X *mat.Dense, labels []int, classes int, opts ...Option) (Config, Validation, error) {
 	N, _ := X.Dims()
 	grid := SmallGrid(base)
+	if given.Preprocess {
+		grid.Preprocess = nil
+	}
 	folds := SmallFolds(labels, classes)
 	if folds == 0 {
 		folds = min(RuleFolds, N)

@@ -182,8 +182,10 @@ func testChooseSmallSubspaces(t *testing.T, per int) {
 	if want := min(per, RuleFolds); v.Folds != want {
 		t.Fatalf("%d folds, want %d", v.Folds, want)
 	}
-	if len(v.Rows) != len(DefaultResidualGrid())+len(DefaultCollaborativeGrid())+len(DefaultLinearGrid()) {
-		t.Fatalf("%d rows, want every rule once", len(v.Rows))
+	// Values without an image shape: both preprocessings, each with the
+	// dictionary's rules, then the linear rule.
+	if len(v.Rows) != 2*(len(DefaultResidualGrid())+len(DefaultCollaborativeGrid()))+len(DefaultLinearGrid()) {
+		t.Fatalf("%d rows, want every rule once for each preprocessing", len(v.Rows))
 	}
 	if per < RuleFolds {
 		// Two samples a class in each fold's training part are too few

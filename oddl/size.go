@@ -91,7 +91,7 @@ const SmallDataJoint = 10
 func FitToData(c Config, d DataSize, given Given) (Config, []Fitted) {
 	var out []Fitted
 	n, q := d.Samples, d.Classes
-	if !given.Patches && !c.PatchesOn() && c.Linear == 0 && frontFits(c.Image) && n >= SmallDataBatches*c.Batch {
+	if !given.Patches && !c.PatchesOn() && c.Linear == 0 && c.Preprocess != PreprocessStandard && frontFits(c.Image) && n >= SmallDataBatches*c.Batch {
 		if f := DefaultFront(c.Seed); f.Validate(c.Image.Rows, c.Image.Cols) == nil {
 			c.Patches = f
 			out = append(out, Fitted{"Patches", 1, fmt.Sprintf("patch front end on the %d×%d images (%d features)", c.Image.Rows, c.Image.Cols, c.featureDim(d.Dim))})

@@ -48,6 +48,13 @@ func Train(ctx context.Context, cfg Config, src Source, opts ...Option) (*Model,
 		}
 		m.front = f
 	}
+	if cfg.Preprocess == PreprocessStandard {
+		s, err := sourceStats(src)
+		if err != nil {
+			return nil, err
+		}
+		m.std = s
+	}
 	m.st = newState(cfg.K, cfg.featureDim(src.Dim()), src.Classes())
 	m.st.single = cfg.single()
 	err := m.exclusive(func() error { return m.train(ctx, src, o) })
@@ -135,6 +142,7 @@ func newTrainer(m *Model, src Source, o options) (*trainer, error) {
 		task:    taskTerm{threads: c.threads, l: cfg.L},
 	}
 	t.b.single = cfg.single()
+	t.b.std = m.std
 	t.reseed = reseeder{st: st, b: t.b, rng: newAtomStream(cfg.Seed), enable: cfg.Research.Unused == UnusedReseed}
 	// With a backend that rounds as package kernel's GEMM, on two or more
 	// threads, the sweep overlaps each block's product with the next

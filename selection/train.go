@@ -57,6 +57,9 @@ func GridFor(spec string, cfg oddl.Config, fixed Fixed) (oddl.ValidationGrid, er
 		if fixed["patches"] {
 			g.Patches = nil
 		}
+		if fixed["preprocess"] {
+			g.Preprocess = nil
+		}
 		return g, nil
 	}
 	var g oddl.ValidationGrid
@@ -99,6 +102,9 @@ func SmallGrid(base oddl.Config, fixed Fixed) oddl.ValidationGrid {
 	if fixed["patches"] {
 		g.Patches = nil
 	}
+	if fixed["preprocess"] {
+		g.Preprocess = nil
+	}
 	return g
 }
 
@@ -111,7 +117,7 @@ func ChoosesSmall(cfg, base oddl.Config, n int, fixed Fixed) bool {
 		return false
 	}
 	g := SmallGrid(base, fixed)
-	return len(g.ResidualWeights)+len(g.Collaborative) > 1 || len(g.Patches) > 1
+	return len(g.ResidualWeights)+len(g.Collaborative)+len(g.Linear) > 1 || len(g.Patches) > 1 || len(g.Preprocess) > 1
 }
 
 // Fitted returns the configuration that a cross-validation v of grid
