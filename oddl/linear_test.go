@@ -338,6 +338,37 @@ func TestStandardize(t *testing.T) {
 			t.Errorf("zero scale: %v", err)
 		}
 	}
+	// Values near ±MaxFloat64: statistics and standardized values finite,
+	// a model trained on them.
+	H := mat.NewDense(40, 3, nil)
+	hl := make([]int, 40)
+	for i := range 40 {
+		hl[i] = i % 2
+		H.Set(i, 0, math.MaxFloat64*float64(1-2*(i%2)))
+		H.Set(i, 1, 1e307*float64(i%5))
+		H.Set(i, 2, float64(i))
+	}
+	hs, err := sourceStats(mustSource(t, H, hl, 2))
+	if err != nil {
+		t.Fatal(err)
+	}
+	Hz := mat.DenseCopyOf(H)
+	preprocessRows(Hz, PreprocessStandard, Shape{}, hs, 1)
+	for i := range 40 {
+		for j := range 3 {
+			if v := Hz.At(i, j); math.IsNaN(v) || math.IsInf(v, 0) || math.Abs(v) > 10 {
+				t.Fatalf("standardized huge value (%d, %d) = %v (mean %v, scale %v)", i, j, v, hs.mean[j], hs.scale[j])
+			}
+		}
+	}
+	if math.Abs(Hz.At(0, 0)-1) > 1e-12 || math.Abs(Hz.At(1, 0)+1) > 1e-12 {
+		t.Errorf("±MaxFloat64 standardized to %v, %v, want ±1", Hz.At(0, 0), Hz.At(1, 0))
+	}
+	hc := smallConfig(10, 2)
+	hc.Preprocess = PreprocessStandard
+	if _, err := Train(context.Background(), hc, mustSource(t, H, hl, 2), WithThreads(1)); err != nil {
+		t.Errorf("training on huge values: %v", err)
+	}
 	if g := SmallGrid(DefaultConfig()); len(g.Preprocess) != 2 || g.Preprocess[1] != PreprocessStandard {
 		t.Errorf("small grid of values: preprocessings %v", g.Preprocess)
 	}

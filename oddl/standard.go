@@ -28,46 +28,77 @@ func scaleOf(m, sd float64) float64 {
 	return sd
 }
 
-// statsOf returns the column statistics of the rows of X.
-func statsOf(X *mat.Dense) *colStats {
-	N, n := X.Dims()
-	s := &colStats{mean: make([]float64, n), scale: make([]float64, n)}
-	for i := range N {
-		for j, v := range X.RawRowView(i) {
-			s.mean[j] += v
+// statsAcc computes column statistics in two passes over rows of a known
+// count n, without overflow for any finite values: the mean as a sum of
+// v/n (bounded by the largest |v|), the deviations scaled by the
+// column's largest |v|.
+type statsAcc struct {
+	n             int
+	mean, big, ss []float64
+}
+
+func newStatsAcc(n, dim int) *statsAcc {
+	return &statsAcc{n: n, mean: make([]float64, dim), big: make([]float64, dim), ss: make([]float64, dim)}
+}
+
+// first adds a row to the means and the largest magnitudes.
+func (a *statsAcc) first(x []float64) {
+	inv := float64(a.n)
+	for j, v := range x {
+		a.mean[j] += v / inv
+		a.big[j] = math.Max(a.big[j], math.Abs(v))
+	}
+}
+
+// second adds a row's squared deviations, scaled.
+func (a *statsAcc) second(x []float64) {
+	for j, v := range x {
+		if b := a.big[j]; b > 0 {
+			d := v/b - a.mean[j]/b
+			a.ss[j] += d * d
 		}
 	}
-	for j := range s.mean {
-		s.mean[j] /= float64(N)
-	}
-	for i := range N {
-		for j, v := range X.RawRowView(i) {
-			e := v - s.mean[j]
-			s.scale[j] += e * e
-		}
-	}
-	for j, ss := range s.scale {
-		s.scale[j] = scaleOf(s.mean[j], math.Sqrt(ss/float64(N)))
+}
+
+// stats returns the statistics after both passes.
+func (a *statsAcc) stats() *colStats {
+	s := &colStats{mean: a.mean, scale: make([]float64, len(a.mean))}
+	for j := range s.scale {
+		s.scale[j] = scaleOf(a.mean[j], a.big[j]*math.Sqrt(a.ss[j]/float64(a.n)))
 	}
 	return s
 }
 
+// statsOf returns the column statistics of the rows of X.
+func statsOf(X *mat.Dense) *colStats {
+	N, n := X.Dims()
+	a := newStatsAcc(N, n)
+	for i := range N {
+		a.first(X.RawRowView(i))
+	}
+	for i := range N {
+		a.second(X.RawRowView(i))
+	}
+	return a.stats()
+}
+
 // sourceStats returns the column statistics of one pass of src, as
-// statsOf computes them (two passes: the means, then the deviations from
-// them; the pass's order of the rows rounds the sums), holding a block of
-// samples at a time.
+// statsOf computes them (the pass's order of the rows rounds the sums),
+// holding a block of samples at a time.
 func sourceStats(src Source) (*colStats, error) {
-	n := src.Dim()
-	s := &colStats{mean: make([]float64, n), scale: make([]float64, n)}
+	n, N := src.Dim(), src.Len()
+	if N < 1 {
+		return nil, fmt.Errorf("oddl: %w: no samples to standardize", ErrInput)
+	}
+	a := newStatsAcc(N, n)
 	rows := 256
 	buf := make([]float64, rows*n)
 	labels := make([]int, rows)
-	total := 0
 	pass := func(row func(x []float64)) error {
 		if err := src.Seek(0, 0); err != nil {
 			return err
 		}
-		total = 0
+		total := 0
 		for {
 			k, err := src.Read(buf, labels)
 			for i := range k {
@@ -79,43 +110,38 @@ func sourceStats(src Source) (*colStats, error) {
 			}
 			total += k
 			if errors.Is(err, io.EOF) || k == 0 && err == nil {
-				return nil
+				break
 			}
 			if err != nil {
 				return err
 			}
 		}
-	}
-	if err := pass(func(x []float64) {
-		for j, v := range x {
-			s.mean[j] += v
+		if total != N {
+			return fmt.Errorf("oddl: %w: the source gave %d of its %d samples", ErrInput, total, N)
 		}
-	}); err != nil {
+		return nil
+	}
+	if err := pass(a.first); err != nil {
 		return nil, err
 	}
-	if total == 0 {
-		return nil, fmt.Errorf("oddl: %w: no samples to standardize", ErrInput)
-	}
-	for j := range s.mean {
-		s.mean[j] /= float64(total)
-	}
-	if err := pass(func(x []float64) {
-		for j, v := range x {
-			e := v - s.mean[j]
-			s.scale[j] += e * e
-		}
-	}); err != nil {
+	if err := pass(a.second); err != nil {
 		return nil, err
 	}
-	for j, ss := range s.scale {
-		s.scale[j] = scaleOf(s.mean[j], math.Sqrt(ss/float64(total)))
-	}
-	return s, nil
+	return a.stats(), nil
 }
+
+// maxStandard bounds the magnitude of a standardized value: a training
+// row's are at most √N, but a new sample far outside the training rows'
+// range (or a column whose spread is tiny) could give one whose square
+// overflows in the coder's sums.
+const maxStandard = 1e100
 
 // apply standardizes the row x in place.
 func (s *colStats) apply(x []float64) {
 	for j, v := range x {
-		x[j] = (v - s.mean[j]) / s.scale[j]
+		// v/scale − mean/scale rather than (v − mean)/scale: the
+		// difference of two values near ±MaxFloat64 overflows.
+		z := v/s.scale[j] - s.mean[j]/s.scale[j]
+		x[j] = math.Max(-maxStandard, math.Min(maxStandard, z))
 	}
 }
