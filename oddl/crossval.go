@@ -272,8 +272,13 @@ func CrossValidate(ctx context.Context, base Config, given Given, X *mat.Dense, 
 		}
 	}
 	// The linear rules, last: one row each, on the pixels (a front end's
-	// features are not what they read).
-	for _, w := range grid.Linear {
+	// features are not what they read); none where every representation
+	// compared is a front end (one the caller fixed).
+	lins := grid.Linear
+	if !slices.Contains(fronts, patch.Config{}) {
+		lins = nil
+	}
+	for _, w := range lins {
 		c := base
 		c.L, c.Lambda0, c.Collaborative, c.Linear, c.Patches = min(ls[0], c.K), l0s[0], 0, w, patch.Config{}
 		if err := c.Validate(); err != nil {
@@ -354,9 +359,9 @@ func CrossValidate(ctx context.Context, base Config, given Given, X *mat.Dense, 
 				}
 			}
 		}
-		if len(grid.Linear) > 0 {
+		if len(lins) > 0 {
 			ld := newLinearData(Xt, yt, classes)
-			for _, w := range grid.Linear {
+			for _, w := range lins {
 				rule, err := ld.fit(w)
 				if err != nil {
 					return Validation{}, fmt.Errorf("oddl: validation fold: %w", err)

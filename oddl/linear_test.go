@@ -232,6 +232,19 @@ func TestLinearRuleConfig(t *testing.T) {
 	if _, err := CrossValidate(context.Background(), c, Given{}, X, labels, 2, 4, RuleGrid()); !errors.Is(err, ErrConfig) {
 		t.Errorf("cross-validation of a configuration with the linear rule: %v", err)
 	}
+	// A front end the caller fixed leaves the linear rule out of the
+	// folds' choice: it would drop the front end.
+	fc := frontConfig()
+	Xi, yi := bars(rand.New(rand.NewPCG(2, 2)), 60, 12)
+	v, err := CrossValidate(context.Background(), fc, Given{Patches: true}, Xi, yi, 3, 3, RuleGrid(), WithThreads(1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range v.Rows {
+		if r.Linear > 0 {
+			t.Fatalf("a linear rule among the rows of a fixed front end: %+v", r)
+		}
+	}
 	// Images of a large set get no front end with the linear rule.
 	c.Image = Shape{Rows: 28, Cols: 28}
 	if f, _ := FitToData(c, DataSize{Samples: 60000, Classes: 10, Dim: 784}, Given{}); f.PatchesOn() {
