@@ -147,9 +147,6 @@ func decode(data []byte) (*Model, error) {
 			}
 		}
 	}
-	// The linear rule is fitted when training ends: zeros before, and a
-	// fitted rule (its intercepts, the class frequencies, are not all
-	// zero) after.
 	var cs *colStats
 	if std != nil {
 		cs = &colStats{mean: std[:n], scale: std[n:]}
@@ -159,6 +156,9 @@ func decode(data []byte) (*Model, error) {
 			}
 		}
 	}
+	// The linear rule is fitted when training ends: zeros before, and a
+	// fitted rule (its intercepts, the class frequencies, are not all
+	// zero) after.
 	var lr *linearRule
 	if lin != nil {
 		done := m.cur.phase == phaseJoint && m.cur.pass >= c.Epochs

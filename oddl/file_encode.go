@@ -18,8 +18,9 @@ func (m *Model) header(pred bool) []byte {
 	case m.front != nil || m.cfg.Collaborative != 0 || m.cfg.single() || m.extras() != 0:
 		w.put(uint32(formFull))
 	}
-	lin := m.extras() != 0
-	if lin {
+	// Version 13: the extras after the form, the header's later fields.
+	v13 := m.extras() != 0
+	if v13 {
 		w.put(m.extras())
 	}
 	h := headerFlags{
@@ -27,9 +28,9 @@ func (m *Model) header(pred bool) []byte {
 		running:  m.st.ra != nil && !pred,
 		pValid:   m.st.pValid && !pred,
 		front:    m.front != nil,
-		rule:     m.cfg.Collaborative != 0 || m.cfg.single() || lin,
-		prec:     m.cfg.single() || lin,
-		lin:      lin,
+		rule:     m.cfg.Collaborative != 0 || m.cfg.single() || v13,
+		prec:     m.cfg.single() || v13,
+		lin:      v13,
 	}
 	// headerFields takes pointers for the reader's sake; the writer only
 	// reads through them.

@@ -45,7 +45,8 @@ type headerFlags struct {
 	rule bool
 	// prec: the header ends with the precision (version 12).
 	prec bool
-	// lin: then with the linear rule's weight (version 13).
+	// lin: then with the linear rule's weight (version 13, which has the
+	// extras after the form).
 	lin bool
 }
 
