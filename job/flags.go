@@ -51,7 +51,7 @@ func BindConfig(fs *flag.FlagSet, cfg *oddl.Config) *ConfigFlags {
 	fs.Float64Var(&cfg.TaskStep, model("task-step"), def.TaskStep, "weight η of the supervised (task-driven) dictionary gradient in the joint phase (0: off)")
 	fs.Float64Var(&cfg.ResidualWeight, "residual-weight", def.ResidualWeight, "weight β of the class residuals in the prediction scores (0: the linear scores W·a alone, the paper's rule); prediction only, so -resume may change it")
 	fs.Float64Var(&cfg.Collaborative, "collaborative", def.Collaborative, "ridge weight λc of the collaborative prediction rule, which replaces the scores of -residual-weight (0: off; a set under 4096 samples chooses its rule on folds unless this or -residual-weight is given); prediction only, so -resume may change it")
-	fs.Float64Var(&cfg.Linear, model("linear"), def.Linear, "ridge weight of the linear rule, which replaces the dictionary's scores by a ridge classifier on the samples as given (columns standardized on the training rows; 0: off; a set under 4096 samples compares it on folds unless a rule is given; docs/DATA.md)")
+	fs.Float64Var(&cfg.Linear, model("linear"), def.Linear, "ridge weight of the linear rule, which replaces the dictionary's scores by a ridge classifier on the samples as given (columns standardized on the training rows; 0: off; no patch front end; a set under 4096 samples compares it on folds unless a rule is given; docs/DATA.md)")
 	c.Model = append(c.Model, frontFlags...)
 	p := &c.front
 	fs.BoolVar(&c.patches, "patches", false, "learn on pooled sparse codes of small image patches instead of the pixels (images only; on by default for images of 4096 samples or more, chosen on folds for fewer; -patches=false for the pixels; see docs/RESULTS.md, \"A patch front end\")")
