@@ -7,6 +7,8 @@ import (
 	"math"
 
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/oddl-go/oddl/internal/ridge"
 )
 
 // The linear rule (Config.Linear): a ridge classifier on the samples as
@@ -55,7 +57,8 @@ type linearData struct {
 	yc          *mat.Dense // one-hot labels less their column means
 	ybar        []float64  // the class frequencies
 	gram        *mat.SymDense
-	primal      bool // gram is ZᵀZ (n ≤ N), else ZZᵀ
+	primal      bool      // gram is ZᵀZ (n ≤ N), else ZZᵀ
+	rhs         []float64 // the right-hand side, row-major: ZᵀYc (n×q), else Yc
 }
 
 // newLinearData standardizes the rows of X (labels in 0..q−1). A column
@@ -89,9 +92,13 @@ func newLinearData(X *mat.Dense, labels []int, q int) *linearData {
 	if d.primal {
 		d.gram = mat.NewSymDense(n, nil)
 		d.gram.SymOuterK(1, d.z.T())
+		var B mat.Dense
+		B.Mul(d.z.T(), d.yc)
+		d.rhs = B.RawMatrix().Data
 	} else {
 		d.gram = mat.NewSymDense(N, nil)
 		d.gram.SymOuterK(1, d.z)
+		d.rhs = d.yc.RawMatrix().Data
 	}
 	return d
 }
@@ -105,28 +112,16 @@ func (d *linearData) fit(lambda float64) (*linearRule, error) {
 	}
 	N, n := d.z.Dims()
 	g := d.gram.SymmetricDim()
-	A := mat.NewSymDense(g, nil)
-	A.CopySym(d.gram)
-	for i := range g {
-		A.SetSym(i, i, A.At(i, i)+lambda*float64(N))
+	// No retry with a stronger ridge: λ > 0 makes the system definite.
+	x, err := ridge.Solve(g, d.q, d.gram.RawSymmetric().Data, d.rhs, lambda*float64(N), 1, 1)
+	if err != nil {
+		return nil, fmt.Errorf("oddl: the linear rule's equations: %w", err)
 	}
-	var ch mat.Cholesky
-	if !ch.Factorize(A) {
-		return nil, errors.New("oddl: the linear rule's equations are not positive definite")
-	}
-	var V mat.Dense // n×q
-	if d.primal {
-		var B mat.Dense
-		B.Mul(d.z.T(), d.yc)
-		if err := ch.SolveTo(&V, &B); err != nil {
-			return nil, fmt.Errorf("oddl: linear rule: %w", err)
-		}
-	} else {
-		var alpha mat.Dense
-		if err := ch.SolveTo(&alpha, d.yc); err != nil {
-			return nil, fmt.Errorf("oddl: linear rule: %w", err)
-		}
-		V.Mul(d.z.T(), &alpha)
+	V := mat.NewDense(g, d.q, x) // n×q, or α (N×q) of the dual
+	if !d.primal {
+		var v mat.Dense
+		v.Mul(d.z.T(), V)
+		V = &v
 	}
 	r := &linearRule{n: n, q: d.q, w: make([]float64, d.q*(n+1))}
 	for c := range d.q {
