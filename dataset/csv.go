@@ -27,13 +27,15 @@ import (
 // never a comment dropped in silence.
 //
 // The first line is a header when it has a word where the second line has
-// a number (a column's name above its values). Two columns of one name
-// are an error.
+// a number (a column's name above its values). Names serve only to find
+// the label column: columns may share a name, but a label column that
+// its name does not tell apart from another is an error.
 //
 // The label column is the one WithLabelColumn names (a header name, a
 // 1-based index, or "last"); by default a header column named label,
-// class, y or target (any case), else the only column of the first row
-// that is not a number. Nothing else is guessed: a file of numbers alone
+// class or target (any case; two such columns are an error), else one
+// named y (which beside one of those is taken for a coordinate), else the
+// only column of the first row that is not a number. Nothing else is guessed: a file of numbers alone
 // without such a header, or with several columns of words, is refused
 // with an error that asks for the label column (ErrNoLabelColumn). Labels
 // may be integers or words; they become classes as ClassNames says, and
@@ -44,8 +46,12 @@ import (
 // name it with WithLabelColumn.
 var ErrNoLabelColumn = errors.New("label column not certain")
 
-// defaultLabelNames are the header names taken for the label column.
-var defaultLabelNames = []string{"label", "class", "y", "target"}
+// defaultLabelNames are the header names taken for the label column; a
+// column named weakLabelName is taken only where none has one of them, as
+// "y" is as often a coordinate beside x.
+var defaultLabelNames = []string{"label", "class", "target"}
+
+const weakLabelName = "y"
 
 // WithLabelColumn names the label column of a CSV file: a name in its
 // header, a 1-based index or "last". "" (the default) applies the rule of
@@ -411,9 +417,6 @@ func readCSVLines(r io.Reader, name string, o options, dim int) (*csvTable, erro
 	if first == nil {
 		return nil, fileErr(name, ErrFormat, nil, "no samples (only a header)")
 	}
-	if err := checkHeader(name, header); err != nil {
-		return nil, err
-	}
 	cols := len(first)
 	label := -1
 	switch {
@@ -429,8 +432,10 @@ func readCSVLines(r io.Reader, name string, o options, dim int) (*csvTable, erro
 	default:
 		// Rows of dim values: they must not hold a label column, or
 		// one value is missing and the label would be read as one.
-		if j := namedLabel(header); j >= 0 {
-			return nil, fileErr(name, ErrFormat, nil, "line %d: %d columns of which %q is the label: %d values, want %d", firstLine, cols, header[j], cols-1, dim)
+		// (A column named y is a coordinate here: x,y for a model
+		// trained on x,y,label.)
+		if js := namedLabels(header); len(js) > 0 && !strings.EqualFold(header[js[0]], weakLabelName) {
+			return nil, fileErr(name, ErrFormat, nil, "line %d: %d columns of which %q is the label: %d values, want %d", firstLine, cols, header[js[0]], cols-1, dim)
 		}
 		if o.labelColumn != "" {
 			return nil, fileErr(name, ErrFormat, nil, "line %d: %d columns: with the label column %s, %d values, want %d", firstLine, cols, o.labelColumn, cols-1, dim)
@@ -533,10 +538,8 @@ func labelColumn(name, want string, header, row []string) (int, error) {
 		return 0, fileErr(name, ErrFormat, nil, "the header has %d columns, the first row %d", len(header), cols)
 	}
 	if want != "" {
-		for j, h := range header {
-			if strings.EqualFold(h, want) {
-				return j, nil
-			}
+		if j, err := headerColumn(name, want, header); j >= 0 || err != nil {
+			return j, err
 		}
 		if strings.EqualFold(want, "last") {
 			return cols - 1, nil
@@ -552,8 +555,11 @@ func labelColumn(name, want string, header, row []string) (int, error) {
 		}
 		return 0, fileErr(name, ErrFormat, nil, "label column %q is not in the header (%s)", want, headerList(header))
 	}
-	if j := namedLabel(header); j >= 0 {
-		return j, nil
+	switch js := namedLabels(header); {
+	case len(js) == 1:
+		return js[0], nil
+	case len(js) > 1:
+		return 0, fileErr(name, ErrNoLabelColumn, nil, "columns %d (%q) and %d (%q) both have a label's name: name the label column with -label-column", js[0]+1, header[js[0]], js[1]+1, header[js[1]])
 	}
 	var words []string
 	col := -1
@@ -574,31 +580,47 @@ func labelColumn(name, want string, header, row []string) (int, error) {
 	return 0, fileErr(name, ErrNoLabelColumn, nil, "no header and every column is a number: the label column is not certain; name it with -label-column (1 to %d, or last)", cols)
 }
 
-// namedLabel returns the column of a header named as a label (label,
-// class, y or target), -1 if none is.
-func namedLabel(header []string) int {
+// namedLabels returns the columns of a header named as a label: those
+// named label, class or target (any case), else those named y.
+func namedLabels(header []string) []int {
+	var js, weak []int
 	for j, h := range header {
+		if strings.EqualFold(h, weakLabelName) {
+			weak = append(weak, j)
+		}
 		for _, l := range defaultLabelNames {
 			if strings.EqualFold(h, l) {
-				return j
+				js = append(js, j)
+				break
 			}
 		}
 	}
-	return -1
+	if len(js) == 0 {
+		return weak
+	}
+	return js
 }
 
-// checkHeader refuses a header with two columns of one name (any case):
-// a label column named by it would be one of them, by chance.
-func checkHeader(name string, header []string) error {
-	seen := make(map[string]int, len(header))
-	for j, h := range header {
-		k := strings.ToLower(h)
-		if i, ok := seen[k]; ok {
-			return fileErr(name, ErrFormat, nil, "the header names columns %d and %d alike (%q): give each column its own name", i+1, j+1, h)
+// headerColumn returns the column of the header that want names: the
+// one spelled exactly so, else the one equal to it in any case; -1 if
+// none is. A name that fits two columns either way is an error: the label
+// would be one of them by chance.
+func headerColumn(name, want string, header []string) (int, error) {
+	for _, fold := range []bool{false, true} {
+		j := -1
+		for i, h := range header {
+			if h == want || fold && strings.EqualFold(h, want) {
+				if j >= 0 {
+					return -1, fileErr(name, ErrFormat, nil, "label column %q: columns %d (%q) and %d (%q) both have that name: name it by its index", want, j+1, header[j], i+1, h)
+				}
+				j = i
+			}
 		}
-		seen[k] = j
+		if j >= 0 {
+			return j, nil
+		}
 	}
-	return nil
+	return -1, nil
 }
 
 // maxLabelBytes is the longest label, in bytes: a class name a model keeps.

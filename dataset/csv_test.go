@@ -71,6 +71,15 @@ func TestReadCSV(t *testing.T) {
 		{"a lone # is a comment", "# 1 2\ncat,1,2\ndog,3,4\n", nil, []int{0, 1}, []string{"cat", "dog"}, []float64{1, 2}},
 		{"a # label not first is a label", "1,2,#a\n3,4,b\n", nil, []int{0, 1}, []string{"#a", "b"}, []float64{1, 2}},
 		{"quoted separators", "\"New York, NY\",1\n\"a \"\"b\"\"\",2\n", nil, []int{0, 1}, []string{"New York, NY", "a \"b\""}, []float64{1}},
+		// Names that differ in case are two columns (R's Vehicle data:
+		// Sc.Var.Maxis and Sc.Var.maxis); names of values may repeat.
+		{"a coordinate y before the label", "x,y,label\n1,2,0\n3,4,1\n", nil, []int{0, 1}, nil, []float64{1, 2}},
+		{"a coordinate y after the class", "class,x,y\na,1,2\nb,3,4\n", nil, []int{0, 1}, []string{"a", "b"}, []float64{1, 2}},
+		{"y alone", "x,y\n1,0\n3,1\n", nil, []int{0, 1}, nil, []float64{1}},
+		{"names alike but for case", "label,a,A\n1,2,3\n0,4,5\n", nil, []int{1, 0}, nil, []float64{2, 3}},
+		{"a value's name twice", "a,a,label\n2,3,1\n4,5,0\n", nil, []int{1, 0}, nil, []float64{2, 3}},
+		{"named column, exact case first", "label,a,A\n1,2,3\n0,4,5\n", []Option{WithLabelColumn("A")}, []int{0, 1}, []string{"3", "5"}, []float64{1, 2}},
+		{"named column in another case", "x,Species\n1,a\n2,b\n", []Option{WithLabelColumn("species")}, []int{0, 1}, []string{"a", "b"}, []float64{1}},
 	}
 	for _, c := range cases {
 		s, err := readCSVString(t, c.body, c.opts...)
@@ -116,7 +125,11 @@ func TestReadCSVErrors(t *testing.T) {
 		{"header without a label name", "a,b,c\n1,2,3\n", nil, ErrNoLabelColumn, "no header column is named label, class, y or target"},
 		{"two word columns", "cat,1,x\ndog,2,y\n", nil, ErrNoLabelColumn, "2 columns of words (1, 3)"},
 		{"a first row like a header", "x,1,2\n3,4,5\n", nil, ErrNoLabelColumn, "name the label column with -label-column"},
-		{"duplicate names", "label,a,A\n1,2,3\n", nil, ErrFormat, `the header names columns 2 and 3 alike ("A")`},
+		{"label and Label", "label,a,Label\n1,2,3\n", nil, ErrNoLabelColumn, `columns 1 ("label") and 3 ("Label") both have a label's name: name the label column with -label-column`},
+		{"class and target", "class,a,target\n1,2,3\n", nil, ErrNoLabelColumn, `columns 1 ("class") and 3 ("target") both have a label's name`},
+		{"y twice", "y,a,Y\n1,2,3\n", nil, ErrNoLabelColumn, `columns 1 ("y") and 3 ("Y") both have a label's name`},
+		{"a named label column twice", "a,b,a\n1,2,3\n", []Option{WithLabelColumn("a")}, ErrFormat, `label column "a": columns 1 ("a") and 3 ("a") both have that name: name it by its index`},
+		{"a named label column in two cases", "Ab,x,aB\n1,2,3\n", []Option{WithLabelColumn("ab")}, ErrFormat, `label column "ab": columns 1 ("Ab") and 3 ("aB") both have that name`},
 		{"a # label read as a sample", "#a,1,2\nb,3,4\n", nil, ErrValue, `line 1 starts with # but reads as a sample of label "#a"`},
 		{"a # label after the data", "a,1,2\n#b,3,4\n", nil, ErrValue, `line 2 starts with # but reads as a sample of label "#b"`},
 		{"a # label with a header", "label,x,y\n#b,3,4\n1,2,3\n", nil, ErrValue, `line 2 starts with # but reads as a sample`},
@@ -375,6 +388,14 @@ func TestReadCSVSamplesNoGuess(t *testing.T) {
 	X, err := ReadCSVSamples(strings.NewReader("7,1,2\n8,3,4\n"), "x", 2, WithLabelColumn("1"))
 	if err != nil || X.At(1, 1) != 4 {
 		t.Errorf("a label column named by index: %v", err)
+	}
+	// A model trained on x,y,label predicts on x,y: y is a value there,
+	// and the label left out of x,y,label.
+	for _, body := range []string{"x,y\n1,2\n3,4\n", "x,y,label\n1,2,0\n3,4,1\n"} {
+		X, err = ReadCSVSamples(strings.NewReader(body), "x", 2)
+		if err != nil || X.At(1, 0) != 3 || X.At(1, 1) != 4 {
+			t.Errorf("%q: %v", body, err)
+		}
 	}
 }
 

@@ -38,8 +38,9 @@
 // # CSV files and labels
 //
 // ReadCSV reads one sample a line, its label in one column: the one
-// WithLabelColumn names, else a header column named label, class, y or
-// target, else the only column of words, else the first. A first line with
+// WithLabelColumn names, else a header column named label, class or
+// target, else one named y, else the only column of words; any other file
+// is refused with ErrNoLabelColumn rather than guessed. A first line with
 // a word where the second has a number is a header. Labels of any
 // integers or words become the classes 0..q−1 in sorted order (ClassNames:
 // numeric when every label is an integer, else lexicographic), so labels

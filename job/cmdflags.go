@@ -82,7 +82,7 @@ func BindData(fs *flag.FlagSet) *DataFlags {
 	fs.StringVar(&d.Dir, "data-dir", "", "`folder` holding the usps and yaleb files (default: $ODDL_DATA, ./data or ../shared/data, whichever has them)")
 	fs.IntVar(&d.Limit, "limit", 0, "use only the first `N` training samples (0: all) — for quick runs")
 	fs.IntVar(&d.TestLimit, "test-limit", 0, "use only the first `N` test samples (0: all)")
-	fs.StringVar(&d.LabelColumn, "label-column", "", "the label column of CSV files: a header `name`, a 1-based index or last (default: a column named label, class, y or target; else the only column of words; else the first)")
+	fs.StringVar(&d.LabelColumn, "label-column", "", "the label column of CSV files: a header `name`, a 1-based index or last (default: a header column named label, class or target, else y; else the only column of words; else refused)")
 	return d
 }
 

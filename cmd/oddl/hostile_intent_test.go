@@ -115,7 +115,7 @@ func intentCases(t *testing.T, e *hostileEnv) []hostileCase {
 	rows := func(lines ...string) []byte { return []byte(strings.Join(lines, "\n") + "\n") }
 	values := "1,2,3,4"
 	nameless := e.write(t, "nameless.csv", rows("a,b,c,d,e", "0,"+values, "1,"+values))
-	twice := e.write(t, "twice.csv", rows("label,a,a,b,c", "0,"+values, "1,"+values))
+	twice := e.write(t, "twice.csv", rows("label,a,Class,b,c", "0,"+values, "1,"+values))
 	hash := e.write(t, "hash.csv", rows("#a,"+values, "b,"+values, "c,"+values))
 	bidi := e.write(t, "bidi.csv", rows("label,a,b,c,d", "a\u202eb,"+values, "c,"+values))
 	lsep := e.write(t, "lsep.csv", rows("label,a,b,c,d", "a\u2028b,"+values, "c,"+values))
@@ -138,7 +138,7 @@ func intentCases(t *testing.T, e *hostileEnv) []hostileCase {
 		{name: "a headerless CSV, -label-column last", args: quick(headerless, "-label-column", "last", "-json", "-test=false"), after: has(`"n_train": 400`, `"3"`)},
 		{name: "one class", args: quick(oneClass), status: 1, want: "one class (7) in 3 training samples: a classifier needs two at least"},
 		{name: "a header without a label name", args: quick(nameless), status: 1, want: "no header column is named label, class, y or target"},
-		{name: "duplicate column names", args: quick(twice), status: 1, want: "names columns 2 and 3 alike"},
+		{name: "two label columns", args: quick(twice), status: 1, want: `columns 1 ("label") and 3 ("Class") both have a label's name`},
 		{name: "a label starting with #", args: quick(hash), status: 1, want: `line 1 starts with # but reads as a sample of label "#a"`},
 		{name: "a bidirectional override in a label", args: quick(bidi), status: 1, want: "bidirectional control character (U+202E)"},
 		{name: "a line separator in a label", args: quick(lsep), status: 1, want: "line or paragraph separator (U+2028)"},

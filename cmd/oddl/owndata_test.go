@@ -383,7 +383,7 @@ func TestCSVErrors(t *testing.T) {
 		{"one.csv", "1\n2\n", nil, "no values beside the label"},
 		{"numbers.csv", "1,2,3\n4,5,6\n", nil, "no header and every column is a number: the label column is not certain; name it with -label-column (1 to 3, or last)"},
 		{"nameless.csv", "a,b,c\n1,2,3\n", nil, "no header column is named label, class, y or target, and every column is a number: name the label column with -label-column"},
-		{"twice.csv", "label,a,a\n1,2,3\n", nil, `the header names columns 2 and 3 alike ("a")`},
+		{"twice.csv", "label,a,Label\n1,2,3\n", nil, `columns 1 ("label") and 3 ("Label") both have a label's name: name the label column with -label-column`},
 	}
 	for _, c := range cases {
 		p := write(c.name, c.body)
