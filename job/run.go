@@ -70,7 +70,7 @@ func Run(ctx context.Context, s Spec) (*Result, error) {
 		}
 	} else if r.choosesSmall() {
 		// A small set: the representation and the rule chosen on folds.
-		vrep, err = r.crossValidate(selection.SmallGrid(r.base, s.Given), oddl.SmallFolds(r.train.Labels(), r.train.NumClasses()))
+		vrep, err = r.crossValidate(selection.SmallGrid(r.base, r.train.Len(), s.Given), oddl.SmallFolds(r.train.Labels(), r.train.NumClasses()))
 		if errors.Is(err, oddl.ErrFoldConstant) {
 			// The folds cannot choose: the defaults' rule, said (as
 			// oddl.ConfigFor does).

@@ -26,6 +26,9 @@ func (res *Result) WriteText(w io.Writer) error {
 	if cfg.Linear > 0 {
 		rule = fmt.Sprintf("linear=%g", cfg.Linear)
 	}
+	if cfg.LinearFeatures > 0 {
+		rule += fmt.Sprintf(" linear-features=%d linear-gamma=%g", cfg.LinearFeatures, cfg.LinearGamma)
+	}
 	fmt.Fprintf(&b, "model        K=%d L=%d λ0=%g batch=%d epochs=%d init=%d init-mode=%s coding=%s refit=%t refit-pass=%t task-step=%g %s preprocess=%s\n", cfg.K, cfg.L, cfg.Lambda0, cfg.Batch, cfg.Epochs, cfg.InitSamples, cfg.Init, cfg.Coding, cfg.Refit, cfg.RefitPass, cfg.TaskStep, rule, cfg.Preprocess)
 	fmt.Fprintf(&b, "updates      %d joint (discriminative) mini-batch updates\n", rep.JointUpdates)
 	if p := cfg.Settings().Patches; p != nil {
@@ -36,8 +39,12 @@ func (res *Result) WriteText(w io.Writer) error {
 	}
 	if v := rep.Validation; v != nil && v.Folds > 0 {
 		c := v.Rows[v.ChosenRow]
-		fmt.Fprintf(&b, "validation   %d-fold on the %d training samples: %.2f%% for L=%d λ0=%g %s, chosen from %d settings (best %.2f%%); trained again on all of them\n",
-			v.Folds, v.Samples, 100*v.Error, c.L, c.Lambda0, c.Rule(), len(v.Rows), 100*v.Rows[v.BestRow].Error)
+		how := fmt.Sprintf("%d-fold on the %d training samples", v.Folds, v.Samples)
+		if v.OneFold {
+			how = fmt.Sprintf("one fold of %d, %d held-out training samples", v.Folds, v.Samples)
+		}
+		fmt.Fprintf(&b, "validation   %s: %.2f%% for L=%d λ0=%g %s, chosen from %d settings (best %.2f%%); trained again on all of them\n",
+			how, 100*v.Error, c.L, c.Lambda0, c.Rule(), len(v.Rows), 100*v.Rows[v.BestRow].Error)
 	} else if v != nil {
 		how := "the residual weight as given"
 		if v.Chosen != nil {

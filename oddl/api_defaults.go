@@ -92,7 +92,7 @@ func ConfigFor(ctx context.Context, name string, image Shape, src Source, opts .
 	info := DataInfo{Name: name, Image: image, Size: size}
 	base := FitImage(DefaultConfig(), info, Given{})
 	cfg, _ := FitToData(base, size, Given{})
-	if !IsSmall(cfg, size.Samples) {
+	if !ChoosesRule(cfg, size.Samples) {
 		return cfg, nil
 	}
 	X, labels, err := readAll(src)

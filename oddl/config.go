@@ -248,6 +248,16 @@ type Config struct {
 	// column's scale, may need it: small sets compare it on held-out
 	// folds with the dictionary's rules (docs/DATA.md).
 	Linear float64
+	// LinearFeatures, when positive, makes the linear rule the kernel
+	// rule: the ridge classifier on this many random Fourier features of
+	// the standardized columns (linear.go), a Gaussian kernel of width
+	// LinearGamma (γ: the features approach exp(−γ·|z − z′|²/(2n)) for
+	// standardized samples z of n values). At most MaxKernelFeatures;
+	// tables compare DefaultKernelFeatures on held-out rows.
+	LinearFeatures int
+	// LinearGamma is the kernel rule's width γ (> 0 with LinearFeatures,
+	// else 0).
+	LinearGamma float64
 	// Precision is the floating-point type of training and prediction:
 	// PrecisionFloat64 or PrecisionFloat32 ("" means PrecisionFloat64).
 	Precision Precision
@@ -365,11 +375,22 @@ func (c Config) Validate() error {
 		checkReal("residual weight", c.ResidualWeight, MaxWeight),
 		checkReal("collaborative weight", c.Collaborative, MaxWeight),
 		checkReal("linear rule weight", c.Linear, MaxWeight),
+		checkInt("kernel features", c.LinearFeatures, MaxKernelFeatures),
+		checkReal("kernel width", c.LinearGamma, MaxWeight),
 		checkReal("lambda1", c.Lambda1, MaxWeight),
 	} {
 		if e != nil {
 			return e
 		}
+	}
+	if c.LinearFeatures < 0 {
+		return configErr("kernel features %d, want ≥ 0", c.LinearFeatures)
+	}
+	if c.LinearFeatures > 0 && c.Linear == 0 {
+		return configErr("%d kernel features without the linear rule: the kernel rule is the linear rule on them (set its weight too)", c.LinearFeatures)
+	}
+	if (c.LinearFeatures > 0) != (c.LinearGamma > 0) {
+		return configErr("kernel features %d with width %v: set both, or neither", c.LinearFeatures, c.LinearGamma)
 	}
 	if c.Linear > 0 && c.PatchesOn() {
 		return configErr("the linear rule reads the samples, not a patch front end's features: set one of them")

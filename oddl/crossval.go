@@ -7,6 +7,7 @@ import (
 	"math"
 	"slices"
 
+	gblas "gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/oddl-go/oddl/internal/split"
@@ -41,6 +42,17 @@ type ValidationGrid struct {
 	// last: each is fitted on every fold's training rows and does not
 	// depend on the dictionary, so it is one row for the whole grid.
 	Linear []float64
+	// KernelGamma lists the widths of the kernel rule (Config.LinearGamma,
+	// KernelFeatures features), each fitted with every weight of
+	// KernelWeights, after the linear rules: one row each for the whole
+	// grid, as the linear rule.
+	KernelGamma    []float64
+	KernelWeights  []float64
+	KernelFeatures int
+	// OneFold compares the settings on the first fold alone: trained on
+	// the other folds, scored on its rows (for a table too large to need
+	// every fold, ChooseSmall).
+	OneFold bool
 }
 
 // DefaultCollaborativeGrid returns the ridge weights of the collaborative
@@ -73,6 +85,9 @@ func DefaultValidationGrid(base Config) ValidationGrid {
 		Patches:         SmallGrid(base).Patches,
 		Preprocess:      SmallGrid(base).Preprocess,
 		Linear:          DefaultLinearGrid(),
+		KernelGamma:     SmallGrid(base).KernelGamma,
+		KernelWeights:   SmallGrid(base).KernelWeights,
+		KernelFeatures:  SmallGrid(base).KernelFeatures,
 	}
 }
 
@@ -90,6 +105,9 @@ type ValidationRow struct {
 	Collaborative float64 `json:"collaborative,omitempty"`
 	// Linear is the linear rule's weight (0: a rule of the dictionary).
 	Linear float64 `json:"linear,omitempty"`
+	// LinearFeatures and LinearGamma make it the kernel rule.
+	LinearFeatures int     `json:"linear_features,omitempty"`
+	LinearGamma    float64 `json:"linear_gamma,omitempty"`
 	// Preprocess is the row's preprocessing when the grid compares them.
 	Preprocess Preprocess `json:"preprocess,omitempty"`
 	// Errors of Samples held-out samples (every training row once).
@@ -100,8 +118,11 @@ type ValidationRow struct {
 
 // Validation is the result of CrossValidate.
 type Validation struct {
-	Folds int             `json:"folds"`
-	Rows  []ValidationRow `json:"rows"`
+	Folds int `json:"folds"`
+	// OneFold: the errors are of the first fold's rows alone
+	// (ValidationGrid.OneFold).
+	OneFold bool            `json:"one_fold,omitempty"`
+	Rows    []ValidationRow `json:"rows"`
 	// Best is the row of lowest error, Chosen the one kept: the first row
 	// within one standard error of Best (OneStandardError).
 	Best   int `json:"best"`
@@ -123,7 +144,7 @@ func (v Validation) Apply(base Config, grid ValidationGrid) Config {
 	}
 	base.ResidualWeight = r.ResidualWeight
 	base.Collaborative = r.Collaborative
-	base.Linear = r.Linear
+	base.Linear, base.LinearFeatures, base.LinearGamma = r.Linear, r.LinearFeatures, r.LinearGamma
 	if r.Preprocess != "" {
 		base.Preprocess = r.Preprocess
 	}
@@ -139,6 +160,9 @@ func (v Validation) Apply(base Config, grid ValidationGrid) Config {
 
 // Rule describes the chosen row's prediction rule.
 func (r ValidationRow) Rule() string {
+	if r.LinearFeatures > 0 {
+		return fmt.Sprintf("kernel rule on the samples (%d features, γ = %g), λ = %g", r.LinearFeatures, r.LinearGamma, r.Linear)
+	}
 	if r.Linear > 0 {
 		return fmt.Sprintf("linear rule on the samples, λ = %g", r.Linear)
 	}
@@ -222,13 +246,17 @@ func CrossValidate(ctx context.Context, base Config, given Given, X *mat.Dense, 
 		rules = append([]rule{{beta: base.ResidualWeight, collab: base.Collaborative}}, rules...)
 	}
 	betas := rules
-	for _, w := range grid.Linear {
+	for _, w := range slices.Concat(grid.Linear, grid.KernelGamma, grid.KernelWeights) {
 		if !(w > 0) {
-			return Validation{}, fmt.Errorf("oddl: validation grid: linear rule weight %v, want > 0", w)
+			return Validation{}, fmt.Errorf("oddl: validation grid: linear or kernel rule weight %v, want > 0", w)
 		}
 	}
-	if runs := len(ks) * len(fronts) * len(preps) * len(ls) * len(l0s) * folds; len(betas)+len(grid.Linear) > maxResidualGrid || runs > maxValidationRuns {
-		return Validation{}, fmt.Errorf("oddl: a validation grid of %d trainings and %d prediction rules, at most %d and %d", runs, len(betas)+len(grid.Linear), maxValidationRuns, maxResidualGrid)
+	kernels := len(grid.KernelGamma) * len(grid.KernelWeights)
+	if kernels > 0 && (grid.KernelFeatures < 1 || grid.KernelFeatures > MaxKernelFeatures) {
+		return Validation{}, fmt.Errorf("oddl: validation grid: %d kernel features, want 1 to %d", grid.KernelFeatures, MaxKernelFeatures)
+	}
+	if runs := len(ks) * len(fronts) * len(preps) * len(ls) * len(l0s) * folds; len(betas)+len(grid.Linear)+kernels > maxResidualGrid || runs > maxValidationRuns {
+		return Validation{}, fmt.Errorf("oddl: a validation grid of %d trainings and %d prediction rules, at most %d and %d", runs, len(betas)+len(grid.Linear)+kernels, maxValidationRuns, maxResidualGrid)
 	}
 	// L is at most the sample dimension (as FitToData makes it) and at
 	// most each fold's K (below): values the data cannot use are capped,
@@ -274,17 +302,34 @@ func CrossValidate(ctx context.Context, base Config, given Given, X *mat.Dense, 
 	// The linear rules, last: one row each, on the pixels (a front end's
 	// features are not what they read); none where every representation
 	// compared is a front end (one the caller fixed).
-	lins := grid.Linear
+	lins, gammas := grid.Linear, grid.KernelGamma
+	if !slices.Contains(fronts, patch.Config{}) || kernels == 0 {
+		gammas = nil
+	}
 	if !slices.Contains(fronts, patch.Config{}) {
 		lins = nil
 	}
+	type linRow struct {
+		w, gamma float64
+		features int
+	}
+	var linRows []linRow
 	for _, w := range lins {
+		linRows = append(linRows, linRow{w: w})
+	}
+	for _, g := range gammas {
+		for _, w := range grid.KernelWeights {
+			linRows = append(linRows, linRow{w: w, gamma: g, features: grid.KernelFeatures})
+		}
+	}
+	for _, lr := range linRows {
 		c := base
-		c.L, c.Lambda0, c.Collaborative, c.Linear, c.Patches = min(ls[0], c.K), l0s[0], 0, w, patch.Config{}
+		c.L, c.Lambda0, c.Collaborative, c.Linear, c.Patches = min(ls[0], c.K), l0s[0], 0, lr.w, patch.Config{}
+		c.LinearFeatures, c.LinearGamma = lr.features, lr.gamma
 		if err := c.Validate(); err != nil {
 			return Validation{}, fmt.Errorf("oddl: validation grid: %w", err)
 		}
-		rows = append(rows, ValidationRow{K: ks[0], L: ls[0], Lambda0: l0s[0], ResidualWeight: base.ResidualWeight, Linear: w})
+		rows = append(rows, ValidationRow{K: ks[0], L: ls[0], Lambda0: l0s[0], ResidualWeight: base.ResidualWeight, Linear: lr.w, LinearFeatures: lr.features, LinearGamma: lr.gamma})
 	}
 	// Settings the whole set cannot train are refused as training would
 	// refuse them, naming the whole set rather than a fold.
@@ -298,9 +343,18 @@ func CrossValidate(ctx context.Context, base Config, given Given, X *mat.Dense, 
 			return Validation{}, configErr("K = %d atoms but only %d of the %d training samples are usable atoms (not constant)", c.K, varied, N)
 		}
 	}
+	var impl gblas.Float64
+	if len(gammas) > 0 {
+		o := buildOptions(opts)
+		m := &Model{rt: runtimeSettings{backend: o.rt.backend, threads: o.rt.threads}}
+		var err error
+		if impl, _, err = m.backend(); err != nil {
+			return Validation{}, err
+		}
+	}
 	parts := split.Folds(labels, classes, folds, base.Seed)
 	for fi, f := range parts {
-		if len(f.Held) == 0 {
+		if len(f.Held) == 0 || grid.OneFold && fi > 0 {
 			continue
 		}
 		Xt, yt := pick(X, labels, f.Train)
@@ -359,25 +413,32 @@ func CrossValidate(ctx context.Context, base Config, given Given, X *mat.Dense, 
 				}
 			}
 		}
-		if len(lins) > 0 {
-			ld := newLinearData(Xt, yt, classes)
-			for _, w := range lins {
-				rule, err := ld.fit(w)
-				if err != nil {
-					return Validation{}, fmt.Errorf("oddl: validation fold: %w", err)
+		var ld *linearData
+		for i, lr := range linRows {
+			switch {
+			case lr.features == 0 && ld == nil:
+				ld = newLinearData(Xt, yt, classes)
+			case lr.features > 0 && (i == 0 || linRows[i-1].gamma != lr.gamma):
+				if err := ctx.Err(); err != nil {
+					return Validation{}, err
 				}
-				S := rule.scores(Xh)
-				for i, y := range yh {
-					if argmax(S.RawRowView(i)) != y {
-						rows[r].Errors++
-					}
-				}
-				rows[r].Samples += len(yh)
-				if rows[r].K == 0 {
-					rows[r].K = rows[0].K
-				}
-				r++
+				ld = newKernelData(impl, Xt, yt, classes, newFourierMap(statsOf(Xt), lr.features, lr.gamma, base.Seed))
 			}
+			rule, err := ld.fit(lr.w)
+			if err != nil {
+				return Validation{}, fmt.Errorf("oddl: validation fold: %w", err)
+			}
+			S := rule.scores(impl, Xh)
+			for i, y := range yh {
+				if argmax(S.RawRowView(i)) != y {
+					rows[r].Errors++
+				}
+			}
+			rows[r].Samples += len(yh)
+			if rows[r].K == 0 {
+				rows[r].K = rows[0].K
+			}
+			r++
 		}
 	}
 	errs := make([]float64, len(rows))
@@ -389,7 +450,7 @@ func CrossValidate(ctx context.Context, base Config, given Given, X *mat.Dense, 
 		rows[i].Error = float64(rows[i].Errors) / float64(rows[i].Samples)
 		errs[i], samples[i] = rows[i].Error, rows[i].Samples
 	}
-	v := Validation{Folds: folds, Rows: rows}
+	v := Validation{Folds: folds, Rows: rows, OneFold: grid.OneFold}
 	v.Best, v.Chosen = OneStandardError(errs, samples)
 	return v, nil
 }

@@ -45,8 +45,9 @@ func decode(data []byte) (*Model, error) {
 	}
 	m := &Model{st: &state{k: k, n: n, q: q}}
 	m.cfg.K = k
-	h := headerFlags{front: ver == patchVersion, rule: ver >= ruleVersion, prec: ver >= precVersion, lin: ver >= linVersion}
+	h := headerFlags{front: ver == patchVersion, rule: ver >= ruleVersion, prec: ver >= precVersion, lin: ver >= linVersion, kernel: extras&extraKernel != 0}
 	m.headerFields(r, &h)
+	m.cfg.LinearFeatures = int(extras >> kernelShift)
 	switch {
 	case !h.prec:
 		m.cfg.Precision = PrecisionFloat64
@@ -107,10 +108,18 @@ func decode(data []byte) (*Model, error) {
 		std = make([]float64, 2*n)
 		blocks = append(blocks, std)
 	}
-	var lin []float64
+	var lin, kern []float64
 	if extras&extraLinear != 0 {
-		lin = make([]float64, q*(n+1))
+		cols := n
+		if f := c.LinearFeatures; f > 0 {
+			cols = f
+		}
+		lin = make([]float64, q*(cols+1))
 		blocks = append(blocks, lin)
+	}
+	if f := c.LinearFeatures; f > 0 {
+		kern = make([]float64, (2+f)*n+f)
+		blocks = append(blocks, kern)
 	}
 	p := data[prologue+hlen:]
 	for b, s := range blocks {
@@ -169,6 +178,20 @@ func decode(data []byte) (*Model, error) {
 			return nil, fmt.Errorf("%w: the linear rule of a model whose training is not finished", ErrCorrupt)
 		case done:
 			lr = &linearRule{n: n, q: q, w: lin}
+		}
+		if kern != nil {
+			switch f := c.LinearFeatures; {
+			case !done && !allZero(kern):
+				return nil, fmt.Errorf("%w: the kernel rule's map of a model whose training is not finished", ErrCorrupt)
+			case done:
+				fm := &fourierMap{m: f, n: n, st: &colStats{mean: kern[:n], scale: kern[n : 2*n]}, omega: kern[2*n : 2*n+f*n], phase: kern[2*n+f*n:]}
+				for _, v := range fm.st.scale {
+					if !(v > 0) {
+						return nil, fmt.Errorf("%w: a column's scale is %v", ErrCorrupt, v)
+					}
+				}
+				lr.n, lr.fm = f, fm
+			}
 		}
 	}
 	// A block the flags mark unused is written as zeros; anything else

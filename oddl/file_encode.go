@@ -31,6 +31,7 @@ func (m *Model) header(pred bool) []byte {
 		rule:     m.cfg.Collaborative != 0 || m.cfg.single() || v13,
 		prec:     m.cfg.single() || v13,
 		lin:      v13,
+		kernel:   m.cfg.LinearFeatures > 0,
 	}
 	// headerFields takes pointers for the reader's sake; the writer only
 	// reads through them.
@@ -81,6 +82,9 @@ func (m *Model) writeTo(w io.Writer, pred bool) (int64, error) {
 	if m.extras()&extraLinear != 0 {
 		blocks = append(blocks, m.linBlock())
 	}
+	if m.extras()&extraKernel != 0 {
+		blocks = append(blocks, m.kernelBlock())
+	}
 	binary.LittleEndian.PutUint32(pro[8:], ver)
 	binary.LittleEndian.PutUint32(pro[12:], uint32(len(hdr)))
 	bw.Write(pro[:])
@@ -118,7 +122,25 @@ func (m *Model) extras() uint32 {
 	if m.cfg.Preprocess == PreprocessStandard {
 		e |= extraStandard
 	}
+	if f := m.cfg.LinearFeatures; f > 0 {
+		e |= extraKernel | uint32(f)<<kernelShift
+	}
 	return e
+}
+
+// kernelBlock returns the kernel rule's map, zeros when the model has no
+// fitted rule yet.
+func (m *Model) kernelBlock() []float64 {
+	n, f := m.inputDim(), m.cfg.LinearFeatures
+	b := make([]float64, 0, (2+f)*n+f)
+	if m.lin == nil || m.lin.fm == nil {
+		return b[:cap(b)]
+	}
+	fm := m.lin.fm
+	b = append(b, fm.st.mean...)
+	b = append(b, fm.st.scale...)
+	b = append(b, fm.omega...)
+	return append(b, fm.phase...)
 }
 
 // stdBlock returns the columns' means and scales, zeros for a model
@@ -137,7 +159,11 @@ func (m *Model) stdBlock() []float64 {
 // the weight but no fitted rule yet (training not finished).
 func (m *Model) linBlock() []float64 {
 	if m.lin == nil {
-		return make([]float64, m.st.q*(m.inputDim()+1))
+		cols := m.inputDim()
+		if m.cfg.LinearFeatures > 0 {
+			cols = m.cfg.LinearFeatures
+		}
+		return make([]float64, m.st.q*(cols+1))
 	}
 	return m.lin.w
 }

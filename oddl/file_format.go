@@ -61,6 +61,7 @@ import (
 //	            versions 12, 13: Precision         uint16 length + bytes ("float32";
 //	                                               "float64" too in version 13)
 //	            version 13: Linear                 float64
+//	              with bit 2 of the extras: LinearGamma float64
 //	              (then, with a front end, its atoms:)
 //	              Atoms × Size² patch atoms        float64
 //	D~        K×(n+q) float64, atom-major (row j = [d_j, w_j]);
@@ -78,7 +79,12 @@ import (
 //	                  the training rows (Preprocess "standard")
 //	R         q×(n+1) float64, with bit 0 of the extras (both forms): the
 //	                  linear rule, row c = [weights of the samples' values,
-//	                  intercept]
+//	                  intercept]; q×(m+1) with bit 2, the weights of the
+//	                  kernel rule's m features (Config.LinearFeatures, bits
+//	                  16 to 31 of the extras)
+//	F         (2+m)·n+m float64, with bit 2 of the extras: the kernel
+//	                  rule's map, the columns' means and scales (n each),
+//	                  Ω (m×n, row-major), the phases b (m)
 //	crc       uint32   CRC-32C (Castagnoli) of every byte before it
 //
 // The times and the checksum over them are the only fields that differ
@@ -143,7 +149,11 @@ const (
 	// bits a reader knows.
 	extraLinear   = 1
 	extraStandard = 2
-	knownExtras   = extraLinear | extraStandard
+	// extraKernel marks the kernel rule's map, whose number of features
+	// is the extras' bits 16 to 31.
+	extraKernel = 4
+	kernelShift = 16
+	knownExtras = extraLinear | extraStandard | extraKernel
 	// maxVersion is the highest version read.
 	maxVersion = linVersion
 	maxHeader  = 1<<12 + maxNamesBytes + maxPatchBytes

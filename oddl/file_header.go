@@ -48,6 +48,8 @@ type headerFlags struct {
 	// lin: then with the linear rule's weight (version 13, which has the
 	// extras after the form).
 	lin bool
+	// kernel: then with the kernel rule's width (bit 2 of the extras).
+	kernel bool
 }
 
 // headerFields describes the header after K, n, q and the form field:
@@ -139,6 +141,9 @@ func (m *Model) headerFields(x fieldCodec, h *headerFlags) {
 	}
 	if h.lin {
 		x.f64(&c.Linear)
+	}
+	if h.kernel {
+		x.f64(&c.LinearGamma)
 	}
 }
 

@@ -65,7 +65,9 @@ func declaredSize(head []byte) (int64, error) {
 			return 0, fmt.Errorf("%w: %d bytes", ErrTruncated, len(head))
 		}
 		extras = binary.LittleEndian.Uint32(head[prologue+16:])
-		if extras == 0 || extras&^knownExtras != 0 {
+		f := extras >> kernelShift
+		kernel := extras&extraKernel != 0
+		if extras == 0 || extras&^(knownExtras|0xffff<<kernelShift) != 0 || kernel != (f > 0) || f > MaxKernelFeatures || kernel && extras&extraLinear == 0 {
 			return 0, fmt.Errorf("%w: extras %#x", ErrCorrupt, extras)
 		}
 	}
@@ -83,7 +85,10 @@ func versionSize(ver uint32, pred bool, extras uint32, hlen, k, n, q int64) int6
 		if extras&extraStandard != 0 {
 			size += 8 * 2 * n
 		}
-		if extras&extraLinear != 0 {
+		switch f := int64(extras >> kernelShift); {
+		case extras&extraKernel != 0:
+			size += 8 * (q*(f+1) + (2+f)*n + f)
+		case extras&extraLinear != 0:
 			size += 8 * q * (n + 1)
 		}
 		return size

@@ -364,6 +364,7 @@ func FuzzDecode(f *testing.F) {
 	f.Add(good)
 	f.Add(good[:40])
 	f.Add(linearModelBytes(f))
+	f.Add(kernelModelBytes(f))
 	f.Add([]byte(fileMagic))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		m, err := decode(data)
@@ -402,6 +403,7 @@ func FuzzDecodeSealed(f *testing.F) {
 	v2, _ := asVersion2(f, m0, good)
 	f.Add(v2)
 	f.Add(linearModelBytes(f))
+	f.Add(kernelModelBytes(f))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		if len(data) < 4 {
 			return

@@ -93,7 +93,7 @@ func TestLinearRuleFit(t *testing.T) {
 		}
 		// Scores of new rows: r's against Z'·V + ȳ.
 		Xn, _ := tabular(rng, 11, n, q)
-		got := r.scores(Xn)
+		got := r.scores(nil, Xn)
 		Zn := mat.NewDense(11, n, nil)
 		Zn.Apply(func(i, j int, v float64) float64 { return (v - mean[j]) / sd[j] }, Xn)
 		var want mat.Dense

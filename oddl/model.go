@@ -486,7 +486,11 @@ func (m *Model) scores(ctx context.Context, X *mat.Dense) (*mat.Dense, error) {
 		if err := m.checkInput(X); err != nil {
 			return nil, err
 		}
-		return m.lin.scores(X), nil
+		impl, _, err := m.backend()
+		if err != nil {
+			return nil, err
+		}
+		return m.lin.scores(impl, X), nil
 	}
 	Xc, err := m.prepare(X)
 	if err != nil {

@@ -18,6 +18,21 @@ const RuleFolds = 5
 // chooses.
 func IsSmall(c Config, n int) bool { return n > 0 && n < SmallDataBatches*c.Batch }
 
+// MaxTableRows bounds the tables that choose their rule on held-out rows
+// as small sets do (ChoosesRule).
+const MaxTableRows = 1 << 16
+
+// ChoosesRule reports whether n training samples for c choose their
+// representation and prediction rule on held-out rows (ChooseSmall): a
+// small set (IsSmall), or a table — samples that are not images — of
+// fewer than MaxTableRows rows, which compares on one held-out fold
+// (ValidationGrid.OneFold) where it is not small. A table's kernel rule
+// may halve the dictionary's error at any size (docs/DATA.md), and its
+// choice costs a few trainings.
+func ChoosesRule(c Config, n int) bool {
+	return IsSmall(c, n) || c.Image == (Shape{}) && n > 0 && n < MaxTableRows
+}
+
 // The patch front end of the defaults (DefaultFront): fewer pooling cells
 // and a shorter patch code than patch.DefaultConfig, which costs a third
 // of its training time at a somewhat higher held-out error on MNIST
@@ -58,6 +73,25 @@ func SmallGrid(base Config) ValidationGrid {
 			g.Patches = []patch.Config{{}, f}
 		}
 	}
+	if base.Image == (Shape{}) {
+		// A table's classes may lie in pockets of a few columns, which
+		// no linear model of them, nor of their codes, separates.
+		g.KernelGamma, g.KernelWeights, g.KernelFeatures = DefaultKernelGrid(), DefaultKernelWeights(), DefaultKernelFeatures
+	}
+	return g
+}
+
+// SmallGridFor returns SmallGrid(base) for n training samples: compared on
+// one fold, without the collaborative rule, where the set is not small
+// (ChoosesRule).
+func SmallGridFor(base Config, n int) ValidationGrid {
+	g := SmallGrid(base)
+	if !IsSmall(base, n) {
+		// The collaborative rule is for a dictionary of the training
+		// samples themselves (a small set's K), and it would cost the
+		// most time of the choice.
+		g.OneFold, g.Collaborative = true, nil
+	}
 	return g
 }
 
@@ -79,7 +113,7 @@ func SmallGrid(base Config) ValidationGrid {
 // such data apart.
 func ChooseSmall(ctx context.Context, base Config, given Given, X *mat.Dense, labels []int, classes int, opts ...Option) (Config, Validation, error) {
 	N, _ := X.Dims()
-	grid := SmallGrid(base)
+	grid := SmallGridFor(base, N)
 	if given.Preprocess {
 		grid.Preprocess = nil
 	}

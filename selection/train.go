@@ -23,7 +23,10 @@ type Report struct {
 	// Folds is k of a k-fold cross-validation (0: one hold-out); Rows
 	// its settings with their errors pooled over the folds, BestRow the
 	// lowest and ChosenRow the one kept.
-	Folds     int                  `json:"folds,omitempty"`
+	Folds int `json:"folds,omitempty"`
+	// OneFold: the errors are of the first fold's rows alone
+	// (oddl.ValidationGrid.OneFold).
+	OneFold   bool                 `json:"one_fold,omitempty"`
 	Rows      []oddl.ValidationRow `json:"rows,omitempty"`
 	BestRow   int                  `json:"best_row,omitempty"`
 	ChosenRow int                  `json:"chosen_row,omitempty"`
@@ -93,11 +96,13 @@ func GridFor(spec string, cfg oddl.Config, fixed Fixed) (oddl.ValidationGrid, er
 	return g, nil
 }
 
-// SmallGrid returns oddl.SmallGrid without the settings in fixed.
-func SmallGrid(base oddl.Config, fixed Fixed) oddl.ValidationGrid {
-	g := oddl.SmallGrid(base)
-	if fixed["residual-weight"] || fixed["collaborative"] || fixed["linear"] {
+// SmallGrid returns oddl.SmallGridFor(base, n) without the settings in
+// fixed.
+func SmallGrid(base oddl.Config, n int, fixed Fixed) oddl.ValidationGrid {
+	g := oddl.SmallGridFor(base, n)
+	if fixed["residual-weight"] || fixed["collaborative"] || fixed["linear"] || fixed["linear-features"] || fixed["linear-gamma"] {
 		g.ResidualWeights, g.Collaborative, g.Linear = nil, nil, nil
+		g.KernelGamma, g.KernelWeights = nil, nil
 	}
 	if fixed["patches"] {
 		g.Patches = nil
@@ -113,11 +118,11 @@ func SmallGrid(base oddl.Config, fixed Fixed) oddl.ValidationGrid {
 // oddl.ChooseSmall does: a small set (oddl.IsSmall) for which
 // SmallGrid(base, fixed) leaves more than one setting to compare.
 func ChoosesSmall(cfg, base oddl.Config, n int, fixed Fixed) bool {
-	if !oddl.IsSmall(cfg, n) || cfg.Linear > 0 {
+	if !oddl.ChoosesRule(cfg, n) || cfg.Linear > 0 {
 		return false
 	}
-	g := SmallGrid(base, fixed)
-	return len(g.ResidualWeights)+len(g.Collaborative)+len(g.Linear) > 1 || len(g.Patches) > 1 || len(g.Preprocess) > 1
+	g := SmallGrid(base, n, fixed)
+	return len(g.ResidualWeights)+len(g.Collaborative)+len(g.Linear)+len(g.KernelGamma)*len(g.KernelWeights) > 1 || len(g.Patches) > 1 || len(g.Preprocess) > 1
 }
 
 // Fitted returns the configuration that a cross-validation v of grid
@@ -138,7 +143,7 @@ func Fitted(v oddl.Validation, base oddl.Config, given oddl.Given, grid oddl.Val
 // is to be trained again on all the samples.
 func FoldsReport(v oddl.Validation, grid oddl.ValidationGrid, k int, frac float64) *Report {
 	c := v.Rows[v.Chosen]
-	rep := &Report{Fraction: frac, Samples: c.Samples, Error: c.Error, Folds: k, Rows: v.Rows, BestRow: v.Best, ChosenRow: v.Chosen, Retrained: true}
+	rep := &Report{Fraction: frac, Samples: c.Samples, Error: c.Error, Folds: k, OneFold: v.OneFold, Rows: v.Rows, BestRow: v.Best, ChosenRow: v.Chosen, Retrained: true}
 	if len(grid.ResidualWeights) > 1 {
 		beta := c.ResidualWeight
 		rep.Chosen = &beta

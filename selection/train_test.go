@@ -37,10 +37,20 @@ func TestGridForLeavesFixedSettings(t *testing.T) {
 
 func TestSmallGridFixedRule(t *testing.T) {
 	base := oddl.DefaultConfig()
-	if g := SmallGrid(base, Fixed{"collaborative": true}); g.ResidualWeights != nil || g.Collaborative != nil {
-		t.Fatalf("given rule still searched: %+v", g)
+	for _, given := range []string{"collaborative", "linear-features", "linear-gamma"} {
+		if g := SmallGrid(base, 100, Fixed{given: true}); g.ResidualWeights != nil || g.Collaborative != nil || g.KernelGamma != nil {
+			t.Fatalf("-%s given, the rule still searched: %+v", given, g)
+		}
 	}
-	if g := SmallGrid(base, nil); len(g.ResidualWeights)+len(g.Collaborative) < 2 {
+	if g := SmallGrid(base, 100, nil); len(g.ResidualWeights)+len(g.Collaborative) < 2 || len(g.KernelGamma) == 0 || g.OneFold {
 		t.Fatalf("free rule not searched: %+v", g)
+	}
+	// A table beyond a small set: one fold, no collaborative rule; beyond
+	// MaxTableRows no choice.
+	if g := SmallGrid(base, 10000, nil); !g.OneFold || g.Collaborative != nil || len(g.KernelGamma) == 0 || !ChoosesSmall(base, base, 10000, nil) {
+		t.Fatalf("a table of 10 000 rows: %+v", g)
+	}
+	if ChoosesSmall(base, base, oddl.MaxTableRows, nil) {
+		t.Fatal("a table of MaxTableRows rows chooses its rule")
 	}
 }

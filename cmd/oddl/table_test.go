@@ -70,3 +70,47 @@ func TestTableLinearRule(t *testing.T) {
 	}
 	checkOneLineError(t, "residual weight on the linear rule", []string{"eval", "-model", model, "-data", heldCSV, "-residual-weight", "3"}, "linear rule")
 }
+
+// A table of rings (no linear model of its columns separates them): oddl
+// train chooses the kernel rule on its folds, eval and predict use it,
+// and the kernel rule's flags set it or are refused alone.
+func TestTableKernelRule(t *testing.T) {
+	rng := rand.New(rand.NewPCG(41, 3))
+	const q = 3
+	draw := func(n int) (rows [][]float64, labels []string) {
+		for i := range n {
+			c := i % q
+			a := 2 * math.Pi * rng.Float64()
+			r := 1 + float64(c) + 0.15*rng.NormFloat64()
+			rows = append(rows, []float64{50 * r * math.Cos(a), 0.1 * r * math.Sin(a), rng.NormFloat64()})
+			labels = append(labels, strconv.Itoa(c))
+		}
+		return rows, labels
+	}
+	dir := t.TempDir()
+	trainCSV, heldCSV, model := filepath.Join(dir, "train.csv"), filepath.Join(dir, "held.csv"), filepath.Join(dir, "m.oddl")
+	header := []string{"label", "x", "y", "z"}
+	rows, labels := draw(240)
+	writeCSV(t, trainCSV, header, rows, labels, 0)
+	hrows, hlabels := draw(150)
+	writeCSV(t, heldCSV, header, hrows, hlabels, 0)
+	rep := trainJSON(t, "-data", trainCSV, "-o", model)
+	if rep.LinearFeatures == 0 || rep.LinearGamma == 0 || rep.Validation == nil || rep.Validation.Rows[rep.Validation.ChosenRow].LinearFeatures != rep.LinearFeatures {
+		t.Fatalf("train chose %d features, γ %v; validation %+v", rep.LinearFeatures, rep.LinearGamma, rep.Validation)
+	}
+	st, out, errs := runCmd("eval", "-model", model, "-data", heldCSV)
+	if st != 0 {
+		t.Fatalf("eval: status %d: %s", st, errs)
+	}
+	if e := errorRate(t, out); e > 0.1 {
+		t.Errorf("held-out error %.3f with the kernel rule", e)
+	}
+	if st, out, errs = runCmd("predict", "-model", model, "-data", heldCSV); st != 0 || len(strings.Fields(out)) != 150 {
+		t.Fatalf("predict: status %d, %d labels: %s", st, len(strings.Fields(out)), errs)
+	}
+	rep = trainJSON(t, "-data", trainCSV, "-linear", "0.001", "-linear-features", "256", "-linear-gamma", "2")
+	if rep.LinearFeatures != 256 || rep.LinearGamma != 2 || rep.Linear != 0.001 || rep.Validation != nil {
+		t.Errorf("flags gave %d features, γ %v, λ %v; validation %+v", rep.LinearFeatures, rep.LinearGamma, rep.Linear, rep.Validation)
+	}
+	checkOneLineError(t, "kernel features alone", []string{"train", "-data", trainCSV, "-linear-features", "256", "-linear-gamma", "2"}, "kernel features without the linear rule")
+}

@@ -87,7 +87,11 @@ func runTrain(args []string, stdout, stderr io.Writer) (err error) {
 	spec.Chose = func(k int, v oddl.Validation) {
 		prog.Done()
 		if c := v.Rows[v.Chosen]; !f.Quiet {
-			fmt.Fprintf(stderr, "oddl train: %d-fold validation chose L = %d, λ0 = %g, %s (%.2f%% of %d; best %.2f%%)\n", k, c.L, c.Lambda0, c.Rule(), 100*c.Error, c.Samples, 100*v.Rows[v.Best].Error)
+			how := fmt.Sprintf("%d-fold validation", k)
+			if v.OneFold {
+				how = fmt.Sprintf("validation on one fold of %d", k)
+			}
+			fmt.Fprintf(stderr, "oddl train: %s chose L = %d, λ0 = %g, %s (%.2f%% of %d; best %.2f%%)\n", how, c.L, c.Lambda0, c.Rule(), 100*c.Error, c.Samples, 100*v.Rows[v.Best].Error)
 		}
 	}
 	spec.Trained = func(m *oddl.Model, curve []oddl.CurvePoint) error {
