@@ -451,8 +451,40 @@ func CrossValidate(ctx context.Context, base Config, given Given, X *mat.Dense, 
 		errs[i], samples[i] = rows[i].Error, rows[i].Samples
 	}
 	v := Validation{Folds: folds, Rows: rows, OneFold: grid.OneFold}
-	v.Best, v.Chosen = OneStandardError(errs, samples)
+	v.Best, v.Chosen = chooseKernelLast(rows, errs, samples)
 	return v, nil
+}
+
+// chooseKernelLast is OneStandardError with the kernel rules (the last
+// rows) compared apart: the other rows choose among themselves, and a
+// kernel rule replaces their choice only where that choice is not within
+// one standard error of the kernel rule's error. Ranked with the others,
+// the kernel rows — many, and each of far more parameters than the other
+// rules — moved the best error of a hundred rows, and with it which of
+// the other rules was kept, by the noise of their folds alone.
+func chooseKernelLast(rows []ValidationRow, errs []float64, samples []int) (best, chosen int) {
+	nk := len(rows)
+	for nk > 0 && rows[nk-1].LinearFeatures > 0 {
+		nk--
+	}
+	if nk == 0 || nk == len(rows) {
+		return OneStandardError(errs, samples)
+	}
+	if len(samples) == 1 {
+		// One count for every row (as OneStandardError takes it).
+		samples = slices.Repeat(samples, len(errs))
+	}
+	best, chosen = OneStandardError(errs[:nk], samples[:nk])
+	e := append([]float64{errs[chosen]}, errs[nk:]...)
+	n := append([]int{samples[chosen]}, samples[nk:]...)
+	kb, kc := OneStandardError(e, n)
+	if kc > 0 {
+		chosen = nk + kc - 1
+	}
+	if kb > 0 && errs[nk+kb-1] < errs[best] {
+		best = nk + kb - 1
+	}
+	return best, chosen
 }
 
 // pick returns the rows idx of X and their labels.

@@ -338,3 +338,39 @@ func kernelModelBytes(t testing.TB) []byte {
 	}
 	return b
 }
+
+// The kernel rows replace the other rows' choice only where it is not
+// within one standard error of them, and do not move that choice.
+func TestChooseKernelLast(t *testing.T) {
+	rows := []ValidationRow{{}, {}, {}, {LinearFeatures: 8}, {LinearFeatures: 8}}
+	n := []int{100}
+	for _, c := range []struct {
+		errs         []float64
+		best, chosen int
+	}{
+		// The others choose row 0 (within the standard error, 0.046, of
+		// row 1); the kernel rows are within one standard error of it
+		// and stay out.
+		{[]float64{0.33, 0.31, 0.40, 0.30, 0.29}, 4, 0},
+		// The others choose row 1; ranked with them, the kernel row would
+		// have made row 2 the choice (row 1 is beyond its standard
+		// error): compared apart, it replaces row 1.
+		{[]float64{0.20, 0.16, 0.15, 0.125, 0.30}, 3, 3},
+		// Clearly better: the first kernel row within one standard error
+		// of the kernel's best.
+		{[]float64{0.33, 0.31, 0.40, 0.12, 0.10}, 4, 3},
+		// No kernel row better.
+		{[]float64{0.20, 0.31, 0.40, 0.28, 0.30}, 0, 0},
+	} {
+		best, chosen := chooseKernelLast(rows, c.errs, n)
+		if best != c.best || chosen != c.chosen {
+			t.Errorf("%v: best %d, chosen %d; want %d, %d", c.errs, best, chosen, c.best, c.chosen)
+		}
+	}
+	// Without kernel rows, the one-standard-error rule itself.
+	errs := []float64{0.33, 0.31, 0.40}
+	b0, c0 := OneStandardError(errs, n)
+	if b, c := chooseKernelLast(rows[:3], errs, n); b != b0 || c != c0 {
+		t.Errorf("no kernel rows: %d, %d; OneStandardError %d, %d", b, c, b0, c0)
+	}
+}
