@@ -303,7 +303,10 @@ func CrossValidate(ctx context.Context, base Config, given Given, X *mat.Dense, 
 	// features are not what they read); none where every representation
 	// compared is a front end (one the caller fixed).
 	lins, gammas := grid.Linear, grid.KernelGamma
-	if !slices.Contains(fronts, patch.Config{}) || kernels == 0 {
+	if !slices.Contains(fronts, patch.Config{}) || kernels == 0 || X.RawMatrix().Cols > grid.KernelFeatures {
+		// (Samples of more values than features: the map, m×n, would
+		// outweigh the model, and a few random directions in so many
+		// would not make a kernel of them.)
 		gammas = nil
 	}
 	if !slices.Contains(fronts, patch.Config{}) {

@@ -301,6 +301,19 @@ func TestKernelRuleChosen(t *testing.T) {
 }
 
 func TestKernelRuleConfig(t *testing.T) {
+	// Samples of more values than the kernel's features are not given
+	// kernel rows.
+	X, y := rings(rand.New(rand.NewPCG(4, 4)), 60, 6, 2)
+	for _, c := range []struct{ features, rows int }{{4, 1}, {8, 2}} {
+		g := ValidationGrid{ResidualWeights: []float64{0}, KernelGamma: []float64{2}, KernelWeights: []float64{0.01}, KernelFeatures: c.features}
+		v, err := CrossValidate(context.Background(), smallConfig(20, 2), Given{K: true}, X, y, 2, 3, g, WithThreads(1))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(v.Rows) != c.rows {
+			t.Errorf("%d features for samples of 6 values: %d rows, want %d", c.features, len(v.Rows), c.rows)
+		}
+	}
 	c := DefaultConfig()
 	c.Linear, c.LinearFeatures, c.LinearGamma = 0.01, 100, 2
 	if err := c.Validate(); err != nil {
