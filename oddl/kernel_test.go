@@ -1,7 +1,6 @@
 package oddl
 
 import (
-	"bytes"
 	"context"
 	"encoding/binary"
 	"errors"
@@ -235,30 +234,9 @@ func TestKernelRuleChosen(t *testing.T) {
 		}
 		f := DefaultKernelFeatures
 		for _, form := range []bool{false, true} {
-			var buf bytes.Buffer
-			if _, err := m.write(&buf, form); err != nil {
-				t.Fatal(err)
-			}
-			b := buf.Bytes()
-			var m2 Model
-			if err := m2.UnmarshalBinary(b); err != nil {
-				t.Fatalf("%s, prediction form %t: %v", prec, form, err)
-			}
+			b, m2 := roundTrip(t, m, Xt, pred, form)
 			if got := m2.Config(); got.LinearFeatures != f || got.LinearGamma != c.LinearGamma || got.Linear != c.Linear {
 				t.Fatalf("loaded %d features, γ %v, λ %v", got.LinearFeatures, got.LinearGamma, got.Linear)
-			}
-			p2, err := m2.Predict(Xt)
-			if err != nil {
-				t.Fatal(err)
-			}
-			for i := range pred {
-				if pred[i] != p2[i] {
-					t.Fatalf("%s: prediction %d after loading %d, before %d", prec, i, p2[i], pred[i])
-				}
-			}
-			again, err := m2.MarshalBinary()
-			if err != nil || !form && !bytes.Equal(again, b) {
-				t.Fatalf("written again: %v (same bytes: %t)", err, bytes.Equal(again, b))
 			}
 			// A column scale of zero in the map is a corrupt file, and so
 			// is a file cut short of the map.

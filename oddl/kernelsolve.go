@@ -9,8 +9,8 @@ import (
 	"github.com/oddl-go/oddl/internal/kernel"
 )
 
-// The kernel rule's ridge systems are m×m (m = 2048 features) and one is
-// solved for every weight a table compares: with gonum's LAPACK, whose
+// The kernel rule's ridge systems are m×m (DefaultKernelFeatures) and one
+// is solved for every weight a table compares: with gonum's LAPACK, whose
 // BLAS is pure Go, the factorizations took most of a table's choice.
 // ridgeFactorSolve factors with the model's backend instead: the trailing
 // updates, nearly all of the work, are its SYRK.

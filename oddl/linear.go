@@ -33,8 +33,7 @@ import (
 // classes that lie in pockets of a few measurements (letters drawn from
 // 16 statistics of their pixels, the soil types of satellite pixels): a
 // kernel can. Tables choose it on held-out rows like the other rules
-// (SmallGrid): their errors fell to a half or less of the dictionary's
-// there (docs/DATA.md).
+// (SmallGrid; docs/DATA.md).
 
 // DefaultKernelFeatures is m of the kernel rules that tables compare.
 const DefaultKernelFeatures = 2048

@@ -164,33 +164,12 @@ func TestLinearRuleChosen(t *testing.T) {
 			t.Errorf("%s: error %.3f on rows of the same law", prec, ev.ErrorRate)
 		}
 		for _, form := range []bool{false, true} {
-			var buf bytes.Buffer
-			if _, err := m.write(&buf, form); err != nil {
-				t.Fatal(err)
-			}
-			b := buf.Bytes()
+			b, m2 := roundTrip(t, m, X, pred, form)
 			if v := binary.LittleEndian.Uint32(b[8:]); v != linVersion {
 				t.Fatalf("version %d, want %d", v, linVersion)
 			}
-			var m2 Model
-			if err := m2.UnmarshalBinary(b); err != nil {
-				t.Fatalf("%s, prediction form %t: %v", prec, form, err)
-			}
 			if m2.lin == nil {
 				t.Fatalf("%s, prediction form %t: no linear rule after loading", prec, form)
-			}
-			p2, err := m2.Predict(X)
-			if err != nil {
-				t.Fatal(err)
-			}
-			for i := range pred {
-				if pred[i] != p2[i] {
-					t.Fatalf("%s: prediction %d after loading %d, before %d", prec, i, p2[i], pred[i])
-				}
-			}
-			again, err := m2.MarshalBinary()
-			if err != nil || !form && !bytes.Equal(again, b) {
-				t.Fatalf("written again: %v (same bytes: %t)", err, bytes.Equal(again, b))
 			}
 			// A trained model's rule is never zero; zeros there are a
 			// corrupt file.
@@ -206,6 +185,37 @@ func TestLinearRuleChosen(t *testing.T) {
 			t.Error("a residual weight set on a model of the linear rule")
 		}
 	}
+}
+
+// roundTrip writes m in the whole or the prediction form, loads the file
+// and checks that the loaded model predicts the rows of X as m did
+// (pred) and is written again byte for byte (the whole form); it returns
+// the file and the loaded model.
+func roundTrip(t *testing.T, m *Model, X *mat.Dense, pred []int, form bool) ([]byte, *Model) {
+	t.Helper()
+	var buf bytes.Buffer
+	if _, err := m.write(&buf, form); err != nil {
+		t.Fatal(err)
+	}
+	b := buf.Bytes()
+	m2 := new(Model)
+	if err := m2.UnmarshalBinary(b); err != nil {
+		t.Fatalf("%s, prediction form %t: %v", m.Config().Precision, form, err)
+	}
+	p2, err := m2.Predict(X)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range pred {
+		if pred[i] != p2[i] {
+			t.Fatalf("%s: prediction %d after loading %d, before %d", m.Config().Precision, i, p2[i], pred[i])
+		}
+	}
+	again, err := m2.MarshalBinary()
+	if err != nil || !form && !bytes.Equal(again, b) {
+		t.Fatalf("written again: %v (same bytes: %t)", err, bytes.Equal(again, b))
+	}
+	return b, m2
 }
 
 // The linear rule excludes the collaborative rule and a front end, and a

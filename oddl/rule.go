@@ -27,8 +27,8 @@ const MaxTableRows = 1 << 16
 // small set (IsSmall), or a table — samples that are not images — of
 // fewer than MaxTableRows rows, which compares on one held-out fold
 // (ValidationGrid.OneFold) where it is not small. A table's kernel rule
-// may halve the dictionary's error at any size (docs/DATA.md), and its
-// choice costs a few trainings.
+// may do far better than the dictionary's rules at any size
+// (docs/DATA.md), and its choice costs a few trainings.
 func ChoosesRule(c Config, n int) bool {
 	return IsSmall(c, n) || c.Image == (Shape{}) && n > 0 && n < MaxTableRows
 }
