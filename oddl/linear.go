@@ -10,6 +10,8 @@ import (
 	gblas "gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/oddl-go/oddl/blas"
+	"github.com/oddl-go/oddl/internal/par"
 	"github.com/oddl-go/oddl/internal/ridge"
 )
 
@@ -98,12 +100,17 @@ func (f *fourierMap) features(impl gblas.Float64, X *mat.Dense, lo, hi int) *mat
 	F := mat.NewDense(rows, f.m, nil)
 	impl.Dgemm(gblas.NoTrans, gblas.Trans, rows, f.m, f.n, 1, z, f.n, f.omega, f.n, 0, F.RawMatrix().Data, f.m)
 	s := math.Sqrt(2 / float64(f.m))
-	for i := range hi - lo {
-		row := F.RawRowView(i)
-		for k, v := range row {
-			row[k] = s * fastCos(v+f.phase[k])
+	// The cosines, a share of the rows on each of the backend's threads
+	// (each value its own: the same whatever their number).
+	workers := max(1, min(blas.Threads(impl), rows/64))
+	par.Do(workers, func(w int) {
+		for i := w * rows / workers; i < (w+1)*rows/workers; i++ {
+			row := F.RawRowView(i)
+			for k, v := range row {
+				row[k] = s * fastCos(v+f.phase[k])
+			}
 		}
-	}
+	})
 	return F
 }
 
