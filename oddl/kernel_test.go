@@ -201,12 +201,7 @@ func TestKernelRuleChosen(t *testing.T) {
 	if row.LinearFeatures != DefaultKernelFeatures || cfg.LinearFeatures != row.LinearFeatures || cfg.LinearGamma != row.LinearGamma || cfg.Linear != row.Linear || v.OneFold {
 		t.Fatalf("chose %s (%+v); config %v %v %v", row.Rule(), row, cfg.Linear, cfg.LinearFeatures, cfg.LinearGamma)
 	}
-	best := 1.0
-	for _, r := range v.Rows {
-		if r.LinearFeatures == 0 {
-			best = min(best, r.Error)
-		}
-	}
+	best := bestOther(v.Rows, func(r ValidationRow) bool { return r.LinearFeatures == 0 })
 	if !(row.Error < best/3) {
 		t.Errorf("kernel rule %.3f against the best other rule %.3f on the folds", row.Error, best)
 	}
@@ -319,15 +314,7 @@ func kernelModelBytes(t testing.TB) []byte {
 	X, labels := rings(rand.New(rand.NewPCG(8, 9)), 40, 3, 2)
 	c := smallConfig(10, 2)
 	c.Linear, c.LinearFeatures, c.LinearGamma = 0.01, 8, 2
-	m, err := Train(context.Background(), c, mustSource(t, X, labels, 2), WithThreads(1))
-	if err != nil {
-		t.Fatal(err)
-	}
-	b, err := m.MarshalBinary()
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b
+	return trainedBytes(t, c, X, labels)
 }
 
 // The kernel rows replace the other rows' choice only where it is not

@@ -132,12 +132,7 @@ func TestLinearRuleChosen(t *testing.T) {
 	if row.Linear == 0 || cfg.Linear != row.Linear || cfg.PatchesOn() {
 		t.Fatalf("chose %s (%+v), config linear %v", row.Rule(), row, cfg.Linear)
 	}
-	best := 1.0
-	for _, r := range v.Rows {
-		if r.Linear == 0 {
-			best = min(best, r.Error)
-		}
-	}
+	best := bestOther(v.Rows, func(r ValidationRow) bool { return r.Linear == 0 })
 	if !(row.Error < best/2) {
 		t.Errorf("linear rule %.3f against the dictionary's best %.3f on the folds", row.Error, best)
 	}
@@ -268,6 +263,12 @@ func linearModelBytes(t testing.TB) []byte {
 	X, labels := tabular(rand.New(rand.NewPCG(8, 9)), 40, 5, 2)
 	c := smallConfig(10, 2)
 	c.Linear = 0.1
+	return trainedBytes(t, c, X, labels)
+}
+
+// trainedBytes returns the file of the model c trains on X (two
+// classes).
+func trainedBytes(t testing.TB, c Config, X *mat.Dense, labels []int) []byte {
 	m, err := Train(context.Background(), c, mustSource(t, X, labels, 2), WithThreads(1))
 	if err != nil {
 		t.Fatal(err)
@@ -277,6 +278,17 @@ func linearModelBytes(t testing.TB) []byte {
 		t.Fatal(err)
 	}
 	return b
+}
+
+// bestOther returns the lowest error of the rows that other keeps.
+func bestOther(rows []ValidationRow, other func(ValidationRow) bool) float64 {
+	best := 1.0
+	for _, r := range rows {
+		if other(r) {
+			best = min(best, r.Error)
+		}
+	}
+	return best
 }
 
 // PreprocessStandard: the columns' statistics of one pass of the source
