@@ -26,6 +26,39 @@ var errNotDefinite = errors.New("the system is not positive definite")
 // changed), by the Cholesky factor UᵀU of A + lambda·I, blocked so that
 // the trailing updates are impl.Dsyrk.
 func ridgeFactorSolve(impl gblas.Float64, g, q int, A []float64, lambda float64, B []float64) ([]float64, error) {
+	u, err := cholUpper(impl, g, A, lambda)
+	if err != nil {
+		return nil, err
+	}
+	x := make([]float64, g*q)
+	copy(x, B[:g*q])
+	// Uᵀ·y = B, then U·x = y, a row of q values at a time.
+	for k := range g {
+		xk := x[k*q : (k+1)*q]
+		kernel.ScalUnitary(1/u[k*g+k], xk)
+		for c := k + 1; c < g; c++ {
+			if v := u[k*g+c]; v != 0 {
+				kernel.AxpyUnitary(-v, xk, x[c*q:(c+1)*q])
+			}
+		}
+	}
+	for k := g - 1; k >= 0; k-- {
+		xk := x[k*q : (k+1)*q]
+		for c := k + 1; c < g; c++ {
+			if v := u[k*g+c]; v != 0 {
+				kernel.AxpyUnitary(-v, x[c*q:(c+1)*q], xk)
+			}
+		}
+		kernel.ScalUnitary(1/u[k*g+k], xk)
+	}
+	return x, nil
+}
+
+// cholUpper returns the Cholesky factor U of A + lambda·I = UᵀU, g×g
+// row-major with the strict lower triangle zero, for A symmetric g×g
+// row-major of which the upper triangle is read (and not changed),
+// blocked so that the trailing updates are impl.Dsyrk.
+func cholUpper(impl gblas.Float64, g int, A []float64, lambda float64) ([]float64, error) {
 	u := make([]float64, g*g)
 	for i := range g {
 		copy(u[i*g+i:(i+1)*g], A[i*g+i:(i+1)*g])
@@ -55,26 +88,32 @@ func ridgeFactorSolve(impl gblas.Float64, g, q int, A []float64, lambda float64,
 			impl.Dsyrk(gblas.Upper, gblas.Trans, g-j1, j1-j0, -1, u[j0*g+j1:], g, 1, u[j1*g+j1:], g)
 		}
 	}
-	x := make([]float64, g*q)
-	copy(x, B[:g*q])
-	// Uᵀ·y = B, then U·x = y, a row of q values at a time.
-	for k := range g {
-		xk := x[k*q : (k+1)*q]
-		kernel.ScalUnitary(1/u[k*g+k], xk)
-		for c := k + 1; c < g; c++ {
-			if v := u[k*g+c]; v != 0 {
-				kernel.AxpyUnitary(-v, xk, x[c*q:(c+1)*q])
-			}
-		}
+	return u, nil
+}
+
+// cholSolveRows overwrites the rows of X, r×g row-major (leading
+// dimension ldx), with X·(UᵀU)⁻¹, U the factor of cholUpper: first
+// Z·U = X, then Y·Uᵀ = Z, a block of cholBlock columns at a time, so that
+// nearly all of the work is impl.Dgemm (the blocks' own small triangles
+// are impl.Dtrsm).
+func cholSolveRows(impl gblas.Float64, g int, u []float64, r int, X []float64, ldx int) {
+	if r == 0 || g == 0 {
+		return
 	}
-	for k := g - 1; k >= 0; k-- {
-		xk := x[k*q : (k+1)*q]
-		for c := k + 1; c < g; c++ {
-			if v := u[k*g+c]; v != 0 {
-				kernel.AxpyUnitary(-v, x[c*q:(c+1)*q], xk)
-			}
+	for j0 := 0; j0 < g; j0 += cholBlock {
+		bs := min(g, j0+cholBlock) - j0
+		if j0 > 0 {
+			// Z_J = X_J − Z_{<J}·U_{<J,J}
+			impl.Dgemm(gblas.NoTrans, gblas.NoTrans, r, bs, j0, -1, X, ldx, u[j0:], g, 1, X[j0:], ldx)
 		}
-		kernel.ScalUnitary(1/u[k*g+k], xk)
+		impl.Dtrsm(gblas.Right, gblas.Upper, gblas.NoTrans, gblas.NonUnit, r, bs, 1, u[j0*g+j0:], g, X[j0:], ldx)
 	}
-	return x, nil
+	for j0 := (g - 1) / cholBlock * cholBlock; j0 >= 0; j0 -= cholBlock {
+		j1 := min(g, j0+cholBlock)
+		if j1 < g {
+			// Y_J = Z_J − Y_{>J}·(U_{J,>J})ᵀ
+			impl.Dgemm(gblas.NoTrans, gblas.Trans, r, j1-j0, g-j1, -1, X[j1:], ldx, u[j0*g+j1:], g, 1, X[j0:], ldx)
+		}
+		impl.Dtrsm(gblas.Right, gblas.Upper, gblas.Trans, gblas.NonUnit, r, j1-j0, 1, u[j0*g+j0:], g, X[j0:], ldx)
+	}
 }

@@ -348,7 +348,11 @@ func (m *Model) predictor() (*predictor, error) {
 		if err != nil {
 			return nil, err
 		}
-		p, err = newPredictor32(m, impl32)
+		impl, _, err := m.backend()
+		if err != nil {
+			return nil, err
+		}
+		p, err = newPredictor32(m, impl32, impl)
 		if err != nil {
 			return nil, err
 		}

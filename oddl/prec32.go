@@ -273,7 +273,7 @@ type predict32 struct {
 // newPredictor32 is newPredictor for a float32 model: the coders are
 // float32; the collaborative rule's ridge system is factorised in float64
 // from the float32 Gram matrix.
-func newPredictor32(m *Model, impl32 gblas.Float32) (*predictor, error) {
+func newPredictor32(m *Model, impl32 gblas.Float32, impl gblas.Float64) (*predictor, error) {
 	c := compute{threads: m.threads(), single: true, impl32: impl32}
 	beta, collab := m.cfg.ResidualWeight, m.cfg.Collaborative
 	k, n, q, s := m.st.k, m.st.n, m.st.q, m.st.stride()
@@ -304,7 +304,7 @@ func newPredictor32(m *Model, impl32 gblas.Float32) (*predictor, error) {
 		g := make([]float64, k*k)
 		kernel.Float32To64(g, G.Data[:k*k])
 		p.gram = mat.NewDense(k, k, g)
-		return p, p.factorCollab(collab)
+		return p, p.factorCollab(impl, collab)
 	}
 	p.f32.classes = make([]*omp.Coder32, q)
 	for cl := range q {
@@ -367,9 +367,7 @@ func (p *predictor) scores32(ctx context.Context, m *Model, Xc *mat.Dense) (*mat
 		}
 		if p.gram != nil {
 			kernel.Float32To64(A0.RawMatrix().Data[:nb*k], A32[:nb*k])
-			if err := p.collabScores(S.Slice(lo, hi, 0, q).(*mat.Dense), A0.Slice(0, nb, 0, k).(*mat.Dense), xx[:nb]); err != nil {
-				return nil, err
-			}
+			p.collabScores(S.Slice(lo, hi, 0, q).(*mat.Dense), A0.Slice(0, nb, 0, k).(*mat.Dense), xx[:nb])
 			continue
 		}
 		if err := p.f32.coder.EncodeGramTo(&codes, A, xx[:nb]); err != nil {

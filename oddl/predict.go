@@ -4,10 +4,12 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"slices"
 
 	gblas "gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/oddl-go/oddl/internal/kernel"
 	"github.com/oddl-go/oddl/omp"
 )
 
@@ -39,8 +41,9 @@ type predictor struct {
 	// class c owns positions bounds[c]..bounds[c+1]−1, and classes[c]
 	// codes on them (nil for a class without atoms).
 	beta    float64
-	collab  *mat.Cholesky // of G + λ_c I in class order (Config.Collaborative)
+	collab  []float64     // U of G + λ_c I = UᵀU in class order (Config.Collaborative; cholUpper)
 	gram    *mat.Dense    // G in class order, with collab
+	impl    gblas.Float64 // the backend that factors and solves with collab
 	order   []int
 	bounds  []int
 	classes []*omp.Coder
@@ -91,7 +94,7 @@ func newPredictor(m *Model, impl gblas.Float64) (*predictor, error) {
 	G := c.Gram()
 	if collab > 0 {
 		p.gram = mat.DenseCopyOf(G)
-		if err := p.factorCollab(collab); err != nil {
+		if err := p.factorCollab(impl, collab); err != nil {
 			return nil, err
 		}
 		return p, nil
@@ -135,24 +138,19 @@ func (m *Model) classOrder() (order, bounds []int) {
 }
 
 // factorCollab factorises G + λ_c I, G the Gram matrix in class order
-// held in p.gram, for the collaborative rule.
-func (p *predictor) factorCollab(collab float64) error {
+// held in p.gram, for the collaborative rule, on the backend impl, which
+// then solves with the factor (collabScores): a small set's K is its
+// number of training samples, and a table of a few thousand rows
+// compares the rule on every fold, so these are systems of thousands.
+func (p *predictor) factorCollab(impl gblas.Float64, collab float64) error {
 	// The ridge code's matrix: G + λ_c I is positive definite for any
-	// λ_c > 0, so its Cholesky factor exists.
-	G := p.gram
-	k, _ := G.Dims()
-	h := mat.NewSymDense(k, nil)
-	for i := range k {
-		for j := i; j < k; j++ {
-			h.SetSym(i, j, G.At(i, j))
-		}
-		h.SetSym(i, i, G.At(i, i)+collab)
-	}
-	var ch mat.Cholesky
-	if !ch.Factorize(h) {
+	// λ_c > 0, so its Cholesky factor exists but where rounding spoils it.
+	k, _ := p.gram.Dims()
+	u, err := cholUpper(impl, k, p.gram.RawMatrix().Data, collab)
+	if err != nil {
 		return fmt.Errorf("oddl: collaborative rule: G + %g·I is not positive definite", collab)
 	}
-	p.collab = &ch
+	p.collab, p.impl = u, impl
 	return nil
 }
 
@@ -201,9 +199,7 @@ func (p *predictor) scores(ctx context.Context, m *Model, Xc *mat.Dense) (*mat.D
 			xx[i] = dot(x, x)
 		}
 		if p.collab != nil {
-			if err := p.collabScores(S.Slice(lo, hi, 0, q).(*mat.Dense), A, xx[:nb]); err != nil {
-				return nil, err
-			}
+			p.collabScores(S.Slice(lo, hi, 0, q).(*mat.Dense), A, xx[:nb])
 			continue
 		}
 		if err := p.coder.EncodeGramTo(&codes, A, xx[:nb]); err != nil {
@@ -249,44 +245,43 @@ func (p *predictor) scores(ctx context.Context, m *Model, Xc *mat.Dense) (*mat.D
 // the rows of A and squared norms xx into S. With the ridge code a of a
 // sample and its correlations b = D x, the residual of class c's part is
 // ||x||² − 2 a_cᵀ b_c + a_cᵀ G_cc a_c, read from G without the samples.
-func (p *predictor) collabScores(S, A *mat.Dense, xx []float64) error {
+//
+// The codes, A·(G + λ_c I)⁻¹, and the products G_cc·a_c of every class are
+// matrix products of the whole chunk on the backend.
+func (p *predictor) collabScores(S, A *mat.Dense, xx []float64) {
 	nb, k := A.Dims()
-	var C mat.Dense
-	if err := p.collab.SolveTo(&C, A.T()); err != nil {
-		return fmt.Errorf("oddl: collaborative rule: %w", err)
-	}
-	// C is K×nb: column i is sample i's code.
-	_, q := S.Dims()
-	code := make([]float64, k)
-	tmp := make([]float64, k)
+	ra := A.RawMatrix()
+	codes := make([]float64, nb*k)
 	for i := range nb {
-		for j := range k {
-			code[j] = C.At(j, i)
+		copy(codes[i*k:(i+1)*k], ra.Data[i*ra.Stride:i*ra.Stride+k])
+	}
+	cholSolveRows(p.impl, k, p.collab, nb, codes, k)
+	_, q := S.Dims()
+	g := p.gram.RawMatrix()
+	var ga []float64
+	for c := range q {
+		lo, hi := p.bounds[c], p.bounds[c+1]
+		if lo == hi {
+			for i := range nb {
+				S.Set(i, c, -math.MaxFloat64)
+			}
+			continue
 		}
-		b := A.RawRowView(i)
-		row := S.RawRowView(i)
-		for c := range q {
-			lo, hi := p.bounds[c], p.bounds[c+1]
-			if lo == hi {
-				row[c] = -math.MaxFloat64
-				continue
-			}
-			ac := code[lo:hi]
-			r2 := xx[i] - 2*dot(ac, b[lo:hi])
-			for t := lo; t < hi; t++ {
-				g := p.gram.RawRowView(t)[lo:hi]
-				tmp[t] = dot(g, ac)
-			}
-			r2 += dot(ac, tmp[lo:hi])
-			norm := math.Sqrt(dot(ac, ac))
+		kc := hi - lo
+		ga = slices.Grow(ga[:0], nb*kc)[:nb*kc]
+		// Row i of ga is G_cc·a_c of sample i (G is symmetric).
+		p.impl.Dgemm(gblas.NoTrans, gblas.NoTrans, nb, kc, kc, 1, codes[lo:], k, g.Data[lo*g.Stride+lo:], g.Stride, 0, ga, kc)
+		for i := range nb {
+			ac := codes[i*k+lo : i*k+hi]
+			r2 := xx[i] - 2*kernel.DotUnitary(ac, ra.Data[i*ra.Stride+lo:i*ra.Stride+hi]) + kernel.DotUnitary(ac, ga[i*kc:(i+1)*kc])
+			norm := math.Sqrt(kernel.DotUnitary(ac, ac))
 			if !(norm > 0) {
-				row[c] = -math.MaxFloat64
+				S.Set(i, c, -math.MaxFloat64)
 				continue
 			}
-			row[c] = -math.Sqrt(math.Max(r2, 0)) / norm
+			S.Set(i, c, -math.Sqrt(math.Max(r2, 0))/norm)
 		}
 	}
-	return nil
 }
 
 // codeRows is the sparse codes of either precision (omp.Codes,
