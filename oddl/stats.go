@@ -2,6 +2,7 @@ package oddl
 
 import (
 	"math"
+	"slices"
 
 	gblas "gonum.org/v1/gonum/blas"
 
@@ -20,6 +21,53 @@ type accumulator struct {
 	rec     []float64   // a chunk's reconstructions D~ᵀa
 	obj     []accSample // and objective terms
 	res     [][]float64 // a residual scratch per goroutine
+	terms   []atomTerms // each goroutine's codes by atom
+}
+
+// atomTerms lists the code entries of a run of samples atom by atom, each
+// atom's in sample order (compressed sparse rows): atom lo+r has the
+// samples idx[ptr[r]:ptr[r+1]] with the coefficients c[ptr[r]:ptr[r+1]].
+// With them, a row of N or P gains all its samples in one pass of
+// kernel.AxpyRowsCSR rather than a pass a sample, with the same values:
+// one fused multiply-add a term and element, in sample order, as
+// kernel.AxpyUnitary a sample gives.
+type atomTerms struct {
+	ptr, at, idx []int
+	c            []float64
+}
+
+// collect lists the entries of atoms lo..hi−1 in the codes of samples
+// r0..r1−1, each sample as its index less r0.
+func (t *atomTerms) collect(codes *omp.Codes, r0, r1, lo, hi int) {
+	k := hi - lo
+	t.ptr = slices.Grow(t.ptr[:0], k+1)[:k+1]
+	t.at = slices.Grow(t.at[:0], k)[:k]
+	clear(t.ptr)
+	for i := r0; i < r1; i++ {
+		idx, _ := codes.Row(i)
+		for _, j := range idx {
+			if j >= lo && j < hi {
+				t.ptr[j-lo+1]++
+			}
+		}
+	}
+	for r := range k {
+		t.ptr[r+1] += t.ptr[r]
+	}
+	copy(t.at, t.ptr[:k])
+	total := t.ptr[k]
+	t.idx = slices.Grow(t.idx[:0], total)[:total]
+	t.c = slices.Grow(t.c[:0], total)[:total]
+	for i := r0; i < r1; i++ {
+		idx, val := codes.Row(i)
+		for p, j := range idx {
+			if j >= lo && j < hi {
+				e := t.at[j-lo]
+				t.idx[e], t.c[e] = i-r0, val[p]
+				t.at[j-lo]++
+			}
+		}
+	}
 }
 
 // accChunk is the number of samples accumulate reconstructs before adding
@@ -52,6 +100,9 @@ func (a *accumulator) add(st *state, b *batch, codes *omp.Codes, lambda0 float64
 	for len(a.res) < workers {
 		a.res = append(a.res, make([]float64, st.n))
 	}
+	for len(a.terms) < workers {
+		a.terms = append(a.terms, atomTerms{})
+	}
 	var bs batchStats
 	errs := 0
 	for c0 := 0; c0 < r; c0 += accChunk {
@@ -63,7 +114,7 @@ func (a *accumulator) add(st *state, b *batch, codes *omp.Codes, lambda0 float64
 		par.Do(workers, func(w int) { a.reconstruct(st, b, codes, c0, c1, w, workers) })
 		par.Do(workers, func(w int) {
 			lo, hi := w*st.k/workers, (w+1)*st.k/workers
-			a.addRows(st, b, codes, c0, c1, lo, hi)
+			a.addRows(st, b, codes, c0, c1, lo, hi, &a.terms[w])
 		})
 		for _, o := range a.obj[:c1-c0] {
 			bs.rec += o.rec
@@ -73,6 +124,12 @@ func (a *accumulator) add(st *state, b *batch, codes *omp.Codes, lambda0 float64
 			}
 		}
 	}
+	// N gains the whole batch's samples at once, atom by atom (the order
+	// of each entry's terms is the sample order all the same).
+	par.Do(workers, func(w int) {
+		lo, hi := w*st.k/workers, (w+1)*st.k/workers
+		a.addN(st, b, codes, lo, hi, &a.terms[w])
+	})
 	fr := float64(r)
 	bs.rec /= fr
 	bs.cls /= fr
@@ -92,9 +149,9 @@ func (a *accumulator) reconstruct(st *state, b *batch, codes *omp.Codes, c0, c1,
 		idx, val := codes.Row(i)
 		rec := a.rec[(i-c0)*s : (i-c0+1)*s]
 		clear(rec)
-		for p, j := range idx {
-			kernel.AxpyUnitary(val[p], st.dt[j*s:(j+1)*s], rec)
-		}
+		// One AxpyUnitary an atom, in the code's order, with rec held in
+		// registers through them.
+		kernel.AxpyRows(val, st.dt, s, idx, rec)
 		for i, v := range x {
 			res[i] = v - rec[i]
 		}
@@ -111,15 +168,13 @@ func (a *accumulator) reconstruct(st *state, b *batch, codes *omp.Codes, c0, c1,
 }
 
 // addRows adds the codes of samples c0..c1−1, in order, to the rows
-// lo..hi−1 of M, N and (when kept) P = M·D~, which gains a aᵀD~: row j
-// gets a_j·rec.
-func (a *accumulator) addRows(st *state, b *batch, codes *omp.Codes, c0, c1, lo, hi int) {
+// lo..hi−1 of M, of N's label part, and (when kept) of P = M·D~, which
+// gains a aᵀD~: row j gets a_j·rec. t is the goroutine's scratch.
+func (a *accumulator) addRows(st *state, b *batch, codes *omp.Codes, c0, c1, lo, hi int, t *atomTerms) {
 	k, n, s := st.k, st.n, st.stride()
 	for i := c0; i < c1; i++ {
-		x := b.x.RawRowView(i)
 		y := b.lab[i]
 		idx, val := codes.Row(i)
-		rec := a.rec[(i-c0)*s : (i-c0+1)*s]
 		for p, j := range idx {
 			if j < lo || j >= hi {
 				continue
@@ -129,14 +184,24 @@ func (a *accumulator) addRows(st *state, b *batch, codes *omp.Codes, c0, c1, lo,
 			for p2, j2 := range idx {
 				mrow[j2] += v * val[p2]
 			}
-			nrow := st.nt[j*s : (j+1)*s]
-			kernel.AxpyUnitary(v, x, nrow[:n])
-			nrow[n+y] += v
-			if st.pValid {
-				kernel.AxpyUnitary(v, rec, st.p[j*s:(j+1)*s])
-			}
+			st.nt[j*s+n+y] += v
 		}
 	}
+	if st.pValid && hi > lo {
+		t.collect(codes, c0, c1, lo, hi)
+		kernel.AxpyRowsCSR(hi-lo, s, t.ptr, t.idx, t.c, a.rec, s, st.p[lo*s:], s)
+	}
+}
+
+// addN adds the batch's samples, scaled by their codes, to the rows
+// lo..hi−1 of N's sample part: row j gets Σ_i a_ij·x_i, in sample order.
+func (a *accumulator) addN(st *state, b *batch, codes *omp.Codes, lo, hi int, t *atomTerms) {
+	if hi <= lo {
+		return
+	}
+	x := b.x.RawMatrix()
+	t.collect(codes, 0, b.rows(), lo, hi)
+	kernel.AxpyRowsCSR(hi-lo, st.n, t.ptr, t.idx, t.c, x.Data, x.Stride, st.nt[lo*st.stride():], st.stride())
 }
 
 // forget down-weights the statistics before the t-th mini-batch (counted
