@@ -127,10 +127,16 @@ type Report struct {
 	JointUpdates int64    `json:"joint_updates"`
 	TestError    *float64 `json:"test_error"`
 	TestErrors   int      `json:"test_errors"`
-	NTrain       int      `json:"n_train"`
-	NTest        int      `json:"n_test"`
-	Model        string   `json:"model,omitempty"`
-	Resumed      bool     `json:"resumed"`
+	// BaselineError is the test error of naming the training set's most
+	// frequent class (BaselineClass) for every test sample: what a model
+	// that learned nothing from the values gets, so that a test error near
+	// it reads as one.
+	BaselineError *float64 `json:"baseline_error,omitempty"`
+	BaselineClass string   `json:"baseline_class,omitempty"`
+	NTrain        int      `json:"n_train"`
+	NTest         int      `json:"n_test"`
+	Model         string   `json:"model,omitempty"`
+	Resumed       bool     `json:"resumed"`
 	// Classes names the model's classes: the labels of the training data.
 	Classes []string `json:"classes,omitempty"`
 	// PeakRSS is the process's peak resident memory, in bytes (0 where

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"runtime"
+	"strconv"
 	"time"
 
 	"gonum.org/v1/gonum/mat"
@@ -452,7 +453,41 @@ func (r *session) evaluate(rep *Report) error {
 		return err
 	}
 	rep.TestError, rep.TestErrors, rep.NTest = &ev.ErrorRate, ev.Errors, ev.Samples
+	if c, ok := mostFrequent(r.train.Labels(), len(ev.Confusion)); ok && ev.Samples > 0 {
+		named := 0
+		for _, n := range ev.Confusion[c] {
+			named += n
+		}
+		e := 1 - float64(named)/float64(ev.Samples)
+		rep.BaselineError, rep.BaselineClass = &e, className(rep.Classes, c)
+	}
 	return nil
+}
+
+// mostFrequent returns the most frequent of labels in 0..classes−1 (the
+// first of those as frequent), false if there is none.
+func mostFrequent(labels []int, classes int) (int, bool) {
+	counts := make([]int, classes)
+	for _, l := range labels {
+		if l >= 0 && l < classes {
+			counts[l]++
+		}
+	}
+	best := -1
+	for c, n := range counts {
+		if n > 0 && (best < 0 || n > counts[best]) {
+			best = c
+		}
+	}
+	return best, best >= 0
+}
+
+// className is class c's name among names, its number if it has none.
+func className(names []string, c int) string {
+	if c < len(names) && names[c] != "" {
+		return names[c]
+	}
+	return strconv.Itoa(c)
 }
 
 // Source returns a training source over the samples: byte images are

@@ -62,6 +62,9 @@ func (res *Result) WriteText(w io.Writer) error {
 	}
 	if rep.TestError != nil {
 		fmt.Fprintf(&b, "test error   %.2f%% (%d of %d)\n", 100**rep.TestError, rep.TestErrors, rep.NTest)
+		if rep.BaselineError != nil {
+			fmt.Fprintf(&b, "baseline     %.2f%% naming the most frequent training class (%s) for every test sample\n", 100**rep.BaselineError, rep.BaselineClass)
+		}
 	} else {
 		fmt.Fprintln(&b, "test error   - (no test set, or -test=false)")
 	}

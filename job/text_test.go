@@ -4,10 +4,12 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"math"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/oddl-go/oddl/dataset"
 	"github.com/oddl-go/oddl/oddl"
 )
 
@@ -72,4 +74,54 @@ func TestProgressPrinter(t *testing.T) {
 	var nilp *ProgressPrinter
 	nilp.Update(oddl.Progress{Phase: "init"})
 	nilp.Done()
+}
+
+// TestBaseline: the report gives the test error of naming the training
+// set's most frequent class for every test sample, and says it.
+func TestBaseline(t *testing.T) {
+	full := toyImages(300).Images
+	im := *full
+	im.Pix, im.Labels = nil, nil
+	for i, l := range full.Labels {
+		// Half of classes 0 and 1, all of class 2: class 2 is the most
+		// frequent.
+		if l == 2 || i < 150 {
+			im.Pix = append(im.Pix, full.Pix[i*64:(i+1)*64]...)
+			im.Labels = append(im.Labels, l)
+		}
+	}
+	s := toySpec(0)
+	s.Train = dataset.Samples{Images: &im}
+	test := toyImages(90)
+	test.Images.Labels[0], test.Images.Labels[1] = 2, 2 // 32 of class 2
+	s.Test, s.WithTest = test, true
+	res, err := Run(context.Background(), s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep := res.Report
+	if rep.BaselineError == nil || math.Abs(*rep.BaselineError-(1-32.0/90)) > 1e-12 || rep.BaselineClass != "2" {
+		t.Fatalf("baseline %v of class %q, want %v of class 2", rep.BaselineError, rep.BaselineClass, 1-32.0/90)
+	}
+	var b bytes.Buffer
+	if err := res.WriteText(&b); err != nil {
+		t.Fatal(err)
+	}
+	if want := "baseline     64.44% naming the most frequent training class (2) for every test sample\n"; !strings.Contains(b.String(), want) {
+		t.Errorf("summary lacks %q:\n%s", want, b.String())
+	}
+	for _, c := range []struct {
+		labels  []int
+		classes int
+		want    int
+		ok      bool
+	}{
+		{[]int{1, 0, 1, 0}, 2, 0, true}, // a tie: the first class
+		{[]int{2, 2, 1}, 3, 2, true},
+		{nil, 3, 0, false},
+	} {
+		if got, ok := mostFrequent(c.labels, c.classes); ok != c.ok || (ok && got != c.want) {
+			t.Errorf("mostFrequent(%v) = %d, %v; want %d, %v", c.labels, got, ok, c.want, c.ok)
+		}
+	}
 }
