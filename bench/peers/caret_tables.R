@@ -1,0 +1,63 @@
+#!/usr/bin/Rscript
+# Writes nine more tables, of R's caret, rrcov and mlbench packages
+# (Debian: apt-get install r-base-core r-cran-caret r-cran-rrcov
+# r-cran-mlbench), as CSV training and test files in the directory given,
+# a "label" column first (the class as 0..q-1), the numeric columns as
+# given, each table halved, each class apart, by seed 1 (a class of an odd
+# count trains on the smaller half):
+#
+#   credit      caret GermanCredit: 1 000 loans, 61 values (the
+#               categories as 0/1 columns), 2 classes
+#   dhfr        caret dhfr: 325 molecules, 228 descriptors, 2 classes
+#   mdrr        caret mdrr: 528 molecules, 342 descriptors, 2 classes
+#   olitos      rrcov olitos: 120 olive oils, 25 measurements, 4 classes
+#   diabetes3   rrcov diabetes: 145 patients, 5 measurements, 3 classes
+#   hemophilia  rrcov hemophilia: 75 women, 2 measurements, 2 classes
+#   salmon      rrcov salmon: 100 fish, 3 values, 2 origins
+#   fish        rrcov fish: 158 fish (the row with a missing value left
+#               out), 6 measurements, 7 species
+#   wisconsin   mlbench BreastCancer: 683 biopsies (the rows with a
+#               missing value left out), 9 grades, 2 classes
+#
+# usage: bench/peers/caret_tables.R DIR
+#        bench/peers/sklearn_tables.py DIR --pairs credit dhfr ...
+suppressMessages({
+  library(caret)
+  library(rrcov)
+  library(mlbench)
+})
+args <- commandArgs(trailingOnly = TRUE)
+if (length(args) != 1) stop("usage: caret_tables.R DIR")
+dir.create(args[1], showWarnings = FALSE, recursive = TRUE)
+write_halves <- function(name, X, cls) {
+  y <- as.integer(factor(cls)) - 1
+  X <- as.data.frame(lapply(X, function(c) as.numeric(as.character(c))))
+  set.seed(1)
+  train <- sort(unlist(lapply(split(seq_along(y), y), function(i) i[sample.int(length(i), floor(length(i) / 2))])))
+  test <- setdiff(seq_along(y), train)
+  for (part in c("train", "test")) {
+    idx <- if (part == "train") train else test
+    out <- cbind(label = y[idx], X[idx, , drop = FALSE])
+    write.csv(out, file.path(args[1], sprintf("%s-%s.csv", name, part)), row.names = FALSE, quote = FALSE)
+  }
+}
+data(GermanCredit)
+write_halves("credit", GermanCredit[, names(GermanCredit) != "Class"], GermanCredit$Class)
+data(dhfr)
+write_halves("dhfr", dhfr[, -1], dhfr$Y)
+data(mdrr)
+write_halves("mdrr", mdrrDescr, mdrrClass)
+data(olitos)
+write_halves("olitos", olitos[, 1:25], olitos$grp)
+data(diabetes)
+write_halves("diabetes3", diabetes[, 1:5], diabetes$group)
+data(hemophilia)
+write_halves("hemophilia", hemophilia[, 1:2], hemophilia$gr)
+data(salmon)
+write_halves("salmon", salmon[, 1:3], salmon$Origin)
+data(fish)
+fish <- fish[complete.cases(fish), ]
+write_halves("fish", fish[, 1:6], fish$Species)
+data(BreastCancer)
+bc <- BreastCancer[complete.cases(BreastCancer), ]
+write_halves("wisconsin", bc[, 2:10], bc$Class)
