@@ -10,14 +10,21 @@ import (
 	"github.com/oddl-go/oddl/blas"
 )
 
-// randomGram returns DᵀD for a random D of rows×g.
-func randomGram(rng *rand.Rand, rows, g int) *mat.Dense {
-	D := mat.NewDense(rows, g, nil)
+// randomDense returns a rows×cols matrix of standard normal entries,
+// drawn row by row.
+func randomDense(rng *rand.Rand, rows, cols int) *mat.Dense {
+	D := mat.NewDense(rows, cols, nil)
 	for i := range rows {
-		for j := range g {
+		for j := range cols {
 			D.Set(i, j, rng.NormFloat64())
 		}
 	}
+	return D
+}
+
+// randomGram returns DᵀD for a random D of rows×g (randomDense).
+func randomGram(rng *rand.Rand, rows, g int) *mat.Dense {
+	D := randomDense(rng, rows, g)
 	var G mat.Dense
 	G.Mul(D.T(), D)
 	return &G
@@ -100,20 +107,10 @@ func TestCollabScores(t *testing.T) {
 	n, k, nb := 40, 2*cholBlock+30, 6
 	bounds := []int{0, 150, 150, 260, k - 3} // class 1 has no atoms; 3 atoms of no class
 	q := len(bounds) - 1
-	D := mat.NewDense(k, n, nil)
-	for i := range k {
-		for j := range n {
-			D.Set(i, j, rng.NormFloat64())
-		}
-	}
+	D := randomDense(rng, k, n)
 	var G mat.Dense
 	G.Mul(D, D.T())
-	X := mat.NewDense(nb, n, nil)
-	for i := range nb {
-		for j := range n {
-			X.Set(i, j, rng.NormFloat64())
-		}
-	}
+	X := randomDense(rng, nb, n)
 	var A mat.Dense
 	A.Mul(X, D.T())
 	xx := make([]float64, nb)

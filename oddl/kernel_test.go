@@ -65,14 +65,7 @@ func TestRidgeFactorSolve(t *testing.T) {
 		}
 		for _, g := range []int{1, 2, 7, cholBlock - 1, cholBlock, cholBlock + 1, 2*cholBlock + 5} {
 			q, k := 3, g+4
-			Amat := mat.NewDense(k, g, nil)
-			for i := range k {
-				for j := range g {
-					Amat.Set(i, j, rng.NormFloat64())
-				}
-			}
-			var G mat.Dense
-			G.Mul(Amat.T(), Amat)
+			G := randomGram(rng, k, g)
 			B := make([]float64, g*q)
 			for i := range B {
 				B[i] = rng.NormFloat64()
