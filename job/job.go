@@ -133,10 +133,14 @@ type Report struct {
 	// it reads as one.
 	BaselineError *float64 `json:"baseline_error,omitempty"`
 	BaselineClass string   `json:"baseline_class,omitempty"`
-	NTrain        int      `json:"n_train"`
-	NTest         int      `json:"n_test"`
-	Model         string   `json:"model,omitempty"`
-	Resumed       bool     `json:"resumed"`
+	// TrainBaselineError is the error of naming that class for every
+	// training sample, the share of the others (given with a validation,
+	// whose stratified held-out samples have about that share too).
+	TrainBaselineError *float64 `json:"train_baseline_error,omitempty"`
+	NTrain             int      `json:"n_train"`
+	NTest              int      `json:"n_test"`
+	Model              string   `json:"model,omitempty"`
+	Resumed            bool     `json:"resumed"`
 	// Classes names the model's classes: the labels of the training data.
 	Classes []string `json:"classes,omitempty"`
 	// PeakRSS is the process's peak resident memory, in bytes (0 where

@@ -116,6 +116,13 @@ func Run(ctx context.Context, s Spec) (*Result, error) {
 	rep.JointUpdates = r.model.JointUpdates()
 	rep.PeakRSS = membudget.PeakRSS()
 	rep.Validation = vrep
+	if vrep != nil {
+		labels := r.train.Labels()
+		if c, ok := mostFrequent(labels, r.train.NumClasses()); ok {
+			e := 1 - float64(count(labels, c))/float64(len(labels))
+			rep.TrainBaselineError, rep.BaselineClass = &e, className(rep.Classes, c)
+		}
+	}
 	rep.ResidualWeight = r.model.Config().ResidualWeight
 	return &Result{Report: rep, Model: r.model, Dim: r.train.Dim(), Classes: r.train.NumClasses()}, nil
 }
@@ -480,6 +487,17 @@ func mostFrequent(labels []int, classes int) (int, bool) {
 		}
 	}
 	return best, best >= 0
+}
+
+// count is the number of labels equal to c.
+func count(labels []int, c int) int {
+	n := 0
+	for _, l := range labels {
+		if l == c {
+			n++
+		}
+	}
+	return n
 }
 
 // className is class c's name among names, its number if it has none.

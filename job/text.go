@@ -45,6 +45,7 @@ func (res *Result) WriteText(w io.Writer) error {
 		}
 		fmt.Fprintf(&b, "validation   %s: %.2f%% for L=%d λ0=%g %s, chosen from %d settings (best %.2f%%); trained again on all of them\n",
 			how, 100*v.Error, c.L, c.Lambda0, c.Rule(), len(v.Rows), 100*v.Rows[v.BestRow].Error)
+		trainBaseline(&b, &rep)
 	} else if v != nil {
 		how := "the residual weight as given"
 		if v.Chosen != nil {
@@ -55,6 +56,7 @@ func (res *Result) WriteText(w io.Writer) error {
 			kept = ""
 		}
 		fmt.Fprintf(&b, "validation   %.2f%% (%d of %d held-out training samples, %.3g of the set); %s%s\n", 100*v.Error, int(math.Round(v.Error*float64(v.Samples))), v.Samples, v.Fraction, how, kept)
+		trainBaseline(&b, &rep)
 	}
 	if s := rep.Stream; s != nil && len(s.Curve) > 0 {
 		last := s.Curve[len(s.Curve)-1]
@@ -77,4 +79,12 @@ func (res *Result) WriteText(w io.Writer) error {
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// trainBaseline writes the line of the training set's baseline under the
+// validation's (Report.TrainBaselineError), if there is one.
+func trainBaseline(b *strings.Builder, rep *Report) {
+	if rep.TrainBaselineError != nil {
+		fmt.Fprintf(b, "baseline     %.2f%% naming the most frequent training class (%s) for every training sample\n", 100**rep.TrainBaselineError, rep.BaselineClass)
+	}
 }

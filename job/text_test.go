@@ -110,6 +110,25 @@ func TestBaseline(t *testing.T) {
 	if want := "baseline     64.44% naming the most frequent training class (2) for every test sample\n"; !strings.Contains(b.String(), want) {
 		t.Errorf("summary lacks %q:\n%s", want, b.String())
 	}
+	if rep.TrainBaselineError != nil || strings.Contains(b.String(), "every training sample") {
+		t.Errorf("a training baseline without a validation:\n%s", b.String())
+	}
+	// With a validation, the training set's own: 100 of its 200 samples
+	// are of class 2.
+	s.Validate = 0.2
+	if res, err = Run(context.Background(), s); err != nil {
+		t.Fatal(err)
+	}
+	if e := res.Report.TrainBaselineError; e == nil || *e != 0.5 {
+		t.Fatalf("training baseline %v, want 0.5", e)
+	}
+	b.Reset()
+	if err := res.WriteText(&b); err != nil {
+		t.Fatal(err)
+	}
+	if want := "baseline     50.00% naming the most frequent training class (2) for every training sample\n"; !strings.Contains(b.String(), want) {
+		t.Errorf("summary lacks %q:\n%s", want, b.String())
+	}
 	for _, c := range []struct {
 		labels  []int
 		classes int
