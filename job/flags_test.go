@@ -42,7 +42,7 @@ func TestBindConfig(t *testing.T) {
 			t.Errorf("no flag -%s", name)
 		}
 	}
-	if c.Model[0] != "k" || c.Model[len(c.Model)-1] != "patch-cells" || len(c.Model) != 27 {
+	if c.Model[0] != "k" || c.Model[len(c.Model)-1] != "patch-cells" || len(c.Model) != 28 {
 		t.Errorf("model flags %v", c.Model)
 	}
 }

@@ -29,6 +29,9 @@ func (res *Result) WriteText(w io.Writer) error {
 	if cfg.LinearFeatures > 0 {
 		rule += fmt.Sprintf(" linear-features=%d linear-gamma=%g", cfg.LinearFeatures, cfg.LinearGamma)
 	}
+	if cfg.LinearHinge {
+		rule += " linear-hinge"
+	}
 	fmt.Fprintf(&b, "model        K=%d L=%d λ0=%g batch=%d epochs=%d init=%d init-mode=%s coding=%s refit=%t refit-pass=%t task-step=%g %s preprocess=%s\n", cfg.K, cfg.L, cfg.Lambda0, cfg.Batch, cfg.Epochs, cfg.InitSamples, cfg.Init, cfg.Coding, cfg.Refit, cfg.RefitPass, cfg.TaskStep, rule, cfg.Preprocess)
 	fmt.Fprintf(&b, "updates      %d joint (discriminative) mini-batch updates\n", rep.JointUpdates)
 	if p := cfg.Settings().Patches; p != nil {

@@ -26,6 +26,7 @@ type Settings struct {
 	Linear         float64        `json:"linear,omitempty"`
 	LinearFeatures int            `json:"linear_features,omitempty"`
 	LinearGamma    float64        `json:"linear_gamma,omitempty"`
+	LinearHinge    bool           `json:"linear_hinge,omitempty"`
 	InitMode       Init           `json:"init_mode"`
 	Preprocess     Preprocess     `json:"preprocess"`
 	Patches        *PatchSettings `json:"patches,omitempty"`
@@ -52,7 +53,7 @@ func (c Config) Settings() Settings {
 		K: c.K, L: c.L, Lambda0: c.Lambda0, Lambda1: c.Lambda1,
 		Epochs: c.Epochs, Batch: c.Batch, InitSamples: c.InitSamples, Sweeps: c.Research.Sweeps,
 		Coding: c.Coding, Refit: c.Refit, RefitPass: c.RefitPass, TaskStep: c.TaskStep,
-		ResidualWeight: c.ResidualWeight, Collaborative: c.Collaborative, Linear: c.Linear, LinearFeatures: c.LinearFeatures, LinearGamma: c.LinearGamma, InitMode: c.Init, Preprocess: c.Preprocess,
+		ResidualWeight: c.ResidualWeight, Collaborative: c.Collaborative, Linear: c.Linear, LinearFeatures: c.LinearFeatures, LinearGamma: c.LinearGamma, LinearHinge: c.LinearHinge, InitMode: c.Init, Preprocess: c.Preprocess,
 		Forget: c.Research.Forget, Seed: c.Seed, Precision: c.Precision,
 	}
 	if c.PatchesOn() {
@@ -70,7 +71,7 @@ func (s Settings) Apply(c Config) Config {
 	c.Epochs, c.Batch, c.InitSamples, c.Research.Sweeps = s.Epochs, s.Batch, s.InitSamples, s.Sweeps
 	c.Coding, c.Refit, c.RefitPass, c.TaskStep = s.Coding, s.Refit, s.RefitPass, s.TaskStep
 	c.ResidualWeight, c.Collaborative, c.Linear, c.Init, c.Preprocess = s.ResidualWeight, s.Collaborative, s.Linear, s.InitMode, s.Preprocess
-	c.LinearFeatures, c.LinearGamma = s.LinearFeatures, s.LinearGamma
+	c.LinearFeatures, c.LinearGamma, c.LinearHinge = s.LinearFeatures, s.LinearGamma, s.LinearHinge
 	c.Research.Forget, c.Seed = s.Forget, s.Seed
 	if s.Precision != "" {
 		c.Precision = s.Precision

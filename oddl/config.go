@@ -258,6 +258,14 @@ type Config struct {
 	// LinearGamma is the kernel rule's width γ (> 0 with LinearFeatures,
 	// else 0).
 	LinearGamma float64
+	// LinearHinge fits the linear rule (not the kernel rule) by the
+	// squared hinge loss instead of least squares: a linear SVM of each
+	// class against the others, of regularization Linear·N·|w|²
+	// (linear.go, fitHinge). Least squares masks a class that lies
+	// between others along the direction that tells them apart, and it is
+	// pulled by rows far on the right side of the boundary; tables compare
+	// both on held-out rows.
+	LinearHinge bool
 	// Precision is the floating-point type of training and prediction:
 	// PrecisionFloat64 or PrecisionFloat32 ("" means PrecisionFloat64).
 	Precision Precision
@@ -388,6 +396,9 @@ func (c Config) Validate() error {
 	}
 	if c.LinearFeatures > 0 && c.Linear == 0 {
 		return configErr("%d kernel features without the linear rule: the kernel rule is the linear rule on them (set its weight too)", c.LinearFeatures)
+	}
+	if c.LinearHinge && (c.Linear == 0 || c.LinearFeatures > 0) {
+		return configErr("the hinge loss is the linear rule's (set its weight, and no kernel features)")
 	}
 	if (c.LinearFeatures > 0) != (c.LinearGamma > 0) {
 		return configErr("kernel features %d with width %v: set both, or neither", c.LinearFeatures, c.LinearGamma)

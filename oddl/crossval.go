@@ -49,6 +49,10 @@ type ValidationGrid struct {
 	KernelGamma    []float64
 	KernelWeights  []float64
 	KernelFeatures int
+	// Hinge lists the weights of the linear rule fitted by the hinge loss
+	// (Config.LinearHinge), compared after the least-squares ones, one
+	// row each.
+	Hinge []float64
 	// OneFold compares the settings on the first fold alone: trained on
 	// the other folds, scored on its rows (for a table too large to need
 	// every fold, ChooseSmall).
@@ -88,6 +92,7 @@ func DefaultValidationGrid(base Config) ValidationGrid {
 		KernelGamma:     SmallGrid(base).KernelGamma,
 		KernelWeights:   SmallGrid(base).KernelWeights,
 		KernelFeatures:  SmallGrid(base).KernelFeatures,
+		Hinge:           SmallGrid(base).Hinge,
 	}
 }
 
@@ -108,6 +113,8 @@ type ValidationRow struct {
 	// LinearFeatures and LinearGamma make it the kernel rule.
 	LinearFeatures int     `json:"linear_features,omitempty"`
 	LinearGamma    float64 `json:"linear_gamma,omitempty"`
+	// LinearHinge: the linear rule fitted by the hinge loss.
+	LinearHinge bool `json:"linear_hinge,omitempty"`
 	// Preprocess is the row's preprocessing when the grid compares them.
 	Preprocess Preprocess `json:"preprocess,omitempty"`
 	// Errors of Samples held-out samples (every training row once).
@@ -144,7 +151,7 @@ func (v Validation) Apply(base Config, grid ValidationGrid) Config {
 	}
 	base.ResidualWeight = r.ResidualWeight
 	base.Collaborative = r.Collaborative
-	base.Linear, base.LinearFeatures, base.LinearGamma = r.Linear, r.LinearFeatures, r.LinearGamma
+	base.Linear, base.LinearFeatures, base.LinearGamma, base.LinearHinge = r.Linear, r.LinearFeatures, r.LinearGamma, r.LinearHinge
 	if r.Preprocess != "" {
 		base.Preprocess = r.Preprocess
 	}
@@ -162,6 +169,9 @@ func (v Validation) Apply(base Config, grid ValidationGrid) Config {
 func (r ValidationRow) Rule() string {
 	if r.LinearFeatures > 0 {
 		return fmt.Sprintf("kernel rule on the samples (%d features, γ = %g), λ = %g", r.LinearFeatures, r.LinearGamma, r.Linear)
+	}
+	if r.LinearHinge {
+		return fmt.Sprintf("linear SVM rule on the samples, λ = %g", r.Linear)
 	}
 	if r.Linear > 0 {
 		return fmt.Sprintf("linear rule on the samples, λ = %g", r.Linear)
@@ -302,7 +312,7 @@ func CrossValidate(ctx context.Context, base Config, given Given, X *mat.Dense, 
 	// The linear rules, last: one row each, on the pixels (a front end's
 	// features are not what they read); none where every representation
 	// compared is a front end (one the caller fixed).
-	lins, gammas := grid.Linear, grid.KernelGamma
+	lins, hinges, gammas := grid.Linear, grid.Hinge, grid.KernelGamma
 	if !slices.Contains(fronts, patch.Config{}) || kernels == 0 || X.RawMatrix().Cols > grid.KernelFeatures {
 		// (Samples of more values than features: the map, m×n, would
 		// outweigh the model, and a few random directions in so many
@@ -310,15 +320,19 @@ func CrossValidate(ctx context.Context, base Config, given Given, X *mat.Dense, 
 		gammas = nil
 	}
 	if !slices.Contains(fronts, patch.Config{}) {
-		lins = nil
+		lins, hinges = nil, nil
 	}
 	type linRow struct {
 		w, gamma float64
 		features int
+		hinge    bool
 	}
 	var linRows []linRow
 	for _, w := range lins {
 		linRows = append(linRows, linRow{w: w})
+	}
+	for _, w := range hinges {
+		linRows = append(linRows, linRow{w: w, hinge: true})
 	}
 	for _, g := range gammas {
 		for _, w := range grid.KernelWeights {
@@ -328,11 +342,11 @@ func CrossValidate(ctx context.Context, base Config, given Given, X *mat.Dense, 
 	for _, lr := range linRows {
 		c := base
 		c.L, c.Lambda0, c.Collaborative, c.Linear, c.Patches = min(ls[0], c.K), l0s[0], 0, lr.w, patch.Config{}
-		c.LinearFeatures, c.LinearGamma = lr.features, lr.gamma
+		c.LinearFeatures, c.LinearGamma, c.LinearHinge = lr.features, lr.gamma, lr.hinge
 		if err := c.Validate(); err != nil {
 			return Validation{}, fmt.Errorf("oddl: validation grid: %w", err)
 		}
-		rows = append(rows, ValidationRow{K: ks[0], L: ls[0], Lambda0: l0s[0], ResidualWeight: base.ResidualWeight, Linear: lr.w, LinearFeatures: lr.features, LinearGamma: lr.gamma})
+		rows = append(rows, ValidationRow{K: ks[0], L: ls[0], Lambda0: l0s[0], ResidualWeight: base.ResidualWeight, Linear: lr.w, LinearFeatures: lr.features, LinearGamma: lr.gamma, LinearHinge: lr.hinge})
 	}
 	// Settings the whole set cannot train are refused as training would
 	// refuse them, naming the whole set rather than a fold.
@@ -347,9 +361,10 @@ func CrossValidate(ctx context.Context, base Config, given Given, X *mat.Dense, 
 		}
 	}
 	var impl gblas.Float64
+	rt := buildOptions(opts).rt
+	threads := (&Model{rt: runtimeSettings{threads: rt.threads}}).threads()
 	if len(gammas) > 0 {
-		o := buildOptions(opts)
-		m := &Model{rt: runtimeSettings{backend: o.rt.backend, threads: o.rt.threads}}
+		m := &Model{rt: runtimeSettings{backend: rt.backend, threads: rt.threads}}
 		var err error
 		if impl, _, err = m.backend(); err != nil {
 			return Validation{}, err
@@ -421,13 +436,14 @@ func CrossValidate(ctx context.Context, base Config, given Given, X *mat.Dense, 
 			switch {
 			case lr.features == 0 && ld == nil:
 				ld = newLinearData(Xt, yt, classes)
+				ld.threads = threads
 			case lr.features > 0 && (i == 0 || linRows[i-1].gamma != lr.gamma):
 				if err := ctx.Err(); err != nil {
 					return Validation{}, err
 				}
 				ld = newKernelData(impl, Xt, yt, classes, newFourierMap(statsOf(Xt), lr.features, lr.gamma, base.Seed))
 			}
-			rule, err := ld.fit(lr.w)
+			rule, err := ld.fitRule(lr.w, lr.hinge)
 			if err != nil {
 				return Validation{}, fmt.Errorf("oddl: validation fold: %w", err)
 			}

@@ -48,6 +48,7 @@ func decode(data []byte) (*Model, error) {
 	h := headerFlags{front: ver == patchVersion, rule: ver >= ruleVersion, prec: ver >= precVersion, lin: ver >= linVersion, kernel: extras&extraKernel != 0}
 	m.headerFields(r, &h)
 	m.cfg.LinearFeatures = int(extras >> kernelShift)
+	m.cfg.LinearHinge = extras&extraHinge != 0
 	switch {
 	case !h.prec:
 		m.cfg.Precision = PrecisionFloat64

@@ -125,6 +125,9 @@ func (m *Model) extras() uint32 {
 	if f := m.cfg.LinearFeatures; f > 0 {
 		e |= extraKernel | uint32(f)<<kernelShift
 	}
+	if m.cfg.LinearHinge {
+		e |= extraHinge
+	}
 	return e
 }
 

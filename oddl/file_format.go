@@ -23,7 +23,9 @@ import (
 //	            extras (version 13)                uint32: the arrays after the
 //	                                               usual ones, bit 0 the linear
 //	                                               rule (R below), bit 1 the
-//	                                               columns' statistics (S)
+//	                                               columns' statistics (S);
+//	                                               bit 3: R was fitted by the
+//	                                               hinge loss (no array)
 //	            L, Batch, Epochs, InitSamples,
 //	            Sweeps                             int64
 //	            Lambda0, Lambda1, Forget           float64
@@ -153,7 +155,10 @@ const (
 	// is the extras' bits 16 to 31.
 	extraKernel = 4
 	kernelShift = 16
-	knownExtras = extraLinear | extraStandard | extraKernel
+	// extraHinge: the linear rule's array was fitted by the hinge loss
+	// (Config.LinearHinge); the arrays are the same.
+	extraHinge  = 8
+	knownExtras = extraLinear | extraStandard | extraKernel | extraHinge
 	// maxVersion is the highest version read.
 	maxVersion = linVersion
 	maxHeader  = 1<<12 + maxNamesBytes + maxPatchBytes

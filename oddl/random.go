@@ -17,12 +17,17 @@ import "math/rand/v2"
 //     state (seed ⊕ atomSalt, b).
 //   - The multiclass hinge step of the refit shuffles its codes with a PCG
 //     of state (seed, hingeSalt).
+//   - The linear rule fitted by the hinge loss (Config.LinearHinge) visits
+//     the rows of class c's problem in orders drawn by a PCG of state
+//     (c, svmSalt), the same whatever the seed: the fit depends on the
+//     rows alone.
 //
 // The salts keep the streams of one seed apart; they are the ASCII of
-// "reseed!!" and "hinge".
+// "reseed!!", "hinge" and "linsvm".
 const (
 	atomSalt  = 0x7265736565642121
 	hingeSalt = 0x68696e6765
+	svmSalt   = 0x6c696e73766d
 )
 
 // streamKey derives the key of the sample order of one pass from the seed.

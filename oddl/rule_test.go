@@ -183,8 +183,9 @@ func testChooseSmallSubspaces(t *testing.T, per int) {
 		t.Fatalf("%d folds, want %d", v.Folds, want)
 	}
 	// Values without an image shape: both preprocessings, each with the
-	// dictionary's rules, then the linear and the kernel rules.
-	if len(v.Rows) != 2*(len(DefaultResidualGrid())+len(DefaultCollaborativeGrid()))+len(DefaultLinearGrid())+len(DefaultKernelGrid())*len(DefaultKernelWeights()) {
+	// dictionary's rules, then the linear (least squares and hinge) and the
+	// kernel rules.
+	if len(v.Rows) != 2*(len(DefaultResidualGrid())+len(DefaultCollaborativeGrid()))+len(DefaultLinearGrid())+len(DefaultHingeGrid())+len(DefaultKernelGrid())*len(DefaultKernelWeights()) {
 		t.Fatalf("%d rows, want every rule once for each preprocessing", len(v.Rows))
 	}
 	if per < RuleFolds {

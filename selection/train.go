@@ -100,9 +100,9 @@ func GridFor(spec string, cfg oddl.Config, fixed Fixed) (oddl.ValidationGrid, er
 // fixed.
 func SmallGrid(base oddl.Config, n int, fixed Fixed) oddl.ValidationGrid {
 	g := oddl.SmallGridFor(base, n)
-	if fixed["residual-weight"] || fixed["collaborative"] || fixed["linear"] || fixed["linear-features"] || fixed["linear-gamma"] {
+	if fixed["residual-weight"] || fixed["collaborative"] || fixed["linear"] || fixed["linear-features"] || fixed["linear-gamma"] || fixed["linear-hinge"] {
 		g.ResidualWeights, g.Collaborative, g.Linear = nil, nil, nil
-		g.KernelGamma, g.KernelWeights = nil, nil
+		g.KernelGamma, g.KernelWeights, g.Hinge = nil, nil, nil
 	}
 	if fixed["patches"] {
 		g.Patches = nil
@@ -122,7 +122,7 @@ func ChoosesSmall(cfg, base oddl.Config, n int, fixed Fixed) bool {
 		return false
 	}
 	g := SmallGrid(base, n, fixed)
-	return len(g.ResidualWeights)+len(g.Collaborative)+len(g.Linear)+len(g.KernelGamma)*len(g.KernelWeights) > 1 || len(g.Patches) > 1 || len(g.Preprocess) > 1
+	return len(g.ResidualWeights)+len(g.Collaborative)+len(g.Linear)+len(g.Hinge)+len(g.KernelGamma)*len(g.KernelWeights) > 1 || len(g.Patches) > 1 || len(g.Preprocess) > 1
 }
 
 // Fitted returns the configuration that a cross-validation v of grid

@@ -1,7 +1,8 @@
 #!/usr/bin/Rscript
-# Writes nine more tables, of R's caret, rrcov and mlbench packages
-# (Debian: apt-get install r-base-core r-cran-caret r-cran-rrcov
-# r-cran-mlbench), as CSV training and test files in the directory given,
+# Writes thirteen more tables, of R's caret, rrcov, mlbench and MASS
+# packages (Debian: apt-get install r-base-core r-cran-caret r-cran-rrcov
+# r-cran-mlbench r-cran-mass), as CSV training and test files in the
+# directory given,
 # a "label" column first (the class as 0..q-1), the numeric columns as
 # given, each table halved, each class apart, by seed 1 (a class of an odd
 # count trains on the smaller half):
@@ -18,6 +19,11 @@
 #               out), 6 measurements, 7 species
 #   wisconsin   mlbench BreastCancer: 683 biopsies (the rows with a
 #               missing value left out), 9 grades, 2 classes
+#   cox2        caret cox2: 462 molecules, 255 descriptors, 2 classes
+#   cats        MASS cats: 144 cats, body and heart weight, 2 sexes
+#   birthwt     MASS birthwt: 189 births, 8 values of the mother (the
+#               birth weight itself left out), 2 classes (low or not)
+#   painters    MASS painters: 54 painters, 4 scores, 8 schools
 #
 # usage: bench/peers/caret_tables.R DIR
 #        bench/peers/sklearn_tables.py DIR --pairs credit dhfr ...
@@ -25,6 +31,7 @@ suppressMessages({
   library(caret)
   library(rrcov)
   library(mlbench)
+  library(MASS)
 })
 args <- commandArgs(trailingOnly = TRUE)
 if (length(args) != 1) stop("usage: caret_tables.R DIR")
@@ -61,3 +68,8 @@ write_halves("fish", fish[, 1:6], fish$Species)
 data(BreastCancer)
 bc <- BreastCancer[complete.cases(BreastCancer), ]
 write_halves("wisconsin", bc[, 2:10], bc$Class)
+data(cox2)
+write_halves("cox2", cox2Descr, cox2Class)
+write_halves("cats", cats[, 2:3], cats$Sex)
+write_halves("birthwt", birthwt[, c("age", "lwt", "race", "smoke", "ptl", "ht", "ui", "ftv")], birthwt$low)
+write_halves("painters", painters[, 1:4], painters$School)
