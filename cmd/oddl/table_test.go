@@ -113,4 +113,10 @@ func TestTableKernelRule(t *testing.T) {
 		t.Errorf("flags gave %d features, γ %v, λ %v; validation %+v", rep.LinearFeatures, rep.LinearGamma, rep.Linear, rep.Validation)
 	}
 	checkOneLineError(t, "kernel features alone", []string{"train", "-data", trainCSV, "-linear-features", "256", "-linear-gamma", "2"}, "kernel features without the linear rule")
+	// The linear SVM rule by its flags, and refused without a weight.
+	rep = trainJSON(t, "-data", trainCSV, "-linear", "0.001", "-linear-hinge")
+	if !rep.LinearHinge || rep.Linear != 0.001 || rep.LinearFeatures != 0 || rep.Validation != nil {
+		t.Errorf("flags gave hinge %t, λ %v, %d features; validation %+v", rep.LinearHinge, rep.Linear, rep.LinearFeatures, rep.Validation)
+	}
+	checkOneLineError(t, "hinge alone", []string{"train", "-data", trainCSV, "-linear-hinge"}, "the hinge loss is the linear rule's")
 }
