@@ -360,13 +360,15 @@ func CrossValidate(ctx context.Context, base Config, given Given, X *mat.Dense, 
 			return Validation{}, configErr("K = %d atoms but only %d of the %d training samples are usable atoms (not constant)", c.K, varied, N)
 		}
 	}
-	var impl gblas.Float64
+	// The run-time options as a model would take them: the linear SVM
+	// rows' goroutines and the kernel rows' backend.
 	rt := buildOptions(opts).rt
-	threads := (&Model{rt: runtimeSettings{threads: rt.threads}}).threads()
+	runtimeOf := &Model{rt: runtimeSettings{backend: rt.backend, threads: rt.threads}}
+	threads := runtimeOf.threads()
+	var impl gblas.Float64
 	if len(gammas) > 0 {
-		m := &Model{rt: runtimeSettings{backend: rt.backend, threads: rt.threads}}
 		var err error
-		if impl, _, err = m.backend(); err != nil {
+		if impl, _, err = runtimeOf.backend(); err != nil {
 			return Validation{}, err
 		}
 	}
