@@ -137,10 +137,16 @@ type Report struct {
 	// training sample, the share of the others (given with a validation,
 	// whose stratified held-out samples have about that share too).
 	TrainBaselineError *float64 `json:"train_baseline_error,omitempty"`
-	NTrain             int      `json:"n_train"`
-	NTest              int      `json:"n_test"`
-	Model              string   `json:"model,omitempty"`
-	Resumed            bool     `json:"resumed"`
+	// AtBaseline is set when the validation's error is no lower than
+	// TrainBaselineError: the chosen setting did not beat naming the most
+	// frequent class on held-out training samples, so the model has
+	// likely learned nothing that carries over (too few rows, or values
+	// that do not tell the classes apart), and the report says so.
+	AtBaseline bool   `json:"at_baseline,omitempty"`
+	NTrain     int    `json:"n_train"`
+	NTest      int    `json:"n_test"`
+	Model      string `json:"model,omitempty"`
+	Resumed    bool   `json:"resumed"`
 	// Classes names the model's classes: the labels of the training data.
 	Classes []string `json:"classes,omitempty"`
 	// PeakRSS is the process's peak resident memory, in bytes (0 where

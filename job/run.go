@@ -121,6 +121,7 @@ func Run(ctx context.Context, s Spec) (*Result, error) {
 		if c, ok := mostFrequent(labels, r.train.NumClasses()); ok {
 			e := 1 - float64(count(labels, c))/float64(len(labels))
 			rep.TrainBaselineError, rep.BaselineClass = &e, className(rep.Classes, c)
+			rep.AtBaseline = vrep.Error >= e
 		}
 	}
 	rep.ResidualWeight = r.model.Config().ResidualWeight

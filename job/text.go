@@ -76,7 +76,11 @@ func (res *Result) WriteText(w io.Writer) error {
 	fmt.Fprintf(&b, "time         %.2f s this run; all runs: init %.2f s, read %.2f s, coding %.2f s, statistics %.2f s, update %.2f s, refit %.2f s\n",
 		rep.TrainSeconds, t.Init.Seconds(), t.Read.Seconds(), t.Coding.Seconds(), t.Statistics.Seconds(), t.Update.Seconds(), t.Refit.Seconds())
 	fmt.Fprintf(&b, "speed        %.0f samples/s\n", rep.SamplesPerSecond)
-	fmt.Fprintf(&b, "backend      %s, %d threads\n", rep.Backend, rep.Threads)
+	plural := "s"
+	if rep.Threads == 1 {
+		plural = ""
+	}
+	fmt.Fprintf(&b, "backend      %s, %d thread%s\n", rep.Backend, rep.Threads, plural)
 	if rep.Model != "" {
 		fmt.Fprintf(&b, "saved        %s\n", rep.Model)
 	}
@@ -89,5 +93,8 @@ func (res *Result) WriteText(w io.Writer) error {
 func trainBaseline(b *strings.Builder, rep *Report) {
 	if rep.TrainBaselineError != nil {
 		fmt.Fprintf(b, "baseline     %.2f%% naming the most frequent training class (%s) for every training sample\n", 100**rep.TrainBaselineError, rep.BaselineClass)
+	}
+	if rep.AtBaseline {
+		fmt.Fprintln(b, "warning      the validation error is no lower than that baseline: the model has likely learned nothing that carries over to new samples (too few rows, or values that do not tell the classes apart)")
 	}
 }

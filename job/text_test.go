@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"math/rand/v2"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -129,6 +130,9 @@ func TestBaseline(t *testing.T) {
 	if want := "baseline     50.00% naming the most frequent training class (2) for every training sample\n"; !strings.Contains(b.String(), want) {
 		t.Errorf("summary lacks %q:\n%s", want, b.String())
 	}
+	if res.Report.AtBaseline || strings.Contains(b.String(), "warning") {
+		t.Errorf("a validation error of %v flagged against the baseline 0.5:\n%s", res.Report.Validation.Error, b.String())
+	}
 	for _, c := range []struct {
 		labels  []int
 		classes int
@@ -142,5 +146,41 @@ func TestBaseline(t *testing.T) {
 		if got, ok := mostFrequent(c.labels, c.classes); ok != c.ok || (ok && got != c.want) {
 			t.Errorf("mostFrequent(%v) = %d, %v; want %d, %v", c.labels, got, ok, c.want, c.ok)
 		}
+	}
+}
+
+// TestAtBaseline: where the labels say nothing of the values (drawn at
+// random, four in five of class 0), the validation cannot beat naming
+// class 0, and the report says so in its flag and its text.
+func TestAtBaseline(t *testing.T) {
+	im := *toyImages(200).Images
+	im.Labels = make([]int, len(im.Labels))
+	rng := rand.New(rand.NewPCG(3, 4))
+	for i := range im.Labels {
+		if rng.IntN(5) == 0 {
+			im.Labels[i] = 1
+		}
+	}
+	im.Classes = 2
+	s := toySpec(0)
+	s.Train = dataset.Samples{Images: &im}
+	s.Validate = 0.2
+	res, err := Run(context.Background(), s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep := res.Report
+	if rep.TrainBaselineError == nil || rep.Validation == nil {
+		t.Fatalf("no training baseline or validation in the report")
+	}
+	if !rep.AtBaseline || rep.Validation.Error < *rep.TrainBaselineError {
+		t.Fatalf("validation error %v, baseline %v: flagged %v, want flagged and no lower", rep.Validation.Error, *rep.TrainBaselineError, rep.AtBaseline)
+	}
+	var b bytes.Buffer
+	if err := res.WriteText(&b); err != nil {
+		t.Fatal(err)
+	}
+	if want := "warning      the validation error is no lower than that baseline"; !strings.Contains(b.String(), want) {
+		t.Errorf("summary lacks %q:\n%s", want, b.String())
 	}
 }
