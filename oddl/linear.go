@@ -188,7 +188,10 @@ func (r *linearRule) scores(impl gblas.Float64, X *mat.Dense) *mat.Dense {
 	} else {
 		for lo := 0; lo < rows; lo += kernelBlock {
 			hi := min(rows, lo+kernelBlock)
-			S.Slice(lo, hi, 0, r.q).(*mat.Dense).Mul(r.fm.features(impl, X, lo, hi), W.Slice(0, r.q, 0, r.n).T())
+			// On the backend: a product of thousands of columns into a
+			// few classes is slow in gonum's pure-Go GEMM.
+			F := r.fm.features(impl, X, lo, hi)
+			impl.Dgemm(gblas.NoTrans, gblas.Trans, hi-lo, r.q, r.n, 1, F.RawMatrix().Data, r.n, r.w, r.n+1, 0, S.RawMatrix().Data[lo*r.q:], r.q)
 		}
 	}
 	for i := range rows {
@@ -360,9 +363,14 @@ func (d *linearData) fit(lambda float64) (*linearRule, error) {
 	}
 	V := mat.NewDense(g, d.q, x) // n×q, or α (N×q) of the dual
 	if !d.primal {
-		var v mat.Dense
-		v.Mul(d.z.T(), V)
-		V = &v
+		// v = Zᵀ·α, the weights of the columns (m×q).
+		v := mat.NewDense(n, d.q, nil)
+		if d.impl != nil {
+			d.impl.Dgemm(gblas.Trans, gblas.NoTrans, n, d.q, g, 1, d.z.RawMatrix().Data, n, x, d.q, 0, v.RawMatrix().Data, d.q)
+		} else {
+			v.Mul(d.z.T(), V)
+		}
+		V = v
 	}
 	r := &linearRule{n: n, q: d.q, w: make([]float64, d.q*(n+1)), fm: d.fm}
 	for c := range d.q {
