@@ -67,6 +67,9 @@ type Options struct {
 	// the default backend).
 	Threads int
 	Backend string
+	// SetsDir, for the small-data table, receives each draw's training and
+	// test samples as CSV files; "" writes none.
+	SetsDir string
 	// Command is recorded in results.json.
 	Command string
 	// Log receives one line per finished run; nil discards them.

@@ -1,10 +1,14 @@
 package experiments
 
 import (
+	"bufio"
 	"context"
 	"fmt"
 	"io"
 	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strconv"
 	"strings"
 
 	"github.com/oddl-go/oddl/dataset"
@@ -82,10 +86,12 @@ const (
 	SmallPaper = "oddl-paper"
 	// SmallPixel is the linear classifier on the pixels (PixelLinear).
 	SmallPixel = "pixel-linear"
+	// SmallPixelSVM is the linear SVM on the pixels (FitPixelSVM).
+	SmallPixelSVM = "pixel-SVM"
 )
 
 // SmallRows lists the rows of the small-data table in order.
-var SmallRows = []string{SmallDefaults, SmallLambda0, SmallValidate, SmallPaper, SmallPixel}
+var SmallRows = []string{SmallDefaults, SmallLambda0, SmallValidate, SmallPaper, SmallPixel, SmallPixelSVM}
 
 // SmallFolds is k of the cross-validations of the table (the validated
 // row's and the pixel classifier's ridge): every training row held out
@@ -149,6 +155,14 @@ func runSmallRow(ctx context.Context, row string, set SmallSet, seed uint64, thr
 		}
 		rate, err := ErrorRate(p, te)
 		return rate, 0, fmt.Sprintf("λ = %g", p.Lambda), err
+	}
+	if row == SmallPixelSVM {
+		m, lambda, err := FitPixelSVM(ctx, tr, SmallFolds, seed, opts...)
+		if err != nil {
+			return 0, 0, "", err
+		}
+		rate, err := ErrorRate(m, te)
+		return rate, 0, fmt.Sprintf("λ = %g", lambda), err
 	}
 	base, cfg := smallConfig(tr, seed)
 	chosen := ""
@@ -247,6 +261,11 @@ func RunSmall(ctx context.Context, o Options, seeds int, w io.Writer) ([]SmallRe
 			case "mnist-50":
 				set = smallDigits(mtr, mte, 50, seed, name, mIdx)
 			}
+			if o.SetsDir != "" {
+				if err := writeSmallSet(o.SetsDir, set, seed); err != nil {
+					return nil, err
+				}
+			}
 			for k, row := range SmallRows {
 				rate, ju, chosen, err := runSmallRow(ctx, row, set, seed, o.Threads, o.Backend)
 				if err != nil {
@@ -313,4 +332,47 @@ func writeSmall(w io.Writer, res []SmallResult, seeds int) {
 		}
 	}
 	fmt.Fprintln(w)
+}
+
+// writeSmallSet writes the training and test samples of set, drawn with
+// seed, as NAME-SEED-train.csv and NAME-SEED-test.csv in dir (a "label"
+// column first, then the preprocessed values), so that other tools can be
+// compared on the very same rows (bench/peers/small_svms.py).
+func writeSmallSet(dir string, set SmallSet, seed uint64) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	for _, part := range []struct {
+		name string
+		d    *Data
+	}{{"train", set.Train}, {"test", set.Test}} {
+		path := filepath.Join(dir, fmt.Sprintf("%s-%d-%s.csv", set.Name, seed, part.name))
+		f, err := os.Create(path)
+		if err != nil {
+			return err
+		}
+		w := bufio.NewWriter(f)
+		_, n := part.d.X.Dims()
+		w.WriteString("label")
+		for j := range n {
+			fmt.Fprintf(w, ",x%d", j)
+		}
+		w.WriteByte('\n')
+		for i, y := range part.d.Labels {
+			w.WriteString(strconv.Itoa(y))
+			for _, v := range part.d.X.RawRowView(i) {
+				w.WriteByte(',')
+				w.WriteString(strconv.FormatFloat(v, 'g', -1, 64))
+			}
+			w.WriteByte('\n')
+		}
+		if err := w.Flush(); err != nil {
+			f.Close()
+			return fmt.Errorf("%s: %w", path, err)
+		}
+		if err := f.Close(); err != nil {
+			return fmt.Errorf("%s: %w", path, err)
+		}
+	}
+	return nil
 }

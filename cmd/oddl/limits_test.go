@@ -231,6 +231,7 @@ func TestLimitsCLI(t *testing.T) {
 		{"bench -batch 1e9", []string{"bench", "-quick", "-batch", "1000000000"}, 2, []string{"-batch 1000000000: must be from 1 to 1048576"}},
 		{"reproduce -k 1e6", []string{"reproduce", "-quick", "-out", "", "-k", "1000000"}, 2, []string{"at most 65536 atoms"}},
 		{"reproduce -sizes 100000", []string{"reproduce", "-quick", "-out", "", "-sizes", "160,100000"}, 2, []string{"-sizes: 100000 atoms, at most 65536"}},
+		{"reproduce -write-sets without -table small", []string{"reproduce", "-quick", "-out", "", "-write-sets", "x"}, 2, []string{"-write-sets writes the sets of -table small only"}},
 		{"predict: gzip claiming 16 GiB", []string{"predict", "-model", model, "-in", claim}, 1, []string{"claim.gz"}},
 		{"predict: gzip bomb", []string{"predict", "-model", model, "-in", bomb}, 1, []string{"409600000 elements", "-max-memory"}},
 		{"eval: test set a gzip bomb", []string{"eval", "-model", model, "-data", bombDir}, 1, []string{"409600000 elements", "-max-memory"}},

@@ -38,6 +38,7 @@ func runReproduce(args []string, stdout, stderr io.Writer) error {
 	fs.IntVar(&o.Threads, "threads", 0, "threads (default: all cores)")
 	fs.StringVar(&o.Backend, "blas", "", "BLAS backend: "+strings.Join(blas.Available(), ", ")+" (default: $"+blas.EnvVar+", else the best available)")
 	quiet := fs.Bool("q", false, "do not log each run to stderr")
+	sets := fs.String("write-sets", "", "with -table small, a `folder` to write each draw's training and test samples to, as CSV files NAME-SEED-train.csv and NAME-SEED-test.csv (preprocessed as the table's rows see them), for other tools to compare on")
 	streamSizes := fs.String("stream-sizes", "", "with -table stream, the stream lengths (default: 60000,250000,1000000,4000000; with -quick 20000,60000)")
 	streamLargeK := fs.Int("stream-large-k", -1, "with -table stream, the atoms of the extra ODDL and per-class runs at every stream length (default: 2560, with -quick none; 0: none)")
 	deform := fs.String("deform", "default", "with -table stream, the deformation of the stream (as for oddl train -deform)")
@@ -54,6 +55,9 @@ func runReproduce(args []string, stdout, stderr io.Writer) error {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
+	if *sets != "" && strings.TrimSpace(*table) != "small" {
+		return usageError{Err: errors.New("-write-sets writes the sets of -table small only")}
+	}
 	switch strings.TrimSpace(*table) {
 	case "small":
 		switch {
@@ -65,7 +69,7 @@ func runReproduce(args []string, stdout, stderr io.Writer) error {
 		if _, _, err := blas.Select(o.Backend); err != nil {
 			return usageError{Err: fmt.Errorf("-blas: %w", err)}
 		}
-		_, err := experiments.RunSmall(ctx, experiments.Options{DataDir: o.DataDir, Threads: o.Threads, Backend: o.Backend, Quick: o.Quick, Log: o.Log}, o.Seeds, stdout)
+		_, err := experiments.RunSmall(ctx, experiments.Options{DataDir: o.DataDir, SetsDir: *sets, Threads: o.Threads, Backend: o.Backend, Quick: o.Quick, Log: o.Log}, o.Seeds, stdout)
 		return dataDirHint(err, o.DataDir)
 	case "stream":
 		// Each run checks -threads and -blas first, as oddl train does.
