@@ -20,18 +20,7 @@
 args <- commandArgs(trailingOnly = TRUE)
 if (length(args) != 1) stop("usage: ddalpha_tables.R DIR")
 dir.create(args[1], showWarnings = FALSE, recursive = TRUE)
-write_halves <- function(name, X, cls) {
-  y <- as.integer(factor(cls)) - 1
-  X <- as.data.frame(lapply(X, function(c) as.numeric(as.character(c))))
-  set.seed(1)
-  train <- sort(unlist(lapply(split(seq_along(y), y), function(i) i[sample.int(length(i), floor(length(i) / 2))])))
-  test <- setdiff(seq_along(y), train)
-  for (part in c("train", "test")) {
-    idx <- if (part == "train") train else test
-    out <- cbind(label = y[idx], X[idx, , drop = FALSE])
-    write.csv(out, file.path(args[1], sprintf("%s-%s.csv", name, part)), row.names = FALSE, quote = FALSE)
-  }
-}
+source(file.path(dirname(sub("^--file=", "", grep("^--file=", commandArgs(FALSE), value = TRUE)[1])), "halves.R"))
 dd <- system.file("data", package = "ddalpha")
 tables <- c(baby = "baby", bank = "banknoten", biomed = "biomed",
   blood = "bloodtransfusion", bupa = "bupa", cloud = "cloud",
@@ -44,10 +33,10 @@ tables <- c(baby = "baby", bank = "banknoten", biomed = "biomed",
 for (name in names(tables)) {
   d <- read.table(gzfile(file.path(dd, paste0(tables[[name]], ".txt.gz"))), header = TRUE)
   d <- d[complete.cases(d), ]
-  write_halves(name, d[, -ncol(d), drop = FALSE], d[, ncol(d)])
+  write_halves(args[1], name, d[, -ncol(d), drop = FALSE], d[, ncol(d)])
 }
 suppressMessages(library(dslabs))
 data(tissue_gene_expression)
-write_halves("tissue", as.data.frame(tissue_gene_expression$x), tissue_gene_expression$y)
+write_halves(args[1], "tissue", as.data.frame(tissue_gene_expression$x), tissue_gene_expression$y)
 data(olive)
-write_halves("olive", olive[, 3:10], olive$area)
+write_halves(args[1], "olive", olive[, 3:10], olive$area)
