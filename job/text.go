@@ -89,7 +89,8 @@ func (res *Result) WriteText(w io.Writer) error {
 }
 
 // trainBaseline writes the line of the training set's baseline under the
-// validation's (Report.TrainBaselineError), if there is one.
+// validation's (Report.TrainBaselineError), if there is one, and the
+// warning of a validation no better than it (Report.AtBaseline).
 func trainBaseline(b *strings.Builder, rep *Report) {
 	if rep.TrainBaselineError != nil {
 		fmt.Fprintf(b, "baseline     %.2f%% naming the most frequent training class (%s) for every training sample\n", 100**rep.TrainBaselineError, rep.BaselineClass)
