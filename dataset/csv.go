@@ -301,56 +301,102 @@ func utf16Like(text string) bool {
 // without making them.
 func countFields(text string) int {
 	n := 0
-	quoted, inField := false, false
+	var f fieldState
 	for i := 0; i < len(text); i++ {
-		switch c := text[i]; {
-		case c == '"':
-			quoted, inField = !quoted, true
-		case !quoted && (c == ',' || c == ';' || c == '\t' || c == ' '):
-			if inField {
-				n++
-				inField = false
-			}
-		default:
-			inField = true
+		switch f.step(text[i]) {
+		case endField, emptyField:
+			n++
 		}
 	}
-	if inField {
+	if f.inField {
 		n++
 	}
 	return n
 }
 
-// splitFields cuts a line into its fields: separators are commas,
-// semicolons, tabs and spaces, a run of them one separator; in double
-// quotes they are part of the field ("" stands for a quote). ok is false
-// for a quote that does not end.
+// splitFields cuts a line into its fields. Commas and semicolons end a
+// field: two of them with nothing but spaces between, or one that starts
+// the line, leave an empty field (a missing value, or a header's column
+// with no name), and one that ends the line is ignored. Spaces and tabs
+// separate fields too, a run of them one separator, and around a comma
+// or semicolon they are part of it. In double quotes separators are part
+// of the field ("" stands for a quote). ok is false for a quote that does
+// not end.
 func splitFields(text string) (fields []string, ok bool) {
 	var b strings.Builder
-	quoted, inField := false, false
+	var f fieldState
 	for i := 0; i < len(text); i++ {
 		c := text[i]
-		switch {
-		case quoted && c == '"' && i+1 < len(text) && text[i+1] == '"':
+		if f.quoted && c == '"' && i+1 < len(text) && text[i+1] == '"' {
 			b.WriteByte('"')
 			i++
-		case c == '"':
-			quoted, inField = !quoted, true
-		case !quoted && (c == ',' || c == ';' || c == '\t' || c == ' '):
-			if inField {
-				fields = append(fields, b.String())
-				b.Reset()
-				inField = false
-			}
-		default:
+			continue
+		}
+		switch f.step(c) {
+		case endField:
+			fields = append(fields, b.String())
+			b.Reset()
+		case emptyField:
+			fields = append(fields, "")
+		case inText:
 			b.WriteByte(c)
-			inField = true
 		}
 	}
-	if inField {
+	if f.inField {
 		fields = append(fields, b.String())
 	}
-	return fields, !quoted
+	return fields, !f.quoted
+}
+
+// fieldState follows a line through its separators, byte by byte, for
+// splitFields and countFields alike.
+type fieldState struct {
+	quoted  bool
+	inField bool // a field has begun and not ended
+	// hard: since the last field ended, a comma or semicolon ended it
+	// or stood for an empty one, and nothing else but spaces followed.
+	hard bool
+	// started: a field (empty or not) or a separator has been met.
+	started bool
+}
+
+// What a byte of a line does.
+const (
+	inText     = iota // a byte of the field's text
+	quote             // a quote, not part of the text
+	separator         // a separator between fields, or one of a run
+	endField          // a separator that ends the field
+	emptyField        // a comma or semicolon that leaves an empty field
+)
+
+func (f *fieldState) step(c byte) int {
+	switch {
+	case c == '"':
+		f.quoted, f.inField, f.started = !f.quoted, true, true
+		return quote
+	case f.quoted:
+		return inText
+	case c == ',' || c == ';':
+		switch {
+		case f.inField:
+			f.inField, f.hard = false, true
+			return endField
+		case f.hard || !f.started:
+			f.hard, f.started = true, true
+			return emptyField
+		}
+		// The comma of "a ,b": the spaces before it ended the field.
+		f.hard = true
+		return separator
+	case c == '\t' || c == ' ':
+		if f.inField {
+			f.inField, f.hard = false, false
+			return endField
+		}
+		return separator
+	}
+	f.inField, f.hard, f.started = true, false, true
+	return inText
 }
 
 // isNumber reports whether a CSV field is a number.
@@ -477,6 +523,9 @@ func readCSVLines(r io.Reader, name string, o options, dim int) (*csvTable, erro
 				t.labels = append(t.labels, f)
 				continue
 			}
+			if f == "" {
+				return fileErr(name, ErrValue, nil, "line %d, value %d is empty (a missing value): fill it in, or leave the row out", line, i+1)
+			}
 			v, err := strconv.ParseFloat(f, 64)
 			switch {
 			case errors.Is(err, strconv.ErrRange):
@@ -516,14 +565,16 @@ func isHeader(first, second []string) bool {
 	if second == nil {
 		words := 0
 		for _, f := range first {
-			if !isNumber(f) {
+			if f != "" && !isNumber(f) {
 				words++
 			}
 		}
 		return words > 1
 	}
 	for j := range min(len(first), len(second)) {
-		if !isNumber(first[j]) && isNumber(second[j]) {
+		// An empty field is a missing value as well as a column with
+		// no name: it does not make a row a header.
+		if first[j] != "" && !isNumber(first[j]) && isNumber(second[j]) {
 			return true
 		}
 	}
@@ -564,7 +615,7 @@ func labelColumn(name, want string, header, row []string) (int, error) {
 	var words []string
 	col := -1
 	for j, f := range row {
-		if !isNumber(f) {
+		if f != "" && !isNumber(f) {
 			words = append(words, strconv.Itoa(j+1))
 			col = j
 		}

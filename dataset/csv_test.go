@@ -80,6 +80,11 @@ func TestReadCSV(t *testing.T) {
 		{"a value's name twice", "a,a,label\n2,3,1\n4,5,0\n", nil, []int{1, 0}, nil, []float64{2, 3}},
 		{"named column, exact case first", "label,a,A\n1,2,3\n0,4,5\n", []Option{WithLabelColumn("A")}, []int{0, 1}, []string{"3", "5"}, []float64{1, 2}},
 		{"named column in another case", "x,Species\n1,a\n2,b\n", []Option{WithLabelColumn("species")}, []int{0, 1}, []string{"a", "b"}, []float64{1}},
+		// A header's column with no name, as pandas writes its row index.
+		{"a column with no name", ",label,a\n0,1,2\n1,0,3\n", nil, []int{1, 0}, nil, []float64{0, 2}},
+		{"a separator ending each line", "label,a,b,\n1,2,3,\n0,4,5,\n", nil, []int{1, 0}, nil, []float64{2, 3}},
+		{"spaces around separators", "label , a ,b\n1 , 2,3\n0,4 ,5\n", nil, []int{1, 0}, nil, []float64{2, 3}},
+		{"spaces and tabs only", "label\t a  b\n1 2\t\t3\n0 4 5\n", nil, []int{1, 0}, nil, []float64{2, 3}},
 	}
 	for _, c := range cases {
 		s, err := readCSVString(t, c.body, c.opts...)
@@ -117,7 +122,14 @@ func TestReadCSVErrors(t *testing.T) {
 		{"header width", "a,b,c\n1,2\n", nil, ErrFormat, "the header has 3 columns, the first row 2"},
 		{"one column", "1\n2\n", nil, ErrFormat, "no values beside the label"},
 		{"binary", "ODDL\x00\x01\n", nil, ErrFormat, "binary data"},
-		{"empty label", "\"\",1\nb,2\n", nil, ErrValue, "line 1, value 1: the label is empty"},
+		{"empty label", "a,1\n\"\",2\n", nil, ErrValue, "line 2, value 1: the label is empty"},
+		{"missing label", "label,a\n,1\n", nil, ErrValue, "line 2, value 1: the label is empty"},
+		{"missing value", "label,a,b\n1,,2\n", nil, ErrValue, "line 2, value 2 is empty (a missing value)"},
+		{"missing value between spaces", "label,a,b\n1,3,4\n1 , ;2\n", nil, ErrValue, "line 3, value 2 is empty"},
+		// Holes in two places: the rows have as many fields, and without
+		// the empty ones the second row's 3 would be read as column 2's.
+		{"missing values, no header", "1,,3\n2,4,\n", []Option{WithLabelColumn("1")}, ErrValue, "line 1, value 2 is empty"},
+		{"a first row with a hole is no header", "0,,2\n1,3,4\n", []Option{WithLabelColumn("1")}, ErrValue, "line 1, value 2 is empty"},
 		{"open quote", "\"a,1\n", nil, ErrFormat, "line 1: a quote that does not end"},
 		{"control label", "a\x01,1\nb,2\n", nil, ErrValue, "line 1, value 1: the label holds a control character (U+0001)"},
 		{"long label", strings.Repeat("x", 257) + ",1\n", nil, ErrValue, "the label has 257 bytes, at most 256"},
@@ -442,5 +454,35 @@ func TestReadCSVTruncatedGzip(t *testing.T) {
 	}
 	if s, err := ReadCSVFrom(bytes.NewReader(gz), "whole.csv.gz"); err != nil || s.Len() != 4000 {
 		t.Errorf("the whole file: %v", err)
+	}
+}
+
+// TestCountFields holds countFields, which checks a line's size before
+// it is cut, to the number of fields splitFields cuts, on every line of
+// up to six bytes of separators, quotes and text.
+func TestCountFields(t *testing.T) {
+	alphabet := []byte{',', ';', ' ', '\t', '"', 'a'}
+	line := make([]byte, 0, 6)
+	var walk func()
+	checked := 0
+	walk = func() {
+		text := string(line)
+		fields, _ := splitFields(text)
+		if n := countFields(text); n != len(fields) {
+			t.Fatalf("%q: countFields %d, splitFields %d fields %q", text, n, len(fields), fields)
+		}
+		checked++
+		if len(line) == cap(line) {
+			return
+		}
+		for _, c := range alphabet {
+			line = append(line, c)
+			walk()
+			line = line[:len(line)-1]
+		}
+	}
+	walk()
+	if checked < 50000 {
+		t.Fatalf("checked %d lines", checked)
 	}
 }
