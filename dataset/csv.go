@@ -356,7 +356,7 @@ type fieldState struct {
 	// hard: since the last field ended, a comma or semicolon ended it
 	// or stood for an empty one, and nothing else but spaces followed.
 	hard bool
-	// started: a field (empty or not) or a separator has been met.
+	// started: a field (empty or not) or a comma or semicolon has been met.
 	started bool
 }
 
