@@ -28,8 +28,10 @@ func benchRand32(n int) []float32 {
 
 // sgemmBenchShapes are ODDL's products — A0 = X·Dᵀ for a batch of 256 or
 // 1024 samples of 784 pixels against 960 atoms (Dᵀ read transposed), the
-// Gram matrix D·Dᵀ; the same on the patch front end's 1152 features
-// against 480 atoms — and two square ones.
+// Gram matrix D·Dᵀ; the same on the default patch front end's 2048
+// features (4×4 cells) against 960 atoms, and on its former 1152 features
+// (3×3 cells) against 480 — and two square ones. BenchmarkSgemmPaired
+// takes the first seven.
 var sgemmBenchShapes = []struct {
 	m, n, k int
 	tB      gblas.Transpose
@@ -37,6 +39,8 @@ var sgemmBenchShapes = []struct {
 	{256, 960, 784, gblas.Trans},
 	{1024, 960, 784, gblas.Trans},
 	{960, 960, 784, gblas.Trans},
+	{1024, 960, 2048, gblas.Trans},
+	{960, 960, 2048, gblas.Trans},
 	{1024, 480, 1152, gblas.Trans},
 	{480, 480, 1152, gblas.Trans},
 	{960, 4096, 784, gblas.NoTrans},
@@ -136,7 +140,7 @@ func BenchmarkSgemmPaired(b *testing.B) {
 			b.Fatal(err)
 		}
 		n32 := OnThreads(nat, threads).(gblas.Float32)
-		for _, s := range sgemmBenchShapes[:5] {
+		for _, s := range sgemmBenchShapes[:7] {
 			label := fmt.Sprintf("threads=%d/m=%d,n=%d,k=%d,NT", threads, s.m, s.n, s.k)
 			b.Run(label, func(b *testing.B) {
 				a := benchRand32(s.m * s.k)
