@@ -5,6 +5,7 @@ import (
 	"math"
 	"slices"
 	"strconv"
+	"strings"
 )
 
 // Labels as a data file writes them (integers of any range, or words) are
@@ -229,4 +230,27 @@ func unify(trainNames, testNames []string, trainLabels, testLabels []int) ([]str
 		return nil, nil
 	}
 	return all, nil
+}
+
+// LookAlike returns the groups of class names, in the order of names,
+// that differ only in letter case ("Yes" and "yes"): two or more names to
+// a group, nil when there are none. Such labels are kept as different
+// classes — letters of a handwriting set may be "a" and "A" — but in most
+// files they are one class written two ways, which a report should say.
+func LookAlike(names []string) [][]string {
+	var groups [][]string
+	at := map[string]int{} // folded name → its group's index + 1, or −(first name's index + 1)
+	for i, s := range names {
+		key := strings.ToLower(s)
+		switch g := at[key]; {
+		case g == 0:
+			at[key] = -(i + 1)
+		case g < 0:
+			groups = append(groups, []string{names[-g-1], s})
+			at[key] = len(groups)
+		default:
+			groups[g-1] = append(groups[g-1], s)
+		}
+	}
+	return groups
 }

@@ -149,6 +149,11 @@ type Report struct {
 	Resumed    bool   `json:"resumed"`
 	// Classes names the model's classes: the labels of the training data.
 	Classes []string `json:"classes,omitempty"`
+	// LookAlikeClasses lists the groups of classes whose names differ
+	// only in letter case (dataset.LookAlike): kept as different classes,
+	// and the report warns of them, as they are more often one class
+	// written two ways.
+	LookAlikeClasses [][]string `json:"look_alike_classes,omitempty"`
 	// PeakRSS is the process's peak resident memory, in bytes (0 where
 	// the system does not tell).
 	PeakRSS int64 `json:"peak_rss_bytes"`

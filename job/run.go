@@ -430,6 +430,7 @@ func (r *session) report(backend string, elapsed time.Duration, seen0 int64) Rep
 		TrainSeconds: elapsed.Seconds(), Times: secondsOf(m.Times()),
 		NTrain: r.train.Len(), Model: r.s.Out, Resumed: r.s.Resume != nil, Classes: m.ClassNames(),
 	}
+	rep.LookAlikeClasses = dataset.LookAlike(rep.Classes)
 	if st := r.s.Stream; st != nil {
 		rep.Stream = &StreamReport{Samples: st.Samples, Deformation: st.Deformation, NValidation: r.trVal.Len(), Curve: r.tr.Curve()}
 	}

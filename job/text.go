@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"strconv"
 	"strings"
 
 	"github.com/oddl-go/oddl/dataset"
@@ -39,6 +40,9 @@ func (res *Result) WriteText(w io.Writer) error {
 	}
 	if names := model.ClassNames(); !dataset.IdentityNames(names) {
 		fmt.Fprintf(&b, "classes      %s\n", dataset.NameList(names))
+	}
+	if g := rep.LookAlikeClasses; len(g) > 0 {
+		fmt.Fprintf(&b, "warning      labels that differ only in letter case are different classes here: %s; if they are one class, write its labels alike\n", lookAlikeList(g))
 	}
 	if v := rep.Validation; v != nil && v.Folds > 0 {
 		c := v.Rows[v.ChosenRow]
@@ -86,6 +90,24 @@ func (res *Result) WriteText(w io.Writer) error {
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// lookAlikeList names groups of look-alike class names: "No" and "no",
+// "Yes" and "yes", the first five groups and how many more.
+func lookAlikeList(groups [][]string) string {
+	const most = 5
+	parts := make([]string, 0, min(len(groups), most)+1)
+	for _, g := range groups[:min(len(groups), most)] {
+		q := make([]string, len(g))
+		for i, name := range g {
+			q[i] = strconv.Quote(name)
+		}
+		parts = append(parts, strings.Join(q[:len(q)-1], ", ")+" and "+q[len(q)-1])
+	}
+	if len(groups) > most {
+		parts = append(parts, fmt.Sprintf("and %d more", len(groups)-most))
+	}
+	return strings.Join(parts, "; ")
 }
 
 // trainBaseline writes the line of the training set's baseline under the

@@ -7,6 +7,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -182,5 +183,38 @@ func TestAtBaseline(t *testing.T) {
 	}
 	if want := "warning      the validation error is no lower than that baseline"; !strings.Contains(b.String(), want) {
 		t.Errorf("summary lacks %q:\n%s", want, b.String())
+	}
+}
+
+// TestLookAlikeClasses: class names that differ only in letter case stay
+// different classes, and the report lists them and warns in its text;
+// names that do not look alike give neither.
+func TestLookAlikeClasses(t *testing.T) {
+	for _, c := range []struct {
+		names []string
+		want  [][]string
+	}{
+		{[]string{"Yes", "no", "yes"}, [][]string{{"Yes", "yes"}}},
+		{[]string{"cat", "dog", "emu"}, nil},
+	} {
+		im := *toyImages(90).Images
+		im.ClassNames = c.names
+		s := toySpec(0)
+		s.Train = dataset.Samples{Images: &im}
+		res, err := Run(context.Background(), s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := res.Report.LookAlikeClasses; !reflect.DeepEqual(got, c.want) {
+			t.Errorf("classes %q: look-alike %q, want %q", c.names, got, c.want)
+		}
+		var b bytes.Buffer
+		if err := res.WriteText(&b); err != nil {
+			t.Fatal(err)
+		}
+		const warn = `warning      labels that differ only in letter case are different classes here: "Yes" and "yes";`
+		if got := strings.Contains(b.String(), warn); got != (c.want != nil) {
+			t.Errorf("classes %q: warning in the summary %v, want %v:\n%s", c.names, got, c.want != nil, b.String())
+		}
 	}
 }
