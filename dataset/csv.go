@@ -253,6 +253,9 @@ func (s *csvScanner) next() ([]string, error) {
 		if !ok {
 			return nil, fileErr(s.name, ErrFormat, nil, "line %d: a quote that does not end", s.line)
 		}
+		if v, ok := decimalComma(text); ok {
+			return nil, fileErr(s.name, ErrValue, nil, "line %d: %q among values separated by semicolons: a decimal comma? write numbers with a decimal point (%s)", s.line, v, strings.Replace(v, ",", ".", 1))
+		}
 		return fields, nil
 	}
 	if err := s.sc.Err(); errors.Is(err, bufio.ErrTooLong) {
@@ -296,6 +299,46 @@ func utf16Like(text string) bool {
 	}
 	return false
 }
+
+// decimalComma reports whether a line whose values are separated by
+// semicolons has commas outside quotes only between two digits, and
+// returns the number the first is in ("0,5"). Spreadsheets of some
+// languages write such files, with decimal commas; as commas separate
+// values too, "0,5;1,2" would read as four values, so the line is refused
+// rather than misread. A comma beside anything but a digit separates
+// values ("1,2,a;b"), and the line is left to the other checks.
+func decimalComma(text string) (string, bool) {
+	quoted, semicolon, at := false, false, -1
+	for i := 0; i < len(text); i++ {
+		switch c := text[i]; {
+		case c == '"':
+			quoted = !quoted
+		case quoted:
+		case c == ';':
+			semicolon = true
+		case c == ',':
+			if i == 0 || i+1 == len(text) || !isDigit(text[i-1]) || !isDigit(text[i+1]) {
+				return "", false
+			}
+			if at < 0 {
+				at = i
+			}
+		}
+	}
+	if !semicolon || at < 0 {
+		return "", false
+	}
+	lo, hi := at, at+1
+	for lo > 0 && strings.IndexByte("0123456789.+-eE", text[lo-1]) >= 0 {
+		lo--
+	}
+	for hi < len(text) && strings.IndexByte("0123456789.eE", text[hi]) >= 0 {
+		hi++
+	}
+	return text[lo:hi], true
+}
+
+func isDigit(c byte) bool { return '0' <= c && c <= '9' }
 
 // countFields counts the fields of a line as splitFields cuts them,
 // without making them.

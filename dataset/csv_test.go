@@ -130,6 +130,13 @@ func TestReadCSVErrors(t *testing.T) {
 		// the empty ones the second row's 3 would be read as column 2's.
 		{"missing values, no header", "1,,3\n2,4,\n", []Option{WithLabelColumn("1")}, ErrValue, "line 1, value 2 is empty"},
 		{"a first row with a hole is no header", "0,,2\n1,3,4\n", []Option{WithLabelColumn("1")}, ErrValue, "line 1, value 2 is empty"},
+		// Decimal commas among semicolons: with a header the row's five
+		// fields used to be refused for their count, without one (the
+		// label column named) read as four values.
+		{"decimal commas", "a;b;label\n0,5;1,2;0\n", nil, ErrValue, `line 2: "0,5" among values separated by semicolons: a decimal comma? write numbers with a decimal point (0.5)`},
+		{"decimal commas, no header", "0,5;1,25;0\n1,5;-2,5e3;1\n", []Option{WithLabelColumn("last")}, ErrValue, `line 1: "0,5" among values`},
+		{"decimal comma after a quoted one", "\"a,b\";c;label\n\"x\";-12,75;1\n", nil, ErrValue, `line 2: "-12,75" among values`},
+		{"commas that separate, and a semicolon", "a,b,label\n1,2,x;y\n", nil, ErrFormat, "the header has 3 columns, the first row 4"},
 		{"open quote", "\"a,1\n", nil, ErrFormat, "line 1: a quote that does not end"},
 		{"control label", "a\x01,1\nb,2\n", nil, ErrValue, "line 1, value 1: the label holds a control character (U+0001)"},
 		{"long label", strings.Repeat("x", 257) + ",1\n", nil, ErrValue, "the label has 257 bytes, at most 256"},
