@@ -9,6 +9,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode"
@@ -60,6 +61,39 @@ func WithLabelColumn(col string) Option {
 	return func(o *options) { o.labelColumn = col }
 }
 
+// WithColumns shows f the names of the value columns of each CSV file read
+// with the option that has a header — the header's names but the label
+// column's, in order — before its rows are read; an error from f ends the
+// reading with it. A caller keeps them (the columns a model was trained
+// on) or checks them against those it has (SameColumns), so that values
+// in another order than a model's are refused rather than misread.
+func WithColumns(f func(names []string) error) Option {
+	return func(o *options) { o.columns = f }
+}
+
+// SameColumns returns nil when got names the columns want names, in the
+// same order, and otherwise an error that says how they differ, what
+// standing for where want comes from ("the model's").
+func SameColumns(what string, want, got []string) error {
+	if slices.Equal(want, got) {
+		return nil
+	}
+	if len(want) != len(got) {
+		return fmt.Errorf("%d value columns, %s %d", len(got), what, len(want))
+	}
+	j := 0
+	for want[j] == got[j] {
+		j++
+	}
+	a, b := slices.Clone(want), slices.Clone(got)
+	slices.Sort(a)
+	slices.Sort(b)
+	if slices.Equal(a, b) {
+		return fmt.Errorf("the value columns are %s in another order (column %d is %q, %s %q): write them in that order", what, j+1, got[j], what, want[j])
+	}
+	return fmt.Errorf("value column %d is %q, %s %q: not the columns the values should be in", j+1, got[j], what, want[j])
+}
+
 // maxCSVLine is the longest CSV line read: a sample of a million values in
 // full precision.
 const maxCSVLine = 1 << 26
@@ -101,7 +135,7 @@ func ReadCSVFrom(r io.Reader, name string, opts ...Option) (*Set, error) {
 	}
 	return &Set{
 		Name: csvName(name), X: mat.NewDense(t.rows, t.dim, t.data),
-		Labels: classes, Classes: q, ClassNames: names, Rows: 1, Cols: t.dim,
+		Labels: classes, Classes: q, ClassNames: names, Rows: 1, Cols: t.dim, Columns: t.columns,
 	}, nil
 }
 
@@ -173,6 +207,8 @@ type csvTable struct {
 	labels []string // nil when the rows have no label column
 	rows   int
 	dim    int
+	// columns are the header's names of the values, nil without one.
+	columns []string
 }
 
 // csvScanner yields the data lines of a CSV file, split into fields.
@@ -530,6 +566,20 @@ func readCSVLines(r io.Reader, name string, o options, dim int) (*csvTable, erro
 			return nil, fileErr(name, ErrFormat, nil, "line %d: %d columns: with the label column %s, %d values, want %d", firstLine, cols, o.labelColumn, cols-1, dim)
 		}
 	}
+	var names []string
+	if header != nil && len(header) == cols {
+		names = make([]string, 0, cols)
+		for j, h := range header {
+			if j != label {
+				names = append(names, h)
+			}
+		}
+		if o.columns != nil {
+			if err := o.columns(names); err != nil {
+				return nil, fileErr(name, ErrFormat, nil, "%v", err)
+			}
+		}
+	}
 	err = s.setCheck(func(fields []string) bool {
 		if label != 0 || len(fields) != cols || fields[0] == "#" {
 			return false
@@ -544,7 +594,7 @@ func readCSVLines(r io.Reader, name string, o options, dim int) (*csvTable, erro
 	if err != nil {
 		return nil, err
 	}
-	t := &csvTable{dim: cols}
+	t := &csvTable{dim: cols, columns: names}
 	if label >= 0 {
 		t.dim = cols - 1
 	}

@@ -10,6 +10,7 @@ type options struct {
 	maxElements int64
 	maxBytes    int64 // 0: maxElements
 	labelColumn string
+	columns     func(names []string) error
 }
 
 // DefaultMaxElements is the default cap on the number of elements (samples ×

@@ -69,6 +69,15 @@ func (s Samples) Names() []string {
 	return s.Set.Names()
 }
 
+// Columns returns the names of the values of a sample, as a CSV file's
+// header gives them (Set.Columns); nil for images and files without one.
+func (s Samples) Columns() []string {
+	if s.Set != nil {
+		return s.Set.Columns
+	}
+	return nil
+}
+
 // Labels returns the class of each sample.
 func (s Samples) Labels() []int {
 	if s.Images != nil {

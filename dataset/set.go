@@ -24,6 +24,9 @@ type Set struct {
 	// constant (all-zero included): they were set to zero instead of being
 	// normalised.
 	Zero []int
+	// Columns names the values of a sample, as a CSV file's header names
+	// them (the label column left out); nil without a header.
+	Columns []string
 }
 
 // Len returns the number of samples.
@@ -59,7 +62,7 @@ func (s *Set) Subset(idx []int) *Set {
 	}
 	return &Set{
 		Name: s.Name, X: mat.NewDense(len(idx), d, data), Labels: labels,
-		Classes: s.Classes, ClassNames: s.ClassNames, Rows: s.Rows, Cols: s.Cols, Zero: zs,
+		Classes: s.Classes, ClassNames: s.ClassNames, Rows: s.Rows, Cols: s.Cols, Zero: zs, Columns: s.Columns,
 	}
 }
 
@@ -81,7 +84,7 @@ func (s *Set) Head(n int) *Set {
 	}
 	return &Set{
 		Name: s.Name, X: s.X.Slice(0, n, 0, s.Dim()).(*mat.Dense), Labels: s.Labels[:n:n],
-		Classes: s.Classes, ClassNames: s.ClassNames, Rows: s.Rows, Cols: s.Cols, Zero: zs,
+		Classes: s.Classes, ClassNames: s.ClassNames, Rows: s.Rows, Cols: s.Cols, Zero: zs, Columns: s.Columns,
 	}
 }
 

@@ -60,6 +60,9 @@ func Evaluate(ctx context.Context, m *oddl.Model, name string, set dataset.Sampl
 	if err := m.Config().Image.CheckImages("data set "+set.Name(), rows, cols); err != nil {
 		return nil, err
 	}
+	if err := checkColumns(m, set); err != nil {
+		return nil, err
+	}
 	names := m.ClassNames()
 	set, err := set.ToClasses(names)
 	if err != nil {
@@ -113,4 +116,20 @@ func (r *EvalReport) WriteJSON(w io.Writer) error {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	return enc.Encode(r)
+}
+
+// checkColumns refuses samples whose CSV header names other value columns
+// than those the model was trained on, or the same in another order
+// (oddl.Model.ColumnNames, dataset.SameColumns): their values would be
+// read as if they were in the training file's order. Either side without
+// names (images, a file without a header) is not checked.
+func checkColumns(m *oddl.Model, set dataset.Samples) error {
+	want, got := m.ColumnNames(), set.Columns()
+	if want == nil || got == nil {
+		return nil
+	}
+	if err := dataset.SameColumns("the model's", want, got); err != nil {
+		return fmt.Errorf("data set %s: %w", set.Name(), err)
+	}
+	return nil
 }

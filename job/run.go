@@ -169,6 +169,9 @@ func (r *session) prepare() error {
 			}
 		}
 	}
+	if err := r.checkColumns(); err != nil {
+		return err
+	}
 	r.all = r.train
 	if r.validate > 0 && (s.Resume != nil || !r.useFolds(r.train.Len())) {
 		keep, out := dataset.HoldOut(r.train.Labels(), r.validate, r.cfg.Seed)
@@ -284,6 +287,7 @@ func (r *session) fit() (elapsed time.Duration, seen0 int64, err error) {
 		if err := m.NameClasses(names); err != nil {
 			return err
 		}
+		r.nameColumns(m)
 		return m.Save(s.Out)
 	}
 	if n, cb := oddl.CheckpointSchedule(s.Checkpoint, r.cfg.Batch, r.tr, save); n > 0 {
@@ -304,6 +308,7 @@ func (r *session) fit() (elapsed time.Duration, seen0 int64, err error) {
 		if nerr := r.model.NameClasses(names); nerr != nil && err == nil {
 			err = nerr
 		}
+		r.nameColumns(r.model)
 	}
 	if err == nil || r.ctx.Err() == nil {
 		return elapsed, seen0, err
@@ -520,4 +525,38 @@ func Source(s dataset.Samples) (oddl.Source, error) {
 		return dataset.NewSetSource(s.Set)
 	}
 	return nil, errors.New("job: no samples")
+}
+
+// checkColumns refuses a test file, or a resumed model's new data, whose
+// CSV header names other value columns than the training file's (or the
+// model's), or the same in another order (dataset.SameColumns): its
+// values would be read as if they were in that order. Files without a
+// header, and images, are not checked.
+func (r *session) checkColumns() error {
+	want, what := r.s.Train.Columns(), "the training file's"
+	if m := r.s.Resume; m != nil {
+		if mc := m.ColumnNames(); mc != nil {
+			if err := checkColumns(m, r.s.Train); err != nil {
+				return err
+			}
+			want, what = mc, "the model's"
+		}
+	}
+	if got := r.s.Test.Columns(); want != nil && got != nil && r.s.Test.Present() {
+		if err := dataset.SameColumns(what, want, got); err != nil {
+			return fmt.Errorf("data set %s, test part: %w", r.s.Test.Name(), err)
+		}
+	}
+	return nil
+}
+
+// nameColumns gives the model the names of the training file's value
+// columns, if it has none and the file had a header, so that data in
+// another order can be refused later (oddl.Model.SetColumnNames). Names
+// the model cannot keep (longer than it stores) are left out, and with
+// them the check.
+func (r *session) nameColumns(m *oddl.Model) {
+	if cols := r.s.Train.Columns(); cols != nil && m.ColumnNames() == nil && len(cols) == m.Dim() {
+		_ = m.SetColumnNames(cols)
+	}
 }

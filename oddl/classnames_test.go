@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/binary"
 	"errors"
+	"fmt"
 	"math/rand/v2"
 	"path/filepath"
 	"slices"
@@ -161,6 +162,19 @@ func FuzzDecodeNamed(f *testing.F) {
 		f.Fatal(err)
 	}
 	f.Add(good, 0, byte(0))
+	// And with column names (version 14), one of them empty.
+	cols := make([]string, m.Dim())
+	for j := range cols[1:] {
+		cols[j+1] = fmt.Sprint("c", j)
+	}
+	if err := m.SetColumnNames(cols); err != nil {
+		f.Fatal(err)
+	}
+	named, err := m.MarshalBinary()
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Add(named, 0, byte(0))
 	f.Fuzz(func(t *testing.T, data []byte, at int, v byte) {
 		// One byte changed anywhere, the checksum made right: the
 		// mutations reach the checks after it.

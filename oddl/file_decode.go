@@ -45,7 +45,7 @@ func decode(data []byte) (*Model, error) {
 	}
 	m := &Model{st: &state{k: k, n: n, q: q}}
 	m.cfg.K = k
-	h := headerFlags{front: ver == patchVersion, rule: ver >= ruleVersion, prec: ver >= precVersion, lin: ver >= linVersion, kernel: extras&extraKernel != 0}
+	h := headerFlags{front: ver == patchVersion, rule: ver >= ruleVersion, prec: ver >= precVersion, lin: ver >= linVersion, kernel: extras&extraKernel != 0, cols: ver >= colVersion}
 	m.headerFields(r, &h)
 	m.cfg.LinearFeatures = int(extras >> kernelShift)
 	m.cfg.LinearHinge = extras&extraHinge != 0
@@ -212,7 +212,7 @@ func decode(data []byte) (*Model, error) {
 	if !h.pValid {
 		st.p = nil
 	}
-	return &Model{cfg: c, st: st, cur: m.cur, times: m.times, avg: m.avg, pw: pw, data: m.data, rchoice: m.rchoice, names: m.names, front: front, lin: lr, std: cs}, nil
+	return &Model{cfg: c, st: st, cur: m.cur, times: m.times, avg: m.avg, pw: pw, data: m.data, rchoice: m.rchoice, names: m.names, columns: m.columns, front: front, lin: lr, std: cs}, nil
 }
 
 // checkHeader checks the decoded header of a model whose dictionary has
@@ -228,6 +228,9 @@ func (m *Model) checkHeader(n int, pred bool, h headerFlags) error {
 	}
 	if len(m.names) > 0 && defaultNames(m.names) {
 		return fmt.Errorf("%w: class names 0..%d, which are not stored", ErrCorrupt, m.st.q-1)
+	}
+	if err := checkColumnNames(m.columns, m.cfg.inputDimOf(n)); err != nil {
+		return fmt.Errorf("%w: %v", ErrCorrupt, err)
 	}
 	if err := c.Validate(); err != nil {
 		return fmt.Errorf("%w: %v", ErrCorrupt, err)

@@ -15,11 +15,12 @@ func (m *Model) header(pred bool) []byte {
 	switch {
 	case pred:
 		w.put(uint32(formPredict))
-	case m.front != nil || m.cfg.Collaborative != 0 || m.cfg.single() || m.extras() != 0:
+	case m.front != nil || m.cfg.Collaborative != 0 || m.cfg.single() || m.extras() != 0 || m.columns != nil:
 		w.put(uint32(formFull))
 	}
-	// Version 13: the extras after the form, the header's later fields.
-	v13 := m.extras() != 0
+	// Versions 13 and 14: the extras after the form, the header's later
+	// fields.
+	v13 := m.extras() != 0 || m.columns != nil
 	if v13 {
 		w.put(m.extras())
 	}
@@ -32,6 +33,7 @@ func (m *Model) header(pred bool) []byte {
 		prec:     m.cfg.single() || v13,
 		lin:      v13,
 		kernel:   m.cfg.LinearFeatures > 0,
+		cols:     m.columns != nil,
 	}
 	// headerFields takes pointers for the reader's sake; the writer only
 	// reads through them.
@@ -46,6 +48,8 @@ func (m *Model) header(pred bool) []byte {
 // prediction form when pred: the lowest that holds it.
 func (m *Model) version(pred bool) uint32 {
 	switch {
+	case m.columns != nil:
+		return colVersion
 	case m.extras() != 0:
 		return linVersion
 	case m.cfg.single():

@@ -15,12 +15,14 @@ import (
 //	                   model with a patch front end, either form), 11 (a
 //	                   model with the collaborative rule, either form), 12
 //	                   (a float32 model, either form), 13 (a model with
-//	                   the linear rule, either form, either precision)
+//	                   the linear rule, either form, either precision),
+//	                   14 (a model with column names: version 13's
+//	                   fields, then the names)
 //	hlen      uint32   length of the header that follows
 //	header    hlen bytes:
 //	            K, n, q                            uint32
-//	            form (versions 9 to 13)            uint32: 0 whole, 1 prediction
-//	            extras (version 13)                uint32: the arrays after the
+//	            form (versions 9 to 14)            uint32: 0 whole, 1 prediction
+//	            extras (versions 13, 14)           uint32: the arrays after the
 //	                                               usual ones, bit 0 the linear
 //	                                               rule (R below), bit 1 the
 //	                                               columns' statistics (S);
@@ -62,8 +64,10 @@ import (
 //	            versions 11, 12: Collaborative     float64
 //	            versions 12, 13: Precision         uint16 length + bytes ("float32";
 //	                                               "float64" too in version 13)
-//	            version 13: Linear                 float64
+//	            versions 13, 14: Linear            float64
 //	              with bit 2 of the extras: LinearGamma float64
+//	            version 14: column names: count    uint32 (the values of a sample)
+//	              count × name: uint16 length + UTF-8 bytes
 //	              (then, with a front end, its atoms:)
 //	              Atoms × Size² patch atoms        float64
 //	D~        K×(n+q) float64, atom-major (row j = [d_j, w_j]);
@@ -109,7 +113,8 @@ import (
 // from it predicts, evaluates and is written again in the same form; it
 // cannot be trained further (ErrPredictionOnly).
 //
-// A model is written in the lowest version that holds it: 13 with the
+// A model is written in the lowest version that holds it: 14 with column
+// names (Model.SetColumnNames), else 13 with the
 // linear rule (Config.Linear) or the columns' standardization
 // (PreprocessStandard; neither with a front end), else 12 in float32
 // (Config.Precision), else 11 with the collaborative rule, else 10 with a
@@ -146,6 +151,9 @@ const (
 	// and ends with the precision and the rule's weight, and their arrays
 	// follow the usual ones.
 	linVersion = 13
+	// colVersion is the version of a model with column names: version
+	// 13's header, and the names at its end.
+	colVersion = 14
 	// extraLinear and extraStandard are the extras' bits of the linear
 	// rule's array and of the columns' statistics; knownExtras are the
 	// bits a reader knows.
@@ -160,8 +168,8 @@ const (
 	extraHinge  = 8
 	knownExtras = extraLinear | extraStandard | extraKernel | extraHinge
 	// maxVersion is the highest version read.
-	maxVersion = linVersion
-	maxHeader  = 1<<12 + maxNamesBytes + maxPatchBytes
+	maxVersion = colVersion
+	maxHeader  = 1<<12 + maxNamesBytes + maxColumnsBytes + maxPatchBytes
 	// maxPatchBytes bounds the patch section of the header.
 	maxPatchBytes = 40 + 8*patch.MaxAtomValues
 	prologue      = 16 // magic, version, hlen

@@ -50,6 +50,8 @@ type headerFlags struct {
 	lin bool
 	// kernel: then with the kernel rule's width (bit 2 of the extras).
 	kernel bool
+	// cols: then with the column names (version 14).
+	cols bool
 }
 
 // headerFields describes the header after K, n, q and the form field:
@@ -144,6 +146,28 @@ func (m *Model) headerFields(x fieldCodec, h *headerFlags) {
 	}
 	if h.kernel {
 		x.f64(&c.LinearGamma)
+	}
+	if h.cols {
+		cols := len(m.columns)
+		reading := x.count(&cols, 4, func(cnt int) error {
+			if cnt < 1 || cnt > maxColumnsBytes/2 {
+				return fmt.Errorf("%d column names", cnt)
+			}
+			return nil
+		})
+		if reading {
+			m.columns = make([]string, 0, min(cols, 1<<12))
+		}
+		for j := range cols {
+			var s string
+			if !reading {
+				s = m.columns[j]
+			}
+			x.name(&s)
+			if reading {
+				m.columns = append(m.columns, s)
+			}
+		}
 	}
 }
 
@@ -245,6 +269,10 @@ func (r *headerReader) count(n *int, size int, allowed func(int) error) bool {
 	}
 	if err := allowed(*n); err != nil {
 		r.fail("%v", err)
+	}
+	if *n > len(r.b)/2 {
+		// Each entry of a list takes two bytes at least.
+		r.fail("a list of %d entries in %d bytes", *n, len(r.b))
 	}
 	if r.err != nil {
 		*n = 0

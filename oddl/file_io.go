@@ -251,7 +251,7 @@ func (m *Model) UnmarshalBinary(data []byte) error {
 	if m.busy {
 		return ErrBusy
 	}
-	m.cfg, m.st, m.cur, m.times, m.avg, m.pw, m.data, m.rchoice, m.names = nm.cfg, nm.st, nm.cur, nm.times, nm.avg, nm.pw, nm.data, nm.rchoice, nm.names
+	m.cfg, m.st, m.cur, m.times, m.avg, m.pw, m.data, m.rchoice, m.names, m.columns = nm.cfg, nm.st, nm.cur, nm.times, nm.avg, nm.pw, nm.data, nm.rchoice, nm.names, nm.columns
 	m.front, m.lin, m.std = nm.front, nm.lin, nm.std
 	m.invalidate()
 	return nil

@@ -53,7 +53,7 @@ func declaredSize(head []byte) (int64, error) {
 			return 0, fmt.Errorf("%w: %d bytes", ErrTruncated, len(head))
 		}
 		form := binary.LittleEndian.Uint32(head[prologue+12:])
-		// Version 9 is the prediction form only; versions 10 to 13 either.
+		// Version 9 is the prediction form only; versions 10 to 14 either.
 		if form != formPredict && (ver == predVersion || form != formFull) {
 			return 0, fmt.Errorf("%w: form %d", ErrCorrupt, form)
 		}
@@ -67,7 +67,9 @@ func declaredSize(head []byte) (int64, error) {
 		extras = binary.LittleEndian.Uint32(head[prologue+16:])
 		f := extras >> kernelShift
 		kernel := extras&extraKernel != 0
-		if extras == 0 || extras&^(knownExtras|0xffff<<kernelShift) != 0 || kernel != (f > 0) || f > MaxKernelFeatures || kernel && extras&extraLinear == 0 {
+		// Version 13 is for the extras' arrays; 14, for the column names,
+		// may have none.
+		if extras == 0 && ver == linVersion || extras&^(knownExtras|0xffff<<kernelShift) != 0 || kernel != (f > 0) || f > MaxKernelFeatures || kernel && extras&extraLinear == 0 {
 			return 0, fmt.Errorf("%w: extras %#x", ErrCorrupt, extras)
 		}
 	}

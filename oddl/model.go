@@ -91,6 +91,9 @@ type Model struct {
 	rchoice ResidualChoice
 	// names are the class names (see SetClassNames), nil for "0".."q−1".
 	names []string
+	// columns are the names of a sample's values (SetColumnNames), nil
+	// for none.
+	columns []string
 	// front is the patch front end (Config.Patches), nil without one.
 	front *patch.Front
 	// lin is the fitted linear rule (Config.Linear), nil without one.

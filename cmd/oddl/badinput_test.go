@@ -122,7 +122,7 @@ func TestBadInputCLI(t *testing.T) {
 		return p
 	}
 	newer := append([]byte(nil), good...)
-	binary.LittleEndian.PutUint32(newer[8:], 14)
+	binary.LittleEndian.PutUint32(newer[8:], 15)
 	newerModel := write("newer.oddl", newer)
 	truncModel := write("trunc.oddl", good[:len(good)/2])
 	headModel := write("head.oddl", good[:20])
@@ -219,8 +219,8 @@ func TestBadInputCLI(t *testing.T) {
 		{"model is a folder (resume)", []string{"train", "-q", "-resume", tmp, "-data", dir}, "is a folder"},
 		{"model below a file", []string{"eval", "-model", notDir, "-data", dir}, "not a directory"},
 		{"missing model", []string{"eval", "-model", filepath.Join(tmp, "none.oddl"), "-data", dir}, "no such file"},
-		{"newer model version (eval)", []string{"eval", "-model", newerModel, "-data", dir}, "version 14, this oddl reads up to version 13"},
-		{"newer model version (resume)", []string{"train", "-q", "-resume", newerModel, "-data", dir}, "version 14, this oddl reads up to version 13"},
+		{"newer model version (eval)", []string{"eval", "-model", newerModel, "-data", dir}, "version 15, this oddl reads up to version 14"},
+		{"newer model version (resume)", []string{"train", "-q", "-resume", newerModel, "-data", dir}, "version 15, this oddl reads up to version 14"},
 		{"truncated model (predict)", []string{"predict", "-model", truncModel, "-in", csv("nan.csv")}, "truncated model file"},
 		{"truncated model (resume)", []string{"train", "-q", "-resume", truncModel, "-data", dir}, "truncated model file"},
 		{"model of 20 bytes", []string{"eval", "-model", headModel, "-data", dir}, "truncated model file"},
