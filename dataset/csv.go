@@ -63,7 +63,7 @@ func WithLabelColumn(col string) Option {
 
 // WithColumns shows f the names of the value columns of each CSV file read
 // with the option that has a header — the header's names but the label
-// column's, in order — before its rows are read; an error from f ends the
+// column's, in order — once its header and first row are read; an error from f ends the
 // reading with it. A caller keeps them (the columns a model was trained
 // on) or checks them against those it has (SameColumns), so that values
 // in another order than a model's are refused rather than misread.
