@@ -45,6 +45,18 @@ func (m *Model) SetClassNames(names []string) error {
 	if err := checkClassNames(names, m.Classes()); err != nil {
 		return err
 	}
+	return m.setNames(func() {
+		m.names = nil
+		if !defaultNames(names) {
+			m.names = append([]string(nil), names...)
+		}
+	})
+}
+
+// setNames runs set, which changes what the model names (its classes,
+// its columns), once the predictions under way are done: under the
+// model's lock, unless it is empty or trains (outside a checkpoint).
+func (m *Model) setNames(set func()) error {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if err := m.usable(); err != nil {
@@ -53,11 +65,26 @@ func (m *Model) SetClassNames(names []string) error {
 	if m.busy && !m.quiet.Load() {
 		return ErrBusy
 	}
-	m.names = nil
-	if !defaultNames(names) {
-		m.names = append([]string(nil), names...)
-	}
+	set()
 	return nil
+}
+
+// nameProblem says what is wrong with a name of at most max bytes of
+// UTF-8 without control characters ("" for nothing), as a phrase that
+// follows "the name of …".
+func nameProblem(s string, max int) string {
+	switch {
+	case len(s) > max:
+		return fmt.Sprintf("has %d bytes, at most %d", len(s), max)
+	case !utf8.ValidString(s):
+		return "is not UTF-8"
+	}
+	for _, r := range s {
+		if unicode.IsControl(r) {
+			return "holds a control character"
+		}
+	}
+	return ""
 }
 
 // defaultNames reports whether names are "0".."q−1", the names of classes
@@ -82,18 +109,11 @@ func checkClassNames(names []string, q int) error {
 	seen := make(map[string]int, len(names))
 	total := 0
 	for c, s := range names {
-		switch {
-		case s == "":
+		if s == "" {
 			return fmt.Errorf("oddl: %w: class %d has an empty name", ErrInput, c)
-		case len(s) > maxClassName:
-			return fmt.Errorf("oddl: %w: the name of class %d has %d bytes, at most %d", ErrInput, c, len(s), maxClassName)
-		case !utf8.ValidString(s):
-			return fmt.Errorf("oddl: %w: the name of class %d is not UTF-8", ErrInput, c)
 		}
-		for _, r := range s {
-			if unicode.IsControl(r) {
-				return fmt.Errorf("oddl: %w: the name of class %d holds a control character", ErrInput, c)
-			}
+		if p := nameProblem(s, maxClassName); p != "" {
+			return fmt.Errorf("oddl: %w: the name of class %d %s", ErrInput, c, p)
 		}
 		if d, dup := seen[s]; dup {
 			return fmt.Errorf("oddl: %w: classes %d and %d have the same name %q", ErrInput, d, c, s)

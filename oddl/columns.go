@@ -1,10 +1,6 @@
 package oddl
 
-import (
-	"fmt"
-	"unicode"
-	"unicode/utf8"
-)
+import "fmt"
 
 // Column names: the names a CSV file's header gives the values of a
 // sample, in order. A model keeps them (SetColumnNames) so that new data
@@ -43,19 +39,12 @@ func (m *Model) SetColumnNames(names []string) error {
 	if err := checkColumnNames(names, m.Dim()); err != nil {
 		return err
 	}
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	if err := m.usable(); err != nil {
-		return err
-	}
-	if m.busy && !m.quiet.Load() {
-		return ErrBusy
-	}
-	m.columns = nil
-	if names != nil {
-		m.columns = append([]string(nil), names...)
-	}
-	return nil
+	return m.setNames(func() {
+		m.columns = nil
+		if names != nil {
+			m.columns = append([]string(nil), names...)
+		}
+	})
 }
 
 // checkColumnNames checks names for samples of dim values (nil is always
@@ -69,16 +58,8 @@ func checkColumnNames(names []string, dim int) error {
 	}
 	total := 0
 	for j, s := range names {
-		switch {
-		case len(s) > maxColumnName:
-			return fmt.Errorf("oddl: %w: the name of column %d has %d bytes, at most %d", ErrInput, j+1, len(s), maxColumnName)
-		case !utf8.ValidString(s):
-			return fmt.Errorf("oddl: %w: the name of column %d is not UTF-8", ErrInput, j+1)
-		}
-		for _, r := range s {
-			if unicode.IsControl(r) {
-				return fmt.Errorf("oddl: %w: the name of column %d holds a control character", ErrInput, j+1)
-			}
+		if p := nameProblem(s, maxColumnName); p != "" {
+			return fmt.Errorf("oddl: %w: the name of column %d %s", ErrInput, j+1, p)
 		}
 		total += 2 + len(s)
 	}
