@@ -413,3 +413,35 @@ func TestStandardize(t *testing.T) {
 		t.Errorf("small grid of images: preprocessings %v", g.Preprocess)
 	}
 }
+
+// PreprocessStandard keeps the spread of columns in small units: values
+// of the order of 1e-15 and of 1e-200 are standardized like any others
+// (they used to be taken for constant, their spread being below an
+// absolute 1e-12, and become zeros), while a column constant up to its
+// mean's rounding still becomes zeros.
+func TestStandardizeSmallUnits(t *testing.T) {
+	rng := rand.New(rand.NewPCG(21, 3))
+	const N = 100
+	X := mat.NewDense(N, 4, nil)
+	for i := range N {
+		X.Set(i, 0, 1e-15*rng.NormFloat64())
+		X.Set(i, 1, 1e-200*(3+rng.NormFloat64()))
+		X.Set(i, 2, 0.1) // constant, its mean rounded
+		X.Set(i, 3, rng.NormFloat64())
+	}
+	s := statsOf(X)
+	Z := mat.DenseCopyOf(X)
+	preprocessRows(Z, PreprocessStandard, Shape{}, s, 1)
+	for j, want := range []float64{1, 1, 0, 1} {
+		var m, v float64
+		for i := range N {
+			m += Z.At(i, j) / N
+		}
+		for i := range N {
+			v += (Z.At(i, j) - m) * (Z.At(i, j) - m) / N
+		}
+		if math.Abs(m) > 1e-12 || math.Abs(v-want) > 1e-9 {
+			t.Errorf("column %d: mean %v, variance %v, want 0 and %v", j, m, v, want)
+		}
+	}
+}

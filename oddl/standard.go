@@ -20,9 +20,13 @@ type colStats struct {
 
 // scaleOf returns the scale of a column of mean m and standard deviation
 // sd: sd, or 1 for a column without spread (constant on the training
-// rows, up to the rounding of its mean), whose values then become 0.
+// rows, up to the rounding of its mean), whose values then become 0. The
+// bound is relative to the mean alone, so that a column of values all
+// far below 1 (measured in a small unit: 1e-15, or 1e-200, which the
+// statistics hold without underflow) keeps its spread rather than being
+// taken for constant and dropped.
 func scaleOf(m, sd float64) float64 {
-	if !(sd > 1e-12*math.Max(1, math.Abs(m))) {
+	if !(sd > 1e-12*math.Abs(m)) {
 		return 1
 	}
 	return sd
