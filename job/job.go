@@ -154,6 +154,12 @@ type Report struct {
 	// and the report warns of them, as they are more often one class
 	// written two ways.
 	LookAlikeClasses [][]string `json:"look_alike_classes,omitempty"`
+	// UntrainedClasses names the classes without a training sample — the
+	// classes of a data set are the labels of its training and test parts
+	// together, so a label of the test part alone is one — which the
+	// model never predicts; the report warns of them (not for a resumed
+	// model, whose new data need not have every class).
+	UntrainedClasses []string `json:"untrained_classes,omitempty"`
 	// PeakRSS is the process's peak resident memory, in bytes (0 where
 	// the system does not tell).
 	PeakRSS int64 `json:"peak_rss_bytes"`

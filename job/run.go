@@ -436,6 +436,19 @@ func (r *session) report(backend string, elapsed time.Duration, seen0 int64) Rep
 		NTrain: r.train.Len(), Model: r.s.Out, Resumed: r.s.Resume != nil, Classes: m.ClassNames(),
 	}
 	rep.LookAlikeClasses = dataset.LookAlike(rep.Classes)
+	if r.s.Resume == nil {
+		counts := make([]int, len(rep.Classes))
+		for _, l := range r.all.Labels() {
+			if l >= 0 && l < len(counts) {
+				counts[l]++
+			}
+		}
+		for c, n := range counts {
+			if n == 0 {
+				rep.UntrainedClasses = append(rep.UntrainedClasses, rep.Classes[c])
+			}
+		}
+	}
 	if st := r.s.Stream; st != nil {
 		rep.Stream = &StreamReport{Samples: st.Samples, Deformation: st.Deformation, NValidation: r.trVal.Len(), Curve: r.tr.Curve()}
 	}

@@ -41,6 +41,9 @@ func (res *Result) WriteText(w io.Writer) error {
 	if names := model.ClassNames(); !dataset.IdentityNames(names) {
 		fmt.Fprintf(&b, "classes      %s\n", dataset.NameList(names))
 	}
+	if u := rep.UntrainedClasses; len(u) > 0 {
+		fmt.Fprintf(&b, "warning      no training sample has the label %s: the model never predicts it\n", quotedList(u))
+	}
 	if g := rep.LookAlikeClasses; len(g) > 0 {
 		fmt.Fprintf(&b, "warning      labels that differ only in letter case are different classes here: %s; if they are one class, write its labels alike\n", lookAlikeList(g))
 	}
@@ -90,6 +93,23 @@ func (res *Result) WriteText(w io.Writer) error {
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// quotedList names labels in quotes, "a", "b" and "c", the first five and
+// how many more.
+func quotedList(names []string) string {
+	const most = 5
+	q := make([]string, 0, min(len(names), most))
+	for _, name := range names[:min(len(names), most)] {
+		q = append(q, strconv.Quote(name))
+	}
+	if len(names) > most {
+		return strings.Join(q, ", ") + fmt.Sprintf(" and %d more", len(names)-most)
+	}
+	if len(q) == 1 {
+		return q[0]
+	}
+	return strings.Join(q[:len(q)-1], ", ") + " and " + q[len(q)-1]
 }
 
 // lookAlikeList names groups of look-alike class names: "No" and "no",

@@ -8,6 +8,7 @@ import (
 	"math/rand/v2"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -215,6 +216,43 @@ func TestLookAlikeClasses(t *testing.T) {
 		const warn = `warning      labels that differ only in letter case are different classes here: "Yes" and "yes";`
 		if got := strings.Contains(b.String(), warn); got != (c.want != nil) {
 			t.Errorf("classes %q: warning in the summary %v, want %v:\n%s", c.names, got, c.want != nil, b.String())
+		}
+	}
+}
+
+// TestUntrainedClasses: a label of the test part alone is a class without
+// a training sample, which the report lists and warns of; a data set whose
+// training part has every class gives neither.
+func TestUntrainedClasses(t *testing.T) {
+	for _, c := range []struct {
+		testLabel int
+		want      []string
+	}{
+		{3, []string{"3"}},
+		{1, nil},
+	} {
+		s := toySpec(0)
+		s.Train = toyImages(90)
+		test := *toyImages(30).Images
+		test.Labels = slices.Clone(test.Labels)
+		test.Labels[0] = c.testLabel
+		test.Classes = max(3, c.testLabel+1)
+		s.Test, s.WithTest = dataset.Samples{Images: &test}, true
+		s.Train.Images.Classes = test.Classes
+		res, err := Run(context.Background(), s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := res.Report.UntrainedClasses; !reflect.DeepEqual(got, c.want) {
+			t.Errorf("test label %d: untrained classes %q, want %q", c.testLabel, got, c.want)
+		}
+		var b bytes.Buffer
+		if err := res.WriteText(&b); err != nil {
+			t.Fatal(err)
+		}
+		const warn = `warning      no training sample has the label "3": the model never predicts it`
+		if got := strings.Contains(b.String(), warn); got != (c.want != nil) {
+			t.Errorf("test label %d: warning %v, want %v:\n%s", c.testLabel, got, c.want != nil, b.String())
 		}
 	}
 }
