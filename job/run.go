@@ -437,13 +437,7 @@ func (r *session) report(backend string, elapsed time.Duration, seen0 int64) Rep
 	}
 	rep.LookAlikeClasses = dataset.LookAlike(rep.Classes)
 	if r.s.Resume == nil {
-		counts := make([]int, len(rep.Classes))
-		for _, l := range r.all.Labels() {
-			if l >= 0 && l < len(counts) {
-				counts[l]++
-			}
-		}
-		for c, n := range counts {
+		for c, n := range labelCounts(r.all.Labels(), len(rep.Classes)) {
 			if n == 0 {
 				rep.UntrainedClasses = append(rep.UntrainedClasses, rep.Classes[c])
 			}
@@ -494,12 +488,7 @@ func (r *session) evaluate(rep *Report) error {
 // mostFrequent returns the most frequent of labels in 0..classes−1 (the
 // first of those as frequent), false if there is none.
 func mostFrequent(labels []int, classes int) (int, bool) {
-	counts := make([]int, classes)
-	for _, l := range labels {
-		if l >= 0 && l < classes {
-			counts[l]++
-		}
-	}
+	counts := labelCounts(labels, classes)
 	best := -1
 	for c, n := range counts {
 		if n > 0 && (best < 0 || n > counts[best]) {
@@ -507,6 +496,18 @@ func mostFrequent(labels []int, classes int) (int, bool) {
 		}
 	}
 	return best, best >= 0
+}
+
+// labelCounts returns the number of labels of each class 0..classes−1
+// (others are not counted).
+func labelCounts(labels []int, classes int) []int {
+	counts := make([]int, classes)
+	for _, l := range labels {
+		if l >= 0 && l < classes {
+			counts[l]++
+		}
+	}
+	return counts
 }
 
 // count is the number of labels equal to c.
