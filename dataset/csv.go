@@ -344,6 +344,10 @@ func utf16Like(text string) bool {
 // rather than misread. A comma beside anything but a digit separates
 // values ("1,2,a;b"), and the line is left to the other checks.
 func decimalComma(text string) (string, bool) {
+	if strings.IndexByte(text, ';') < 0 || strings.IndexByte(text, ',') < 0 {
+		// Most lines: no pass of their own over the bytes.
+		return "", false
+	}
 	quoted, semicolon, at := false, false, -1
 	for i := 0; i < len(text); i++ {
 		switch c := text[i]; {
