@@ -167,3 +167,12 @@ func NameList(names []string) string {
 	}
 	return strings.Join(names[:most], ", ") + ", …"
 }
+
+// RowNumberColumns returns the value columns (0-based) of a table that
+// number its rows (Set.RowNumberColumns); nil for images.
+func (s Samples) RowNumberColumns() []int {
+	if s.Set == nil {
+		return nil
+	}
+	return s.Set.RowNumberColumns()
+}

@@ -160,6 +160,20 @@ type Report struct {
 	// model never predicts; the report warns of them (not for a resumed
 	// model, whose new data need not have every class).
 	UntrainedClasses []string `json:"untrained_classes,omitempty"`
+	// SingleSampleClasses counts the classes with one training sample.
+	// Where they are more than half of the classes the report warns:
+	// most often the label column is a measurement or an identifier
+	// rather than the classes (one-shot sets have them by design).
+	SingleSampleClasses int `json:"single_sample_classes,omitempty"`
+	// FractionalLabels counts the class labels that are numbers with a
+	// fractional part, every label being a number
+	// (dataset.FractionalLabels): each value is a class, and the report
+	// warns, as such labels are more often a measurement than classes.
+	FractionalLabels int `json:"fractional_labels,omitempty"`
+	// RowNumberColumns lists the value columns of a training table that
+	// number its rows (dataset.Set.RowNumberColumns): learned from as
+	// values, though they tell nothing of a sample; the report warns.
+	RowNumberColumns []RowNumberColumn `json:"row_number_columns,omitempty"`
 	// PeakRSS is the process's peak resident memory, in bytes (0 where
 	// the system does not tell).
 	PeakRSS int64 `json:"peak_rss_bytes"`
@@ -168,6 +182,14 @@ type Report struct {
 	// Validation reports the held-out training samples of Validate (or
 	// of Stream).
 	Validation *selection.Report `json:"validation,omitempty"`
+}
+
+// RowNumberColumn names a value column: its place among the value
+// columns (1-based, the label column left out) and its header name, if
+// the file has a header.
+type RowNumberColumn struct {
+	Column int    `json:"column"`
+	Name   string `json:"name,omitempty"`
 }
 
 // StreamReport is the part of the report of a Stream run.

@@ -34,6 +34,10 @@ type session struct {
 	tr                     *oddl.Tracker   // the validation tracker of a Stream
 	trVal                  dataset.Samples // its held-out images
 	validate               float64
+	// rowNumbers lists the training table's value columns that number
+	// its rows (dataset.Set.RowNumberColumns), found before anything
+	// touches the values.
+	rowNumbers []int
 }
 
 // Run trains (or goes on training) a model as s says and returns it with
@@ -153,6 +157,9 @@ func (r *session) choosesSmall() bool {
 // the memory and makes the training source.
 func (r *session) prepare() error {
 	s, train := r.s, r.s.Train
+	if s.Resume == nil {
+		r.rowNumbers = train.RowNumberColumns()
+	}
 	loaded := train.Bytes()
 	if s.Test.Present() {
 		loaded += s.Test.Bytes()
@@ -438,9 +445,21 @@ func (r *session) report(backend string, elapsed time.Duration, seen0 int64) Rep
 	rep.LookAlikeClasses = dataset.LookAlike(rep.Classes)
 	if r.s.Resume == nil {
 		for c, n := range labelCounts(r.all.Labels(), len(rep.Classes)) {
-			if n == 0 {
+			switch n {
+			case 0:
 				rep.UntrainedClasses = append(rep.UntrainedClasses, rep.Classes[c])
+			case 1:
+				rep.SingleSampleClasses++
 			}
+		}
+		rep.FractionalLabels = len(dataset.FractionalLabels(rep.Classes))
+		names := r.s.Train.Columns()
+		for _, j := range r.rowNumbers {
+			c := RowNumberColumn{Column: j + 1}
+			if j < len(names) {
+				c.Name = names[j]
+			}
+			rep.RowNumberColumns = append(rep.RowNumberColumns, c)
 		}
 	}
 	if st := r.s.Stream; st != nil {

@@ -47,6 +47,7 @@ func (res *Result) WriteText(w io.Writer) error {
 	if g := rep.LookAlikeClasses; len(g) > 0 {
 		fmt.Fprintf(&b, "warning      labels that differ only in letter case are different classes here: %s; if they are one class, write its labels alike\n", lookAlikeList(g))
 	}
+	labelWarnings(&b, &rep)
 	if v := rep.Validation; v != nil && v.Folds > 0 {
 		c := v.Rows[v.ChosenRow]
 		how := fmt.Sprintf("%d-fold on the %d training samples", v.Folds, v.Samples)
@@ -139,5 +140,27 @@ func trainBaseline(b *strings.Builder, rep *Report) {
 	}
 	if rep.AtBaseline {
 		fmt.Fprintln(b, "warning      the validation error is no lower than that baseline: the model has likely learned nothing that carries over to new samples (too few rows, or values that do not tell the classes apart)")
+	}
+}
+
+// labelWarnings writes the report's warnings of a label column that may
+// not hold classes and of value columns that number the rows.
+func labelWarnings(b *strings.Builder, rep *Report) {
+	if f := rep.FractionalLabels; f > 0 {
+		what := fmt.Sprintf("%d of the labels are numbers with a fraction (%s), each a class of its own", f, quotedList(dataset.FractionalLabels(rep.Classes)))
+		if f == 1 {
+			what = fmt.Sprintf("the label %s is a number with a fraction, a class of its own", quotedList(dataset.FractionalLabels(rep.Classes)))
+		}
+		fmt.Fprintf(b, "warning      %s: if the label column is a measurement, oddl (a classifier) does not fit it; name the column of classes with -label-column\n", what)
+	}
+	if n, q := rep.SingleSampleClasses, len(rep.Classes)-len(rep.UntrainedClasses); q > 2 && 2*n > q {
+		fmt.Fprintf(b, "warning      %d of the %d classes have a single training sample: is the label column an identifier or a measurement? (name the column of classes with -label-column)\n", n, q)
+	}
+	for _, c := range rep.RowNumberColumns {
+		name := fmt.Sprintf("value column %d", c.Column)
+		if c.Name != "" {
+			name = fmt.Sprintf("column %q", c.Name)
+		}
+		fmt.Fprintf(b, "warning      %s numbers the rows (consecutive integers, a different one each row): a row number or identifier tells nothing of a sample, but it is learned from as a value; leave it out of the file\n", name)
 	}
 }

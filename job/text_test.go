@@ -256,3 +256,67 @@ func TestUntrainedClasses(t *testing.T) {
 		}
 	}
 }
+
+// A label column that looks like a measurement or an identifier, and a
+// value column that numbers the rows, are trained on as given, with a
+// warning each in the report and its counts in the JSON fields; an
+// ordinary table gets none.
+func TestLabelWarnings(t *testing.T) {
+	rng := rand.New(rand.NewPCG(8, 1))
+	table := func(header string, row func(i int) string) dataset.Samples {
+		var b strings.Builder
+		b.WriteString(header + "\n")
+		for i := range 60 {
+			b.WriteString(row(i) + "\n")
+		}
+		return readTable(t, "t", b.String())
+	}
+	x := func(i int) string {
+		return fmt.Sprintf("%.3f,%.3f", 3*float64(i%2)+rng.NormFloat64(), rng.NormFloat64())
+	}
+	for _, c := range []struct {
+		name      string
+		train     dataset.Samples
+		frac, one int
+		rows      []RowNumberColumn
+		warnings  []string
+	}{
+		{"ordinary", table("a,b,label", func(i int) string { return x(i) + fmt.Sprint(",", i%2) }), 0, 0, nil, nil},
+		{"measurement", table("a,b,target", func(i int) string { return x(i) + fmt.Sprintf(",%.2f", 10.25+0.37*float64(i)) }), 60, 60, nil,
+			[]string{"60 of the labels are numbers with a fraction (", "60 of the 60 classes have a single training sample"}},
+		{"identifier", table("a,b,label", func(i int) string { return x(i) + fmt.Sprint(",", 5000+i) }), 0, 60, nil,
+			[]string{"60 of the 60 classes have a single training sample"}},
+		{"one fraction", table("a,b,label", func(i int) string {
+			if i == 0 {
+				return x(i) + ",0.5"
+			}
+			return x(i) + fmt.Sprint(",", i%2)
+		}), 1, 1, nil, []string{`the label "0.5" is a number with a fraction`}},
+		{"row numbers", table("Id,a,b,label", func(i int) string { return fmt.Sprint(i+1, ",") + x(i) + fmt.Sprint(",", i%2) }), 0, 0,
+			[]RowNumberColumn{{Column: 1, Name: "Id"}}, []string{`column "Id" numbers the rows`}},
+	} {
+		s := toySpec(0)
+		s.Train, s.Config.K = c.train, 60
+		res, err := Run(context.Background(), s)
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		rep := res.Report
+		if rep.FractionalLabels != c.frac || rep.SingleSampleClasses != c.one || !reflect.DeepEqual(rep.RowNumberColumns, c.rows) {
+			t.Errorf("%s: fractional labels %d, single-sample classes %d, row-number columns %v; want %d, %d, %v",
+				c.name, rep.FractionalLabels, rep.SingleSampleClasses, rep.RowNumberColumns, c.frac, c.one, c.rows)
+		}
+		var b bytes.Buffer
+		if err := res.WriteText(&b); err != nil {
+			t.Fatal(err)
+		}
+		if got, want := strings.Count(b.String(), "\nwarning "), len(c.warnings); got != want {
+			t.Errorf("%s: %d warnings, want %d:\n%s", c.name, got, want, b.String())
+		}
+		for _, w := range c.warnings {
+			if !strings.Contains(b.String(), w) {
+				t.Errorf("%s: no warning %q in\n%s", c.name, w, b.String())
+			}
+		}
+	}
+}

@@ -1,0 +1,94 @@
+package dataset
+
+import (
+	"math"
+	"strconv"
+)
+
+// FractionalLabels returns the class names, in their order, that are
+// numbers with a fractional part (2.5, 0.125) when every name is a number,
+// and nil otherwise. Every distinct label is a class, so the values of a
+// measurement given as the label column (a price, a temperature) make as
+// many classes as they have values; numbers with fractions among numeric
+// labels are the usual sign of that, where words or integers are not.
+func FractionalLabels(names []string) []string {
+	var frac []string
+	for _, s := range names {
+		if _, ok := integerLabel(s); ok {
+			continue
+		}
+		f, err := strconv.ParseFloat(s, 64)
+		if err != nil || isHexOrSpecial(s) || math.IsInf(f, 0) || math.IsNaN(f) {
+			return nil
+		}
+		frac = append(frac, s)
+	}
+	return frac
+}
+
+// minRowNumberRows is the fewest rows in which RowNumberColumns looks for
+// a row number: in a handful of rows a small integer value can be a
+// permutation of consecutive integers by chance.
+const minRowNumberRows = 20
+
+// RowNumberColumns returns the value columns (0-based) of a set of at
+// least 20 samples whose values are N distinct consecutive integers
+// (1..N, 0..N−1, 1001..1000+N) in any order, N being the number of
+// samples: a row number or an identifier, as exported tables often carry
+// in their first column. Such a column says nothing of a sample, but as a
+// value it is learned from like any other — and where the rows are in the
+// order of their classes it tells the training rows' classes apart, so
+// that validation on them looks better than new data will be. It returns
+// nil for images (a set with more than one row of pixels) and when no
+// column qualifies.
+func (s *Set) RowNumberColumns() []int {
+	n := s.Len()
+	if n < minRowNumberRows || s.X == nil || s.Rows != 1 {
+		return nil
+	}
+	_, d := s.X.Dims()
+	lo := make([]float64, d)
+	hi := make([]float64, d)
+	alive := make([]int, 0, d) // the columns still in the running
+	first := s.X.RawRowView(0)
+	for j, v := range first {
+		if v == math.Trunc(v) && math.Abs(v) < 1<<52 {
+			lo[j], hi[j] = v, v
+			alive = append(alive, j)
+		}
+	}
+	span := float64(n - 1)
+	for i := 1; i < n && len(alive) > 0; i++ {
+		row := s.X.RawRowView(i)
+		keep := alive[:0]
+		for _, j := range alive {
+			v := row[j]
+			if v != math.Trunc(v) {
+				continue
+			}
+			lo[j], hi[j] = min(lo[j], v), max(hi[j], v)
+			if hi[j]-lo[j] <= span {
+				keep = append(keep, j)
+			}
+		}
+		alive = keep
+	}
+	var cols []int
+	seen := make([]bool, n)
+	for _, j := range alive {
+		if hi[j]-lo[j] != span {
+			continue
+		}
+		clear(seen)
+		distinct := true
+		for i := 0; i < n && distinct; i++ {
+			k := int(s.X.At(i, j) - lo[j])
+			distinct = !seen[k]
+			seen[k] = true
+		}
+		if distinct {
+			cols = append(cols, j)
+		}
+	}
+	return cols
+}
