@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"runtime"
+	"slices"
 	"strconv"
 	"time"
 
@@ -180,6 +181,9 @@ func (r *session) prepare() error {
 		return err
 	}
 	r.all = r.train
+	if r.validate > 0 && slices.Max(append(labelCounts(r.train.Labels(), r.train.NumClasses()), 0)) < 2 {
+		return &SettingError{Setting: "validate", Msg: fmt.Sprintf("%v: every class has a single training sample, and a sample held out must leave its class one to train on: nothing can be held out (is the label column an identifier or a measurement? see -label-column)", r.validate)}
+	}
 	if r.validate > 0 && (s.Resume != nil || !r.useFolds(r.train.Len())) {
 		keep, out := dataset.HoldOut(r.train.Labels(), r.validate, r.cfg.Seed)
 		if len(keep) == 0 || len(out) == 0 {

@@ -320,3 +320,21 @@ func TestLabelWarnings(t *testing.T) {
 		}
 	}
 }
+
+// Validation on a set whose classes have one sample each is refused with
+// why, not left to fail in the folds.
+func TestValidateSingleSampleClasses(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("a,b,label\n")
+	for i := range 40 {
+		fmt.Fprintf(&b, "%d.5,%d,%d\n", i%7, i%3, 100+i)
+	}
+	for _, v := range []float64{0.2, 0.5} {
+		s := toySpec(0)
+		s.Train, s.Config.K, s.Validate = readTable(t, "t", b.String()), 40, v
+		_, err := Run(context.Background(), s)
+		if want := "every class has a single training sample"; err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("validate %v: %v, want an error with %q", v, err, want)
+		}
+	}
+}
