@@ -3,6 +3,7 @@ package dataset
 import (
 	"math"
 	"strconv"
+	"strings"
 )
 
 // FractionalLabels returns the class names, in their order, that are
@@ -91,4 +92,27 @@ func (s *Set) RowNumberColumns() []int {
 		}
 	}
 	return cols
+}
+
+// missingMarkers are the spellings (in lower case) that tables and the
+// programs that write them use for a missing value.
+var missingMarkers = map[string]bool{
+	"?": true, "-": true, "--": true, ".": true, "na": true, "n/a": true, "nan": true,
+	"null": true, "none": true, "nil": true, "missing": true, "undefined": true,
+}
+
+// MissingMarkers returns the class names, in their order, that tables
+// often use to mark a missing value (`?`, `NA`, `NaN`, `null`, `None`, …,
+// in any case). An empty label is refused where it is read, but these are
+// words, and a word is a class: a label column with some values missing so
+// marked gets a class of the missing ones. Some are true classes (`None`
+// among `hard` and `soft`), so the caller warns rather than refuses.
+func MissingMarkers(names []string) []string {
+	var m []string
+	for _, s := range names {
+		if missingMarkers[strings.ToLower(s)] {
+			m = append(m, s)
+		}
+	}
+	return m
 }

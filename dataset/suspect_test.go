@@ -27,6 +27,23 @@ func TestFractionalLabels(t *testing.T) {
 	}
 }
 
+func TestMissingMarkers(t *testing.T) {
+	for _, c := range []struct {
+		names, want []string
+	}{
+		{nil, nil},
+		{[]string{"0", "1"}, nil},
+		{[]string{"0", "1", "NA"}, []string{"NA"}},
+		{[]string{"?", "cat", "dog"}, []string{"?"}},
+		{[]string{"NaN", "None", "hard", "null", "soft"}, []string{"NaN", "None", "null"}},
+		{[]string{"nA", "n/a", "N/A", "Nancy", "non"}, []string{"nA", "n/a", "N/A"}},
+	} {
+		if got := MissingMarkers(c.names); !reflect.DeepEqual(got, c.want) {
+			t.Errorf("MissingMarkers(%q) = %q, want %q", c.names, got, c.want)
+		}
+	}
+}
+
 // rowTable writes n rows: an id column from first (in the order of perm,
 // if given), a column of small integers, a column of normal values and a
 // label.

@@ -170,6 +170,11 @@ type Report struct {
 	// (dataset.FractionalLabels): each value is a class, and the report
 	// warns, as such labels are more often a measurement than classes.
 	FractionalLabels int `json:"fractional_labels,omitempty"`
+	// MissingMarkerClasses lists the classes whose label is a common
+	// mark of a missing value (dataset.MissingMarkers: `?`, `NA`, `NaN`,
+	// `null`, …) with their training samples: a class here, as any word
+	// is, and the report warns, as such labels are more often missing.
+	MissingMarkerClasses []LabelCount `json:"missing_marker_classes,omitempty"`
 	// RowNumberColumns lists the value columns of a training table that
 	// number its rows (dataset.Set.RowNumberColumns): learned from as
 	// values, though they tell nothing of a sample; the report warns.
@@ -182,6 +187,12 @@ type Report struct {
 	// Validation reports the held-out training samples of Validate (or
 	// of Stream).
 	Validation *selection.Report `json:"validation,omitempty"`
+}
+
+// LabelCount is a label and its number of training samples.
+type LabelCount struct {
+	Label   string `json:"label"`
+	Samples int    `json:"samples"`
 }
 
 // RowNumberColumn names a value column: its place among the value

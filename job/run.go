@@ -448,7 +448,13 @@ func (r *session) report(backend string, elapsed time.Duration, seen0 int64) Rep
 	}
 	rep.LookAlikeClasses = dataset.LookAlike(rep.Classes)
 	if r.s.Resume == nil {
-		for c, n := range labelCounts(r.all.Labels(), len(rep.Classes)) {
+		counts := labelCounts(r.all.Labels(), len(rep.Classes))
+		for _, name := range dataset.MissingMarkers(rep.Classes) {
+			if c := slices.Index(rep.Classes, name); counts[c] > 0 {
+				rep.MissingMarkerClasses = append(rep.MissingMarkerClasses, LabelCount{Label: name, Samples: counts[c]})
+			}
+		}
+		for c, n := range counts {
 			switch n {
 			case 0:
 				rep.UntrainedClasses = append(rep.UntrainedClasses, rep.Classes[c])

@@ -153,6 +153,17 @@ func labelWarnings(b *strings.Builder, rep *Report) {
 		}
 		fmt.Fprintf(b, "warning      %s: if the label column is a measurement, oddl (a classifier) does not fit it; name the column of classes with -label-column\n", what)
 	}
+	if m := rep.MissingMarkerClasses; len(m) > 0 {
+		parts := make([]string, len(m))
+		for i, c := range m {
+			parts[i] = fmt.Sprintf("%q (%d training samples)", c.Label, c.Samples)
+		}
+		if len(m) == 1 {
+			fmt.Fprintf(b, "warning      the label %s often marks a missing value, but is a class here; if it stands for missing labels, leave its rows out\n", parts[0])
+		} else {
+			fmt.Fprintf(b, "warning      the labels %s often mark a missing value, but each is a class here; if they stand for missing labels, leave their rows out\n", strings.Join(parts, ", "))
+		}
+	}
 	if n, q := rep.SingleSampleClasses, len(rep.Classes)-len(rep.UntrainedClasses); q > 2 && 2*n > q {
 		fmt.Fprintf(b, "warning      %d of the %d classes have a single training sample: is the label column an identifier or a measurement? (name the column of classes with -label-column)\n", n, q)
 	}

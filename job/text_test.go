@@ -292,6 +292,12 @@ func TestLabelWarnings(t *testing.T) {
 			}
 			return x(i) + fmt.Sprint(",", i%2)
 		}), 1, 1, nil, []string{`the label "0.5" is a number with a fraction`}},
+		{"missing labels", table("a,b,label", func(i int) string {
+			if i == 3 || i == 10 {
+				return x(i) + ",NA"
+			}
+			return x(i) + fmt.Sprint(",", i%2)
+		}), 0, 0, nil, []string{`the label "NA" (2 training samples) often marks a missing value`}},
 		{"row numbers", table("Id,a,b,label", func(i int) string { return fmt.Sprint(i+1, ",") + x(i) + fmt.Sprint(",", i%2) }), 0, 0,
 			[]RowNumberColumn{{Column: 1, Name: "Id"}}, []string{`column "Id" numbers the rows`}},
 	} {
@@ -302,6 +308,9 @@ func TestLabelWarnings(t *testing.T) {
 			t.Fatalf("%s: %v", c.name, err)
 		}
 		rep := res.Report
+		if m := rep.MissingMarkerClasses; (len(m) > 0) != (c.name == "missing labels") || len(m) > 0 && m[0] != (LabelCount{"NA", 2}) {
+			t.Errorf("%s: missing-marker classes %v", c.name, m)
+		}
 		if rep.FractionalLabels != c.frac || rep.SingleSampleClasses != c.one || !reflect.DeepEqual(rep.RowNumberColumns, c.rows) {
 			t.Errorf("%s: fractional labels %d, single-sample classes %d, row-number columns %v; want %d, %d, %v",
 				c.name, rep.FractionalLabels, rep.SingleSampleClasses, rep.RowNumberColumns, c.frac, c.one, c.rows)
