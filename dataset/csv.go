@@ -628,6 +628,9 @@ func readCSVLines(r io.Reader, name string, o options, dim int) (*csvTable, erro
 			case errors.Is(err, strconv.ErrRange):
 				return fileErr(name, ErrValue, nil, "line %d, value %d: %q is beyond the range of float64", line, i+1, f)
 			case err != nil:
+				if header != nil && slices.Equal(fields, header) {
+					return fileErr(name, ErrValue, nil, "line %d repeats the header (files joined with their headers?): leave it out", line)
+				}
 				hint := ""
 				if label >= 0 && header == nil && o.labelColumn == "" {
 					hint = " (if it is the label, name its column with -label-column)"
