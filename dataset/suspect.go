@@ -1,6 +1,9 @@
 package dataset
 
 import (
+	"bytes"
+	"encoding/binary"
+	"hash/maphash"
 	"math"
 	"strconv"
 	"strings"
@@ -115,4 +118,64 @@ func MissingMarkers(names []string) []string {
 		}
 	}
 	return m
+}
+
+// SharedRows returns how many samples of test have exactly the values of
+// a sample of train (their labels not compared; −0 and 0 are one value).
+// A test part that shares most of its rows with the training part — the
+// training file given again as the test file, or a test file cut from
+// the training rows — measures the model on samples it was trained on,
+// and its error is not that of new data. It returns 0 when either is
+// absent or their dimensions differ.
+func SharedRows(train, test Samples) int {
+	if !train.Present() || !test.Present() || train.Dim() != test.Dim() || train.Len() == 0 {
+		return 0
+	}
+	// Images against images compare their bytes; anything else the
+	// float64 values, the form both can take.
+	asFloat := train.Images == nil || test.Images == nil
+	seed := maphash.MakeSeed()
+	var a, b []byte
+	at := make(map[uint64][]int32, train.Len())
+	for i := range train.Len() {
+		a = rowKey(train, i, asFloat, a)
+		h := maphash.Bytes(seed, a)
+		at[h] = append(at[h], int32(i))
+	}
+	shared := 0
+	for i := range test.Len() {
+		a = rowKey(test, i, asFloat, a)
+		for _, j := range at[maphash.Bytes(seed, a)] {
+			if b = rowKey(train, int(j), asFloat, b); bytes.Equal(a, b) {
+				shared++
+				break
+			}
+		}
+	}
+	return shared
+}
+
+// rowKey writes sample i's values to buf as bytes: an image's own bytes,
+// or (asFloat) the bits of each value as float64, −0 written as 0.
+func rowKey(s Samples, i int, asFloat bool, buf []byte) []byte {
+	if s.Images != nil && !asFloat {
+		return append(buf[:0], s.Images.Row(i)...)
+	}
+	buf = buf[:0]
+	put := func(v float64) {
+		if v == 0 {
+			v = 0
+		}
+		buf = binary.LittleEndian.AppendUint64(buf, math.Float64bits(v))
+	}
+	if s.Images != nil {
+		for _, p := range s.Images.Row(i) {
+			put(float64(p))
+		}
+		return buf
+	}
+	for _, v := range s.Set.X.RawRowView(i) {
+		put(v)
+	}
+	return buf
 }

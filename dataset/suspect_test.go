@@ -109,3 +109,38 @@ func TestRowNumberColumns(t *testing.T) {
 		t.Errorf("a set of 2×2 images: RowNumberColumns = %v, want nil", got)
 	}
 }
+
+func TestSharedRows(t *testing.T) {
+	im := func(rows ...[]byte) Samples {
+		s := &Images{Name: "im", Rows: 1, Cols: 3, Classes: 2, Labels: make([]int, len(rows))}
+		for _, r := range rows {
+			s.Pix = append(s.Pix, r...)
+		}
+		return Samples{Images: s}
+	}
+	tab := func(body string) Samples {
+		s, err := ReadCSVFrom(strings.NewReader(body), "t", WithLabelColumn("last"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return Samples{Set: s}
+	}
+	train := im([]byte{1, 2, 3}, []byte{4, 5, 6}, []byte{1, 2, 3})
+	for _, c := range []struct {
+		name        string
+		train, test Samples
+		want        int
+	}{
+		{"images, one shared", train, im([]byte{4, 5, 6}, []byte{0, 0, 0}), 1},
+		{"images, none", train, im([]byte{6, 5, 4}), 0},
+		{"images, all (a row twice in training)", train, im([]byte{1, 2, 3}, []byte{1, 2, 3}, []byte{4, 5, 6}), 3},
+		{"a table against images", train, tab("1,2,3,0\n4,5,6.5,1\n"), 1},
+		{"tables, -0 and 0 alike", tab("0,1,2,0\n3,4,5,1\n"), tab("-0,1,2,1\n3,4,5.000001,1\n"), 1},
+		{"other dimensions", train, tab("1,2,0\n"), 0},
+		{"no test part", train, Samples{}, 0},
+	} {
+		if got := SharedRows(c.train, c.test); got != c.want {
+			t.Errorf("%s: SharedRows = %d, want %d", c.name, got, c.want)
+		}
+	}
+}

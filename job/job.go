@@ -170,6 +170,13 @@ type Report struct {
 	// (dataset.FractionalLabels): each value is a class, and the report
 	// warns, as such labels are more often a measurement than classes.
 	FractionalLabels int `json:"fractional_labels,omitempty"`
+	// TestInTraining counts the test samples that have exactly the values
+	// of a training sample (dataset.SharedRows). Where they are half of
+	// the test samples or more the report warns that the test error is
+	// not that of new data (the training file given again as the test
+	// file, or a test file cut from the training rows); tables of few
+	// distinct values share some rows between any two parts.
+	TestInTraining int `json:"test_in_training,omitempty"`
 	// MissingMarkerClasses lists the classes whose label is a common
 	// mark of a missing value (dataset.MissingMarkers: `?`, `NA`, `NaN`,
 	// `null`, …) with their training samples: a class here, as any word

@@ -503,6 +503,7 @@ func (r *session) evaluate(rep *Report) error {
 		return err
 	}
 	rep.TestError, rep.TestErrors, rep.NTest = &ev.ErrorRate, ev.Errors, ev.Samples
+	rep.TestInTraining = dataset.SharedRows(r.all, r.test)
 	if c, ok := mostFrequent(r.train.Labels(), len(ev.Confusion)); ok && ev.Samples > 0 {
 		named := 0
 		for _, n := range ev.Confusion[c] {

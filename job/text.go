@@ -75,6 +75,9 @@ func (res *Result) WriteText(w io.Writer) error {
 	}
 	if rep.TestError != nil {
 		fmt.Fprintf(&b, "test error   %.2f%% (%d of %d)\n", 100**rep.TestError, rep.TestErrors, rep.NTest)
+		if n := rep.TestInTraining; 2*n >= rep.NTest && n > 0 {
+			fmt.Fprintf(&b, "warning      %d of the %d test samples have the values of a training sample: the test error is not that of new data (is the test file the training file, or cut from it?)\n", n, rep.NTest)
+		}
 		if rep.BaselineError != nil {
 			fmt.Fprintf(&b, "baseline     %.2f%% naming the most frequent training class (%s) for every test sample\n", 100**rep.BaselineError, rep.BaselineClass)
 		}

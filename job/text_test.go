@@ -347,3 +347,42 @@ func TestValidateSingleSampleClasses(t *testing.T) {
 		}
 	}
 }
+
+// A test part that is the training part, or cut from it, is measured as
+// given, and the report counts its rows that are training rows and warns;
+// a test part of new rows gets neither.
+func TestTestInTraining(t *testing.T) {
+	rng := rand.New(rand.NewPCG(2, 7))
+	abc := []string{"a", "b", "c"}
+	train := csvTable(rng, 80, abc)
+	lines := strings.SplitAfter(train, "\n")
+	for _, c := range []struct {
+		name   string
+		test   string
+		shared int
+		warn   bool
+	}{
+		{"the training file", train, 80, true},
+		{"its first half", strings.Join(lines[:41], ""), 40, true},
+		{"new rows", csvTable(rng, 40, abc), 0, false},
+		{"new rows and ten training rows", csvTable(rng, 30, abc) + strings.Join(lines[1:11], ""), 10, false},
+	} {
+		s := toySpec(0)
+		s.Train, s.Config.K = readTable(t, "tr", train), 40
+		s.Test, s.WithTest = readTable(t, "te", c.test), true
+		res, err := Run(context.Background(), s)
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		if got := res.Report.TestInTraining; got != c.shared {
+			t.Errorf("%s: %d test samples in training, want %d", c.name, got, c.shared)
+		}
+		var b bytes.Buffer
+		if err := res.WriteText(&b); err != nil {
+			t.Fatal(err)
+		}
+		if got := strings.Contains(b.String(), "have the values of a training sample: the test error is not that of new data"); got != c.warn {
+			t.Errorf("%s: warning %v, want %v:\n%s", c.name, got, c.warn, b.String())
+		}
+	}
+}
