@@ -132,7 +132,7 @@ func TestBaseline(t *testing.T) {
 	if want := "baseline     50.00% naming the most frequent training class (2) for every training sample\n"; !strings.Contains(b.String(), want) {
 		t.Errorf("summary lacks %q:\n%s", want, b.String())
 	}
-	if res.Report.AtBaseline || strings.Contains(b.String(), "warning") {
+	if res.Report.AtBaseline || strings.Contains(b.String(), "no lower than that baseline") {
 		t.Errorf("a validation error of %v flagged against the baseline 0.5:\n%s", res.Report.Validation.Error, b.String())
 	}
 	for _, c := range []struct {
