@@ -56,7 +56,9 @@ const SmallDataJoint = 10
 //     distinct training sample, so a larger K is refused): the largest
 //     multiple of q up to the number of varied samples, at least q. The
 //     multiple of q gives every class the same block in the class
-//     initialisation.
+//     initialisation. And when the set has more classes than K (the
+//     class initialisation needs an atom a class): q times the atoms a
+//     class that K would round up to, as far as the varied samples allow.
 //   - L, at most the sample dimension (a code has no more atoms than the
 //     space has directions) and at most K.
 //   - The passes of a small set (fewer than SmallDataBatches
@@ -108,6 +110,12 @@ func FitToData(c Config, d DataSize, given Given) (Config, []Fitted) {
 	if !given.K && q > 0 && n < c.K {
 		c.K = max(q, varied/q*q)
 		out = append(out, Fitted{"K", c.K, fmt.Sprintf("K = %d atoms for %d training samples in %d classes", c.K, n, q)})
+	} else if !given.K && q > c.K && c.K > 0 {
+		// More classes than atoms: the class initialisation needs an atom
+		// a class at least, so K grows to the first multiple of q, as far
+		// as the varied samples allow.
+		c.K = min(MaxAtoms, max(q, min((c.K+q-1)/q*q, varied/q*q)))
+		out = append(out, Fitted{"K", c.K, fmt.Sprintf("K = %d atoms for %d classes (one atom a class at least)", c.K, q)})
 	}
 	if !given.L && d.Dim > 0 && c.L > d.Dim {
 		c.L = d.Dim

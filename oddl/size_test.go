@@ -55,6 +55,27 @@ func TestFitToData(t *testing.T) {
 	if c.Epochs != 1 || c.K != 100 || c.L != 300 {
 		t.Errorf("given settings changed: K %d L %d epochs %d", c.K, c.L, c.Epochs)
 	}
+	// More classes than the default K: an atom a class at least, K a
+	// multiple of q as far as the varied samples allow, unless given.
+	for _, c := range []struct{ n, varied, q, want int }{
+		{3000, 0, 1000, 1000},
+		{5000, 0, 1500, 1500},
+		{6000, 0, 700, 960}, // K ≥ q already: kept
+		{3000, 0, 961, 961},
+		{2500, 0, 1200, 1200},
+		{2500, 1100, 1000, 1000},
+	} {
+		got, _ := FitToData(def, DataSize{Samples: c.n, Varied: c.varied, Classes: c.q, Dim: 20}, Given{})
+		if got.K != c.want {
+			t.Errorf("%d samples (%d varied) of %d classes: K = %d, want %d", c.n, c.varied, c.q, got.K, c.want)
+		}
+		if c.want >= c.q && got.Validate() != nil {
+			t.Errorf("%d samples of %d classes: %v", c.n, c.q, got.Validate())
+		}
+	}
+	if got, _ := FitToData(def, DataSize{Samples: 3000, Classes: 1000, Dim: 20}, Given{K: true}); got.K != def.K {
+		t.Errorf("a given K changed to %d", got.K)
+	}
 	// 2500 samples: three mini-batches a pass, four passes.
 	c, _ = FitToData(def, DataSize{Samples: 2500, Classes: 10, Dim: 256}, Given{})
 	if _, joint := Schedule(c, 2500); c.Epochs != 4 || joint != 12 {
