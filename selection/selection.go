@@ -11,6 +11,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -47,6 +48,9 @@ func ParseGrid(s string) ([]Dim, error) {
 		for _, v := range strings.Split(vals, ",") {
 			if v = strings.TrimSpace(v); v == "" {
 				return nil, fmt.Errorf("%s: an empty value", name)
+			}
+			if slices.Contains(d.Values, v) {
+				return nil, fmt.Errorf("%s=%s given twice", name, v)
 			}
 			d.Values = append(d.Values, v)
 		}

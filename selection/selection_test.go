@@ -2,6 +2,7 @@ package selection
 
 import (
 	"reflect"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -19,10 +20,20 @@ func TestParseGridAndCombinations(t *testing.T) {
 	if len(c) != 6 || !reflect.DeepEqual(c[0], []string{"0", "20"}) || !reflect.DeepEqual(c[3], []string{"1", "20"}) {
 		t.Errorf("Combinations = %v: want 6, the first dimension slowest", c)
 	}
-	for _, bad := range []string{"", "k", "k=", "k=1,,2", "k=1;k=2", "k=" + strings.Repeat("1,", MaxRuns) + "1"} {
+	many := make([]string, MaxRuns+1)
+	for i := range many {
+		many[i] = strconv.Itoa(i + 1)
+	}
+	for _, bad := range []string{"", "k", "k=", "k=1,,2", "k=1;k=2", "k=10,20,10"} {
 		if _, err := ParseGrid(bad); err == nil {
 			t.Errorf("ParseGrid(%q): no error", bad)
 		}
+	}
+	if _, err := ParseGrid("k=" + strings.Join(many, ",")); err == nil || !strings.Contains(err.Error(), "combinations") {
+		t.Errorf("%d values: %v, want too many combinations", len(many), err)
+	}
+	if _, err := ParseGrid("k=10,20,10"); err == nil || err.Error() != "k=10 given twice" {
+		t.Errorf("a value twice: %v", err)
 	}
 }
 

@@ -16,11 +16,11 @@ func ParseTables(s string) ([]int, error) {
 	}
 	ts, err := ParseSizes(s)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("%w: want table numbers (1 to %d, comma-separated), all, stream or small", err, len(Tables))
 	}
 	for _, t := range ts {
 		if t < 1 || t > len(Tables) {
-			return nil, fmt.Errorf("no table %d (tables 1 to %d, or all)", t, len(Tables))
+			return nil, fmt.Errorf("no table %d (tables 1 to %d, all, stream or small)", t, len(Tables))
 		}
 	}
 	return ts, nil

@@ -16,10 +16,10 @@ func TestParseTables(t *testing.T) {
 	if ts, err := ParseTables("3, 1"); err != nil || !slices.Equal(ts, []int{3, 1}) {
 		t.Errorf("3, 1: %v, %v", ts, err)
 	}
-	if _, err := ParseTables("6"); err == nil || err.Error() != "no table 6 (tables 1 to 5, or all)" {
+	if _, err := ParseTables("6"); err == nil || err.Error() != "no table 6 (tables 1 to 5, all, stream or small)" {
 		t.Errorf("6: %v", err)
 	}
-	if _, err := ParseTables("1,x"); err == nil || err.Error() != `"x" is not a positive integer` {
+	if _, err := ParseTables("1,x"); err == nil || err.Error() != `"x" is not a positive integer: want table numbers (1 to 5, comma-separated), all, stream or small` {
 		t.Errorf("1,x: %v", err)
 	}
 }
