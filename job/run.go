@@ -124,9 +124,9 @@ func Run(ctx context.Context, s Spec) (*Result, error) {
 	if vrep != nil {
 		labels := r.train.Labels()
 		if c, ok := mostFrequent(labels, r.train.NumClasses()); ok {
-			e := 1 - float64(count(labels, c))/float64(len(labels))
+			e := otherShare(labels, c)
 			rep.TrainBaselineError, rep.BaselineClass = &e, className(rep.Classes, c)
-			rep.AtBaseline = vrep.Error >= e
+			rep.AtBaseline = atBaseline(vrep.Error, e)
 		}
 	}
 	rep.ResidualWeight = r.model.Config().ResidualWeight
@@ -538,6 +538,20 @@ func labelCounts(labels []int, classes int) []int {
 		}
 	}
 	return counts
+}
+
+// otherShare is the share of labels not equal to c, as a quotient of
+// counts — as a validation's error is —, so that the two compare exactly
+// where they are the same fraction (1 − 9990/10000 is a rounding above
+// 10/10000).
+func otherShare(labels []int, c int) float64 {
+	return float64(len(labels)-count(labels, c)) / float64(len(labels))
+}
+
+// atBaseline reports whether a validation error is no lower than the
+// baseline error e, up to the rounding of two quotients.
+func atBaseline(err, e float64) bool {
+	return err >= e*(1-1e-12)
 }
 
 // count is the number of labels equal to c.

@@ -386,3 +386,23 @@ func TestTestInTraining(t *testing.T) {
 		}
 	}
 }
+
+// A validation error equal to the baseline's share counts as at the
+// baseline, whatever the rounding of each: 10 rare labels in 10 000,
+// and 2 errors in 2 000 held-out samples.
+func TestAtBaselineExact(t *testing.T) {
+	labels := make([]int, 10000)
+	for i := 0; i < len(labels); i += 1000 {
+		labels[i] = 1
+	}
+	e := otherShare(labels, 0)
+	if !atBaseline(2.0/2000, e) {
+		t.Errorf("2 of 2000 against %v: not at the baseline", e)
+	}
+	if atBaseline(1.0/2000, e) {
+		t.Errorf("1 of 2000 against %v: at the baseline", e)
+	}
+	if !atBaseline(3.0/2000, e) {
+		t.Errorf("3 of 2000 against %v: not at the baseline", e)
+	}
+}
