@@ -141,4 +141,19 @@ func TestStreamCheck(t *testing.T) {
 	if err := (&Stream{Samples: 100, Validation: 10}).Check(); err != nil {
 		t.Errorf("a good stream: %v", err)
 	}
+	// More held-out images than the set has: a -val given is named as
+	// given; the default is named as the default, with a count that fits.
+	for _, given := range []bool{true, false} {
+		s := toySpec(30)
+		s.Stream = &Stream{Samples: 100, Validation: 10000, Deformation: dataset.DefaultDeformation}
+		s.Given = selection.Fixed{"val": given}
+		want := "10000: the training set has only 30 images"
+		if !given {
+			want = "10000, the held-out images of the stream by default: the training set has only 30 images; hold out fewer (-val 5, a sixth of them)"
+		}
+		var se *SettingError
+		if _, err := Run(context.Background(), s); !errors.As(err, &se) || se.Setting != "val" || se.Msg != want {
+			t.Errorf("-val given %v: %v, want %q", given, err, want)
+		}
+	}
 }

@@ -230,7 +230,11 @@ func (r *session) stream() error {
 		return &SettingError{Setting: "stream", Msg: "needs images (a data set with rows and columns)"}
 	}
 	if st.Validation >= imgs.Len() {
-		return &SettingError{Setting: "val", Msg: fmt.Sprintf("%d: the training set has only %d images", st.Validation, imgs.Len())}
+		msg := fmt.Sprintf("%d: the training set has only %d images", st.Validation, imgs.Len())
+		if !r.s.Given["val"] {
+			msg = fmt.Sprintf("%d, the held-out images of the stream by default: the training set has only %d images; hold out fewer (-val %d, a sixth of them)", st.Validation, imgs.Len(), max(1, imgs.Len()/6))
+		}
+		return &SettingError{Setting: "val", Msg: msg}
 	}
 	order := rand.New(rand.NewPCG(r.cfg.Seed, 0x76616c)).Perm(imgs.Len())
 	val := imgs.Subset(order[:st.Validation])

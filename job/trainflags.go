@@ -269,8 +269,17 @@ func (f *TrainFlags) Explain(err error) error {
 		return Explain(me)
 	case errors.Is(err, oddl.ErrNewData):
 		return fmt.Errorf("%w (check -data and -limit; -resume-new-data goes on with this data on purpose)", err)
-	case errors.Is(err, oddl.ErrTooFewSamples) && f.Resume == "":
+	case errors.Is(err, oddl.ErrTooFewSamples) && f.Resume == "" && f.Given["k"]:
 		return fmt.Errorf("%w (set -k below it, or leave -k out to have it chosen)", err)
+	case errors.Is(err, oddl.ErrTooFewSamples) && f.Resume == "":
+		// K was chosen, as the number of classes at least: the data
+		// set's labels (of its training and test parts) make more
+		// classes than there are training samples to start atoms from.
+		hint := "give more training samples"
+		if f.Given["limit"] {
+			hint = "raise -limit"
+		}
+		return fmt.Errorf("%w: K is one atom a class at least, each started from a training sample that is not constant, and the data set has more classes than that (%s)", err, hint)
 	}
 	return err
 }

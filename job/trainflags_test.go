@@ -182,8 +182,20 @@ func TestTrainFlagsExplain(t *testing.T) {
 	if err.Error() != "-validate-grid: bad" || !errors.As(err, new(UsageError)) {
 		t.Errorf("usage setting: %v", err)
 	}
+	// K chosen (no -k): the classes outnumber the samples, and -limit
+	// cut them; -k given: that K is too large.
+	if err := f.Check(); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Explain(oddl.ErrTooFewSamples); !errors.Is(err, oddl.ErrTooFewSamples) || !strings.HasSuffix(err.Error(), "the data set has more classes than that (raise -limit)") {
+		t.Errorf("too few samples, K chosen: %v", err)
+	}
+	f = trainFlags(t, "-data", "usps", "-k", "400")
+	if err := f.Check(); err != nil {
+		t.Fatal(err)
+	}
 	if err := f.Explain(oddl.ErrTooFewSamples); !errors.Is(err, oddl.ErrTooFewSamples) || !strings.HasSuffix(err.Error(), "(set -k below it, or leave -k out to have it chosen)") {
-		t.Errorf("too few samples: %v", err)
+		t.Errorf("too few samples, -k given: %v", err)
 	}
 }
 
