@@ -30,10 +30,14 @@ type TrainFlags struct {
 	// Given names the flags given on the command line (after Check).
 	Given selection.Fixed
 
-	Data    *DataFlags
-	Stream  *StreamFlags
-	Runtime *RuntimeFlags
-	Memory  *MemoryFlag
+	Data *DataFlags
+	// Image is -image: the image size of CSV rows ("28x28"), "" for
+	// none; ImageRows and ImageCols are it read (after Check).
+	Image                string
+	ImageRows, ImageCols int
+	Stream               *StreamFlags
+	Runtime              *RuntimeFlags
+	Memory               *MemoryFlag
 
 	Validate     float64
 	ValidateKeep bool
@@ -62,6 +66,7 @@ func BindTrain(fs *flag.FlagSet) *TrainFlags {
 	f := &TrainFlags{fs: fs, def: def, Config: def}
 	f.config = BindConfig(fs, &f.Config)
 	f.Data = BindData(fs)
+	fs.StringVar(&f.Image, "image", "", "the samples of CSV files are images of `RxC` pixels (e.g. 28x28: 784 values a row, the image's rows one after another): they are trained as images are — the patch front end on 4096 samples or more, -preprocess deskew, -stream for pixels 0..255 (IDX files give their own size)")
 	f.Stream = bindStream(fs)
 	fs.Float64Var(&f.Validate, "validate", 0, "choose settings on this `fraction` of the training set held out (stratified by class, seeded), then train the chosen ones on all training rows. When the held-out share is under "+fmt.Sprint(selection.FoldsBelow)+" samples, k-fold cross-validation (k = 1/fraction) compares the grid of -validate-grid, every row held out once; else one hold-out chooses the residual weight β (0, 3, 10, 30, 100). The one-standard-error rule picks (the first setting within one standard error of the best). A flag given on the command line is not searched. With -stream, β is chosen on the stream's validation images (-val)")
 	fs.BoolVar(&f.ValidateKeep, "validate-keep", false, "with a single hold-out (-validate), keep the model trained without the held-out rows instead of training again on all of them")
@@ -90,6 +95,12 @@ func (f *TrainFlags) Check() error {
 	}
 	if err := f.Data.Check(); err != nil {
 		return err
+	}
+	if f.Given["image"] {
+		var err error
+		if f.ImageRows, f.ImageCols, err = dataset.ParseImageSize(f.Image); err != nil {
+			return UsageError{fmt.Errorf("-image %w", err)}
+		}
 	}
 	if err := f.Stream.check(f.Given); err != nil {
 		return err
@@ -232,6 +243,14 @@ func (f *TrainFlags) Load() (train, test dataset.Samples, err error) {
 		}
 		return train, test, err
 	}
+	if f.ImageRows > 0 {
+		if train, err = train.AsImages(f.ImageRows, f.ImageCols); err == nil {
+			test, err = test.AsImages(f.ImageRows, f.ImageCols)
+		}
+		if err != nil {
+			return train, test, fmt.Errorf("-image %s: %w", f.Image, err)
+		}
+	}
 	if f.resume == nil && train.NumClasses() < 2 {
 		// A classifier of one class answers without looking: most often
 		// the label column is not the one meant.
@@ -262,7 +281,11 @@ func (f *TrainFlags) Explain(err error) error {
 	var me *MemoryError
 	switch {
 	case errors.As(err, &ie):
-		return &explainedInterrupt{ie, ie.Explain(f.Data.Args() + f.Stream.args())}
+		args := f.Data.Args()
+		if f.Image != "" {
+			args += " -image " + f.Image
+		}
+		return &explainedInterrupt{ie, ie.Explain(args + f.Stream.args())}
 	case errors.As(err, &se):
 		return flagError(se)
 	case errors.As(err, &me):

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"flag"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -245,5 +246,49 @@ func TestLoadModelFileAndStream(t *testing.T) {
 	os.Stdin, _ = os.Open(os.DevNull)
 	if _, err := LoadModel("-model", "-"); err == nil || !strings.HasPrefix(err.Error(), "-model stdin: ") {
 		t.Errorf("empty stdin: err %v", err)
+	}
+}
+
+// TestTrainFlagsImage: -image makes a CSV file's rows images of that size
+// (bytes here), is refused where it does not fit the rows or cannot be
+// read, and goes on the command line that resumes an interrupted run.
+func TestTrainFlagsImage(t *testing.T) {
+	var b strings.Builder
+	for i := range 40 {
+		fmt.Fprint(&b, i%2)
+		for j := range 256 {
+			fmt.Fprintf(&b, ",%d", (i*7+j)%256)
+		}
+		b.WriteString("\n")
+	}
+	path := filepath.Join(t.TempDir(), "digits.csv")
+	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	f := trainFlags(t, "-data", path, "-label-column", "1", "-image", "16x16")
+	if err := f.Check(); err != nil {
+		t.Fatal(err)
+	}
+	train, _, err := f.Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if im := train.Images; im == nil || im.Rows != 16 || im.Cols != 16 || im.Len() != 40 || im.Row(1)[3] != 10 {
+		t.Fatalf("-image 16x16: %+v", train)
+	}
+	err = f.Explain(&Interrupted{Stage: Training, Seen: 8, Saved: "m.oddl"})
+	if !strings.Contains(err.Error(), " -image 16x16") {
+		t.Errorf("resume line without -image: %v", err)
+	}
+	f = trainFlags(t, "-data", path, "-label-column", "1", "-image", "16x15")
+	if err := f.Check(); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := f.Load(); err == nil || !strings.Contains(err.Error(), "-image 16x15: data set digits: 256 values a sample, not the 240 of 16×15 images") {
+		t.Errorf("-image 16x15: %v", err)
+	}
+	f = trainFlags(t, "-data", path, "-image", "sixteen")
+	if err := f.Check(); err == nil || !errors.As(err, new(UsageError)) || !strings.HasPrefix(err.Error(), `-image "sixteen": want rows x columns`) {
+		t.Errorf("-image sixteen: %v", err)
 	}
 }

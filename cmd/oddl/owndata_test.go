@@ -11,6 +11,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/oddl-go/oddl/oddl"
 )
 
 // blobs returns samples of dim values around one random centre a class,
@@ -420,5 +422,47 @@ func TestCheckpointKeepsLabels(t *testing.T) {
 	}
 	if m, err = loadModel("-model", model); err != nil || !slices.Equal(m.ClassNames(), names) {
 		t.Errorf("resumed model's class names %q (%v), want %q", m.ClassNames(), err, names)
+	}
+}
+
+// TestImageCSV: a CSV file whose rows look like square images of bytes
+// trains as a table with a hint on stderr; with -image it trains as
+// images (the model keeps their size) and the hint is not repeated.
+func TestImageCSV(t *testing.T) {
+	rng := rand.New(rand.NewPCG(6, 1))
+	var b strings.Builder
+	for i := range 60 {
+		c := i % 2
+		fmt.Fprint(&b, c)
+		for p := range 256 {
+			v := rng.IntN(60)
+			if (p/16 < 8) == (c == 0) {
+				v += 150
+			}
+			fmt.Fprintf(&b, ",%d", v)
+		}
+		b.WriteString("\n")
+	}
+	dir := t.TempDir()
+	data := filepath.Join(dir, "img.csv")
+	if err := os.WriteFile(data, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	const hint = "the samples look like 16×16 images (256 values a row, integers from 0 to 255): -image 16x16 trains them as images"
+	st, _, errs := runCmd("train", "-data", data, "-label-column", "1", "-q", "-test=false", "-threads", "1")
+	if st != 0 || !strings.Contains(errs, hint) {
+		t.Errorf("without -image: status %d, stderr %q, want the hint", st, errs)
+	}
+	model := filepath.Join(dir, "m.oddl")
+	st, _, errs = runCmd("train", "-data", data, "-label-column", "1", "-q", "-test=false", "-threads", "1", "-image", "16x16", "-o", model)
+	if st != 0 || strings.Contains(errs, "look like") {
+		t.Fatalf("with -image: status %d, stderr %q", st, errs)
+	}
+	m, err := oddl.Load(model)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s := m.Config().Image; s.Rows != 16 || s.Cols != 16 {
+		t.Errorf("the model's image size %v, want 16×16", s)
 	}
 }

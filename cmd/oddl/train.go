@@ -66,6 +66,9 @@ func runTrain(args []string, stdout, stderr io.Writer) (err error) {
 	if err != nil {
 		return err
 	}
+	if side := train.ImageSide(); side > 0 && f.Resume == "" {
+		fmt.Fprintf(stderr, "oddl train: the samples look like %d×%d images (%d values a row, integers from 0 to 255): -image %dx%d trains them as images (the patch front end on 4096 samples or more; -preprocess deskew for handwriting)\n", side, side, side*side, side, side)
+	}
 	ctx, cancel, caught := catchSignals()
 	defer cancel()
 	var prog *job.ProgressPrinter
