@@ -2,10 +2,12 @@ package dataset
 
 import (
 	"bufio"
+	"bytes"
 	"compress/gzip"
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"math"
 	"os"
 	"path/filepath"
@@ -216,6 +218,11 @@ type csvScanner struct {
 	sc   *bufio.Scanner
 	name string
 	line int // number of the line last read
+	// reuse, once set, has next split each line into buf, the fields of
+	// the line before: its caller is done with them when it asks for the
+	// next.
+	reuse bool
+	buf   []string
 	// comments are the # lines met before the columns are known
 	// (maxCommentsHeld at most); check, once set, tells a # line that
 	// reads as a sample (see checkComment).
@@ -234,7 +241,7 @@ type comment struct {
 
 // checkComment refuses a # line that reads as a sample.
 func (s *csvScanner) checkComment(c comment) error {
-	fields, ok := splitFields(c.text)
+	fields, ok := splitFields(c.text, nil)
 	if ok && s.check(fields) {
 		return fileErr(s.name, ErrValue, nil, "line %d starts with # but reads as a sample of label %q: a label may not start with # (quote it, or remove the line)", c.line, fields[0])
 	}
@@ -285,7 +292,14 @@ func (s *csvScanner) next() ([]string, error) {
 		case n > s.maxFields:
 			return nil, fileErr(s.name, ErrTooLarge, nil, "line %d: %d values, more than %d, the limit", s.line, n, s.maxFields-1)
 		}
-		fields, ok := splitFields(text)
+		var dst []string
+		if s.reuse {
+			dst = s.buf[:0]
+		}
+		fields, ok := splitFields(text, dst)
+		if s.reuse {
+			s.buf = fields
+		}
 		if !ok {
 			return nil, fileErr(s.name, ErrFormat, nil, "line %d: a quote that does not end", s.line)
 		}
@@ -405,28 +419,61 @@ func countFields(text string) int {
 // or semicolon they are part of it. In double quotes separators are part
 // of the field ("" stands for a quote). ok is false for a quote that does
 // not end.
-func splitFields(text string) (fields []string, ok bool) {
+func splitFields(text string, dst []string) (fields []string, ok bool) {
+	fields = dst
+	// A field's text is the run text[lo:hi] while it is one run of the
+	// line (the usual field, quoted or not, taken without a copy), and is
+	// built in b from the first byte that does not continue the run (an
+	// escaped quote, text on both sides of a quote).
 	var b strings.Builder
+	built := false
+	lo, hi := -1, -1
+	end := func() {
+		switch {
+		case built:
+			fields = append(fields, b.String())
+			b.Reset()
+		case lo >= 0:
+			fields = append(fields, text[lo:hi])
+		default:
+			fields = append(fields, "")
+		}
+		built, lo, hi = false, -1, -1
+	}
 	var f fieldState
 	for i := 0; i < len(text); i++ {
 		c := text[i]
 		if f.quoted && c == '"' && i+1 < len(text) && text[i+1] == '"' {
+			if !built && lo >= 0 {
+				b.WriteString(text[lo:hi])
+			}
+			built = true
 			b.WriteByte('"')
 			i++
 			continue
 		}
 		switch f.step(c) {
 		case endField:
-			fields = append(fields, b.String())
-			b.Reset()
+			end()
 		case emptyField:
 			fields = append(fields, "")
 		case inText:
-			b.WriteByte(c)
+			switch {
+			case built:
+				b.WriteByte(c)
+			case lo < 0:
+				lo, hi = i, i+1
+			case hi == i:
+				hi = i + 1
+			default:
+				b.WriteString(text[lo:hi])
+				b.WriteByte(c)
+				built = true
+			}
 		}
 	}
 	if f.inField {
-		fields = append(fields, b.String())
+		end()
 	}
 	return fields, !f.quoted
 }
@@ -491,18 +538,70 @@ func isNumber(f string) bool {
 // readCSV reads the file. dim 0 asks for labelled rows; dim > 0 for rows of
 // dim values, or of dim+1 with a label column to leave out.
 func readCSV(r io.Reader, name string, o options, dim int) (*csvTable, error) {
-	r, err := gunzip(r, name)
+	lines := plainLines(r)
+	r, gz, err := gunzip(r, name)
 	if err != nil {
 		return nil, err
 	}
+	if gz {
+		lines = 0
+	}
 	src := &stickyReader{r: r}
-	t, err := readCSVLines(src, name, o, dim)
+	t, err := readCSVLines(src, name, o, dim, lines)
 	if src.err != nil && err != nil {
 		// A line cut short by a damaged or truncated input shows up as a
 		// short row: say what really happened.
 		return nil, fileErr(name, ErrFormat, src.err, "the input ends abruptly (a truncated or damaged file)")
 	}
 	return t, err
+}
+
+// plainLines returns the number of lines from the current position of
+// the regular file r reads (a last line without its end counted), or 0
+// for other inputs (pipes, memory) and where it cannot tell. It reads the
+// rest of the file and seeks back: a second pass over a file the first
+// has brought into the page cache, which lets readCSVLines give the
+// values their capacity at once rather than grow it by doubling — which
+// holds the old and the new slice at once, and leaves their garbage,
+// several times the data at the peak.
+func plainLines(r io.Reader) int64 {
+	f, ok := r.(interface {
+		io.ReadSeeker
+		Stat() (fs.FileInfo, error)
+	})
+	if !ok {
+		return 0
+	}
+	if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() {
+		return 0
+	}
+	at, err := f.Seek(0, io.SeekCurrent)
+	if err != nil {
+		return 0
+	}
+	var lines int64
+	last := byte('\n')
+	buf := make([]byte, ioBufSize)
+	for {
+		n, err := f.Read(buf)
+		lines += int64(bytes.Count(buf[:n], []byte{'\n'}))
+		if n > 0 {
+			last = buf[n-1]
+		}
+		if err != nil {
+			if err != io.EOF {
+				lines = 0
+			}
+			break
+		}
+	}
+	if last != '\n' && lines > 0 {
+		lines++
+	}
+	if _, err := f.Seek(at, io.SeekStart); err != nil {
+		return 0
+	}
+	return lines
 }
 
 // stickyReader reads r and keeps its first error other than io.EOF.
@@ -520,7 +619,10 @@ func (s *stickyReader) Read(p []byte) (int, error) {
 }
 
 // readCSVLines is readCSV after the input is decompressed.
-func readCSVLines(r io.Reader, name string, o options, dim int) (*csvTable, error) {
+//
+// lines, when above 0, is the number of lines of the input (plainLines):
+// the first row gives the values' slice the capacity of that many rows.
+func readCSVLines(r io.Reader, name string, o options, dim int, lines int64) (*csvTable, error) {
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 1<<16), maxCSVLine)
 	s := &csvScanner{sc: sc, name: name, maxFields: min(maxCSVFields, o.maxElements+1)}
@@ -617,7 +719,9 @@ func readCSVLines(r io.Reader, name string, o options, dim int) (*csvTable, erro
 				if err := checkLabel(f); err != nil {
 					return fileErr(name, ErrValue, nil, "line %d, value %d: the label %s", line, i+1, err)
 				}
-				t.labels = append(t.labels, f)
+				// A field may be a part of its line's text: the label
+				// is copied so as not to keep the whole line.
+				t.labels = append(t.labels, strings.Clone(f))
 				continue
 			}
 			if f == "" {
@@ -642,11 +746,17 @@ func readCSVLines(r io.Reader, name string, o options, dim int) (*csvTable, erro
 			t.data = append(t.data, v)
 		}
 		t.rows++
+		if t.rows == 1 && lines > 0 {
+			if want := lines * int64(t.dim); want <= o.maxElements && want > int64(cap(t.data)) {
+				t.data = slices.Grow(t.data, int(want)-len(t.data))
+			}
+		}
 		return nil
 	}
 	if err := add(first, firstLine); err != nil {
 		return nil, err
 	}
+	s.reuse = true
 	for fields := second; fields != nil; {
 		if err := add(fields, s.line); err != nil {
 			return nil, err
@@ -809,15 +919,15 @@ func headerList(h []string) string {
 }
 
 // gunzip returns r's bytes, decompressed when they start like gzip.
-func gunzip(r io.Reader, name string) (io.Reader, error) {
+func gunzip(r io.Reader, name string) (io.Reader, bool, error) {
 	br := bufio.NewReaderSize(r, ioBufSize)
 	head, _ := br.Peek(2)
 	if len(head) < 2 || head[0] != 0x1f || head[1] != 0x8b {
-		return br, nil
+		return br, false, nil
 	}
 	zr, err := gzip.NewReader(br)
 	if err != nil {
-		return nil, fileErr(name, ErrFormat, err, "corrupt gzip data")
+		return nil, false, fileErr(name, ErrFormat, err, "corrupt gzip data")
 	}
-	return zr, nil
+	return zr, true, nil
 }

@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"compress/gzip"
 	"errors"
+	"fmt"
 	"math"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"slices"
@@ -476,7 +478,7 @@ func TestCountFields(t *testing.T) {
 	checked := 0
 	walk = func() {
 		text := string(line)
-		fields, _ := splitFields(text)
+		fields, _ := splitFields(text, nil)
 		if n := countFields(text); n != len(fields) {
 			t.Fatalf("%q: countFields %d, splitFields %d fields %q", text, n, len(fields), fields)
 		}
@@ -493,5 +495,114 @@ func TestCountFields(t *testing.T) {
 	walk()
 	if checked < 50000 {
 		t.Fatalf("checked %d lines", checked)
+	}
+}
+
+// splitFieldsRef is splitFields as a plain copy of every field's text
+// byte by byte: splitFields, which takes a field that is one run of the
+// line without a copy, must split every line as it does.
+func splitFieldsRef(text string) (fields []string, ok bool) {
+	var b strings.Builder
+	var f fieldState
+	for i := 0; i < len(text); i++ {
+		c := text[i]
+		if f.quoted && c == '"' && i+1 < len(text) && text[i+1] == '"' {
+			b.WriteByte('"')
+			i++
+			continue
+		}
+		switch f.step(c) {
+		case endField:
+			fields = append(fields, b.String())
+			b.Reset()
+		case emptyField:
+			fields = append(fields, "")
+		case inText:
+			b.WriteByte(c)
+		}
+	}
+	if f.inField {
+		fields = append(fields, b.String())
+	}
+	return fields, !f.quoted
+}
+
+func TestSplitFieldsAsCopies(t *testing.T) {
+	lines := []string{"", "a", "1,2,3", ` "a b" , c`, `"x""y",z`, `"a"b,c`, `a"b"c;d`, `,,`, `"",""`, `1 2	3`, `"unterminated`, `"a""`, `""""`}
+	rng := rand.New(rand.NewPCG(9, 9))
+	const alphabet = `a1,; "	`
+	for range 20000 {
+		n := rng.IntN(12)
+		b := make([]byte, n)
+		for i := range b {
+			b[i] = alphabet[rng.IntN(len(alphabet))]
+		}
+		lines = append(lines, string(b))
+	}
+	buf := []string{"stale", "fields"}
+	for _, l := range lines {
+		want, wok := splitFieldsRef(l)
+		got, ok := splitFields(l, buf[:0])
+		if ok != wok || !slices.Equal(got, want) {
+			t.Fatalf("splitFields(%q) = %q, %v; want %q, %v", l, got, ok, want, wok)
+		}
+		buf = got
+	}
+}
+
+// TestReadCSVReserves: a file read from disk gets its values' capacity
+// from its number of lines, within a few per cent of what it holds,
+// whether its first rows are shorter or longer than the rest, and reads
+// the same values as from memory (no count known).
+func TestReadCSVReserves(t *testing.T) {
+	for _, c := range []struct {
+		name        string
+		short, long int // rows of short values, then of long ones
+		shortFirst  bool
+	}{
+		{"even", 0, 3000, true},
+		{"short rows first", 500, 2500, true},
+		{"long rows first", 500, 2500, false},
+	} {
+		var b strings.Builder
+		b.WriteString("label," + strings.Repeat("v,", 29) + "v\n")
+		row := func(i int, long bool) {
+			fmt.Fprint(&b, i%3)
+			for j := range 30 {
+				if long {
+					fmt.Fprintf(&b, ",%.9f", float64(i*j)/7)
+				} else {
+					fmt.Fprintf(&b, ",%d", (i+j)%10)
+				}
+			}
+			b.WriteString("\n")
+		}
+		for i := range c.short + c.long {
+			row(i, (i < c.short) != c.shortFirst)
+		}
+		path := filepath.Join(t.TempDir(), "r.csv")
+		if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		f, err := os.Open(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		tab, err := readCSV(f, path, optionsOf(nil), 0)
+		f.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		n := (c.short + c.long) * 30
+		if len(tab.data) != n || cap(tab.data) > n*11/10 {
+			t.Errorf("%s: %d values in a capacity of %d, want %d in at most %d", c.name, len(tab.data), cap(tab.data), n, n*11/10)
+		}
+		mem, err := readCSV(strings.NewReader(b.String()), "mem", optionsOf(nil), 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Equal(tab.data, mem.data) || !slices.Equal(tab.labels, mem.labels) {
+			t.Errorf("%s: the file and the same bytes in memory read differently", c.name)
+		}
 	}
 }

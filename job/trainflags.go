@@ -7,6 +7,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"strings"
 
 	"github.com/oddl-go/oddl/dataset"
@@ -250,6 +251,10 @@ func (f *TrainFlags) Load() (train, test dataset.Samples, err error) {
 		if err != nil {
 			return train, test, fmt.Errorf("-image %s: %w", f.Image, err)
 		}
+		// The values read as float64 (eight times the bytes the images
+		// now hold) are garbage: give their memory back before training
+		// grows the heap again.
+		debug.FreeOSMemory()
 	}
 	if f.resume == nil && train.NumClasses() < 2 {
 		// A classifier of one class answers without looking: most often
