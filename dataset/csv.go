@@ -267,6 +267,9 @@ func (s *csvScanner) next() ([]string, error) {
 		text := s.sc.Text()
 		if s.line == 1 {
 			text = strings.TrimPrefix(text, "\ufeff")
+			if isSepLine(text) {
+				continue
+			}
 		}
 		text = strings.TrimSpace(text)
 		if text == "" {
@@ -554,6 +557,14 @@ func readCSV(r io.Reader, name string, o options, dim int) (*csvTable, error) {
 		return nil, fileErr(name, ErrFormat, src.err, "the input ends abruptly (a truncated or damaged file)")
 	}
 	return t, err
+}
+
+// isSepLine reports whether a file's first line is Excel's declaration of
+// its separator, "sep=;" (or another character): not data, and the
+// separators it names are told apart anyway.
+func isSepLine(text string) bool {
+	t := strings.TrimSpace(text)
+	return len(t) == 5 && strings.EqualFold(t[:4], "sep=")
 }
 
 // plainLines returns the number of lines from the current position of

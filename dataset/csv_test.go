@@ -87,6 +87,9 @@ func TestReadCSV(t *testing.T) {
 		{"a separator ending each line", "label,a,b,\n1,2,3,\n0,4,5,\n", nil, []int{1, 0}, nil, []float64{2, 3}},
 		{"spaces around separators", "label , a ,b\n1 , 2,3\n0,4 ,5\n", nil, []int{1, 0}, nil, []float64{2, 3}},
 		{"spaces and tabs only", "label\t a  b\n1 2\t\t3\n0 4 5\n", nil, []int{1, 0}, nil, []float64{2, 3}},
+		// Excel's first line that declares the separator.
+		{"sep=; first", "sep=;\r\na;b;label\r\n1;2;0\r\n3;4;1\r\n", nil, []int{0, 1}, nil, []float64{1, 2}},
+		{"SEP=, after a BOM", "\ufeffSEP=,\na,b,label\n1,2,0\n3,4,1\n", nil, []int{0, 1}, nil, []float64{1, 2}},
 	}
 	for _, c := range cases {
 		s, err := readCSVString(t, c.body, c.opts...)
