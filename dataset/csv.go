@@ -559,6 +559,32 @@ func readCSV(r io.Reader, name string, o options, dim int) (*csvTable, error) {
 	return t, err
 }
 
+// firstNonASCII returns the first character of s beyond ASCII.
+func firstNonASCII(s string) (rune, bool) {
+	for _, r := range s {
+		if r >= utf8.RuneSelf {
+			return r, true
+		}
+	}
+	return 0, false
+}
+
+// runeName names the characters that stand in for ASCII in numbers
+// copied from documents and spreadsheets.
+func runeName(r rune) string {
+	switch r {
+	case '\u2212':
+		return ", a minus sign"
+	case '\u2013', '\u2014':
+		return ", a dash"
+	case '\u00a0', '\u202f', '\u2009':
+		return ", a space between digits"
+	case '\u00b7', '\u066b':
+		return ", a decimal point of another script"
+	}
+	return ""
+}
+
 // isSepLine reports whether a file's first line is Excel's declaration of
 // its separator, "sep=;" (or another character): not data, and the
 // separators it names are told apart anyway.
@@ -749,6 +775,9 @@ func readCSVLines(r io.Reader, name string, o options, dim int, lines int64) (*c
 				hint := ""
 				if label >= 0 && header == nil && o.labelColumn == "" {
 					hint = " (if it is the label, name its column with -label-column)"
+				}
+				if r, ok := firstNonASCII(f); ok {
+					hint = fmt.Sprintf(" (it holds %U%s, which no number has: write numbers in ASCII, with - and .)", r, runeName(r))
 				}
 				return fileErr(name, ErrValue, nil, "line %d, value %d: %q is not a number%s", line, i+1, f, hint)
 			case math.IsNaN(v) || math.IsInf(v, 0):

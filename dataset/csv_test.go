@@ -141,6 +141,8 @@ func TestReadCSVErrors(t *testing.T) {
 		{"decimal commas", "a;b;label\n0,5;1,2;0\n", nil, ErrValue, `line 2: "0,5" among values separated by semicolons: a decimal comma? write numbers with a decimal point (0.5)`},
 		{"decimal commas, no header", "0,5;1,25;0\n1,5;-2,5e3;1\n", []Option{WithLabelColumn("last")}, ErrValue, `line 1: "0,5" among values`},
 		{"decimal comma after a quoted one", "\"a,b\";c;label\n\"x\";-12,75;1\n", nil, ErrValue, `line 2: "-12,75" among values`},
+		{"a minus sign", "a,b,label\n\u22121.5,2,0\n", nil, ErrValue, `line 2, value 1: "−1.5" is not a number (it holds U+2212, a minus sign, which no number has: write numbers in ASCII, with - and .)`},
+		{"a space between digits", "a,b,label\n1\u00a0234,2,0\n", nil, ErrValue, `line 2, value 1: "1\u00a0234" is not a number (it holds U+00A0, a space between digits, which no number has`},
 		{"a header repeated (files joined)", "a,b,label\n1,2,0\n3,4,1\na,b,label\n5,6,0\n", nil, ErrValue, `line 4 repeats the header (files joined with their headers?): leave it out`},
 		{"a word in a later row", "a,b,label\n1,2,0\na,4,1\n", nil, ErrValue, `line 3, value 1: "a" is not a number`},
 		{"commas that separate, and a semicolon", "a,b,label\n1,2,x;y\n", nil, ErrFormat, "the header has 3 columns, the first row 4"},
