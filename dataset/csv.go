@@ -693,6 +693,12 @@ func readCSVLines(r io.Reader, name string, o options, dim int, lines int64) (*c
 			return nil, fileErr(name, ErrFormat, nil, "line %d: 1 column: no values beside the label", firstLine)
 		}
 		if label, err = labelColumn(name, o.labelColumn, header, first); err != nil {
+			if j := slices.Index(header, ""); dim > 0 && errors.Is(err, ErrNoLabelColumn) && j >= 0 && slices.Index(header[j+1:], "") < 0 {
+				// Samples to label, one column more than their values and
+				// none named as a label: a column without a name is most
+				// often the row index pandas' to_csv writes first.
+				return nil, fileErr(name, ErrNoLabelColumn, nil, "%d columns, one more than the %d values a sample has, and none named label, class, y or target: column %d has no name (a row index, as pandas writes one?); -label-column %d leaves it out", cols, dim, j+1, j+1)
+			}
 			return nil, err
 		}
 	case cols != dim:

@@ -196,6 +196,15 @@ func TestReadCSVSamples(t *testing.T) {
 	if _, err := ReadCSVSamples(strings.NewReader("1,2\n"), "x", 3); err == nil || !strings.Contains(err.Error(), "2 values, want 3 (or 4 with a label column)") {
 		t.Errorf("short row: %v", err)
 	}
+	// pandas' index beside the values: named as the likely cause, and
+	// left out when named.
+	idx := ",a,b,c\n0,1,2,3\n1,4,5,6\n"
+	if _, err := ReadCSVSamples(strings.NewReader(idx), "x", 3); !errors.Is(err, ErrNoLabelColumn) || !strings.Contains(err.Error(), "column 1 has no name (a row index, as pandas writes one?); -label-column 1 leaves it out") {
+		t.Errorf("pandas' index: %v", err)
+	}
+	if X, err := ReadCSVSamples(strings.NewReader(idx), "x", 3, WithLabelColumn("1")); err != nil || X.At(1, 0) != 4 {
+		t.Errorf("pandas' index named: %v", err)
+	}
 	// gzip-compressed CSV.
 	var b bytes.Buffer
 	zw := gzip.NewWriter(&b)
