@@ -29,7 +29,7 @@ func (s Samples) ImageSide() int {
 	above1 := false
 	for i := range s.Len() {
 		for _, v := range s.Set.X.RawRowView(i) {
-			if v < 0 || v > 255 || v != math.Trunc(v) {
+			if !isByte(v) {
 				return 0
 			}
 			above1 = above1 || v > 1
@@ -40,6 +40,10 @@ func (s Samples) ImageSide() int {
 	}
 	return side
 }
+
+// isByte reports whether v is an integer from 0 to 255, a pixel of one
+// byte.
+func isByte(v float64) bool { return v >= 0 && v <= 255 && v == math.Trunc(v) }
 
 // ParseImageSize reads an image size as a user writes it: "28x28" (rows
 // by columns; "28×28" and "28X28" too).
@@ -86,7 +90,7 @@ func (s Samples) AsImages(rows, cols int) (Samples, error) {
 	pix := make([]byte, n*d)
 	for i := range n {
 		for j, v := range set.X.RawRowView(i) {
-			if v < 0 || v > 255 || v != math.Trunc(v) {
+			if !isByte(v) {
 				c := *set
 				c.Rows, c.Cols, c.Columns = rows, cols, nil
 				return Samples{Set: &c}, nil
